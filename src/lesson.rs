@@ -1,0 +1,204 @@
+//! What the page shows: listings cut from the real `runtime.rs`, the stage
+//! each trace label belongs to, and the captions for those stages.
+//!
+//! Listings are built from `include_str!("runtime.rs")`, the very file that
+//! was compiled, so the code shown is the code that ran. Instrumentation
+//! lines (`before!`, `head!`) are kept but marked hidden; visible lines are
+//! numbered 1, 2, 3 … per function, and those numbers are what trace steps
+//! carry.
+
+use crate::trace::Function;
+use serde::Serialize;
+use serde_json::Value;
+use std::sync::OnceLock;
+
+/// The source that was compiled into this binary.
+pub const RUNTIME_SOURCE: &str = include_str!("runtime.rs");
+
+/// Which visible line a snapshot belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Attach {
+    /// The next visible line (the one about to run).
+    Next,
+    /// The previous visible line (a loop head, shown on every pass).
+    Above,
+}
+
+/// One line of a listing.
+#[derive(Clone, Debug, Serialize)]
+pub struct ListingLine {
+    /// Line number in `runtime.rs`.
+    pub source: u32,
+    /// Number as displayed; `None` for hidden instrumentation lines.
+    pub number: Option<u32>,
+    pub text: &'static str,
+    pub hidden: bool,
+}
+
+/// The source of one function as the page shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Listing {
+    pub function: Function,
+    pub lines: Vec<ListingLine>,
+}
+
+impl Listing {
+    fn cut(function: Function) -> Listing {
+        let all: Vec<&'static str> = RUNTIME_SOURCE.lines().collect();
+        let signature = format!("pub fn {}(", function.name());
+        let start = all
+            .iter()
+            .position(|l| l.starts_with(&signature))
+            .unwrap_or_else(|| panic!("runtime.rs has no `{signature}`"));
+        // Doc comments directly above belong to the function.
+        let mut first = start;
+        while first > 0 && all[first - 1].starts_with("///") {
+            first -= 1;
+        }
+        let end = (start..all.len()).find(|&i| all[i] == "}").unwrap_or(all.len() - 1);
+        let mut number = 0;
+        let lines = (first..=end)
+            .map(|i| {
+                let text = all[i];
+                let hidden = is_instrumentation(text);
+                let shown = if hidden {
+                    None
+                } else {
+                    number += 1;
+                    Some(number)
+                };
+                ListingLine { source: i as u32 + 1, number: shown, text, hidden }
+            })
+            .collect();
+        Listing { function, lines }
+    }
+
+    /// Displayed number of the `pub fn` line (where `call` events sit).
+    pub fn signature_line(&self) -> u32 {
+        let signature = format!("pub fn {}(", self.function.name());
+        self.lines.iter().find(|l| l.text.starts_with(&signature)).and_then(|l| l.number).unwrap_or(1)
+    }
+
+    /// Displayed number for a snapshot taken at `source_line`.
+    pub fn display_line(&self, source_line: u32, attach: Attach) -> u32 {
+        let found = match attach {
+            Attach::Next => self.lines.iter().find(|l| l.source > source_line && !l.hidden),
+            Attach::Above => self.lines.iter().rev().find(|l| l.source < source_line && !l.hidden),
+        };
+        found.and_then(|l| l.number).unwrap_or(0)
+    }
+
+    /// Number of visible lines.
+    pub fn len(&self) -> u32 {
+        self.lines.iter().filter_map(|l| l.number).max().unwrap_or(0)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The visible line with this number.
+    pub fn line(&self, number: u32) -> Option<&ListingLine> {
+        self.lines.iter().find(|l| l.number == Some(number))
+    }
+
+    /// Visible lines that start a statement: where a snapshot must exist.
+    /// (Blank lines, comments, braces, `else`, match arms that only pass a
+    /// value on, and continuation lines of a longer statement are not.)
+    pub fn executable_lines(&self) -> Vec<u32> {
+        let mut out = Vec::new();
+        let mut previous = "";
+        let mut in_signature = false;
+        for line in self.lines.iter().filter(|l| !l.hidden) {
+            let t = line.text.trim();
+            let code = !(t.is_empty() || t.starts_with("//") || t.starts_with('}') || t.starts_with(')'));
+            if t.starts_with("pub fn ") {
+                in_signature = !t.ends_with('{');
+            } else if in_signature {
+                in_signature = !t.ends_with('{');
+            } else if code {
+                let continues = !(previous.ends_with(';')
+                    || previous.ends_with('{')
+                    || previous.ends_with('}')
+                    || previous.ends_with("},")
+                    || previous.starts_with("//"));
+                let arm = t.contains("=> ") && t.ends_with(',');
+                let arm_open = t.ends_with("=> {");
+                if !continues && !arm && !arm_open {
+                    out.push(line.number.unwrap_or(0));
+                }
+            }
+            if !t.is_empty() && !t.starts_with("//") {
+                previous = t;
+            }
+        }
+        out
+    }
+}
+
+fn is_instrumentation(text: &str) -> bool {
+    let t = text.trim_start();
+    t.starts_with("before!(") || t.starts_with("head!(")
+}
+
+/// The listing of one function (cut once, then shared).
+pub fn listing(function: Function) -> &'static Listing {
+    static LISTINGS: OnceLock<[Listing; 3]> = OnceLock::new();
+    let all = LISTINGS.get_or_init(|| Function::ALL.map(Listing::cut));
+    &all[Function::ALL.iter().position(|f| *f == function).unwrap_or(0)]
+}
+
+/// The stage (caption) a trace label belongs to. Several lines that tell one
+/// idea share a stage; labels stay stable when code moves.
+pub fn stage_of(label: &str) -> &'static str {
+    match label {
+        "call" => "call",
+        "return" => "return",
+        "ask.build" => "ask.build",
+        "ask.create" => "ask.create",
+        "ask.return" => "ask.return",
+        "main.envelope" => "main.envelope",
+        "main.validate" => "main.validate",
+        "main.reject" | "main.reject_flag" => "main.reject",
+        "main.spawn" => "main.spawn",
+        "main.exited" | "main.cap" | "main.placeholder" => "main.output",
+        "main.content" | "main.flag" => "main.content",
+        "main.timeout" | "main.timeout_flag" => "main.timeout",
+        "main.cannot_start" | "main.cannot_start_flag" => "main.cannot_start",
+        "main.return" => "main.return",
+        "loop.check_budget" | "loop.bad_budget" => "loop.budget",
+        "loop.start" | "loop.rule" => "loop.start",
+        "loop.next_call" | "loop.announce" => "loop.next_call",
+        "loop.ask" => "loop.ask",
+        "loop.model_error" | "loop.finish_model_error" => "loop.model_error",
+        "loop.read" | "loop.check_format" => "loop.read",
+        "loop.bad_format" | "loop.finish_bad_format" => "loop.bad_format",
+        "loop.save_response" => "loop.save_response",
+        "loop.find_calls" | "loop.join_text" => "loop.split",
+        "loop.check_answer" => "loop.check_answer",
+        "loop.answered" => "loop.answered",
+        "loop.check_reason" => "loop.check_reason",
+        "loop.model_stopped" | "loop.finish_model_stopped" => "loop.model_stopped",
+        "loop.check_ids" | "loop.ids_filled" | "loop.ids_unique" | "loop.check_calls" => "loop.check_calls",
+        "loop.calls_mismatch" | "loop.finish_mismatch" => "loop.calls_mismatch",
+        "loop.results" | "loop.next_tool" | "loop.announce_tool" => "loop.next_tool",
+        "loop.execute" => "loop.execute",
+        "loop.collect" | "loop.report_tool" | "loop.stage_result" => "loop.collect",
+        "loop.save_results" => "loop.save_results",
+        "loop.saved" => "loop.saved",
+        "loop.call_limit" | "loop.finish_call_limit" => "loop.call_limit",
+        "trace.step_cap" => "trace.step_cap",
+        _ => "other",
+    }
+}
+
+/// Captions per language: `{stage: {title, body}}`, from `fixtures/captions/`.
+pub fn captions(lang: &str) -> &'static Value {
+    static ZH: OnceLock<Value> = OnceLock::new();
+    static EN: OnceLock<Value> = OnceLock::new();
+    let (cell, text) = match lang {
+        "zh" => (&ZH, include_str!("../fixtures/captions/zh.json")),
+        _ => (&EN, include_str!("../fixtures/captions/en.json")),
+    };
+    cell.get_or_init(|| serde_json::from_str(text).unwrap_or(Value::Null))
+}

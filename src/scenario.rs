@@ -1,0 +1,340 @@
+//! Scenario fixtures: parse and validate `fixtures/scenarios/*.json`, and
+//! the Rust doubles that replay them.
+//!
+//! Validation is strict about the fields the runner needs and lenient about
+//! what the model says: model replies are passed through untouched, because
+//! a fixture may be malformed on purpose to exercise a failure branch.
+//! Every problem is reported as `field: problem`; the CLI prefixes the file.
+
+use crate::protocol::{Model, ModelError, Process, ProcessOutcome, QUESTION};
+use crate::trace::Function;
+use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
+
+/// One validation problem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    pub field: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+/// A parsed scenario.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    pub id: String,
+    pub function: Function,
+    /// `lang -> title`; at least `zh` and `en`.
+    pub title: BTreeMap<String, String>,
+    pub question: String,
+    pub program: String,
+    pub max_calls: i64,
+    pub call: Value,
+    pub timeout_s: f64,
+    pub model: Vec<Value>,
+    pub process: ProcessScript,
+    /// The untouched JSON, for the JS doubles and the page.
+    pub raw: Value,
+}
+
+/// What the process double does.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ProcessScript {
+    /// The same outcome on every run.
+    Always(Value),
+    /// One outcome per run; a run past the end cannot start.
+    Each(Vec<Value>),
+}
+
+impl Scenario {
+    /// Parse a fixture. All problems are collected, not just the first.
+    pub fn parse(text: &str) -> Result<Scenario, Vec<Problem>> {
+        let raw: Value = serde_json::from_str(text).map_err(|e| {
+            vec![Problem {
+                field: "(file)".into(),
+                message: format!("not valid JSON: {e}"),
+            }]
+        })?;
+        Scenario::from_value(raw)
+    }
+
+    pub fn from_value(raw: Value) -> Result<Scenario, Vec<Problem>> {
+        let mut problems = Vec::new();
+        let mut problem = |field: &str, message: String| problems.push(Problem { field: field.into(), message });
+        let Some(obj) = raw.as_object() else {
+            return Err(vec![Problem {
+                field: "(file)".into(),
+                message: "must be a JSON object".into(),
+            }]);
+        };
+        for key in obj.keys() {
+            if !KNOWN_FIELDS.contains(&key.as_str()) {
+                problem(key, format!("unknown field (known: {})", KNOWN_FIELDS.join(", ")));
+            }
+        }
+        let id = match obj.get("id") {
+            Some(Value::String(s)) if is_id(s) => s.clone(),
+            Some(Value::String(_)) => {
+                problem("id", "use letters, digits, '-' or '_' (1-64 chars)".into());
+                String::new()
+            }
+            Some(_) => {
+                problem("id", "must be a string".into());
+                String::new()
+            }
+            None => {
+                problem("id", "missing".into());
+                String::new()
+            }
+        };
+        let function = match obj.get("function").and_then(Value::as_str) {
+            Some(name) => Function::from_name(name).unwrap_or_else(|| {
+                problem("function", format!("unknown function {name:?} (ask_claude, run_main or run_loop)"));
+                Function::RunLoop
+            }),
+            None => {
+                problem("function", "missing (ask_claude, run_main or run_loop)".into());
+                Function::RunLoop
+            }
+        };
+        let mut title = BTreeMap::new();
+        match obj.get("title") {
+            Some(Value::Object(map)) => {
+                for (lang, text) in map {
+                    match text.as_str() {
+                        Some(t) if !t.trim().is_empty() => {
+                            title.insert(lang.clone(), t.to_string());
+                        }
+                        _ => problem(&format!("title.{lang}"), "must be a non-empty string".into()),
+                    }
+                }
+                for lang in ["zh", "en"] {
+                    if !map.contains_key(lang) {
+                        problem(&format!("title.{lang}"), "missing".into());
+                    }
+                }
+            }
+            Some(_) => problem("title", "must be an object {\"zh\": …, \"en\": …}".into()),
+            None => problem("title", "missing".into()),
+        }
+        let question = string_field(obj, "question", QUESTION, &mut problem);
+        let program = string_field(obj, "program", "print(10 / 0)", &mut problem);
+        let max_calls = match obj.get("max_calls") {
+            None => 4,
+            Some(v) => v.as_i64().unwrap_or_else(|| {
+                problem("max_calls", "must be an integer".into());
+                4
+            }),
+        };
+        let timeout_s = match obj.get("timeout_s") {
+            None => 3.0,
+            Some(v) => match v.as_f64() {
+                Some(t) if t > 0.0 && t.is_finite() => t,
+                _ => {
+                    problem("timeout_s", "must be a positive number".into());
+                    3.0
+                }
+            },
+        };
+        let call = match obj.get("call") {
+            None => json!({"type": "tool_use", "id": "call_1", "name": "run_main", "input": {}}),
+            Some(v @ Value::Object(_)) => v.clone(),
+            Some(_) => {
+                problem("call", "must be an object (a tool_use block)".into());
+                Value::Null
+            }
+        };
+        let model = match obj.get("model") {
+            None => Vec::new(),
+            Some(Value::Array(replies)) => {
+                for (i, reply) in replies.iter().enumerate() {
+                    if let Some(err) = reply.get("error") {
+                        if !err.as_str().is_some_and(|s| !s.is_empty()) {
+                            problem(&format!("model[{i}].error"), "must be a non-empty error name".into());
+                        }
+                    }
+                }
+                replies.clone()
+            }
+            Some(_) => {
+                problem("model", "must be a list of replies".into());
+                Vec::new()
+            }
+        };
+        let process = match obj.get("process") {
+            None => ProcessScript::Each(Vec::new()),
+            Some(Value::Array(runs)) => {
+                for (i, run) in runs.iter().enumerate() {
+                    if let Err(m) = outcome_from_json(run) {
+                        problem(&format!("process[{i}]"), m);
+                    }
+                }
+                ProcessScript::Each(runs.clone())
+            }
+            Some(run) => {
+                if let Err(m) = outcome_from_json(run) {
+                    problem("process", m);
+                }
+                ProcessScript::Always(run.clone())
+            }
+        };
+        if function != Function::RunMain && obj.get("model").is_none() {
+            problem("model", format!("missing: {} needs model replies", function.name()));
+        }
+        if function == Function::RunMain && obj.get("process").is_none() && call["name"] == "run_main" && call["input"] == json!({}) {
+            problem("process", "missing: run_main needs a process outcome".into());
+        }
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        Ok(Scenario {
+            id,
+            function,
+            title,
+            question,
+            program,
+            max_calls,
+            call,
+            timeout_s,
+            model,
+            process,
+            raw,
+        })
+    }
+
+    /// Title in `lang`, falling back to English, then the id.
+    pub fn title(&self, lang: &str) -> &str {
+        self.title.get(lang).or_else(|| self.title.get("en")).map(String::as_str).unwrap_or(&self.id)
+    }
+
+    /// Fresh doubles for one recording.
+    pub fn doubles(&self) -> (ScriptedModel, ScriptedProcess) {
+        (
+            ScriptedModel { replies: self.model.clone(), next: 0 },
+            ScriptedProcess { script: self.process.clone(), next: 0 },
+        )
+    }
+}
+
+const KNOWN_FIELDS: [&str; 11] = [
+    "id", "function", "title", "question", "program", "max_calls", "call", "timeout_s", "model", "process", "notes",
+];
+
+fn is_id(s: &str) -> bool {
+    !s.is_empty() && s.len() <= 64 && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+fn string_field(obj: &Map<String, Value>, key: &str, default: &str, problem: &mut impl FnMut(&str, String)) -> String {
+    match obj.get(key) {
+        None => default.to_string(),
+        Some(Value::String(s)) => s.clone(),
+        Some(_) => {
+            problem(key, "must be a string".into());
+            default.to_string()
+        }
+    }
+}
+
+/// Read a process outcome in fixture shape:
+/// `{returncode, stdout, stderr}` | `{timeout: true}` | `{os_error: "…"}`.
+pub fn outcome_from_json(v: &Value) -> Result<ProcessOutcome, String> {
+    let Some(obj) = v.as_object() else {
+        return Err("must be an object: {returncode, stdout, stderr} | {timeout: true} | {os_error: \"…\"}".into());
+    };
+    if let Some(t) = obj.get("timeout") {
+        return match t {
+            Value::Bool(true) => Ok(ProcessOutcome::TimedOut),
+            _ => Err("timeout must be true".into()),
+        };
+    }
+    if let Some(e) = obj.get("os_error") {
+        return match e.as_str() {
+            Some(e) => Ok(ProcessOutcome::CannotStart(e.to_string())),
+            None => Err("os_error must be a string".into()),
+        };
+    }
+    let returncode = match obj.get("returncode") {
+        Some(rc) => rc.as_i64().ok_or("returncode must be an integer")?,
+        None => return Err("needs returncode, timeout or os_error".into()),
+    };
+    let text = |k: &str| match obj.get(k) {
+        None => Ok(String::new()),
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(_) => Err(format!("{k} must be a string")),
+    };
+    Ok(ProcessOutcome::Exited {
+        returncode,
+        stdout: text("stdout")?,
+        stderr: text("stderr")?,
+    })
+}
+
+/// Error name used when a model script has no reply left.
+pub const SCRIPT_EXHAUSTED: &str = "ScriptExhausted";
+
+/// The model error a fixture's `{"error": NAME}` produces. The JS double
+/// builds exactly the same name and message.
+pub fn scripted_error(name: &str) -> ModelError {
+    ModelError {
+        name: name.to_string(),
+        message: format!("{name} (scripted by the fixture)"),
+    }
+}
+
+/// Model double: replies in call order, untouched.
+pub struct ScriptedModel {
+    replies: Vec<Value>,
+    next: usize,
+}
+
+impl Model for ScriptedModel {
+    fn create(&mut self, _request: &Value) -> Result<Value, ModelError> {
+        let Some(reply) = self.replies.get(self.next) else {
+            return Err(ModelError {
+                name: SCRIPT_EXHAUSTED.into(),
+                message: "the fixture has no more model replies".into(),
+            });
+        };
+        self.next += 1;
+        match reply.get("error").and_then(Value::as_str) {
+            Some(name) => Err(scripted_error(name)),
+            None => Ok(reply.clone()),
+        }
+    }
+}
+
+/// Process double: outcomes in run order.
+pub struct ScriptedProcess {
+    script: ProcessScript,
+    next: usize,
+}
+
+impl Process for ScriptedProcess {
+    fn run(&mut self, _command: &[&str], _timeout_s: f64) -> ProcessOutcome {
+        let outcome = match &self.script {
+            ProcessScript::Always(v) => Some(v),
+            ProcessScript::Each(runs) => runs.get(self.next),
+        };
+        self.next += 1;
+        match outcome {
+            Some(v) => outcome_from_json(v).unwrap_or_else(|m| ProcessOutcome::CannotStart(format!("bad outcome: {m}"))),
+            None => ProcessOutcome::CannotStart("the fixture has no more process outcomes".into()),
+        }
+    }
+}
+
+/// Every fixture compiled into the binary, as `(file name, text)`.
+pub fn shipped() -> &'static [(&'static str, &'static str)] {
+    include!(concat!(env!("OUT_DIR"), "/shipped_fixtures.rs"))
+}
+
+/// Parse every shipped fixture; bad ones come back as problems, the rest
+/// still load.
+pub fn load_shipped() -> Vec<(String, Result<Scenario, Vec<Problem>>)> {
+    shipped().iter().map(|(name, text)| (name.to_string(), Scenario::parse(text))).collect()
+}
