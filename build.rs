@@ -15,15 +15,8 @@ fn main() {
         println!("cargo:rerun-if-changed={}", path.display());
         let abs = fs::canonicalize(path).expect("fixture path");
         let name = path.file_name().unwrap().to_string_lossy();
-        out.push_str(&format!(
-            "    ({name:?}, include_str!({:?})),\n",
-            abs.display().to_string()
-        ));
+        out.push_str(&format!("    ({name:?}, include_str!({:?})),\n", abs.display().to_string()));
     }
     out.push(']');
-    fs::write(
-        Path::new(&env::var("OUT_DIR").unwrap()).join("shipped_fixtures.rs"),
-        out,
-    )
-    .unwrap();
+    fs::write(Path::new(&env::var("OUT_DIR").unwrap()).join("shipped_fixtures.rs"), out).unwrap();
 }

@@ -15,12 +15,7 @@ const USAGE: &str = "usage:
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match args
-        .iter()
-        .map(String::as_str)
-        .collect::<Vec<_>>()
-        .as_slice()
-    {
+    match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
         ["trace", file] => trace(Path::new(file)),
         ["check", dir] => check(Path::new(dir)),
         _ => {
@@ -78,11 +73,7 @@ fn check(dir: &Path) -> ExitCode {
             Err(e) => vec![format!("(file): cannot read: {e}")],
             Ok(text) => match Scenario::parse(&text) {
                 Ok(s) => match ids.insert(s.id.clone(), file.clone()) {
-                    Some(other) => vec![format!(
-                        "id: {:?} is already used by {}",
-                        s.id,
-                        other.display()
-                    )],
+                    Some(other) => vec![format!("id: {:?} is already used by {}", s.id, other.display())],
                     None => Vec::new(),
                 },
                 Err(problems) => problems.iter().map(ToString::to_string).collect(),
@@ -93,12 +84,7 @@ fn check(dir: &Path) -> ExitCode {
         }
         bad += usize::from(!problems.is_empty());
     }
-    println!(
-        "checked {} fixture(s): {} ok, {} with problems",
-        files.len(),
-        files.len() - bad,
-        bad
-    );
+    println!("checked {} fixture(s): {} ok, {} with problems", files.len(), files.len() - bad, bad);
     if bad == 0 {
         ExitCode::SUCCESS
     } else {

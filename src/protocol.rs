@@ -51,11 +51,7 @@ pub trait Model {
 #[serde(rename_all = "snake_case")]
 pub enum ProcessOutcome {
     /// The process ran and exited with this code.
-    Exited {
-        returncode: i64,
-        stdout: String,
-        stderr: String,
-    },
+    Exited { returncode: i64, stdout: String, stderr: String },
     /// It was still running when the timeout passed.
     TimedOut,
     /// It could not be started at all (missing interpreter, permissions, ...).

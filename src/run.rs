@@ -67,7 +67,10 @@ pub fn record(scenario: &Scenario, model: &mut dyn Model, process: &mut dyn Proc
         Function::RunLoop => {
             let mut ask = |messages: &[Value]| {
                 if trace::over_limit() {
-                    return Err(ModelError { name: "StepCap".into(), message: "the step cap was reached".into() });
+                    return Err(ModelError {
+                        name: "StepCap".into(),
+                        message: "the step cap was reached".into(),
+                    });
                 }
                 traced_ask(model, messages)
             };
@@ -125,8 +128,5 @@ fn traced_run_main(call: &Value, process: &mut dyn Process, timeout_s: f64) -> V
 }
 
 fn model_error(e: &ModelError) -> TraceError {
-    TraceError {
-        kind: "model_error".into(),
-        message: format!("{}: {}", e.name, e.message),
-    }
+    TraceError { kind: "model_error".into(), message: format!("{}: {}", e.name, e.message) }
 }

@@ -54,23 +54,17 @@ pub enum ProcessScript {
 impl Scenario {
     /// Parse a fixture. All problems are collected, not just the first.
     pub fn parse(text: &str) -> Result<Scenario, Vec<Problem>> {
-        let raw: Value = serde_json::from_str(text).map_err(|e| {
-            vec![Problem {
-                field: "(file)".into(),
-                message: format!("not valid JSON: {e}"),
-            }]
-        })?;
+        let raw: Value = serde_json::from_str(text)
+            .map_err(|e| vec![Problem { field: "(file)".into(), message: format!("not valid JSON: {e}") }])?;
         Scenario::from_value(raw)
     }
 
     pub fn from_value(raw: Value) -> Result<Scenario, Vec<Problem>> {
         let mut problems = Vec::new();
-        let mut problem = |field: &str, message: String| problems.push(Problem { field: field.into(), message });
+        let mut problem =
+            |field: &str, message: String| problems.push(Problem { field: field.into(), message });
         let Some(obj) = raw.as_object() else {
-            return Err(vec![Problem {
-                field: "(file)".into(),
-                message: "must be a JSON object".into(),
-            }]);
+            return Err(vec![Problem { field: "(file)".into(), message: "must be a JSON object".into() }]);
         };
         for key in obj.keys() {
             if !KNOWN_FIELDS.contains(&key.as_str()) {
@@ -186,7 +180,11 @@ impl Scenario {
         if function != Function::RunMain && obj.get("model").is_none() {
             problem("model", format!("missing: {} needs model replies", function.name()));
         }
-        if function == Function::RunMain && obj.get("process").is_none() && call["name"] == "run_main" && call["input"] == json!({}) {
+        if function == Function::RunMain
+            && obj.get("process").is_none()
+            && call["name"] == "run_main"
+            && call["input"] == json!({})
+        {
             problem("process", "missing: run_main needs a process outcome".into());
         }
         if !problems.is_empty() {
@@ -222,14 +220,29 @@ impl Scenario {
 }
 
 const KNOWN_FIELDS: [&str; 11] = [
-    "id", "function", "title", "question", "program", "max_calls", "call", "timeout_s", "model", "process", "notes",
+    "id",
+    "function",
+    "title",
+    "question",
+    "program",
+    "max_calls",
+    "call",
+    "timeout_s",
+    "model",
+    "process",
+    "notes",
 ];
 
 fn is_id(s: &str) -> bool {
     !s.is_empty() && s.len() <= 64 && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
-fn string_field(obj: &Map<String, Value>, key: &str, default: &str, problem: &mut impl FnMut(&str, String)) -> String {
+fn string_field(
+    obj: &Map<String, Value>,
+    key: &str,
+    default: &str,
+    problem: &mut impl FnMut(&str, String),
+) -> String {
     match obj.get(key) {
         None => default.to_string(),
         Some(Value::String(s)) => s.clone(),
@@ -244,7 +257,9 @@ fn string_field(obj: &Map<String, Value>, key: &str, default: &str, problem: &mu
 /// `{returncode, stdout, stderr}` | `{timeout: true}` | `{os_error: "…"}`.
 pub fn outcome_from_json(v: &Value) -> Result<ProcessOutcome, String> {
     let Some(obj) = v.as_object() else {
-        return Err("must be an object: {returncode, stdout, stderr} | {timeout: true} | {os_error: \"…\"}".into());
+        return Err(
+            "must be an object: {returncode, stdout, stderr} | {timeout: true} | {os_error: \"…\"}".into()
+        );
     };
     if let Some(t) = obj.get("timeout") {
         return match t {
@@ -267,11 +282,7 @@ pub fn outcome_from_json(v: &Value) -> Result<ProcessOutcome, String> {
         Some(Value::String(s)) => Ok(s.clone()),
         Some(_) => Err(format!("{k} must be a string")),
     };
-    Ok(ProcessOutcome::Exited {
-        returncode,
-        stdout: text("stdout")?,
-        stderr: text("stderr")?,
-    })
+    Ok(ProcessOutcome::Exited { returncode, stdout: text("stdout")?, stderr: text("stderr")? })
 }
 
 /// Error name used when a model script has no reply left.
@@ -280,10 +291,7 @@ pub const SCRIPT_EXHAUSTED: &str = "ScriptExhausted";
 /// The model error a fixture's `{"error": NAME}` produces. The JS double
 /// builds exactly the same name and message.
 pub fn scripted_error(name: &str) -> ModelError {
-    ModelError {
-        name: name.to_string(),
-        message: format!("{name} (scripted by the fixture)"),
-    }
+    ModelError { name: name.to_string(), message: format!("{name} (scripted by the fixture)") }
 }
 
 /// Model double: replies in call order, untouched.
@@ -322,7 +330,8 @@ impl Process for ScriptedProcess {
         };
         self.next += 1;
         match outcome {
-            Some(v) => outcome_from_json(v).unwrap_or_else(|m| ProcessOutcome::CannotStart(format!("bad outcome: {m}"))),
+            Some(v) => outcome_from_json(v)
+                .unwrap_or_else(|m| ProcessOutcome::CannotStart(format!("bad outcome: {m}"))),
             None => ProcessOutcome::CannotStart("the fixture has no more process outcomes".into()),
         }
     }

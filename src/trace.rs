@@ -142,7 +142,12 @@ pub fn over_limit() -> bool {
 
 /// Record the start of a frame, run `body`, record its return (as `show`
 /// renders the returned value).
-pub fn call<R>(function: Function, args: &[(&str, Value)], show: impl Fn(&R) -> Value, body: impl FnOnce() -> R) -> R {
+pub fn call<R>(
+    function: Function,
+    args: &[(&str, Value)],
+    show: impl Fn(&R) -> Value,
+    body: impl FnOnce() -> R,
+) -> R {
     let active = with_recorder(|r| {
         let line = lesson::listing(function).signature_line();
         r.frames.push(Frame { function, line });
