@@ -109,8 +109,11 @@ impl Listing {
         let mut out = Vec::new();
         let mut previous = "";
         let mut in_signature = false;
+        let mut open = 0i32; // unclosed ( and [ : inside a longer expression
         for line in self.lines.iter().filter(|l| !l.hidden) {
             let t = line.text.trim();
+            let nested = open > 0;
+            open += paren_balance(t);
             let code = !(t.is_empty() || t.starts_with("//") || t.starts_with('}') || t.starts_with(')'));
             if t.starts_with("pub fn ") {
                 in_signature = !t.ends_with('{');
@@ -124,7 +127,7 @@ impl Listing {
                     || previous.starts_with("//"));
                 let arm = t.contains("=> ") && t.ends_with(',');
                 let arm_open = t.ends_with("=> {");
-                if !continues && !arm && !arm_open {
+                if !continues && !arm && !arm_open && !nested {
                     out.push(line.number.unwrap_or(0));
                 }
             }
@@ -134,6 +137,28 @@ impl Listing {
         }
         out
     }
+}
+
+/// `(`/`[` opened minus closed on a line, ignoring string literals.
+fn paren_balance(line: &str) -> i32 {
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut balance = 0;
+    for c in line.chars() {
+        match (in_string, c) {
+            (true, '\\') if !escaped => {
+                escaped = true;
+                continue;
+            }
+            (true, '"') if !escaped => in_string = false,
+            (false, '"') => in_string = true,
+            (false, '(' | '[') => balance += 1,
+            (false, ')' | ']') => balance -= 1,
+            _ => {}
+        }
+        escaped = false;
+    }
+    balance
 }
 
 fn is_instrumentation(text: &str) -> bool {
@@ -174,7 +199,7 @@ pub fn stage_of(label: &str) -> &'static str {
         "loop.read" | "loop.check_format" => "loop.read",
         "loop.bad_format" | "loop.finish_bad_format" => "loop.bad_format",
         "loop.save_response" => "loop.save_response",
-        "loop.find_calls" | "loop.join_text" => "loop.split",
+        "loop.find_calls" | "loop.join_text" | "loop.join_lines" => "loop.split",
         "loop.check_answer" => "loop.check_answer",
         "loop.answered" => "loop.answered",
         "loop.check_reason" => "loop.check_reason",
@@ -201,4 +226,36 @@ pub fn captions(lang: &str) -> &'static Value {
         _ => (&EN, include_str!("../fixtures/captions/en.json")),
     };
     cell.get_or_init(|| serde_json::from_str(text).unwrap_or(Value::Null))
+}
+
+/// Where a trace label sits: `(function, displayed line)`. Lets authors set
+/// breakpoints by label (`loop.ask`) that survive code moves.
+pub fn line_of_label(label: &str) -> Option<(Function, u32)> {
+    for function in Function::ALL {
+        let listing = listing(function);
+        for line in listing.lines.iter().filter(|l| l.hidden) {
+            let t = line.text.trim_start();
+            let (attach, rest) = match (t.strip_prefix("before!(\""), t.strip_prefix("head!(\"")) {
+                (Some(rest), _) => (Attach::Next, rest),
+                (_, Some(rest)) => (Attach::Above, rest),
+                _ => continue,
+            };
+            if rest.split('"').next() == Some(label) {
+                return Some((function, listing.display_line(line.source, attach)));
+            }
+        }
+    }
+    None
+}
+
+/// Every label used in `runtime.rs`, in source order.
+pub fn labels() -> Vec<&'static str> {
+    RUNTIME_SOURCE
+        .lines()
+        .filter_map(|l| {
+            let t = l.trim_start();
+            let rest = t.strip_prefix("before!(\"").or_else(|| t.strip_prefix("head!(\""))?;
+            rest.split('"').next()
+        })
+        .collect()
 }

@@ -135,6 +135,7 @@ pub fn run_loop(
         let calls: Vec<&Value> = blocks.iter().filter(|block| block["type"] == "tool_use").collect();
         before!("loop.join_text", messages; number, reason, calls);
         let texts = blocks.iter().filter(|block| block["type"] == "text");
+        before!("loop.join_lines", messages; number, reason, calls);
         let text = texts.map(|block| block["text"].as_str().unwrap_or("")).collect::<Vec<_>>().join("\n");
         before!("loop.check_answer", messages; number, reason, calls, text);
         if reason == "end_turn" && calls.is_empty() && !text.trim().is_empty() {

@@ -28,7 +28,7 @@ pub const STEP_CAP: usize = 2_000_000;
 pub const PREVIEW_CHARS: usize = 400;
 
 /// The three functions of the lesson.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Function {
     AskClaude,

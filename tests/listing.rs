@@ -1,0 +1,113 @@
+//! The listings shown are the code that ran: every step points at a real
+//! visible line, every statement has a snapshot, and every statement is
+//! reached by some shipped scenario.
+
+use agent_loop_playground::lesson::{self, listing, Attach};
+use agent_loop_playground::run::record_scenario;
+use agent_loop_playground::scenario::load_shipped;
+use agent_loop_playground::trace::{Event, Function};
+use std::collections::BTreeSet;
+
+/// Lines that some instrumentation line points at, per the same rules the
+/// recorder uses.
+fn instrumented(function: Function) -> BTreeSet<u32> {
+    let l = listing(function);
+    l.lines
+        .iter()
+        .filter(|line| line.hidden)
+        .map(|line| {
+            let attach = if line.text.trim_start().starts_with("head!(") { Attach::Above } else { Attach::Next };
+            l.display_line(line.source, attach)
+        })
+        .collect()
+}
+
+#[test]
+fn listings_are_cut_from_runtime_rs() {
+    for f in Function::ALL {
+        let l = listing(f);
+        assert!(l.len() > 5, "{f:?} listing too short");
+        let sig = l.line(l.signature_line()).unwrap();
+        assert!(sig.text.starts_with(&format!("pub fn {}(", f.name())), "{f:?}: {}", sig.text);
+        assert!(l.lines.iter().any(|x| x.hidden), "{f:?} has instrumentation to hide");
+        for x in &l.lines {
+            assert_eq!(lesson::RUNTIME_SOURCE.lines().nth(x.source as usize - 1), Some(x.text));
+            assert_eq!(x.hidden, x.number.is_none());
+            if x.hidden {
+                assert!(!x.text.contains("before!(") || x.text.trim_start().starts_with("before!("));
+            }
+        }
+        // Numbers are 1..=n without gaps.
+        let numbers: Vec<u32> = l.lines.iter().filter_map(|x| x.number).collect();
+        assert_eq!(numbers, (1..=l.len()).collect::<Vec<_>>());
+    }
+}
+
+#[test]
+fn every_statement_has_a_snapshot() {
+    for f in Function::ALL {
+        let wanted: BTreeSet<u32> = listing(f).executable_lines().into_iter().collect();
+        let have = instrumented(f);
+        let missing: Vec<_> = wanted.difference(&have).map(|n| listing(f).line(*n).unwrap().text).collect();
+        assert!(missing.is_empty(), "{f:?}: statements without a snapshot: {missing:#?}");
+        let stray: Vec<_> = have.difference(&wanted).map(|n| listing(f).line(*n).map(|l| l.text)).collect();
+        assert!(stray.is_empty(), "{f:?}: snapshots on non-statement lines: {stray:#?}");
+    }
+}
+
+#[test]
+fn every_executable_line_is_visited_and_every_step_line_exists() {
+    let mut visited: BTreeSet<(Function, u32)> = BTreeSet::new();
+    for (file, parsed) in load_shipped() {
+        let trace = record_scenario(&parsed.unwrap_or_else(|p| panic!("{file}: {p:?}")));
+        for step in &trace.steps {
+            let l = listing(step.function);
+            assert!(
+                l.line(step.line).is_some(),
+                "{file}: step {} line {} not in {:?}",
+                step.label,
+                step.line,
+                step.function
+            );
+            if step.event == Event::Line {
+                visited.insert((step.function, step.line));
+            }
+        }
+    }
+    for f in Function::ALL {
+        let unvisited: Vec<_> = listing(f)
+            .executable_lines()
+            .into_iter()
+            .filter(|n| !visited.contains(&(f, *n)))
+            .map(|n| format!("{n}: {}", listing(f).line(n).unwrap().text.trim()))
+            .collect();
+        assert!(unvisited.is_empty(), "{f:?}: lines no shipped scenario reaches: {unvisited:#?}");
+    }
+}
+
+#[test]
+fn labels_are_unique_except_shared_return_and_resolve_to_lines() {
+    let labels = lesson::labels();
+    for label in &labels {
+        let (f, line) = lesson::line_of_label(label).unwrap_or_else(|| panic!("{label} has no line"));
+        assert!(listing(f).line(line).is_some());
+        assert_ne!(lesson::stage_of(label), "other", "{label} has no stage");
+    }
+    for required in [
+        "ask.create",
+        "main.validate",
+        "main.spawn",
+        "loop.ask",
+        "loop.save_response",
+        "loop.execute",
+        "loop.save_results",
+        "loop.call_limit",
+    ] {
+        assert!(labels.contains(&required), "required label {required} missing");
+    }
+    let (f, line) = lesson::line_of_label("loop.save_results").unwrap();
+    assert_eq!(f, Function::RunLoop);
+    assert!(listing(f).line(line).unwrap().text.contains("messages.push(json!({\"role\": \"user\""));
+    let (_, ask) = lesson::line_of_label("loop.ask").unwrap();
+    assert!(listing(f).line(ask).unwrap().text.contains("ask(&messages)"));
+}
