@@ -32,6 +32,17 @@ pub fn tools() -> Value {
     }])
 }
 
+/// One request to the model. `messages` is borrowed: the record is sent as
+/// it is, never copied.
+#[derive(Clone, Debug, Serialize)]
+pub struct Request<'a> {
+    pub model: &'a str,
+    pub system: &'a str,
+    pub messages: &'a [Value],
+    pub tools: Value,
+    pub max_tokens: u32,
+}
+
 /// The model threw instead of answering (network down, overloaded, ...).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ModelError {
@@ -40,10 +51,9 @@ pub struct ModelError {
     pub message: String,
 }
 
-/// Anything that can answer one request. `request` carries model, system,
-/// messages, tools and max_tokens; the answer is returned untouched.
+/// Anything that can answer one request; the answer is returned untouched.
 pub trait Model {
-    fn create(&mut self, request: &Value) -> Result<Value, ModelError>;
+    fn create(&mut self, request: &Request) -> Result<Value, ModelError>;
 }
 
 /// How one run of `python main.py` ended.

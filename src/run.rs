@@ -79,7 +79,7 @@ pub fn record(scenario: &Scenario, model: &mut dyn Model, process: &mut dyn Proc
             let args = [("question", json!(scenario.question)), ("max_calls", json!(scenario.max_calls))];
             let show = |r: &Result<crate::protocol::Outcome, crate::protocol::LoopError>| match r {
                 Ok(o) => json!({"status": o.status, "text": preview(&o.text), "calls": o.calls,
-                                "messages": format!("({} messages)", o.messages.len())}),
+                                "messages": format!("(the record, n = {})", o.messages.len())}),
                 Err(e) => json!({"error": e}),
             };
             let returned = trace::call(Function::RunLoop, &args, show, || {
@@ -114,7 +114,7 @@ pub fn record(scenario: &Scenario, model: &mut dyn Model, process: &mut dyn Proc
 }
 
 fn traced_ask(model: &mut dyn Model, messages: &[Value]) -> Result<Value, ModelError> {
-    let args = [("messages", json!(format!("({} messages)", messages.len())))];
+    let args = [("messages", json!(format!("(the record, n = {})", messages.len())))];
     let show = |r: &Result<Value, ModelError>| match r {
         Ok(v) => preview(v),
         Err(e) => json!({"raised": e}),

@@ -9,7 +9,7 @@
 //! above) runs. The page hides them; they change no value.
 
 use crate::protocol::{LoopError, Model, ModelError, Outcome, Process, ProcessOutcome, Status};
-use crate::protocol::{MODEL, SYSTEM};
+use crate::protocol::{tools, Request, MODEL, SYSTEM};
 use crate::trace::{before, head};
 use serde_json::{json, Value};
 
@@ -23,13 +23,7 @@ pub const OUTPUT_LIMIT: usize = 2000;
 /// back whatever the model answered.
 pub fn ask_claude(model: &mut dyn Model, messages: &[Value]) -> Result<Value, ModelError> {
     before!("ask.build", messages;);
-    let request = json!({
-        "model": MODEL,
-        "system": SYSTEM,
-        "messages": messages,
-        "tools": crate::protocol::tools(),
-        "max_tokens": MAX_TOKENS,
-    });
+    let request = Request { model: MODEL, system: SYSTEM, messages, tools: tools(), max_tokens: MAX_TOKENS };
     before!("ask.create", messages; request);
     let response = model.create(&request)?;
     before!("ask.return", messages; response);

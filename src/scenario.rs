@@ -301,7 +301,7 @@ pub struct ScriptedModel {
 }
 
 impl Model for ScriptedModel {
-    fn create(&mut self, _request: &Value) -> Result<Value, ModelError> {
+    fn create(&mut self, _request: &crate::protocol::Request) -> Result<Value, ModelError> {
         let Some(reply) = self.replies.get(self.next) else {
             return Err(ModelError {
                 name: SCRIPT_EXHAUSTED.into(),

@@ -27,6 +27,7 @@ pub const STEP_CAP: usize = 2_000_000;
 /// Strings in locals are shown up to this many characters.
 pub const PREVIEW_CHARS: usize = 400;
 
+
 /// The three functions of the lesson.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -239,21 +240,117 @@ impl Recorder {
     }
 }
 
-/// A JSON copy of a local, with long strings shortened for display.
-pub fn preview<T: Serialize + ?Sized>(value: &T) -> Value {
-    fn shorten(v: Value) -> Value {
-        match v {
-            Value::String(s) if s.chars().count() > PREVIEW_CHARS => {
-                let total = s.chars().count();
-                let head: String = s.chars().take(PREVIEW_CHARS).collect();
-                Value::String(format!("{head}… (+{} chars)", total - PREVIEW_CHARS))
-            }
-            Value::Array(items) => Value::Array(items.into_iter().map(shorten).collect()),
-            Value::Object(map) => Value::Object(map.into_iter().map(|(k, v)| (k, shorten(v))).collect()),
-            other => other,
-        }
+/// Strings in locals are shown up to [`PREVIEW_CHARS`]; lists up to this
+/// many items; nesting up to [`PREVIEW_DEPTH`] levels.
+pub const PREVIEW_ITEMS: usize = 50;
+pub const PREVIEW_DEPTH: usize = 24;
+
+/// A value that can be shown as a local: a bounded JSON copy, made by
+/// reference (never cloning a whole record first).
+pub trait Local {
+    fn local(&self) -> Value;
+}
+
+impl Local for Value {
+    fn local(&self) -> Value {
+        shorten(self, 0)
     }
-    serde_json::to_value(value).map(shorten).unwrap_or(Value::Null)
+}
+impl Local for str {
+    fn local(&self) -> Value {
+        short_string(self)
+    }
+}
+impl Local for String {
+    fn local(&self) -> Value {
+        short_string(self)
+    }
+}
+impl<T: Local> Local for [T] {
+    fn local(&self) -> Value {
+        let mut items: Vec<Value> = self.iter().take(PREVIEW_ITEMS).map(Local::local).collect();
+        if self.len() > PREVIEW_ITEMS {
+            items.push(Value::String(format!("… (+{} more)", self.len() - PREVIEW_ITEMS)));
+        }
+        Value::Array(items)
+    }
+}
+impl<T: Local> Local for Vec<T> {
+    fn local(&self) -> Value {
+        self.as_slice().local()
+    }
+}
+impl<T: Local + ?Sized> Local for &T {
+    fn local(&self) -> Value {
+        (**self).local()
+    }
+}
+macro_rules! plain_local {
+    ($($t:ty),*) => {$(
+        impl Local for $t {
+            fn local(&self) -> Value {
+                serde_json::json!(self)
+            }
+        }
+    )*};
+}
+plain_local!(bool, i64, u32, usize, f64);
+
+impl Local for crate::protocol::ModelError {
+    fn local(&self) -> Value {
+        serde_json::json!({"name": short_string(&self.name), "message": short_string(&self.message)})
+    }
+}
+
+impl Local for crate::protocol::Request<'_> {
+    fn local(&self) -> Value {
+        // The messages are the record the page already draws: count them only.
+        serde_json::json!({
+            "model": self.model,
+            "system": short_string(self.system),
+            "messages": format!("(the record, n = {})", self.messages.len()),
+            "tools": shorten(&self.tools, 0),
+            "max_tokens": self.max_tokens,
+        })
+    }
+}
+
+fn short_string(s: &str) -> Value {
+    if s.len() <= PREVIEW_CHARS {
+        return Value::String(s.to_string());
+    }
+    let total = s.chars().count();
+    if total <= PREVIEW_CHARS {
+        return Value::String(s.to_string());
+    }
+    let head: String = s.chars().take(PREVIEW_CHARS).collect();
+    Value::String(format!("{head}… (+{} chars)", total - PREVIEW_CHARS))
+}
+
+fn shorten(v: &Value, depth: usize) -> Value {
+    if depth >= PREVIEW_DEPTH {
+        return match v {
+            Value::Array(_) | Value::Object(_) => Value::String("…".into()),
+            other => other.clone(),
+        };
+    }
+    match v {
+        Value::String(s) => short_string(s),
+        Value::Array(items) => {
+            let mut out: Vec<Value> = items.iter().take(PREVIEW_ITEMS).map(|x| shorten(x, depth + 1)).collect();
+            if items.len() > PREVIEW_ITEMS {
+                out.push(Value::String(format!("… (+{} more)", items.len() - PREVIEW_ITEMS)));
+            }
+            Value::Array(out)
+        }
+        Value::Object(map) => Value::Object(map.iter().map(|(k, x)| (k.clone(), shorten(x, depth + 1))).collect()),
+        other => other.clone(),
+    }
+}
+
+/// A bounded JSON copy of a local, for display.
+pub fn preview<T: Local + ?Sized>(value: &T) -> Value {
+    value.local()
 }
 
 /// Snapshot before the next line of the listing runs.

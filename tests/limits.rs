@@ -1,0 +1,71 @@
+//! Runaway traces end with an explicit event, and odd models become statuses.
+
+use agent_loop_playground::protocol::{Model, ModelError, Process, ProcessOutcome};
+use agent_loop_playground::run::record;
+use agent_loop_playground::scenario::Scenario;
+use agent_loop_playground::trace::Event;
+use serde_json::{json, Value};
+
+/// A model that always asks for another run.
+struct Forever(u64);
+impl Model for Forever {
+    fn create(&mut self, _: &agent_loop_playground::protocol::Request) -> Result<Value, ModelError> {
+        self.0 += 1;
+        Ok(json!({"stop_reason": "tool_use", "content": [{"type": "tool_use", "id": format!("c{}", self.0), "name": "run_main", "input": {}}]}))
+    }
+}
+
+struct Ok0;
+impl Process for Ok0 {
+    fn run(&mut self, _: &[&str], _: f64) -> ProcessOutcome {
+        ProcessOutcome::Exited { returncode: 0, stdout: "ok".into(), stderr: String::new() }
+    }
+}
+
+fn loop_scenario(max_calls: i64) -> Scenario {
+    Scenario::from_value(json!({"id": "x", "function": "run_loop", "title": {"zh": "x", "en": "x"},
+        "max_calls": max_calls, "model": []}))
+    .unwrap()
+}
+
+#[test]
+fn a_runaway_loop_stops_at_the_step_cap() {
+    let mut model = Forever(0);
+    let trace = record(&loop_scenario(i64::MAX), &mut model, &mut Ok0, 5_000);
+    assert_eq!(trace.steps.len(), 5_000);
+    let last = trace.steps.last().unwrap();
+    assert_eq!(last.event, Event::Error);
+    assert_eq!(last.label, "trace.step_cap");
+    assert_eq!(trace.error.as_ref().unwrap().kind, "step_cap");
+    assert_eq!(trace.result, Value::Null);
+    // The model was not called on and on after the cap.
+    assert!(model.0 < 200, "model called {} times", model.0);
+}
+
+#[test]
+fn garbage_from_the_model_is_a_protocol_error() {
+    struct Garbage(Value);
+    impl Model for Garbage {
+        fn create(&mut self, _: &agent_loop_playground::protocol::Request) -> Result<Value, ModelError> {
+            Ok(self.0.clone())
+        }
+    }
+    for reply in [json!(null), json!(42), json!("text"), json!([1, 2]), json!({"content": [null]})] {
+        let trace = record(&loop_scenario(4), &mut Garbage(reply.clone()), &mut Ok0, 10_000);
+        let status = trace.status();
+        assert!(
+            status == Some("protocol_error") || status == Some("model_stopped"),
+            "{reply}: {status:?}"
+        );
+        assert_eq!(trace.record.len(), 1, "{reply}: nothing appended");
+    }
+}
+
+#[test]
+fn ten_thousand_calls_fit_under_the_cap() {
+    let mut model = Forever(0);
+    let trace = record(&loop_scenario(10_000), &mut model, &mut Ok0, 2_000_000);
+    assert_eq!(trace.status(), Some("call_limit"));
+    assert_eq!(trace.result["calls"], 10_000);
+    assert_eq!(trace.record.len(), 1 + 2 * 10_000);
+}
