@@ -1,1 +1,78 @@
-fn main() {}
+//! Native benchmark (not a test): record a `run_loop` of 10,000 model calls
+//! and print time, steps, and heap bytes per step (measured by a counting
+//! allocator). Run: `cargo bench --bench record`.
+
+use agent_loop_playground::protocol::{Model, ModelError, Process, ProcessOutcome, Request};
+use agent_loop_playground::run::record;
+use agent_loop_playground::scenario::Scenario;
+use serde_json::{json, Value};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::time::Instant;
+
+struct Counting;
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        let now = LIVE.fetch_add(l.size(), Relaxed) + l.size();
+        PEAK.fetch_max(now, Relaxed);
+        unsafe { System.alloc(l) }
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        LIVE.fetch_sub(l.size(), Relaxed);
+        unsafe { System.dealloc(p, l) }
+    }
+}
+
+#[global_allocator]
+static A: Counting = Counting;
+
+struct AlwaysAsks(u64);
+impl Model for AlwaysAsks {
+    fn create(&mut self, _: &Request) -> Result<Value, ModelError> {
+        self.0 += 1;
+        Ok(json!({"stop_reason": "tool_use",
+                  "content": [{"type": "tool_use", "id": format!("call_{}", self.0), "name": "run_main", "input": {}}]}))
+    }
+}
+
+struct Fails;
+impl Process for Fails {
+    fn run(&mut self, _: &[&str], _: f64) -> ProcessOutcome {
+        ProcessOutcome::Exited { returncode: 1, stdout: String::new(), stderr: "ZeroDivisionError: division by zero".into() }
+    }
+}
+
+fn main() {
+    let calls = 10_000;
+    let scenario = Scenario::from_value(json!({"id": "bench", "function": "run_loop",
+        "title": {"zh": "基准", "en": "bench"}, "max_calls": calls, "model": []}))
+    .unwrap();
+    let mut times = Vec::new();
+    let mut result = None;
+    for _ in 0..5 {
+        let before = LIVE.load(Relaxed);
+        PEAK.store(before, Relaxed);
+        let start = Instant::now();
+        let trace = record(&scenario, &mut AlwaysAsks(0), &mut Fails, 2_000_000);
+        times.push(start.elapsed().as_secs_f64() * 1000.0);
+        let retained = LIVE.load(Relaxed) - before;
+        let steps = trace.steps.len();
+        let record_bytes: usize = trace.record.iter().map(|m| m.to_string().len()).sum();
+        result = Some((steps, retained, PEAK.load(Relaxed) - before, trace.record.len(), record_bytes, trace.status().map(String::from)));
+        drop(trace);
+    }
+    times.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let (steps, retained, peak, messages, record_json, status) = result.unwrap();
+    println!("run_loop, {calls} model calls (native, release, median of 5)");
+    println!("  status            {}", status.unwrap_or_default());
+    println!("  steps             {steps}");
+    println!("  messages          {messages} ({record_json} bytes as JSON)");
+    println!("  record time       {:.1} ms (min {:.1}, max {:.1})", times[2], times[0], times[4]);
+    println!("  time per step     {:.0} ns", times[2] * 1e6 / steps as f64);
+    println!("  heap retained     {:.1} MB for the whole trace", retained as f64 / 1e6);
+    println!("  bytes per step    {:.0} (all retained heap / steps, record included)", retained as f64 / steps as f64);
+    println!("  peak heap         {:.1} MB", peak as f64 / 1e6);
+}

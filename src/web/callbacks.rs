@@ -1,0 +1,119 @@
+//! The model and the process as JavaScript callbacks.
+//!
+//! `JsModel` and `JsProcess` implement the core's traits over
+//! `js_sys::Function`. Everything crossing the boundary goes through JSON
+//! (`JSON.stringify` / `JSON.parse`), so a callback that throws, returns a
+//! Promise, a cyclic object or a BigInt becomes data the loop inspects —
+//! never a panic.
+
+use crate::protocol::{Model, ModelError, Process, ProcessOutcome, Request};
+use crate::scenario::outcome_from_json;
+use js_sys::{Array, Function, Object, Reflect, JSON};
+use serde_json::Value;
+use wasm_bindgen::{JsCast, JsValue};
+
+/// Name and message of a thrown JS value.
+fn thrown(error: &JsValue) -> (String, String) {
+    if let Some(e) = error.dyn_ref::<js_sys::Error>() {
+        return (String::from(e.name()), String::from(e.message()));
+    }
+    let text = error.as_string().unwrap_or_else(|| {
+        JSON::stringify(error).ok().and_then(|s| s.as_string()).unwrap_or_else(|| "(not an Error)".into())
+    });
+    ("Error".into(), text)
+}
+
+/// JS value → JSON, or a description of why it is not JSON.
+pub fn to_json(value: &JsValue) -> Result<Value, String> {
+    if value.is_undefined() {
+        return Ok(Value::Null);
+    }
+    if value.has_type::<js_sys::Promise>() {
+        return Err("a Promise (callbacks must be synchronous)".into());
+    }
+    let text = JSON::stringify(value).map_err(|e| format!("not JSON-serialisable: {}", thrown(&e).1))?;
+    let text = text.as_string().unwrap_or_else(|| "null".into());
+    serde_json::from_str(&text).map_err(|e| format!("not usable JSON: {e}"))
+}
+
+/// JSON → JS value.
+pub fn from_json(value: &Value) -> JsValue {
+    JSON::parse(&value.to_string()).unwrap_or(JsValue::NULL)
+}
+
+/// The model as a JS function `(request) => response`.
+pub struct JsModel {
+    callback: Function,
+    /// The record only grows, so converted messages are kept and only new
+    /// ones are converted: a long loop stays linear.
+    messages: Array,
+    tools: Option<JsValue>,
+}
+
+impl JsModel {
+    pub fn new(callback: Function) -> JsModel {
+        JsModel { callback, messages: Array::new(), tools: None }
+    }
+
+    fn request(&mut self, request: &Request) -> JsValue {
+        let known = self.messages.length() as usize;
+        if request.messages.len() < known {
+            self.messages = Array::new();
+        }
+        for message in &request.messages[self.messages.length() as usize..] {
+            let js = from_json(message);
+            self.messages.push(&Object::freeze(&Object::from(js)));
+        }
+        let tools = self.tools.get_or_insert_with(|| from_json(&request.tools)).clone();
+        let object = Object::new();
+        let set = |k: &str, v: &JsValue| {
+            let _ = Reflect::set(&object, &JsValue::from_str(k), v);
+        };
+        set("model", &JsValue::from_str(request.model));
+        set("system", &JsValue::from_str(request.system));
+        set("messages", &self.messages.slice(0, request.messages.len() as u32));
+        set("tools", &tools);
+        set("max_tokens", &JsValue::from_f64(f64::from(request.max_tokens)));
+        object.into()
+    }
+}
+
+impl Model for JsModel {
+    fn create(&mut self, request: &Request) -> Result<Value, ModelError> {
+        let js_request = self.request(request);
+        match self.callback.call1(&JsValue::NULL, &js_request) {
+            Ok(reply) => Ok(to_json(&reply).unwrap_or_else(|why| Value::String(format!("(unusable reply: {why})")))),
+            Err(error) => {
+                let (name, message) = thrown(&error);
+                Err(ModelError { name, message })
+            }
+        }
+    }
+}
+
+/// The process as a JS function `(command, options) => outcome`.
+pub struct JsProcess {
+    callback: Function,
+}
+
+impl JsProcess {
+    pub fn new(callback: Function) -> JsProcess {
+        JsProcess { callback }
+    }
+}
+
+impl Process for JsProcess {
+    fn run(&mut self, command: &[&str], timeout_s: f64) -> ProcessOutcome {
+        let args: Array = command.iter().map(|c| JsValue::from_str(c)).collect();
+        let options = Object::new();
+        let _ = Reflect::set(&options, &JsValue::from_str("timeout_s"), &JsValue::from_f64(timeout_s));
+        match self.callback.call2(&JsValue::NULL, &args, &options) {
+            Ok(outcome) => match to_json(&outcome) {
+                Ok(json) => outcome_from_json(&json)
+                    .unwrap_or_else(|m| ProcessOutcome::CannotStart(format!("bad outcome: {m}"))),
+                Err(why) => ProcessOutcome::CannotStart(format!("bad outcome: {why}")),
+            },
+            Err(error) => ProcessOutcome::CannotStart(thrown(&error).1),
+        }
+    }
+}

@@ -1,0 +1,73 @@
+//! Browser tests (wasm-bindgen-test, headless Chromium):
+//! `wasm-pack test --headless --chrome`.
+#![cfg(target_arch = "wasm32")]
+
+use agent_loop_playground::run::record_scenario;
+use agent_loop_playground::scenario::load_shipped;
+use agent_loop_playground::web::record_with_callbacks;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen_test]
+fn js_doubles_record_the_same_trace_as_rust_doubles() {
+    let mut compared = 0;
+    for (file, parsed) in load_shipped() {
+        let scenario = parsed.unwrap_or_else(|p| panic!("{file}: {p:?}"));
+        let native = serde_json::to_string_pretty(&record_scenario(&scenario)).unwrap();
+        let through_js = serde_json::to_string_pretty(&record_with_callbacks(&scenario, None, None)).unwrap();
+        if native != through_js {
+            let line = native.lines().zip(through_js.lines()).position(|(a, b)| a != b).unwrap_or(0);
+            panic!(
+                "{file}: traces differ at line {}:\n  rust: {}\n  js:   {}",
+                line + 1,
+                native.lines().nth(line).unwrap_or(""),
+                through_js.lines().nth(line).unwrap_or("")
+            );
+        }
+        compared += 1;
+    }
+    assert!(compared >= 20, "compared {compared} scenarios");
+}
+
+fn report() -> agent_loop_playground::scenario::Scenario {
+    load_shipped().into_iter().filter_map(|(_, p)| p.ok()).find(|s| s.id == "report").unwrap()
+}
+
+#[wasm_bindgen_test]
+fn a_throwing_js_model_is_a_model_error_status() {
+    let model = js_sys::Function::new_with_args("request", "const e = new Error('down'); e.name = 'APITimeoutError'; throw e;");
+    let trace = record_with_callbacks(&report(), Some(model), None);
+    assert_eq!(trace.status(), Some("model_error"));
+    assert_eq!(trace.result["text"], "model request failed: APITimeoutError");
+}
+
+#[wasm_bindgen_test]
+fn garbage_from_js_callbacks_becomes_statuses() {
+    for body in ["return 42", "return undefined", "return Promise.resolve({})", "const o = {}; o.self = o; return o;",
+                 "return {stop_reason: 'end_turn', content: [{type: 'text', text: 1n}]}"] {
+        let model = js_sys::Function::new_with_args("request", body);
+        let trace = record_with_callbacks(&report(), Some(model), None);
+        assert_eq!(trace.status(), Some("protocol_error"), "{body}");
+        assert_eq!(trace.record.len(), 1, "{body}");
+    }
+    let process = js_sys::Function::new_with_args("command, options", "return 'nope'");
+    let trace = record_with_callbacks(&report(), None, Some(process));
+    let result = &trace.record[2]["content"][0];
+    assert_eq!(result["is_error"], true);
+    assert!(result["content"].as_str().unwrap().starts_with("cannot start: bad outcome"), "{result}");
+}
+
+#[wasm_bindgen_test]
+fn a_custom_js_model_sees_the_whole_record() {
+    // Answers with the number of messages it was sent, then the roles.
+    let model = js_sys::Function::new_with_args(
+        "request",
+        "if (request.messages.length === 1) return {stop_reason: 'tool_use', content: [{type: 'tool_use', id: 'x1', name: 'run_main', input: {}}]};\
+         return {stop_reason: 'end_turn', content: [{type: 'text', text: request.messages.map(m => m.role).join(',') + ' max=' + request.max_tokens + ' tool=' + request.tools[0].name}]};",
+    );
+    let trace = record_with_callbacks(&report(), Some(model), None);
+    assert_eq!(trace.status(), Some("answered"));
+    assert_eq!(trace.result["text"], "user,assistant,user max=1024 tool=run_main");
+    assert_eq!(trace.record[2]["content"][0]["tool_use_id"], "x1");
+}

@@ -1,0 +1,45 @@
+// Fixture doubles for the browser: the model and the process as plain
+// JavaScript functions, scripted by a scenario fixture (the same JSON the
+// Rust doubles in src/scenario.rs read). They are injected into the wasm
+// core as callbacks; nothing here calls an API or starts a process.
+//
+//   model(request)             -> response object, or throws (error by name)
+//   process(command, options)  -> {returncode, stdout, stderr} | {timeout: true} | {os_error: "…"}
+//
+// Both must be synchronous. A course page may pass its own functions of
+// the same shape (el.model = …, el.process = …).
+
+function named(name, message) {
+  const error = new Error(message);
+  error.name = name;
+  return error;
+}
+
+export function fixtureDoubles(fixture) {
+  const replies = Array.isArray(fixture && fixture.model) ? fixture.model : [];
+  let nextReply = 0;
+  function model(request) {
+    if (nextReply >= replies.length) {
+      throw named("ScriptExhausted", "the fixture has no more model replies");
+    }
+    const reply = replies[nextReply++];
+    if (reply && typeof reply === "object" && typeof reply.error === "string") {
+      throw named(reply.error, `${reply.error} (scripted by the fixture)`);
+    }
+    // Untouched, but a copy: the core must not be able to edit the script.
+    return JSON.parse(JSON.stringify(reply));
+  }
+
+  const script = fixture ? fixture.process : undefined;
+  let nextRun = 0;
+  function process(command, options) {
+    const run = Array.isArray(script) ? script[nextRun] : script;
+    nextRun += 1;
+    if (run === undefined) {
+      throw new Error("the fixture has no more process outcomes");
+    }
+    return JSON.parse(JSON.stringify(run));
+  }
+
+  return { model, process };
+}
