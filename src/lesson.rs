@@ -115,9 +115,7 @@ impl Listing {
             let nested = open > 0;
             open += paren_balance(t);
             let code = !(t.is_empty() || t.starts_with("//") || t.starts_with('}') || t.starts_with(')'));
-            if t.starts_with("pub fn ") {
-                in_signature = !t.ends_with('{');
-            } else if in_signature {
+            if t.starts_with("pub fn ") || in_signature {
                 in_signature = !t.ends_with('{');
             } else if code {
                 let continues = !(previous.ends_with(';')

@@ -148,7 +148,7 @@ impl Scenario {
             Some(Value::Array(replies)) => {
                 for (i, reply) in replies.iter().enumerate() {
                     if let Some(err) = reply.get("error") {
-                        if !err.as_str().is_some_and(|s| !s.is_empty()) {
+                        if err.as_str().is_none_or(str::is_empty) {
                             problem(&format!("model[{i}].error"), "must be a non-empty error name".into());
                         }
                     }
