@@ -175,8 +175,6 @@ pub fn listing(function: Function) -> &'static Listing {
 /// idea share a stage; labels stay stable when code moves.
 pub fn stage_of(label: &str) -> &'static str {
     match label {
-        "call" => "call",
-        "return" => "return",
         "ask.build" => "ask.build",
         "ask.create" => "ask.create",
         "ask.return" => "ask.return",
@@ -213,6 +211,80 @@ pub fn stage_of(label: &str) -> &'static str {
         "trace.step_cap" => "trace.step_cap",
         _ => "other",
     }
+}
+
+/// The stage of a step: `call` and `return` events get their function's
+/// own stage (`loop.call`, `main.done`, …); lines use [`stage_of`].
+pub fn stage_for(function: Function, label: &str) -> &'static str {
+    match (label, function) {
+        ("call", Function::AskClaude) => "ask.call",
+        ("call", Function::RunMain) => "main.call",
+        ("call", Function::RunLoop) => "loop.call",
+        ("return", Function::AskClaude) => "ask.done",
+        ("return", Function::RunMain) => "main.done",
+        ("return", Function::RunLoop) => "loop.done",
+        _ => stage_of(label),
+    }
+}
+
+/// The caption of a step in `lang`, with live values filled in:
+/// `(title, body)`. Placeholders are `{name}`; see [`fill_value`].
+pub fn caption(lang: &str, step: &crate::trace::Step, trace: &crate::run::Trace) -> (String, String) {
+    let entry = &captions(lang)[step.stage];
+    let locals = step.locals_json();
+    let fill = |text: &str| fill_placeholders(text, |key| fill_value(key, step, &locals, trace));
+    let title = entry["title"].as_str().map(fill).unwrap_or_else(|| step.label.to_string());
+    let body = entry["body"].as_str().map(fill).unwrap_or_default();
+    (title, body)
+}
+
+fn fill_placeholders(text: &str, value: impl Fn(&str) -> String) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        match rest[open..].find('}') {
+            Some(close) if rest[open + 1..open + close].chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => {
+                out.push_str(&value(&rest[open + 1..open + close]));
+                rest = &rest[open + close + 1..];
+            }
+            _ => {
+                out.push('{');
+                rest = &rest[open + 1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The live value for a caption placeholder, or "—" when this step has none.
+pub fn fill_value(key: &str, step: &crate::trace::Step, locals: &Value, trace: &crate::run::Trace) -> String {
+    let show = |v: &Value| -> Option<String> {
+        let text = match v {
+            Value::Null => return None,
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        let short: String = text.chars().take(80).collect();
+        Some(if short.len() < text.len() { format!("{short}…") } else { short })
+    };
+    let first_line = |v: &Value| v["content"].as_str().map(|c| c.lines().next().unwrap_or("").to_string());
+    let value = match key {
+        "record_len" => Some(step.record_len.to_string()),
+        "record_len_next" => Some((step.record_len + 1).to_string()),
+        "max_calls" => Some(trace.max_calls.to_string()),
+        "status" => show(&trace.result["status"]).or_else(|| trace.error.as_ref().map(|e| e.kind.clone())),
+        "calls" => show(&trace.result["calls"]),
+        "id" | "name" => show(&locals["call"][key]).or_else(|| show(&locals[key])),
+        "call_id" => show(&locals["call"]["id"]),
+        "error_name" => show(&locals["error"]["name"]),
+        "is_error" => show(&locals["result"]["is_error"]).or_else(|| show(&locals["return"]["is_error"])),
+        "first_line" => first_line(&locals["result"]).or_else(|| first_line(&locals["return"])),
+        "reason" => show(&locals["reason"]).or_else(|| show(&locals["response"]["stop_reason"])),
+        other => show(&locals[other]),
+    };
+    value.unwrap_or_else(|| "—".into())
 }
 
 /// Captions per language: `{stage: {title, body}}`, from `fixtures/captions/`.

@@ -235,7 +235,7 @@ impl Recorder {
             locals,
             record_len: self.record_len,
             output_len: self.rec.output.len() as u32,
-            stage: lesson::stage_of(label),
+            stage: lesson::stage_for(function, label),
         });
     }
 }

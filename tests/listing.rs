@@ -111,3 +111,42 @@ fn labels_are_unique_except_shared_return_and_resolve_to_lines() {
     let (_, ask) = lesson::line_of_label("loop.ask").unwrap();
     assert!(listing(f).line(ask).unwrap().text.contains("ask(&messages)"));
 }
+
+#[test]
+fn every_reached_stage_has_captions_in_both_languages() {
+    use agent_loop_playground::lesson::{caption, captions};
+    let mut stages = BTreeSet::new();
+    for (file, parsed) in load_shipped() {
+        let trace = record_scenario(&parsed.unwrap_or_else(|p| panic!("{file}: {p:?}")));
+        for step in &trace.steps {
+            stages.insert(step.stage);
+            for lang in ["zh", "en"] {
+                let (title, body) = caption(lang, step, &trace);
+                assert!(!title.is_empty() && !body.is_empty(), "{file}: {} has no {lang} caption", step.stage);
+                assert!(!body.contains('{'), "{file}: unfilled placeholder in {lang} {}: {body}", step.stage);
+            }
+        }
+    }
+    for lang in ["zh", "en"] {
+        let table = captions(lang).as_object().expect("captions parse");
+        for stage in &stages {
+            let entry = &table.get(*stage).unwrap_or_else(|| panic!("{lang}: no caption for stage {stage}"));
+            assert!(entry["title"].as_str().is_some_and(|t| !t.is_empty()), "{lang} {stage}");
+        }
+    }
+    assert!(stages.len() >= 30, "only {} stages reached", stages.len());
+}
+
+#[test]
+fn captions_fill_live_values() {
+    use agent_loop_playground::lesson::caption;
+    let s = load_shipped().into_iter().filter_map(|(_, p)| p.ok()).find(|s| s.id == "report").unwrap();
+    let trace = record_scenario(&s);
+    let save = trace.steps.iter().find(|s| s.label == "loop.save_results").unwrap();
+    let (_, en) = caption("en", save, &trace);
+    assert!(en.contains("the record has 2 messages"), "{en}");
+    let (title, _) = caption("zh", trace.steps.iter().find(|s| s.label == "loop.next_call").unwrap(), &trace);
+    assert_eq!(title, "第 1 / 4 次模型调用");
+    let collect = trace.steps.iter().find(|s| s.label == "loop.collect").unwrap();
+    assert!(caption("en", collect, &trace).1.contains("exit_code=1"));
+}
