@@ -1,1 +1,410 @@
-//! SVG figure.
+//! The SVG figure for one snapshot: the message record as cards, with
+//! tool_use ↔ tool_result pairing, what this step changed, the staged
+//! results, what is in flight (a request or a tool run), the call budget,
+//! the stop_reason and the final status.
+//!
+//! Built as one escaped string (fast to swap per step). Only the first
+//! `record_len` messages exist at a snapshot; very long records fold their
+//! middle so the figure stays readable.
+
+use super::view::{clip, esc, gloss, Lang};
+use crate::run::Trace;
+use crate::trace::{Event, Function};
+use serde_json::Value;
+
+const W: f64 = 520.0;
+const CARD_X: f64 = 40.0;
+const CARD_W: f64 = 460.0;
+const LINE_H: f64 = 18.0;
+/// Records longer than this fold their middle.
+pub const FOLD_AFTER: usize = 60;
+const KEEP_HEAD: usize = 1;
+const KEEP_TAIL: usize = 50;
+
+/// Everything the figure needs about the current moment.
+pub struct Moment<'a> {
+    pub trace: &'a Trace,
+    pub position: usize,
+    /// Record length at the previously shown step (to mark what changed).
+    pub previous_len: usize,
+    pub lang: Lang,
+    pub started: bool,
+}
+
+struct Svg {
+    body: String,
+    y: f64,
+}
+
+impl Svg {
+    fn text(&mut self, x: f64, y: f64, class: &str, text: &str) {
+        self.body.push_str(&format!(r#"<text x="{x}" y="{y}" class="{class}">{}</text>"#, esc(text)));
+    }
+    fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, class: &str) {
+        self.body.push_str(&format!(r#"<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="6" class="{class}"/>"#));
+    }
+}
+
+/// One line of a card: its text and, for pairing, a tool id.
+struct Row {
+    text: String,
+    class: &'static str,
+    use_id: Option<String>,
+    result_id: Option<String>,
+}
+
+fn rows_of(message: &Value, lang: Lang) -> Vec<Row> {
+    let mut rows = Vec::new();
+    let row = |text: String, class: &'static str| Row { text, class, use_id: None, result_id: None };
+    match &message["content"] {
+        Value::String(s) => rows.push(row(format!("“{}”", clip(s, 56)), "alp-t-text")),
+        Value::Array(blocks) if blocks.is_empty() => rows.push(row("[ ] (empty content)".into(), "alp-t-warn")),
+        Value::Array(blocks) => {
+            for b in blocks {
+                match b["type"].as_str() {
+                    Some("text") => {
+                        rows.push(row(format!("text: {}", clip(b["text"].as_str().unwrap_or(""), 50)), "alp-t-text"))
+                    }
+                    Some("tool_use") => {
+                        let id = b["id"].as_str().unwrap_or("").to_string();
+                        let input = clip(&b["input"].to_string(), 24);
+                        let name = b["name"].as_str().unwrap_or("?");
+                        rows.push(Row {
+                            text: format!("tool_use  id={}  name={}  input={input}", clip(&id, 14), clip(name, 16)),
+                            class: "alp-t-use",
+                            use_id: Some(id),
+                            result_id: None,
+                        });
+                    }
+                    Some("tool_result") => {
+                        let id = b["tool_use_id"].as_str().unwrap_or("").to_string();
+                        let err = b["is_error"].as_bool().unwrap_or(false);
+                        rows.push(Row {
+                            text: format!("tool_result → {}  is_error={err}", clip(&id, 14)),
+                            class: if err { "alp-t-err" } else { "alp-t-ok" },
+                            use_id: None,
+                            result_id: Some(id),
+                        });
+                        let content = b["content"].as_str().unwrap_or("");
+                        let first = content.lines().next().unwrap_or("");
+                        let second = content.lines().nth(1).map(|l| format!("  ·  {}", clip(l, 24))).unwrap_or_default();
+                        rows.push(row(format!("   {}{second}", clip(&gloss(lang, first), 36)), "alp-t-dim"));
+                    }
+                    other => rows.push(row(format!("{} (not in this lesson)", other.unwrap_or("?")), "alp-t-warn")),
+                }
+            }
+        }
+        other => rows.push(row(format!("content: {}", clip(&other.to_string(), 40)), "alp-t-warn")),
+    }
+    rows
+}
+
+/// The figure as SVG markup.
+pub fn render(m: &Moment) -> String {
+    let t = m.trace;
+    let step = t.steps.get(m.position);
+    let record_len = step.map_or(0, |s| s.record_len as usize).min(t.record.len());
+    let locals = step.map(|s| s.locals_json()).unwrap_or(Value::Null);
+    let at_end = m.started && m.position + 1 >= t.steps.len();
+    let zh = m.lang == Lang::Zh;
+    let mut svg = Svg { body: String::new(), y: 10.0 };
+
+    // Status strip: budget, stop_reason, status.
+    let number = latest_number(t, m.position);
+    let mut chips: Vec<(String, &str)> = Vec::new();
+    if t.function == Function::RunLoop {
+        let budget = if zh { "模型调用" } else { "model calls" };
+        chips.push((format!("{budget} {}/{}", number, t.max_calls), "alp-chip"));
+    }
+    if let Some(reason) = latest_reason(t, m.position) {
+        chips.push((format!("stop_reason: {}", clip(&reason, 18)), "alp-chip alp-chip-reason"));
+    }
+    let status = if !m.started {
+        if zh { "未开始" } else { "not started" }.to_string()
+    } else if at_end {
+        t.status().map(str::to_string).or_else(|| t.error.as_ref().map(|e| e.kind.clone())).unwrap_or_else(|| "done".into())
+    } else if zh {
+        "运行中".into()
+    } else {
+        "running".into()
+    };
+    let status_class =
+        if at_end { format!("alp-chip alp-status alp-status-{}", esc(&status)) } else { "alp-chip alp-status".into() };
+    chips.push((format!("status: {status}"), if at_end { "alp-chip alp-status alp-final" } else { "alp-chip alp-status" }));
+    let mut x = 10.0;
+    for (i, (text, class)) in chips.iter().enumerate() {
+        let w = 14.0 + 7.2 * text.chars().count() as f64;
+        let class = if i + 1 == chips.len() { status_class.as_str() } else { class };
+        svg.body.push_str(&format!(r#"<g class="{class}" data-chip="{i}">"#));
+        svg.rect(x, svg.y, w, 24.0, "alp-chip-bg");
+        svg.text(x + 7.0, svg.y + 16.5, "alp-chip-text", text);
+        svg.body.push_str("</g>");
+        x += w + 8.0;
+    }
+    svg.y += 36.0;
+
+    in_flight(&mut svg, m, &locals);
+
+    // The record.
+    let title = if zh { "messages（记录）" } else { "messages (the record)" };
+    svg.text(10.0, svg.y + 12.0, "alp-h", &format!("{title} · {record_len}"));
+    svg.y += 22.0;
+    if record_len == 0 {
+        svg.text(CARD_X, svg.y + 14.0, "alp-t-dim", if zh { "（记录为空）" } else { "(the record is empty)" });
+        svg.y += 24.0;
+    }
+    let folded = record_len > FOLD_AFTER;
+    let shown: Vec<usize> = if folded {
+        (0..KEEP_HEAD).chain(record_len - KEEP_TAIL..record_len).collect()
+    } else {
+        (0..record_len).collect()
+    };
+    let mut use_rows: Vec<(String, f64)> = Vec::new();
+    let mut result_rows: Vec<(String, f64)> = Vec::new();
+    let mut links = String::new();
+    let mut cards = String::new();
+    for (k, &i) in shown.iter().enumerate() {
+        if folded && k == KEEP_HEAD {
+            let hidden = record_len - KEEP_HEAD - KEEP_TAIL;
+            let note = if zh { format!("… 折叠了 {hidden} 条消息 …") } else { format!("… {hidden} messages folded …") };
+            cards.push_str(&format!(r#"<text x="{}" y="{}" class="alp-t-dim alp-fold">{}</text>"#, CARD_X + 10.0, svg.y + 14.0, esc(&note)));
+            svg.y += 24.0;
+        }
+        let message = &t.record[i];
+        let role = message["role"].as_str().unwrap_or("?");
+        let rows = rows_of(message, m.lang);
+        let h = 26.0 + LINE_H * rows.len() as f64;
+        let changed = i >= m.previous_len.min(record_len) && m.started;
+        let has_results = rows.iter().any(|r| r.result_id.is_some());
+        let kind = if has_results { "tool_result" } else { role };
+        cards.push_str(&format!(
+            r#"<g data-message-index="{i}" class="alp-card alp-role-{}{}">"#,
+            esc(role),
+            if changed { " alp-changed" } else { "" }
+        ));
+        cards.push_str(&format!(r#"<rect x="{CARD_X}" y="{}" width="{CARD_W}" height="{h}" rx="8" class="alp-card-bg"/>"#, svg.y));
+        let label = match (zh, kind) {
+            (true, "user") => "用户问题".to_string(),
+            (true, "assistant") => "模型响应".to_string(),
+            (true, "tool_result") => "工具结果（role: user）".to_string(),
+            (false, "tool_result") => "tool results (role: user)".to_string(),
+            (_, other) => other.to_string(),
+        };
+        cards.push_str(&format!(
+            r#"<text x="{}" y="{}" class="alp-card-head">#{} {}{}</text>"#,
+            CARD_X + 10.0,
+            svg.y + 17.0,
+            i,
+            esc(&format!("{role} · ")),
+            esc(&label)
+        ));
+        if changed {
+            let new = if zh { "新" } else { "new" };
+            cards.push_str(&format!(r#"<text x="{}" y="{}" class="alp-new">{new}</text>"#, CARD_X + CARD_W - 34.0, svg.y + 17.0));
+        }
+        for (r, row) in rows.iter().enumerate() {
+            let y = svg.y + 26.0 + LINE_H * r as f64 + 12.0;
+            cards.push_str(&format!(r#"<text x="{}" y="{y}" class="{}">{}</text>"#, CARD_X + 14.0, row.class, esc(&row.text)));
+            if let Some(id) = &row.use_id {
+                use_rows.push((id.clone(), y - 4.0));
+            }
+            if let Some(id) = &row.result_id {
+                result_rows.push((id.clone(), y - 4.0));
+            }
+        }
+        cards.push_str("</g>");
+        svg.y += h + 10.0;
+    }
+    // Pairing lines: each tool_use to the tool_result that answers it.
+    for (id, y1) in &use_rows {
+        match result_rows.iter().find(|(rid, y2)| rid == id && y2 > y1) {
+            Some((_, y2)) => links.push_str(&format!(
+                r#"<path class="alp-pair" d="M{a} {y1} C {b} {y1}, {b} {y2}, {a} {y2}"/><circle class="alp-pair-dot" cx="{a}" cy="{y1}" r="3"/><circle class="alp-pair-dot" cx="{a}" cy="{y2}" r="3"/>"#,
+                a = CARD_X,
+                b = CARD_X - 30.0,
+            )),
+            None => links.push_str(&format!(
+                r#"<g class="alp-unpaired"><circle cx="{a}" cy="{y1}" r="5"/><text x="{x}" y="{ty}" class="alp-t-warn">{label}</text></g>"#,
+                a = CARD_X,
+                x = CARD_X + CARD_W - 70.0,
+                ty = y1 + 4.0,
+                label = if zh { "未配对" } else { "unpaired" },
+            )),
+        }
+    }
+    svg.body.push_str(r#"<g data-role="links">"#);
+    svg.body.push_str(&links);
+    svg.body.push_str("</g>");
+    svg.body.push_str(&cards);
+
+    staged(&mut svg, m, &locals);
+
+    let height = svg.y + 10.0;
+    format!(
+        r#"<svg data-role="record" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {height}" width="{W}" height="{height}" role="img" aria-labelledby="alp-fig-title"><title>{}</title>{}</svg>"#,
+        esc(if zh { "消息记录图" } else { "Message record figure" }),
+        svg.body
+    )
+}
+
+/// The model call number at or before `position`.
+fn latest_number(t: &Trace, position: usize) -> i64 {
+    t.steps[..=position.min(t.steps.len().saturating_sub(1))]
+        .iter()
+        .rev()
+        .filter(|s| s.function == Function::RunLoop)
+        .find_map(|s| s.locals_json()["number"].as_i64())
+        .unwrap_or(0)
+}
+
+/// The latest stop_reason seen at or before `position`.
+fn latest_reason(t: &Trace, position: usize) -> Option<String> {
+    let end = position.min(t.steps.len().saturating_sub(1));
+    for s in t.steps[..=end].iter().rev() {
+        if s.label == "loop.ask" || s.label == "ask.create" {
+            return None;
+        }
+        let l = s.locals_json();
+        if let Some(r) = l["reason"].as_str().or_else(|| l["response"]["stop_reason"].as_str()) {
+            return Some(r.to_string());
+        }
+        if s.event == Event::Return && s.function == Function::AskClaude {
+            if let Some(r) = l["return"]["stop_reason"].as_str() {
+                return Some(r.to_string());
+            }
+        }
+    }
+    None
+}
+
+/// The request or tool run in progress, drawn above the record.
+fn in_flight(svg: &mut Svg, m: &Moment, locals: &Value) {
+    let Some(step) = m.trace.steps.get(m.position) else { return };
+    let zh = m.lang == Lang::Zh;
+    match step.function {
+        Function::AskClaude => {
+            let lines = [
+                format!("system ✓   tools: [run_main]   max_tokens: {}", crate::runtime::MAX_TOKENS),
+                format!("messages: {} {}", step.record_len, if zh { "条（整份记录）" } else { "(the whole record)" }),
+                match (&locals["response"], &locals["return"]) {
+                    (Value::Object(r), _) | (_, Value::Object(r)) => format!(
+                        "{} stop_reason={}  blocks={}",
+                        if zh { "← 响应：" } else { "← response:" },
+                        r.get("stop_reason").and_then(Value::as_str).unwrap_or("?"),
+                        r.get("content").and_then(Value::as_array).map_or(0, Vec::len)
+                    ),
+                    _ => if zh { "→ 等待模型响应" } else { "→ waiting for the model" }.to_string(),
+                },
+            ];
+            panel(svg, if zh { "请求中：ask_claude → 模型" } else { "in flight: ask_claude → model" }, &lines, "alp-flight-ask");
+        }
+        Function::RunMain => {
+            let stages = ["call", "validate", "process", "result"];
+            let reached = match step.stage {
+                "main.call" | "main.envelope" => 0,
+                "main.validate" | "main.reject" => 1,
+                "main.spawn" | "main.output" | "main.timeout" | "main.cannot_start" => 2,
+                _ => 3,
+            };
+            let rejected = m.trace.steps[..=m.position].iter().rev().take_while(|s| s.function == Function::RunMain).any(|s| s.stage == "main.reject");
+            svg.text(10.0, svg.y + 12.0, "alp-h", if zh { "工具执行：run_main" } else { "tool run: run_main" });
+            svg.y += 20.0;
+            let mut x = 10.0;
+            for (i, name) in stages.iter().enumerate() {
+                let class = if i == reached {
+                    "alp-pipe alp-pipe-now"
+                } else if i < reached {
+                    if rejected && i == 2 { "alp-pipe alp-pipe-skip" } else { "alp-pipe alp-pipe-done" }
+                } else {
+                    "alp-pipe"
+                };
+                let label = if rejected && i == 2 { if zh { "未启动" } else { "not started" } } else { name };
+                svg.body.push_str(&format!(r#"<g class="{class}" data-pipe="{name}">"#));
+                svg.rect(x, svg.y, 112.0, 26.0, "alp-pipe-bg");
+                svg.text(x + 10.0, svg.y + 17.0, "alp-pipe-text", label);
+                svg.body.push_str("</g>");
+                if i + 1 < stages.len() {
+                    svg.text(x + 114.0, svg.y + 17.0, "alp-t-dim", "→");
+                }
+                x += 126.0;
+            }
+            svg.y += 34.0;
+            let call = if locals["call"].is_object() { &locals["call"] } else { &Value::Null };
+            let result = if locals["result"].is_object() { &locals["result"] } else { &locals["return"] };
+            let mut lines = Vec::new();
+            if !call.is_null() {
+                lines.push(format!("call: id={} name={} input={}", clip(call["id"].as_str().unwrap_or("?"), 14), clip(call["name"].as_str().unwrap_or("?"), 16), clip(&call["input"].to_string(), 20)));
+            }
+            if let Some(rc) = locals["returncode"].as_i64() {
+                lines.push(format!("process: returncode={rc}"));
+            }
+            if result.is_object() {
+                let content = result["content"].as_str().map(|c| clip(&gloss(m.lang, c.lines().next().unwrap_or("")), 30)).unwrap_or_else(|| "…".into());
+                let err = result["is_error"].as_bool().map(|b| format!("  is_error={b}")).unwrap_or_default();
+                lines.push(format!("tool_result → {}{err}  {content}", clip(result["tool_use_id"].as_str().unwrap_or("?"), 14)));
+            }
+            if !lines.is_empty() {
+                panel(svg, if zh { "当前数据" } else { "current values" }, &lines, "alp-flight-main");
+            }
+        }
+        Function::RunLoop => {}
+    }
+}
+
+fn panel(svg: &mut Svg, title: &str, lines: &[String], class: &str) {
+    let h = 26.0 + LINE_H * lines.len() as f64;
+    svg.body.push_str(&format!(r#"<g class="alp-panel {class}">"#));
+    svg.rect(10.0, svg.y, W - 20.0, h, "alp-panel-bg");
+    svg.text(20.0, svg.y + 17.0, "alp-card-head", title);
+    for (i, line) in lines.iter().enumerate() {
+        svg.text(24.0, svg.y + 26.0 + LINE_H * i as f64 + 12.0, "alp-t-text", line);
+    }
+    svg.body.push_str("</g>");
+    svg.y += h + 12.0;
+}
+
+/// Results collected but not yet appended to the record.
+fn staged(svg: &mut Svg, m: &Moment, locals: &Value) {
+    let Some(step) = m.trace.steps.get(m.position) else { return };
+    if step.function != Function::RunLoop {
+        return;
+    }
+    let Some(results) = locals["results"].as_array().filter(|r| !r.is_empty()) else { return };
+    let zh = m.lang == Lang::Zh;
+    let lines: Vec<String> = results
+        .iter()
+        .map(|r| {
+            let content = r["content"].as_str().unwrap_or("");
+            format!(
+                "tool_result → {}  is_error={}  {}",
+                clip(r["tool_use_id"].as_str().unwrap_or("?"), 14),
+                r["is_error"].as_bool().unwrap_or(false),
+                clip(&gloss(m.lang, content.lines().next().unwrap_or("")), 22)
+            )
+        })
+        .collect();
+    let h = 26.0 + LINE_H * lines.len() as f64;
+    svg.body.push_str(r#"<g class="alp-staged" data-role="staged">"#);
+    svg.body.push_str(&format!(r#"<rect x="{CARD_X}" y="{}" width="{CARD_W}" height="{h}" rx="8" class="alp-staged-bg"/>"#, svg.y));
+    svg.text(CARD_X + 10.0, svg.y + 17.0, "alp-card-head", if zh { "results（已收集，尚未写入记录）" } else { "results (collected, not yet in the record)" });
+    for (i, line) in lines.iter().enumerate() {
+        svg.text(CARD_X + 14.0, svg.y + 26.0 + LINE_H * i as f64 + 12.0, "alp-t-dim", line);
+    }
+    svg.body.push_str("</g>");
+    svg.y += h + 10.0;
+}
+
+/// A text alternative: the record as an ordered list (HTML).
+pub fn text_alternative(t: &Trace, record_len: usize, lang: Lang) -> String {
+    let mut html = String::from("<ol>");
+    for message in t.record.iter().take(record_len) {
+        let role = message["role"].as_str().unwrap_or("?");
+        let parts: Vec<String> = rows_of(message, lang).into_iter().map(|r| r.text.trim().to_string()).collect();
+        html.push_str(&format!("<li>{}: {}</li>", esc(role), esc(&parts.join("; "))));
+    }
+    if record_len == 0 {
+        html.push_str(&format!("<li>{}</li>", esc(if lang == Lang::Zh { "（记录为空）" } else { "(the record is empty)" })));
+    }
+    html.push_str("</ol>");
+    html
+}

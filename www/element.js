@@ -1,0 +1,155 @@
+// <agent-loop-playground> — one script tag, then as many elements as you like.
+//
+//   <script type="module" src="…/element.js"></script>
+//   <agent-loop-playground function="run_loop" scenario="report" lang="zh"
+//       breakpoints="loop.ask,loop.save_results"></agent-loop-playground>
+//
+// Attributes: function, scenario, lang (zh|en), breakpoints (labels,
+// line numbers or function:line), controls (e.g. "debug,step,continue,reset"),
+// compact. Each element owns its own trace, breakpoints and listeners; removing
+// it from the page frees them.
+//
+// API: el.state(), el.command(name), el.toggleBreakpoint(function, line|label),
+// el.load(scenarioId), el.addScenario(json), el.model = fn, el.process = fn,
+// el.lang = "en". Event: "playground-step" (detail = state) after every move;
+// "playground-ready" once the wasm is loaded.
+
+import init, { Playground } from "./agent-loop-playground.js";
+
+const here = import.meta.url;
+let ready = null;
+function loadWasm() {
+  if (!ready) {
+    ready = init({ module_or_path: new URL("./agent-loop-playground_bg.wasm", here) });
+  }
+  return ready;
+}
+
+// The stylesheet sits next to this script; add it once per document.
+function addStyles(doc) {
+  const href = new URL("./style.css", here).href;
+  if (![...doc.querySelectorAll('link[rel="stylesheet"]')].some((l) => l.href === href)) {
+    const link = doc.createElement("link");
+    link.rel = "stylesheet";
+    link.href = href;
+    doc.head.appendChild(link);
+  }
+}
+
+class AgentLoopPlayground extends HTMLElement {
+  static get observedAttributes() {
+    return ["scenario", "lang"];
+  }
+
+  constructor() {
+    super();
+    this._pg = null;
+    this._model = null;
+    this._process = null;
+    this._generation = 0;
+  }
+
+  async connectedCallback() {
+    const generation = ++this._generation;
+    addStyles(this.ownerDocument);
+    try {
+      await loadWasm();
+    } catch (error) {
+      this._fail(`could not load the WebAssembly module: ${error}`);
+      return;
+    }
+    if (generation !== this._generation || !this.isConnected || this._pg) return;
+    try {
+      this._pg = new Playground(this, {
+        function: this.getAttribute("function") || "",
+        scenario: this.getAttribute("scenario") || "",
+        lang: this.getAttribute("lang") || document.documentElement.lang || "zh",
+        breakpoints: this.getAttribute("breakpoints") || "",
+        controls: this.getAttribute("controls") || "",
+        compact: this.hasAttribute("compact") ? "1" : "",
+      });
+      if (this._model) this._pg.setModel(this._model);
+      if (this._process) this._pg.setProcess(this._process);
+    } catch (error) {
+      this._fail(error && error.message ? error.message : String(error));
+      return;
+    }
+    this.dispatchEvent(new CustomEvent("playground-ready", { bubbles: true, detail: this.state() }));
+  }
+
+  disconnectedCallback() {
+    this._generation++;
+    if (this._pg) {
+      this._pg.free(); // removes its listeners and clears the element
+      this._pg = null;
+    }
+  }
+
+  attributeChangedCallback(name, oldValue, value) {
+    if (!this._pg || oldValue === value || value === null) return;
+    if (name === "scenario") this.load(value);
+    if (name === "lang") this._pg.setLang(value);
+  }
+
+  _fail(message) {
+    this.textContent = "";
+    const box = document.createElement("p");
+    box.className = "alp-crash";
+    box.setAttribute("role", "alert");
+    box.textContent = `Agent Loop Playground: ${message}`;
+    this.appendChild(box);
+  }
+
+  _need() {
+    if (!this._pg) throw new Error("agent-loop-playground is not ready yet (wait for playground-ready)");
+    return this._pg;
+  }
+
+  get ready() {
+    return this._pg !== null;
+  }
+  state() {
+    return this._pg ? this._pg.state() : null;
+  }
+  command(name) {
+    return this._need().command(name);
+  }
+  toggleBreakpoint(fn, line) {
+    return this._need().toggleBreakpoint(fn, line);
+  }
+  load(scenarioId) {
+    return this._need().load(scenarioId);
+  }
+  addScenario(fixture) {
+    return this._need().addScenario(typeof fixture === "string" ? fixture : JSON.stringify(fixture));
+  }
+  currentStep() {
+    return this._need().currentStep();
+  }
+  outcome() {
+    return this._need().outcome();
+  }
+  get model() {
+    return this._model;
+  }
+  set model(fn) {
+    this._model = fn || null;
+    if (this._pg) this._pg.setModel(this._model);
+  }
+  get process() {
+    return this._process;
+  }
+  set process(fn) {
+    this._process = fn || null;
+    if (this._pg) this._pg.setProcess(this._process);
+  }
+  set lang(value) {
+    this.setAttribute("lang", value);
+  }
+}
+
+if (!customElements.get("agent-loop-playground")) {
+  customElements.define("agent-loop-playground", AgentLoopPlayground);
+}
+
+export { AgentLoopPlayground, loadWasm };

@@ -1,0 +1,45 @@
+// The stand-alone page: reads ?function=&scenario=&lang=&embed=1 and sets
+// up one playground. In embed mode (an iframe in a course page) it hides
+// the page chrome and talks to the parent with postMessage.
+import "./element.js";
+
+const params = new URLSearchParams(location.search);
+const el = document.querySelector("agent-loop-playground");
+for (const key of ["function", "scenario", "lang", "breakpoints", "controls"]) {
+  if (params.get(key)) el.setAttribute(key, params.get(key));
+}
+const lang = params.get("lang") || el.getAttribute("lang") || "zh";
+document.documentElement.lang = lang.startsWith("en") ? "en" : "zh-CN";
+
+const embed = params.get("embed") === "1";
+if (embed) {
+  document.documentElement.classList.add("alp-embed");
+  const SOURCE = "agent-loop-playground";
+  const post = (type, extra) => {
+    if (window.parent !== window) window.parent.postMessage({ source: SOURCE, type, ...extra }, "*");
+  };
+  const height = () => Math.ceil(document.documentElement.getBoundingClientRect().height);
+  let last = 0;
+  new ResizeObserver(() => {
+    const h = height();
+    if (h !== last) {
+      last = h;
+      post("resize", { height: h });
+    }
+  }).observe(document.documentElement);
+  el.addEventListener("playground-ready", (e) => post("ready", { state: e.detail, height: height() }));
+  el.addEventListener("playground-step", (e) => post("step", { state: e.detail }));
+  const commands = new Set(["run", "debug", "step", "stepInto", "stepOut", "continue", "back", "reset"]);
+  window.addEventListener("message", (e) => {
+    const m = e.data;
+    // Only well-formed commands from the parent are obeyed; anything else is ignored.
+    if (e.source !== window.parent || !m || typeof m !== "object" || m.source !== SOURCE) return;
+    try {
+      if (m.type === "command" && commands.has(m.name)) el.command(m.name);
+      else if (m.type === "load" && typeof m.scenario === "string") el.load(m.scenario);
+      else if (m.type === "toggleBreakpoint" && typeof m.function === "string") el.toggleBreakpoint(m.function, m.line);
+    } catch (error) {
+      post("error", { message: String(error && error.message ? error.message : error) });
+    }
+  });
+}
