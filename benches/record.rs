@@ -41,7 +41,11 @@ impl Model for AlwaysAsks {
 struct Fails;
 impl Process for Fails {
     fn run(&mut self, _: &[&str], _: f64) -> ProcessOutcome {
-        ProcessOutcome::Exited { returncode: 1, stdout: String::new(), stderr: "ZeroDivisionError: division by zero".into() }
+        ProcessOutcome::Exited {
+            returncode: 1,
+            stdout: String::new(),
+            stderr: "ZeroDivisionError: division by zero".into(),
+        }
     }
 }
 
@@ -61,7 +65,14 @@ fn main() {
         let retained = LIVE.load(Relaxed) - before;
         let steps = trace.steps.len();
         let record_bytes: usize = trace.record.iter().map(|m| m.to_string().len()).sum();
-        result = Some((steps, retained, PEAK.load(Relaxed) - before, trace.record.len(), record_bytes, trace.status().map(String::from)));
+        result = Some((
+            steps,
+            retained,
+            PEAK.load(Relaxed) - before,
+            trace.record.len(),
+            record_bytes,
+            trace.status().map(String::from),
+        ));
         drop(trace);
     }
     times.sort_by(|a, b| a.partial_cmp(b).unwrap());
@@ -73,6 +84,9 @@ fn main() {
     println!("  record time       {:.1} ms (min {:.1}, max {:.1})", times[2], times[0], times[4]);
     println!("  time per step     {:.0} ns", times[2] * 1e6 / steps as f64);
     println!("  heap retained     {:.1} MB for the whole trace", retained as f64 / 1e6);
-    println!("  bytes per step    {:.0} (all retained heap / steps, record included)", retained as f64 / steps as f64);
+    println!(
+        "  bytes per step    {:.0} (all retained heap / steps, record included)",
+        retained as f64 / steps as f64
+    );
     println!("  peak heap         {:.1} MB", peak as f64 / 1e6);
 }

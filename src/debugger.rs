@@ -114,7 +114,8 @@ impl Debugger {
 
     /// Does the learner's program stop at step `i`?
     pub fn hits(&self, step: &Step) -> bool {
-        matches!(step.event, Event::Line | Event::Call) && self.breakpoints.contains(&(step.function, step.line))
+        matches!(step.event, Event::Line | Event::Call)
+            && self.breakpoints.contains(&(step.function, step.line))
     }
 
     /// Indices of every step that hits a breakpoint (timeline ticks).

@@ -244,7 +244,9 @@ fn fill_placeholders(text: &str, value: impl Fn(&str) -> String) -> String {
     while let Some(open) = rest.find('{') {
         out.push_str(&rest[..open]);
         match rest[open..].find('}') {
-            Some(close) if rest[open + 1..open + close].chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => {
+            Some(close)
+                if rest[open + 1..open + close].chars().all(|c| c.is_ascii_alphanumeric() || c == '_') =>
+            {
                 out.push_str(&value(&rest[open + 1..open + close]));
                 rest = &rest[open + close + 1..];
             }

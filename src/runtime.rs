@@ -8,8 +8,8 @@
 //! snapshot just before the next line (or, for a loop head, before the line
 //! above) runs. The page hides them; they change no value.
 
-use crate::protocol::{LoopError, Model, ModelError, Outcome, Process, ProcessOutcome, Status};
 use crate::protocol::{tools, Request, MODEL, SYSTEM};
+use crate::protocol::{LoopError, Model, ModelError, Outcome, Process, ProcessOutcome, Status};
 use crate::trace::{before, head};
 use serde_json::{json, Value};
 

@@ -27,7 +27,6 @@ pub const STEP_CAP: usize = 2_000_000;
 /// Strings in locals are shown up to this many characters.
 pub const PREVIEW_CHARS: usize = 400;
 
-
 /// The three functions of the lesson.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -337,13 +336,16 @@ fn shorten(v: &Value, depth: usize) -> Value {
     match v {
         Value::String(s) => short_string(s),
         Value::Array(items) => {
-            let mut out: Vec<Value> = items.iter().take(PREVIEW_ITEMS).map(|x| shorten(x, depth + 1)).collect();
+            let mut out: Vec<Value> =
+                items.iter().take(PREVIEW_ITEMS).map(|x| shorten(x, depth + 1)).collect();
             if items.len() > PREVIEW_ITEMS {
                 out.push(Value::String(format!("… (+{} more)", items.len() - PREVIEW_ITEMS)));
             }
             Value::Array(out)
         }
-        Value::Object(map) => Value::Object(map.iter().map(|(k, x)| (k.clone(), shorten(x, depth + 1))).collect()),
+        Value::Object(map) => {
+            Value::Object(map.iter().map(|(k, x)| (k.clone(), shorten(x, depth + 1))).collect())
+        }
         other => other.clone(),
     }
 }

@@ -36,7 +36,10 @@ fn report() -> agent_loop_playground::scenario::Scenario {
 
 #[wasm_bindgen_test]
 fn a_throwing_js_model_is_a_model_error_status() {
-    let model = js_sys::Function::new_with_args("request", "const e = new Error('down'); e.name = 'APITimeoutError'; throw e;");
+    let model = js_sys::Function::new_with_args(
+        "request",
+        "const e = new Error('down'); e.name = 'APITimeoutError'; throw e;",
+    );
     let trace = record_with_callbacks(&report(), Some(model), None);
     assert_eq!(trace.status(), Some("model_error"));
     assert_eq!(trace.result["text"], "model request failed: APITimeoutError");
@@ -44,8 +47,13 @@ fn a_throwing_js_model_is_a_model_error_status() {
 
 #[wasm_bindgen_test]
 fn garbage_from_js_callbacks_becomes_statuses() {
-    for body in ["return 42", "return undefined", "return Promise.resolve({})", "const o = {}; o.self = o; return o;",
-                 "return {stop_reason: 'end_turn', content: [{type: 'text', text: 1n}]}"] {
+    for body in [
+        "return 42",
+        "return undefined",
+        "return Promise.resolve({})",
+        "const o = {}; o.self = o; return o;",
+        "return {stop_reason: 'end_turn', content: [{type: 'text', text: 1n}]}",
+    ] {
         let model = js_sys::Function::new_with_args("request", body);
         let trace = record_with_callbacks(&report(), Some(model), None);
         assert_eq!(trace.status(), Some("protocol_error"), "{body}");

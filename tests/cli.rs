@@ -22,7 +22,8 @@ fn trace_prints_the_contract_fields() {
     }
     assert_eq!(v["result"]["status"], "answered");
     let step = &v["steps"][1];
-    for key in ["function", "line", "label", "depth", "event", "locals", "record_len", "output_len", "stage"] {
+    for key in ["function", "line", "label", "depth", "event", "locals", "record_len", "output_len", "stage"]
+    {
         assert!(step.get(key).is_some(), "step misses {key}");
     }
 }

@@ -48,7 +48,9 @@ fn traces_match_golden_files() {
         }
         match std::fs::read_to_string(&path) {
             Ok(expected) if expected == actual => {}
-            Ok(expected) => failures.push(format!("{}: trace changed\n{}", path.display(), diff(&expected, &actual))),
+            Ok(expected) => {
+                failures.push(format!("{}: trace changed\n{}", path.display(), diff(&expected, &actual)))
+            }
             Err(_) => failures.push(format!("{}: missing golden file", path.display())),
         }
     }

@@ -11,7 +11,9 @@ struct Forever(u64);
 impl Model for Forever {
     fn create(&mut self, _: &agent_loop_playground::protocol::Request) -> Result<Value, ModelError> {
         self.0 += 1;
-        Ok(json!({"stop_reason": "tool_use", "content": [{"type": "tool_use", "id": format!("c{}", self.0), "name": "run_main", "input": {}}]}))
+        Ok(
+            json!({"stop_reason": "tool_use", "content": [{"type": "tool_use", "id": format!("c{}", self.0), "name": "run_main", "input": {}}]}),
+        )
     }
 }
 
@@ -53,10 +55,7 @@ fn garbage_from_the_model_is_a_protocol_error() {
     for reply in [json!(null), json!(42), json!("text"), json!([1, 2]), json!({"content": [null]})] {
         let trace = record(&loop_scenario(4), &mut Garbage(reply.clone()), &mut Ok0, 10_000);
         let status = trace.status();
-        assert!(
-            status == Some("protocol_error") || status == Some("model_stopped"),
-            "{reply}: {status:?}"
-        );
+        assert!(status == Some("protocol_error") || status == Some("model_stopped"), "{reply}: {status:?}");
         assert_eq!(trace.record.len(), 1, "{reply}: nothing appended");
     }
 }

@@ -16,7 +16,8 @@ fn instrumented(function: Function) -> BTreeSet<u32> {
         .iter()
         .filter(|line| line.hidden)
         .map(|line| {
-            let attach = if line.text.trim_start().starts_with("head!(") { Attach::Above } else { Attach::Next };
+            let attach =
+                if line.text.trim_start().starts_with("head!(") { Attach::Above } else { Attach::Next };
             l.display_line(line.source, attach)
         })
         .collect()
@@ -122,7 +123,11 @@ fn every_reached_stage_has_captions_in_both_languages() {
             stages.insert(step.stage);
             for lang in ["zh", "en"] {
                 let (title, body) = caption(lang, step, &trace);
-                assert!(!title.is_empty() && !body.is_empty(), "{file}: {} has no {lang} caption", step.stage);
+                assert!(
+                    !title.is_empty() && !body.is_empty(),
+                    "{file}: {} has no {lang} caption",
+                    step.stage
+                );
                 assert!(!body.contains('{'), "{file}: unfilled placeholder in {lang} {}: {body}", step.stage);
             }
         }

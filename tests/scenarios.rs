@@ -278,7 +278,11 @@ fn every_shipped_scenario_has_an_expectation() {
     let scenarios = shipped();
     assert!(scenarios.len() >= 20, "the lesson needs at least 20 scenarios, found {}", scenarios.len());
     for s in &scenarios {
-        assert!(covered.contains(&s.id.as_str()), "scenario {} has no expectation in tests/scenarios.rs", s.id);
+        assert!(
+            covered.contains(&s.id.as_str()),
+            "scenario {} has no expectation in tests/scenarios.rs",
+            s.id
+        );
     }
     for id in &covered {
         assert!(scenarios.iter().any(|s| s.id == *id), "expectation for missing scenario {id}");
@@ -406,7 +410,8 @@ fn the_record_only_grows_and_frames_nest() {
         assert_eq!(last.1 as usize, trace.output.len(), "{}", s.id);
         // Nested frames: ask_claude and run_main run one deeper than run_loop.
         for step in &trace.steps {
-            let expected = if s.function == Function::RunLoop && step.function != Function::RunLoop { 1 } else { 0 };
+            let expected =
+                if s.function == Function::RunLoop && step.function != Function::RunLoop { 1 } else { 0 };
             assert_eq!(step.depth, expected, "{}: {} at depth {}", s.id, step.label, step.depth);
         }
     }

@@ -82,7 +82,9 @@ impl Model for JsModel {
     fn create(&mut self, request: &Request) -> Result<Value, ModelError> {
         let js_request = self.request(request);
         match self.callback.call1(&JsValue::NULL, &js_request) {
-            Ok(reply) => Ok(to_json(&reply).unwrap_or_else(|why| Value::String(format!("(unusable reply: {why})")))),
+            Ok(reply) => {
+                Ok(to_json(&reply).unwrap_or_else(|why| Value::String(format!("(unusable reply: {why})"))))
+            }
             Err(error) => {
                 let (name, message) = thrown(&error);
                 Err(ModelError { name, message })

@@ -41,7 +41,8 @@ impl Svg {
         self.body.push_str(&format!(r#"<text x="{x}" y="{y}" class="{class}">{}</text>"#, esc(text)));
     }
     fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, class: &str) {
-        self.body.push_str(&format!(r#"<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="6" class="{class}"/>"#));
+        self.body
+            .push_str(&format!(r#"<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="6" class="{class}"/>"#));
     }
 }
 
@@ -58,19 +59,26 @@ fn rows_of(message: &Value, lang: Lang) -> Vec<Row> {
     let row = |text: String, class: &'static str| Row { text, class, use_id: None, result_id: None };
     match &message["content"] {
         Value::String(s) => rows.push(row(format!("“{}”", clip(s, 56)), "alp-t-text")),
-        Value::Array(blocks) if blocks.is_empty() => rows.push(row("[ ] (empty content)".into(), "alp-t-warn")),
+        Value::Array(blocks) if blocks.is_empty() => {
+            rows.push(row("[ ] (empty content)".into(), "alp-t-warn"))
+        }
         Value::Array(blocks) => {
             for b in blocks {
                 match b["type"].as_str() {
-                    Some("text") => {
-                        rows.push(row(format!("text: {}", clip(b["text"].as_str().unwrap_or(""), 50)), "alp-t-text"))
-                    }
+                    Some("text") => rows.push(row(
+                        format!("text: {}", clip(b["text"].as_str().unwrap_or(""), 50)),
+                        "alp-t-text",
+                    )),
                     Some("tool_use") => {
                         let id = b["id"].as_str().unwrap_or("").to_string();
                         let input = clip(&b["input"].to_string(), 24);
                         let name = b["name"].as_str().unwrap_or("?");
                         rows.push(Row {
-                            text: format!("tool_use  id={}  name={}  input={input}", clip(&id, 14), clip(name, 16)),
+                            text: format!(
+                                "tool_use  id={}  name={}  input={input}",
+                                clip(&id, 14),
+                                clip(name, 16)
+                            ),
                             class: "alp-t-use",
                             use_id: Some(id),
                             result_id: None,
@@ -87,10 +95,16 @@ fn rows_of(message: &Value, lang: Lang) -> Vec<Row> {
                         });
                         let content = b["content"].as_str().unwrap_or("");
                         let first = content.lines().next().unwrap_or("");
-                        let second = content.lines().nth(1).map(|l| format!("  ·  {}", clip(l, 24))).unwrap_or_default();
+                        let second = content
+                            .lines()
+                            .nth(1)
+                            .map(|l| format!("  ·  {}", clip(l, 24)))
+                            .unwrap_or_default();
                         rows.push(row(format!("   {}{second}", clip(&gloss(lang, first), 36)), "alp-t-dim"));
                     }
-                    other => rows.push(row(format!("{} (not in this lesson)", other.unwrap_or("?")), "alp-t-warn")),
+                    other => {
+                        rows.push(row(format!("{} (not in this lesson)", other.unwrap_or("?")), "alp-t-warn"))
+                    }
                 }
             }
         }
@@ -122,18 +136,27 @@ pub fn render(m: &Moment) -> String {
     let status = if !m.started {
         if zh { "未开始" } else { "not started" }.to_string()
     } else if at_end {
-        t.status().map(str::to_string).or_else(|| t.error.as_ref().map(|e| e.kind.clone())).unwrap_or_else(|| "done".into())
+        t.status()
+            .map(str::to_string)
+            .or_else(|| t.error.as_ref().map(|e| e.kind.clone()))
+            .unwrap_or_else(|| "done".into())
     } else if zh {
         "运行中".into()
     } else {
         "running".into()
     };
-    let status_class =
-        if at_end { format!("alp-chip alp-status alp-status-{}", esc(&status)) } else { "alp-chip alp-status".into() };
-    chips.push((format!("status: {status}"), if at_end { "alp-chip alp-status alp-final" } else { "alp-chip alp-status" }));
+    let status_class = if at_end {
+        format!("alp-chip alp-status alp-status-{}", esc(&status))
+    } else {
+        "alp-chip alp-status".into()
+    };
+    chips.push((
+        format!("status: {status}"),
+        if at_end { "alp-chip alp-status alp-final" } else { "alp-chip alp-status" },
+    ));
     let mut x = 10.0;
     for (i, (text, class)) in chips.iter().enumerate() {
-        let w = 14.0 + 7.2 * text.chars().count() as f64;
+        let w = 16.0 + text_width(text);
         let class = if i + 1 == chips.len() { status_class.as_str() } else { class };
         svg.body.push_str(&format!(r#"<g class="{class}" data-chip="{i}">"#));
         svg.rect(x, svg.y, w, 24.0, "alp-chip-bg");
@@ -150,7 +173,12 @@ pub fn render(m: &Moment) -> String {
     svg.text(10.0, svg.y + 12.0, "alp-h", &format!("{title} · {record_len}"));
     svg.y += 22.0;
     if record_len == 0 {
-        svg.text(CARD_X, svg.y + 14.0, "alp-t-dim", if zh { "（记录为空）" } else { "(the record is empty)" });
+        svg.text(
+            CARD_X,
+            svg.y + 14.0,
+            "alp-t-dim",
+            if zh { "（记录为空）" } else { "(the record is empty)" },
+        );
         svg.y += 24.0;
     }
     let folded = record_len > FOLD_AFTER;
@@ -162,12 +190,22 @@ pub fn render(m: &Moment) -> String {
     let mut use_rows: Vec<(String, f64)> = Vec::new();
     let mut result_rows: Vec<(String, f64)> = Vec::new();
     let mut links = String::new();
+    let mut marks = String::new();
     let mut cards = String::new();
     for (k, &i) in shown.iter().enumerate() {
         if folded && k == KEEP_HEAD {
             let hidden = record_len - KEEP_HEAD - KEEP_TAIL;
-            let note = if zh { format!("… 折叠了 {hidden} 条消息 …") } else { format!("… {hidden} messages folded …") };
-            cards.push_str(&format!(r#"<text x="{}" y="{}" class="alp-t-dim alp-fold">{}</text>"#, CARD_X + 10.0, svg.y + 14.0, esc(&note)));
+            let note = if zh {
+                format!("… 折叠了 {hidden} 条消息 …")
+            } else {
+                format!("… {hidden} messages folded …")
+            };
+            cards.push_str(&format!(
+                r#"<text x="{}" y="{}" class="alp-t-dim alp-fold">{}</text>"#,
+                CARD_X + 10.0,
+                svg.y + 14.0,
+                esc(&note)
+            ));
             svg.y += 24.0;
         }
         let message = &t.record[i];
@@ -182,7 +220,10 @@ pub fn render(m: &Moment) -> String {
             esc(role),
             if changed { " alp-changed" } else { "" }
         ));
-        cards.push_str(&format!(r#"<rect x="{CARD_X}" y="{}" width="{CARD_W}" height="{h}" rx="8" class="alp-card-bg"/>"#, svg.y));
+        cards.push_str(&format!(
+            r#"<rect x="{CARD_X}" y="{}" width="{CARD_W}" height="{h}" rx="8" class="alp-card-bg"/>"#,
+            svg.y
+        ));
         let label = match (zh, kind) {
             (true, "user") => "用户问题".to_string(),
             (true, "assistant") => "模型响应".to_string(),
@@ -200,11 +241,20 @@ pub fn render(m: &Moment) -> String {
         ));
         if changed {
             let new = if zh { "新" } else { "new" };
-            cards.push_str(&format!(r#"<text x="{}" y="{}" class="alp-new">{new}</text>"#, CARD_X + CARD_W - 34.0, svg.y + 17.0));
+            cards.push_str(&format!(
+                r#"<text x="{}" y="{}" class="alp-new">{new}</text>"#,
+                CARD_X + CARD_W - 34.0,
+                svg.y + 17.0
+            ));
         }
         for (r, row) in rows.iter().enumerate() {
             let y = svg.y + 26.0 + LINE_H * r as f64 + 12.0;
-            cards.push_str(&format!(r#"<text x="{}" y="{y}" class="{}">{}</text>"#, CARD_X + 14.0, row.class, esc(&row.text)));
+            cards.push_str(&format!(
+                r#"<text x="{}" y="{y}" class="{}">{}</text>"#,
+                CARD_X + 14.0,
+                row.class,
+                esc(&row.text)
+            ));
             if let Some(id) = &row.use_id {
                 use_rows.push((id.clone(), y - 4.0));
             }
@@ -223,7 +273,7 @@ pub fn render(m: &Moment) -> String {
                 a = CARD_X,
                 b = CARD_X - 30.0,
             )),
-            None => links.push_str(&format!(
+            None => marks.push_str(&format!(
                 r#"<g class="alp-unpaired"><circle cx="{a}" cy="{y1}" r="5"/><text x="{x}" y="{ty}" class="alp-t-warn">{label}</text></g>"#,
                 a = CARD_X,
                 x = CARD_X + CARD_W - 70.0,
@@ -236,6 +286,7 @@ pub fn render(m: &Moment) -> String {
     svg.body.push_str(&links);
     svg.body.push_str("</g>");
     svg.body.push_str(&cards);
+    svg.body.push_str(&marks);
 
     staged(&mut svg, m, &locals);
 
@@ -245,6 +296,12 @@ pub fn render(m: &Moment) -> String {
         esc(if zh { "消息记录图" } else { "Message record figure" }),
         svg.body
     )
+}
+
+/// Approximate rendered width of monospace text at 12px: wide (CJK)
+/// characters take about twice the room of ASCII ones.
+fn text_width(text: &str) -> f64 {
+    text.chars().map(|c| if (c as u32) >= 0x1100 { 12.5 } else { 7.3 }).sum()
 }
 
 /// The model call number at or before `position`.
@@ -285,7 +342,11 @@ fn in_flight(svg: &mut Svg, m: &Moment, locals: &Value) {
         Function::AskClaude => {
             let lines = [
                 format!("system ✓   tools: [run_main]   max_tokens: {}", crate::runtime::MAX_TOKENS),
-                format!("messages: {} {}", step.record_len, if zh { "条（整份记录）" } else { "(the whole record)" }),
+                format!(
+                    "messages: {} {}",
+                    step.record_len,
+                    if zh { "条（整份记录）" } else { "(the whole record)" }
+                ),
                 match (&locals["response"], &locals["return"]) {
                     (Value::Object(r), _) | (_, Value::Object(r)) => format!(
                         "{} stop_reason={}  blocks={}",
@@ -296,7 +357,12 @@ fn in_flight(svg: &mut Svg, m: &Moment, locals: &Value) {
                     _ => if zh { "→ 等待模型响应" } else { "→ waiting for the model" }.to_string(),
                 },
             ];
-            panel(svg, if zh { "请求中：ask_claude → 模型" } else { "in flight: ask_claude → model" }, &lines, "alp-flight-ask");
+            panel(
+                svg,
+                if zh { "请求中：ask_claude → 模型" } else { "in flight: ask_claude → model" },
+                &lines,
+                "alp-flight-ask",
+            );
         }
         Function::RunMain => {
             let stages = ["call", "validate", "process", "result"];
@@ -306,19 +372,40 @@ fn in_flight(svg: &mut Svg, m: &Moment, locals: &Value) {
                 "main.spawn" | "main.output" | "main.timeout" | "main.cannot_start" => 2,
                 _ => 3,
             };
-            let rejected = m.trace.steps[..=m.position].iter().rev().take_while(|s| s.function == Function::RunMain).any(|s| s.stage == "main.reject");
-            svg.text(10.0, svg.y + 12.0, "alp-h", if zh { "工具执行：run_main" } else { "tool run: run_main" });
+            let rejected = m.trace.steps[..=m.position]
+                .iter()
+                .rev()
+                .take_while(|s| s.function == Function::RunMain)
+                .any(|s| s.stage == "main.reject");
+            svg.text(
+                10.0,
+                svg.y + 12.0,
+                "alp-h",
+                if zh { "工具执行：run_main" } else { "tool run: run_main" },
+            );
             svg.y += 20.0;
             let mut x = 10.0;
             for (i, name) in stages.iter().enumerate() {
                 let class = if i == reached {
                     "alp-pipe alp-pipe-now"
                 } else if i < reached {
-                    if rejected && i == 2 { "alp-pipe alp-pipe-skip" } else { "alp-pipe alp-pipe-done" }
+                    if rejected && i == 2 {
+                        "alp-pipe alp-pipe-skip"
+                    } else {
+                        "alp-pipe alp-pipe-done"
+                    }
                 } else {
                     "alp-pipe"
                 };
-                let label = if rejected && i == 2 { if zh { "未启动" } else { "not started" } } else { name };
+                let label = if rejected && i == 2 {
+                    if zh {
+                        "未启动"
+                    } else {
+                        "not started"
+                    }
+                } else {
+                    name
+                };
                 svg.body.push_str(&format!(r#"<g class="{class}" data-pipe="{name}">"#));
                 svg.rect(x, svg.y, 112.0, 26.0, "alp-pipe-bg");
                 svg.text(x + 10.0, svg.y + 17.0, "alp-pipe-text", label);
@@ -333,15 +420,26 @@ fn in_flight(svg: &mut Svg, m: &Moment, locals: &Value) {
             let result = if locals["result"].is_object() { &locals["result"] } else { &locals["return"] };
             let mut lines = Vec::new();
             if !call.is_null() {
-                lines.push(format!("call: id={} name={} input={}", clip(call["id"].as_str().unwrap_or("?"), 14), clip(call["name"].as_str().unwrap_or("?"), 16), clip(&call["input"].to_string(), 20)));
+                lines.push(format!(
+                    "call: id={} name={} input={}",
+                    clip(call["id"].as_str().unwrap_or("?"), 14),
+                    clip(call["name"].as_str().unwrap_or("?"), 16),
+                    clip(&call["input"].to_string(), 20)
+                ));
             }
             if let Some(rc) = locals["returncode"].as_i64() {
                 lines.push(format!("process: returncode={rc}"));
             }
             if result.is_object() {
-                let content = result["content"].as_str().map(|c| clip(&gloss(m.lang, c.lines().next().unwrap_or("")), 30)).unwrap_or_else(|| "…".into());
+                let content = result["content"]
+                    .as_str()
+                    .map(|c| clip(&gloss(m.lang, c.lines().next().unwrap_or("")), 30))
+                    .unwrap_or_else(|| "…".into());
                 let err = result["is_error"].as_bool().map(|b| format!("  is_error={b}")).unwrap_or_default();
-                lines.push(format!("tool_result → {}{err}  {content}", clip(result["tool_use_id"].as_str().unwrap_or("?"), 14)));
+                lines.push(format!(
+                    "tool_result → {}{err}  {content}",
+                    clip(result["tool_use_id"].as_str().unwrap_or("?"), 14)
+                ));
             }
             if !lines.is_empty() {
                 panel(svg, if zh { "当前数据" } else { "current values" }, &lines, "alp-flight-main");
@@ -385,8 +483,20 @@ fn staged(svg: &mut Svg, m: &Moment, locals: &Value) {
         .collect();
     let h = 26.0 + LINE_H * lines.len() as f64;
     svg.body.push_str(r#"<g class="alp-staged" data-role="staged">"#);
-    svg.body.push_str(&format!(r#"<rect x="{CARD_X}" y="{}" width="{CARD_W}" height="{h}" rx="8" class="alp-staged-bg"/>"#, svg.y));
-    svg.text(CARD_X + 10.0, svg.y + 17.0, "alp-card-head", if zh { "results（已收集，尚未写入记录）" } else { "results (collected, not yet in the record)" });
+    svg.body.push_str(&format!(
+        r#"<rect x="{CARD_X}" y="{}" width="{CARD_W}" height="{h}" rx="8" class="alp-staged-bg"/>"#,
+        svg.y
+    ));
+    svg.text(
+        CARD_X + 10.0,
+        svg.y + 17.0,
+        "alp-card-head",
+        if zh {
+            "results（已收集，尚未写入记录）"
+        } else {
+            "results (collected, not yet in the record)"
+        },
+    );
     for (i, line) in lines.iter().enumerate() {
         svg.text(CARD_X + 14.0, svg.y + 26.0 + LINE_H * i as f64 + 12.0, "alp-t-dim", line);
     }
@@ -399,11 +509,15 @@ pub fn text_alternative(t: &Trace, record_len: usize, lang: Lang) -> String {
     let mut html = String::from("<ol>");
     for message in t.record.iter().take(record_len) {
         let role = message["role"].as_str().unwrap_or("?");
-        let parts: Vec<String> = rows_of(message, lang).into_iter().map(|r| r.text.trim().to_string()).collect();
+        let parts: Vec<String> =
+            rows_of(message, lang).into_iter().map(|r| r.text.trim().to_string()).collect();
         html.push_str(&format!("<li>{}: {}</li>", esc(role), esc(&parts.join("; "))));
     }
     if record_len == 0 {
-        html.push_str(&format!("<li>{}</li>", esc(if lang == Lang::Zh { "（记录为空）" } else { "(the record is empty)" })));
+        html.push_str(&format!(
+            "<li>{}</li>",
+            esc(if lang == Lang::Zh { "（记录为空）" } else { "(the record is empty)" })
+        ));
     }
     html.push_str("</ol>");
     html

@@ -28,14 +28,20 @@ extern "C" {
 /// The JS fixture doubles for a scenario, as callbacks.
 pub fn js_doubles(scenario: &Scenario) -> (Function, Function) {
     let doubles = fixture_doubles(&callbacks::from_json(&scenario.raw));
-    let get = |k: &str| Reflect::get(&doubles, &JsValue::from_str(k)).ok().and_then(|f| f.dyn_into::<Function>().ok());
+    let get = |k: &str| {
+        Reflect::get(&doubles, &JsValue::from_str(k)).ok().and_then(|f| f.dyn_into::<Function>().ok())
+    };
     let noop = || Function::new_no_args("throw new Error('no double')");
     (get("model").unwrap_or_else(noop), get("process").unwrap_or_else(noop))
 }
 
 /// Record a scenario through JS callbacks (the fixture doubles unless
 /// `model` / `process` are given).
-pub fn record_with_callbacks(scenario: &Scenario, model: Option<Function>, process: Option<Function>) -> Trace {
+pub fn record_with_callbacks(
+    scenario: &Scenario,
+    model: Option<Function>,
+    process: Option<Function>,
+) -> Trace {
     let (double_model, double_process) = js_doubles(scenario);
     let mut model = JsModel::new(model.unwrap_or(double_model));
     let mut process = JsProcess::new(process.unwrap_or(double_process));

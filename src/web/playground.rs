@@ -111,7 +111,10 @@ impl Playground {
             }
             if let Some(w) = &wanted {
                 if s.scenario().map(|x| &x.id) != Some(w) {
-                    s.banner(&format!("unknown scenario {w:?}; showing {}", s.scenario().map_or("", |x| &x.id)));
+                    s.banner(&format!(
+                        "unknown scenario {w:?}; showing {}",
+                        s.scenario().map_or("", |x| &x.id)
+                    ));
                 }
             }
             s.render_all();
@@ -129,7 +132,9 @@ impl Playground {
     /// Apply a control: run, debug, step, stepInto, stepOut, continue, back, reset.
     pub fn command(&self, name: &str) -> Result<JsValue, JsError> {
         let command = Command::from_name(name).ok_or_else(|| {
-            js_err(format!("unknown command {name:?} (run, debug, step, stepInto, stepOut, continue, back, reset)"))
+            js_err(format!(
+                "unknown command {name:?} (run, debug, step, stepInto, stepOut, continue, back, reset)"
+            ))
         })?;
         self.state.borrow_mut().apply(command);
         Ok(self.state())
@@ -174,9 +179,9 @@ impl Playground {
         };
         let result = match &parsed {
             Ok(sc) => Ok(sc.id.clone()),
-            Err(problems) => Err(js_err(
-                problems.iter().map(|p| format!("{file}: {p}")).collect::<Vec<_>>().join("\n"),
-            )),
+            Err(problems) => {
+                Err(js_err(problems.iter().map(|p| format!("{file}: {p}")).collect::<Vec<_>>().join("\n")))
+            }
         };
         s.entries.retain(|e| !(e.file == file && parsed.is_ok()));
         s.entries.push(Entry { file, parsed });
@@ -232,13 +237,17 @@ impl Playground {
     pub fn current_step(&self) -> JsValue {
         let s = self.state.borrow();
         let step = s.trace.steps.get(s.dbg.position());
-        super::callbacks::from_json(&step.map(|st| serde_json::to_value(st).unwrap_or(Value::Null)).unwrap_or(Value::Null))
+        super::callbacks::from_json(
+            &step.map(|st| serde_json::to_value(st).unwrap_or(Value::Null)).unwrap_or(Value::Null),
+        )
     }
 
     /// The recorded trace's `result` and `error`.
     pub fn outcome(&self) -> JsValue {
         let s = self.state.borrow();
-        super::callbacks::from_json(&json!({"result": s.trace.result, "error": s.trace.error, "output": s.trace.output}))
+        super::callbacks::from_json(
+            &json!({"result": s.trace.result, "error": s.trace.error, "output": s.trace.output}),
+        )
     }
 }
 
@@ -251,7 +260,8 @@ fn callback(value: JsValue, what: &str) -> Result<Option<JsFunction>, JsError> {
 
 fn resolve_breakpoint(function: &str, line: &JsValue) -> Result<(Function, u32), JsError> {
     if let Some(n) = line.as_f64() {
-        let f = Function::from_name(function).ok_or_else(|| js_err(format!("unknown function {function:?}")))?;
+        let f =
+            Function::from_name(function).ok_or_else(|| js_err(format!("unknown function {function:?}")))?;
         let n = n as u32;
         if listing(f).line(n).is_none() {
             return Err(js_err(format!("{function} has no line {n}")));
@@ -273,7 +283,10 @@ fn pick(entries: &[Entry], wanted: Option<&str>, function: Option<Function>) -> 
     }
     let preferred = ["report", "error", "request"];
     for id in preferred {
-        if let Some(i) = entries.iter().position(|e| ok(e).is_some_and(|s| s.id == id && function.is_none_or(|f| s.function == f))) {
+        if let Some(i) = entries
+            .iter()
+            .position(|e| ok(e).is_some_and(|s| s.id == id && function.is_none_or(|f| s.function == f)))
+        {
             return Some(i);
         }
     }
@@ -445,7 +458,11 @@ impl State {
         for e in &self.entries {
             if let Err(problems) = &e.parsed {
                 for p in problems {
-                    html.push_str(&format!("<li><code>{}</code>: {}</li>", esc(&e.file), esc(&p.to_string())));
+                    html.push_str(&format!(
+                        "<li><code>{}</code>: {}</li>",
+                        esc(&e.file),
+                        esc(&p.to_string())
+                    ));
                 }
             }
         }
@@ -454,7 +471,10 @@ impl State {
             box_.set_inner_html("");
         } else {
             box_.remove_attribute("hidden").ok();
-            box_.set_inner_html(&format!("<strong>{}</strong><ul>{html}</ul>", esc(ui(self.lang, "bad_fixture"))));
+            box_.set_inner_html(&format!(
+                "<strong>{}</strong><ul>{html}</ul>",
+                esc(ui(self.lang, "bad_fixture"))
+            ));
         }
     }
 
@@ -539,7 +559,12 @@ impl State {
             .hit_positions(&self.trace.steps)
             .iter()
             .take(2000)
-            .map(|&i| format!(r#"<rect x="{:.1}" y="0" width="4" height="8" class="alp-tick"/>"#, i as f64 / n * 996.0))
+            .map(|&i| {
+                format!(
+                    r#"<rect x="{:.1}" y="0" width="4" height="8" class="alp-tick"/>"#,
+                    i as f64 / n * 996.0
+                )
+            })
             .collect();
         self.set_html(".alp-ticks", &ticks);
     }
@@ -577,29 +602,46 @@ impl State {
             old.remove_attribute("aria-current").ok();
         }
         if started {
-            let sel = format!(r#".alp-row[data-function="{}"][data-line="{}"]"#, step.function.name(), step.line);
+            let sel =
+                format!(r#".alp-row[data-function="{}"][data-line="{}"]"#, step.function.name(), step.line);
             if let Some(row) = self.q(&sel) {
                 let _ = row.set_attribute("aria-current", "step");
                 scroll_into_code(&row, self.q(".alp-code"));
                 self.current_row = Some(row);
             }
         }
-        self.set_text(".alp-stack", &if started { view::stack(entry, step.function, step.depth) } else { entry.name().to_string() });
+        self.set_text(
+            ".alp-stack",
+            &if started { view::stack(entry, step.function, step.depth) } else { entry.name().to_string() },
+        );
         // Figure and its text alternative.
-        let moment = Moment { trace: &self.trace, position, previous_len: self.previous_len, lang: self.lang, started };
+        let moment = Moment {
+            trace: &self.trace,
+            position,
+            previous_len: self.previous_len,
+            lang: self.lang,
+            started,
+        };
         self.set_html(".alp-figure", &figure::render(&moment));
         let record_len = if started { step.record_len as usize } else { 0 };
-        self.set_html(".alp-figure-text", &figure::text_alternative(&self.trace, record_len.min(self.trace.record.len()), self.lang));
+        self.set_html(
+            ".alp-figure-text",
+            &figure::text_alternative(&self.trace, record_len.min(self.trace.record.len()), self.lang),
+        );
         // Caption.
         let (title, body) = if started {
             caption(self.lang.code(), &step, &self.trace)
         } else {
-            (self.scenario().map(|s| s.title(self.lang.code()).to_string()).unwrap_or_default(), ui(self.lang, "not_started").to_string())
+            (
+                self.scenario().map(|s| s.title(self.lang.code()).to_string()).unwrap_or_default(),
+                ui(self.lang, "not_started").to_string(),
+            )
         };
         self.set_text(".alp-caption-title", &title);
         self.set_text(".alp-caption-body", &body);
         let total = self.trace.steps.len();
-        let counter = format!("{} {} / {}", ui(self.lang, "step_of"), if started { position + 1 } else { 0 }, total);
+        let counter =
+            format!("{} {} / {}", ui(self.lang, "step_of"), if started { position + 1 } else { 0 }, total);
         self.set_text(".alp-live", &format!("{counter}. {title}. {body}"));
         self.set_text(".alp-counter", &counter);
         if let Some(slider) = self.q(".alp-slider").and_then(|e| e.dyn_into::<HtmlInputElement>().ok()) {
@@ -616,14 +658,19 @@ impl State {
                         Value::String(s) => format!("{s:?}"),
                         other => other.to_string(),
                     };
-                    locals.push_str(&format!("<dt>{}</dt><dd>{}</dd>", esc(&k), esc(&view::clip(&shown, 240))));
+                    locals.push_str(&format!(
+                        "<dt>{}</dt><dd>{}</dd>",
+                        esc(&k),
+                        esc(&view::clip(&shown, 240))
+                    ));
                 }
             }
         }
         self.set_html(".alp-locals", &locals);
         // Output up to this step.
         let upto = if started { step.output_len as usize } else { 0 };
-        let lines: Vec<String> = self.trace.output.iter().take(upto).map(|l| view::output_line(self.lang, l)).collect();
+        let lines: Vec<String> =
+            self.trace.output.iter().take(upto).map(|l| view::output_line(self.lang, l)).collect();
         let out = if lines.is_empty() { ui(self.lang, "no_output").to_string() } else { lines.join("\n") };
         self.set_text(".alp-output", &out);
         let status = self.status();

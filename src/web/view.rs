@@ -62,32 +62,188 @@ pub fn clip(text: &str, n: usize) -> String {
 pub fn ui(lang: Lang, key: &str) -> &'static str {
     let zh = lang == Lang::Zh;
     match key {
-        "run" => if zh { "运行" } else { "Run" },
-        "debug" => if zh { "调试" } else { "Debug" },
-        "step" => if zh { "单步跳过" } else { "Step over" },
-        "stepInto" => if zh { "单步进入" } else { "Step into" },
-        "stepOut" => if zh { "单步跳出" } else { "Step out" },
-        "continue" => if zh { "继续" } else { "Continue" },
-        "back" => if zh { "后退一步" } else { "Step back" },
-        "reset" => if zh { "重置" } else { "Reset" },
-        "scenario" => if zh { "场景" } else { "Scenario" },
-        "language" => if zh { "语言" } else { "Language" },
-        "reveal" => if zh { "显示追踪行" } else { "Show tracing lines" },
-        "code" => if zh { "源码" } else { "Source" },
-        "record" => if zh { "消息记录" } else { "Message record" },
-        "output" => if zh { "输出" } else { "Output" },
-        "locals" => if zh { "局部变量" } else { "Locals" },
-        "timeline" => if zh { "时间线" } else { "Timeline" },
-        "step_of" => if zh { "步" } else { "step" },
-        "not_started" => if zh { "未开始：点行号设断点，再点“调试”。" } else { "Not started: click line numbers to set breakpoints, then Debug." },
-        "no_output" => if zh { "（暂无输出）" } else { "(no output yet)" },
-        "breakpoint" => if zh { "断点：第 {n} 行" } else { "Breakpoint: line {n}" },
-        "bad_fixture" => if zh { "场景文件有问题" } else { "A scenario file has problems" },
-        "ready" => if zh { "就绪" } else { "ready" },
-        "paused" => if zh { "暂停" } else { "paused" },
-        "figure_label" => if zh { "消息记录图" } else { "Message record figure" },
-        "controls" => if zh { "调试控制" } else { "Debugger controls" },
-        "empty_record" => if zh { "（记录为空）" } else { "(the record is empty)" },
+        "run" => {
+            if zh {
+                "运行"
+            } else {
+                "Run"
+            }
+        }
+        "debug" => {
+            if zh {
+                "调试"
+            } else {
+                "Debug"
+            }
+        }
+        "step" => {
+            if zh {
+                "单步跳过"
+            } else {
+                "Step over"
+            }
+        }
+        "stepInto" => {
+            if zh {
+                "单步进入"
+            } else {
+                "Step into"
+            }
+        }
+        "stepOut" => {
+            if zh {
+                "单步跳出"
+            } else {
+                "Step out"
+            }
+        }
+        "continue" => {
+            if zh {
+                "继续"
+            } else {
+                "Continue"
+            }
+        }
+        "back" => {
+            if zh {
+                "后退一步"
+            } else {
+                "Step back"
+            }
+        }
+        "reset" => {
+            if zh {
+                "重置"
+            } else {
+                "Reset"
+            }
+        }
+        "scenario" => {
+            if zh {
+                "场景"
+            } else {
+                "Scenario"
+            }
+        }
+        "language" => {
+            if zh {
+                "语言"
+            } else {
+                "Language"
+            }
+        }
+        "reveal" => {
+            if zh {
+                "显示追踪行"
+            } else {
+                "Show tracing lines"
+            }
+        }
+        "code" => {
+            if zh {
+                "源码"
+            } else {
+                "Source"
+            }
+        }
+        "record" => {
+            if zh {
+                "消息记录"
+            } else {
+                "Message record"
+            }
+        }
+        "output" => {
+            if zh {
+                "输出"
+            } else {
+                "Output"
+            }
+        }
+        "locals" => {
+            if zh {
+                "局部变量"
+            } else {
+                "Locals"
+            }
+        }
+        "timeline" => {
+            if zh {
+                "时间线"
+            } else {
+                "Timeline"
+            }
+        }
+        "step_of" => {
+            if zh {
+                "步"
+            } else {
+                "step"
+            }
+        }
+        "not_started" => {
+            if zh {
+                "未开始：点行号设断点，再点“调试”。"
+            } else {
+                "Not started: click line numbers to set breakpoints, then Debug."
+            }
+        }
+        "no_output" => {
+            if zh {
+                "（暂无输出）"
+            } else {
+                "(no output yet)"
+            }
+        }
+        "breakpoint" => {
+            if zh {
+                "断点：第 {n} 行"
+            } else {
+                "Breakpoint: line {n}"
+            }
+        }
+        "bad_fixture" => {
+            if zh {
+                "场景文件有问题"
+            } else {
+                "A scenario file has problems"
+            }
+        }
+        "ready" => {
+            if zh {
+                "就绪"
+            } else {
+                "ready"
+            }
+        }
+        "paused" => {
+            if zh {
+                "暂停"
+            } else {
+                "paused"
+            }
+        }
+        "figure_label" => {
+            if zh {
+                "消息记录图"
+            } else {
+                "Message record figure"
+            }
+        }
+        "controls" => {
+            if zh {
+                "调试控制"
+            } else {
+                "Debugger controls"
+            }
+        }
+        "empty_record" => {
+            if zh {
+                "（记录为空）"
+            } else {
+                "(the record is empty)"
+            }
+        }
         _ => "",
     }
 }

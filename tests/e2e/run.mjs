@@ -1,0 +1,178 @@
+// E2E tests in real headless Chromium (Playwright + Debian's chromium)
+// against the release build in dist/, served on 127.0.0.1.
+//   node tests/e2e/run.mjs                 run the tests
+//   node tests/e2e/run.mjs --screenshots   also refresh docs/*.png
+import { chromium } from "playwright-core";
+import assert from "node:assert/strict";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { serve } from "./server.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const dist = path.join(root, "dist");
+const shots = process.argv.includes("--screenshots");
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"],
+});
+const server = await serve([["/course/assets/alp/", dist], ["/", dist]]);
+
+let passed = 0;
+const failures = [];
+async function test(name, body) {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, reducedMotion: "reduce" });
+  const page = await context.newPage();
+  const problems = [];
+  const requests = [];
+  page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") problems.push(`console.${m.type()}: ${m.text()}`); });
+  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+  page.on("request", (r) => requests.push(r.url()));
+  const started = Date.now();
+  try {
+    await body(page, { requests });
+    assert.deepEqual(problems, [], "no console errors or warnings");
+    const foreign = requests.filter((u) => !u.startsWith(server.origin) && !u.startsWith("data:"));
+    assert.deepEqual(foreign, [], "every request stays on the page's origin");
+    passed++;
+    console.log(`ok   ${name} (${Date.now() - started} ms)`);
+  } catch (error) {
+    failures.push(name);
+    console.log(`FAIL ${name}\n     ${String(error.stack || error).split("\n").slice(0, 6).join("\n     ")}`);
+    if (problems.length) console.log("     problems:", problems);
+  } finally {
+    await context.close();
+  }
+}
+
+const el = "agent-loop-playground";
+async function open(page, query = "") {
+  await page.goto(`${server.origin}/index.html${query}`);
+  await page.waitForFunction(() => document.querySelector("agent-loop-playground")?.ready === true, null, { timeout: 15000 });
+}
+const state = (page, sel = el) => page.$eval(sel, (e) => e.state());
+const cards = (page, sel = el) => page.$$eval(`${sel} svg[data-role="record"] [data-message-index]`, (g) => g.length);
+async function lineOf(page, fn, needle) {
+  return page.$$eval(`${el} .alp-row[data-function="${fn}"]`, (rows, needle) => {
+    const row = rows.find((r) => r.querySelector("code").textContent.includes(needle));
+    return row ? Number(row.dataset.line) : null;
+  }, needle);
+}
+async function current(page) {
+  return page.$eval(`${el} [aria-current="step"]`, (r) => ({ fn: r.dataset.function, line: Number(r.dataset.line) }));
+}
+
+async function walkTheLesson(page, lang) {
+  await open(page, `?function=run_loop&scenario=report&lang=${lang}`);
+  const ask = await lineOf(page, "run_loop", "ask(&messages)");
+  const save = await lineOf(page, "run_loop", 'messages.push(json!({"role": "user"');
+  assert.ok(ask && save, "both lines are in the listing");
+  await page.click(`${el} .alp-bp[data-function="run_loop"][data-line="${ask}"]`);
+  await page.click(`${el} .alp-bp[data-function="run_loop"][data-line="${save}"]`);
+  assert.equal(await page.getAttribute(`${el} .alp-bp[data-line="${ask}"]`, "aria-pressed"), "true");
+  await page.click(`${el} [data-command="debug"]`);
+  assert.deepEqual(await current(page), { fn: "run_loop", line: ask });
+  await page.click(`${el} [data-command="continue"]`);
+  assert.deepEqual(await current(page), { fn: "run_loop", line: save });
+  assert.equal(await cards(page), 2, "two message cards before the save");
+  await page.click(`${el} [data-command="step"]`);
+  assert.equal(await cards(page), 3, "three after it");
+  await page.click(`${el} [data-command="continue"]`);
+  assert.deepEqual(await current(page), { fn: "run_loop", line: ask });
+  assert.equal((await state(page)).recordLength, 3);
+  await page.click(`${el} [data-command="continue"]`);
+  const s = await state(page);
+  assert.equal(s.status, "answered");
+  assert.equal(s.step, s.steps - 1);
+  assert.equal(await cards(page), 4);
+  const caption = await page.textContent(`${el} .alp-caption-title`);
+  assert.equal(caption, lang === "zh" ? "run_loop 返回" : "run_loop returns");
+  const live = await page.textContent(`${el} .alp-live`);
+  assert.ok(live.includes(caption), "the live region announces the caption");
+}
+
+await test("lesson walk-through in zh", (page) => walkTheLesson(page, "zh"));
+await test("lesson walk-through in en", (page) => walkTheLesson(page, "en"));
+
+await test("keyboard: F10/F11/Shift+F11/F8 and arrows while focused", async (page) => {
+  await open(page, "?scenario=report&lang=en");
+  await page.focus(`${el} .alp-code`);
+  await page.keyboard.press("F10");
+  assert.equal((await state(page)).step, 0);
+  await page.keyboard.press("ArrowRight");
+  assert.equal((await state(page)).label, "loop.check_budget");
+  await page.keyboard.press("ArrowLeft");
+  assert.equal((await state(page)).step, 0);
+  await page.$eval(el, (e) => e.toggleBreakpoint("run_loop", "loop.ask"));
+  await page.keyboard.press("F8");
+  assert.equal((await state(page)).label, "loop.ask");
+  await page.keyboard.press("F11");
+  assert.equal((await state(page)).currentFunction, "ask_claude");
+  await page.keyboard.press("Shift+F11");
+  assert.equal((await state(page)).currentFunction, "run_loop");
+  // Breakpoint buttons work from the keyboard too.
+  await page.focus(`${el} .alp-bp[data-line="3"]`);
+  await page.keyboard.press("Enter");
+  assert.equal(await page.getAttribute(`${el} .alp-bp[data-line="3"]`, "aria-pressed"), "true");
+  // Outside the playground the arrows are left alone.
+  const before = (await state(page)).step;
+  await page.evaluate(() => document.activeElement.blur());
+  await page.keyboard.press("ArrowRight");
+  assert.equal((await state(page)).step, before);
+});
+
+await test("every scenario loads, runs to its end, and emits one step event per move", async (page) => {
+  await open(page, "?lang=en");
+  const ids = await page.$$eval(`${el} .alp-select option:not([disabled])`, (o) => o.length);
+  assert.ok(ids >= 20, `scenarios listed: ${ids}`);
+  const events = await page.$eval(el, (e) => {
+    let n = 0;
+    e.addEventListener("playground-step", () => n++);
+    const select = e.querySelector(".alp-select");
+    const statuses = [];
+    for (const opt of [...select.options].filter((o) => !o.disabled)) {
+      select.value = opt.value;
+      select.dispatchEvent(new Event("change", { bubbles: true }));
+      e.command("run");
+      statuses.push(e.state().status);
+    }
+    return { n, statuses };
+  });
+  assert.ok(events.statuses.every((s) => s && s !== "paused" && s !== "ready"), JSON.stringify(events.statuses));
+  assert.equal(events.n, ids * 2, "one event per load and one per run");
+});
+
+await test("instrumentation toggle reveals the tracing lines", async (page) => {
+  await open(page, "?scenario=report&lang=en");
+  const hidden = await page.$$eval(`${el} .alp-instr`, (r) => r.filter((x) => x.offsetParent !== null).length);
+  assert.equal(hidden, 0);
+  await page.check(`${el} .alp-reveal-box`);
+  const shown = await page.$$eval(`${el} .alp-instr`, (r) => r.filter((x) => x.offsetParent !== null).length);
+  assert.ok(shown > 20, `tracing lines visible: ${shown}`);
+});
+
+if (shots) {
+  for (const [w, h, name] of [[1440, 900, "desktop"], [390, 844, "narrow"]]) {
+    for (const lang of ["zh", "en"]) {
+      const context = await browser.newContext({ viewport: { width: w, height: h }, deviceScaleFactor: 1, reducedMotion: "reduce" });
+      const page = await context.newPage();
+      await open(page, `?scenario=report&lang=${lang}`);
+      await page.$eval(el, (e) => {
+        e.toggleBreakpoint("run_loop", "loop.ask");
+        e.toggleBreakpoint("run_loop", "loop.save_results");
+        e.command("debug");
+        e.command("continue");
+      });
+      await page.waitForTimeout(100);
+      await page.screenshot({ path: path.join(root, `docs/screenshot-${name}-${lang}.png`), fullPage: name === "desktop" });
+      await context.close();
+    }
+  }
+  console.log("screenshots written to docs/");
+}
+
+await browser.close();
+server.close();
+console.log(`\nE2E: ${passed} passed, ${failures.length} failed`);
+if (failures.length || passed === 0) process.exit(1);

@@ -1,0 +1,42 @@
+// A tiny static server for E2E tests: serves `dir` under `prefix` (so dist/
+// can be tested from a sub-path) and records every request it sees.
+import http from "node:http";
+import fs from "node:fs";
+import path from "node:path";
+
+const TYPES = {
+  ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".mjs": "text/javascript",
+  ".css": "text/css", ".wasm": "application/wasm", ".json": "application/json", ".svg": "image/svg+xml", ".png": "image/png",
+};
+
+export function serve(mounts) {
+  const seen = [];
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, "http://x");
+    seen.push(url.pathname);
+    for (const [prefix, dir] of mounts) {
+      if (!url.pathname.startsWith(prefix)) continue;
+      let rel = decodeURIComponent(url.pathname.slice(prefix.length));
+      if (rel === "" || rel.endsWith("/")) rel += "index.html";
+      const file = path.resolve(dir, rel);
+      if (!file.startsWith(path.resolve(dir))) break;
+      fs.readFile(file, (err, data) => {
+        if (err) {
+          res.writeHead(404, { "content-type": "text/plain" });
+          res.end("not found");
+          return;
+        }
+        res.writeHead(200, { "content-type": TYPES[path.extname(file)] || "application/octet-stream" });
+        res.end(data);
+      });
+      return;
+    }
+    res.writeHead(404);
+    res.end("not found");
+  });
+  return new Promise((resolve) => {
+    server.listen(0, "127.0.0.1", () => {
+      resolve({ origin: `http://127.0.0.1:${server.address().port}`, seen, close: () => server.close() });
+    });
+  });
+}
