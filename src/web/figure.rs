@@ -166,7 +166,9 @@ pub fn render(m: &Moment) -> String {
     }
     svg.y += 36.0;
 
-    in_flight(&mut svg, m, &locals);
+    if m.started {
+        in_flight(&mut svg, m, &locals);
+    }
 
     // The record.
     let title = if zh { "messages（记录）" } else { "messages (the record)" };
@@ -288,7 +290,9 @@ pub fn render(m: &Moment) -> String {
     svg.body.push_str(&cards);
     svg.body.push_str(&marks);
 
-    staged(&mut svg, m, &locals);
+    if m.started {
+        staged(&mut svg, m, &locals);
+    }
 
     let height = svg.y + 10.0;
     format!(

@@ -4,6 +4,7 @@
 //   node tests/e2e/run.mjs --screenshots   also refresh docs/*.png
 import { chromium } from "playwright-core";
 import assert from "node:assert/strict";
+import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "./server.mjs";
@@ -17,7 +18,14 @@ const browser = await chromium.launch({
   args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync"],
 });
-const server = await serve([["/course/assets/alp/", dist], ["/", dist]]);
+// The course example as an author would host it: dist/ copied under a
+// sub-path, the lesson page elsewhere, with only the asset paths adjusted.
+const lesson = fs
+  .readFileSync(path.join(dist, "course-example.html"), "utf8")
+  .replaceAll('src="element.js"', 'src="../assets/alp/element.js"')
+  .replaceAll('src="iframe-resize.js"', 'src="../assets/alp/iframe-resize.js"')
+  .replaceAll('src="index.html?', 'src="../assets/alp/index.html?');
+const server = await serve([["/course/assets/alp/", dist], ["/", dist]], { "/course/lesson/": lesson });
 
 let passed = 0;
 const failures = [];
@@ -150,6 +158,100 @@ await test("instrumentation toggle reveals the tracing lines", async (page) => {
   await page.check(`${el} .alp-reveal-box`);
   const shown = await page.$$eval(`${el} .alp-instr`, (r) => r.filter((x) => x.offsetParent !== null).length);
   assert.ok(shown > 20, `tracing lines visible: ${shown}`);
+});
+
+await test("course page under a sub-path: three independent playgrounds and an iframe", async (page, { requests }) => {
+  await page.addInitScript(() => {
+    if (window.top !== window) return;
+    window.__alp = [];
+    window.addEventListener("message", (e) => {
+      if (e.data && e.data.source === "agent-loop-playground") window.__alp.push(e.data);
+    });
+  });
+  await page.goto(`${server.origin}/course/lesson/`);
+  await page.waitForFunction(() => [...document.querySelectorAll("agent-loop-playground")].every((e) => e.ready), null, { timeout: 15000 });
+  const ids = ["#demo-ask", "#demo-main", "#demo-loop"];
+  const before = await Promise.all(ids.map((id) => state(page, id)));
+  assert.deepEqual(before.map((s) => s.function), ["ask_claude", "run_main", "run_loop"]);
+  assert.deepEqual(before.map((s) => s.breakpoints.length), [0, 1, 2], "breakpoints from attributes");
+  await page.click(`#demo-loop [data-command="debug"]`);
+  await page.click(`#demo-loop [data-command="continue"]`);
+  const loop = await state(page, "#demo-loop");
+  assert.equal(loop.label, "loop.save_results");
+  assert.equal(await cards(page, "#demo-loop"), 2);
+  const after = await Promise.all(ids.slice(0, 2).map((id) => state(page, id)));
+  assert.deepEqual(after, before.slice(0, 2), "the other playgrounds did not move");
+  await page.click(`#demo-main [data-command="debug"]`);
+  assert.equal((await state(page, "#demo-main")).label, "main.validate");
+  assert.equal((await state(page, "#demo-loop")).label, "loop.save_results");
+  // The iframe: ready, resize, step.
+  const frame = page.frameLocator("#demo-frame");
+  await frame.locator('[data-command="run"]').click();
+  await page.waitForFunction(() => ["ready", "resize", "step"].every((t) => window.__alp.some((m) => m.type === t)), null, { timeout: 10000 });
+  const messages = await page.evaluate(() => window.__alp);
+  const last = messages.filter((m) => m.type === "step").at(-1);
+  assert.equal(last.state.status, "call_limit");
+  const height = Number(await page.getAttribute("#demo-frame", "height"));
+  assert.ok(height > 300, `iframe resized to its content (${height})`);
+  // Ill-formed messages are ignored; a well-formed command is obeyed.
+  await page.evaluate(() => {
+    const w = document.querySelector("#demo-frame").contentWindow;
+    w.postMessage("reset", "*");
+    w.postMessage({ source: "someone-else", type: "command", name: "reset" }, "*");
+    w.postMessage({ source: "agent-loop-playground", type: "command", name: "explode" }, "*");
+  });
+  await page.waitForTimeout(200);
+  const frameEl = await page.$("#demo-frame");
+  const inner = await frameEl.contentFrame();
+  assert.equal(await inner.$eval("agent-loop-playground", (e) => e.state().status), "call_limit");
+  await page.evaluate(() => document.querySelector("#demo-frame").contentWindow.postMessage({ source: "agent-loop-playground", type: "command", name: "reset" }, "*"));
+  await inner.waitForFunction(() => document.querySelector("agent-loop-playground").state().status === "ready");
+  // Sub-path: the assets came from /course/assets/alp/.
+  assert.ok(requests.some((u) => u.includes("/course/assets/alp/agent-loop-playground_bg.wasm")), "wasm from the sub-path");
+  assert.ok(!requests.some((u) => new URL(u).pathname.startsWith("/agent-loop-playground")), "nothing from the site root");
+});
+
+await test("author callbacks: custom, throwing and garbage models", async (page) => {
+  await open(page, "?scenario=report&lang=en");
+  const statuses = await page.$eval(el, (e) => {
+    const out = {};
+    e.model = (req) => req.messages.length === 1
+      ? { stop_reason: "tool_use", content: [{ type: "tool_use", id: "mine_1", name: "run_main", input: {} }] }
+      : { stop_reason: "end_turn", content: [{ type: "text", text: "custom double saw " + req.messages.length }] };
+    e.command("run");
+    out.custom = [e.state().status, e.outcome().result.text];
+    e.model = () => { throw new TypeError("no network in class"); };
+    e.command("run");
+    out.throws = [e.state().status, e.outcome().result.text];
+    e.model = () => 42;
+    e.command("run");
+    out.garbage = [e.state().status, e.outcome().result.messages.length];
+    e.process = () => { throw new Error("sandbox says no"); };
+    e.model = null;
+    e.command("run");
+    out.process = e.outcome().result.messages[2].content[0].content;
+    return out;
+  });
+  assert.deepEqual(statuses.custom, ["answered", "custom double saw 3"]);
+  assert.deepEqual(statuses.throws, ["model_error", "model request failed: TypeError"]);
+  assert.deepEqual(statuses.garbage, ["protocol_error", 1]);
+  assert.equal(statuses.process, "cannot start: sandbox says no");
+});
+
+await test("removing an element releases it; adding it back works", async (page) => {
+  await open(page, "?scenario=report&lang=en");
+  const result = await page.evaluate(async () => {
+    const e = document.querySelector("agent-loop-playground");
+    const parent = e.parentNode;
+    e.remove();
+    const gone = { state: e.state(), children: e.childElementCount };
+    parent.appendChild(e);
+    await new Promise((r) => e.addEventListener("playground-ready", r, { once: true }));
+    e.command("run");
+    return { gone, status: e.state().status };
+  });
+  assert.deepEqual(result.gone, { state: null, children: 0 });
+  assert.equal(result.status, "answered");
 });
 
 if (shots) {

@@ -9,11 +9,16 @@ const TYPES = {
   ".css": "text/css", ".wasm": "application/wasm", ".json": "application/json", ".svg": "image/svg+xml", ".png": "image/png",
 };
 
-export function serve(mounts) {
+export function serve(mounts, virtual = {}) {
   const seen = [];
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, "http://x");
     seen.push(url.pathname);
+    if (virtual[url.pathname] !== undefined) {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.end(virtual[url.pathname]);
+      return;
+    }
     for (const [prefix, dir] of mounts) {
       if (!url.pathname.startsWith(prefix)) continue;
       let rel = decodeURIComponent(url.pathname.slice(prefix.length));

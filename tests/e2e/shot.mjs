@@ -1,13 +1,18 @@
-// Dev helper: screenshot a URL. node tests/e2e/shot.mjs <url> <out.png> [w] [h]
+// Dev helper: screenshot a page of dist/. node tests/e2e/shot.mjs <path?query> <out.png> [width] [height]
 import { chromium } from "playwright-core";
-const [url, out, w = "1440", h = "900", action = ""] = process.argv.slice(2);
-const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"] });
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { serve } from "./server.mjs";
+const [target, out, w = "1440", h = "900"] = process.argv.slice(2);
+const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist");
+const server = await serve([["/", dist]]);
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
 const page = await browser.newPage({ viewport: { width: +w, height: +h } });
 page.on("console", (m) => console.log("console:", m.type(), m.text()));
 page.on("pageerror", (e) => console.log("pageerror:", e.message));
-await page.goto(url);
-await page.waitForSelector(".alp-row", { timeout: 10000 });
-if (action) await page.evaluate(action);
-await page.waitForTimeout(200);
+await page.goto(`${server.origin}/${target}`);
+await page.waitForFunction(() => [...document.querySelectorAll("agent-loop-playground")].every((e) => e.ready), null, { timeout: 15000 });
+await page.waitForTimeout(500);
 await page.screenshot({ path: out, fullPage: true });
 await browser.close();
+server.close();
