@@ -152,4 +152,10 @@ if (!customElements.get("agent-loop-playground")) {
   customElements.define("agent-loop-playground", AgentLoopPlayground);
 }
 
-export { AgentLoopPlayground, loadWasm };
+/** Bytes of wasm linear memory in use (for the benchmark harness). */
+async function wasmMemoryBytes() {
+  const wasm = await loadWasm();
+  return wasm.memory.buffer.byteLength;
+}
+
+export { AgentLoopPlayground, loadWasm, wasmMemoryBytes };

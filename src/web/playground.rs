@@ -43,6 +43,9 @@ struct State {
     current_row: Option<Element>,
 }
 
+/// The output panel shows at most this many of the latest lines.
+const OUTPUT_TAIL: usize = 200;
+
 type Listener = (String, Closure<dyn FnMut(Event)>);
 
 /// One playground in one element.
@@ -669,8 +672,14 @@ impl State {
         self.set_html(".alp-locals", &locals);
         // Output up to this step.
         let upto = if started { step.output_len as usize } else { 0 };
-        let lines: Vec<String> =
-            self.trace.output.iter().take(upto).map(|l| view::output_line(self.lang, l)).collect();
+        let from = upto.saturating_sub(OUTPUT_TAIL);
+        let mut lines: Vec<String> = self.trace.output[from..upto.min(self.trace.output.len())]
+            .iter()
+            .map(|l| view::output_line(self.lang, l))
+            .collect();
+        if from > 0 {
+            lines.insert(0, format!("… (+{from})"));
+        }
         let out = if lines.is_empty() { ui(self.lang, "no_output").to_string() } else { lines.join("\n") };
         self.set_text(".alp-output", &out);
         let status = self.status();
