@@ -87,8 +87,12 @@ class AgentLoopPlayground extends HTMLElement {
 
   attributeChangedCallback(name, oldValue, value) {
     if (!this._pg || oldValue === value || value === null) return;
-    if (name === "scenario") this.load(value);
-    if (name === "lang") this._pg.setLang(value);
+    try {
+      if (name === "scenario") this.load(value);
+      if (name === "lang") this._pg.setLang(value);
+    } catch (error) {
+      console.warn(`agent-loop-playground: ${name}=${value}: ${error.message || error}`);
+    }
   }
 
   _fail(message) {

@@ -41,6 +41,9 @@ struct State {
     controls: Vec<Command>,
     only_function: Option<Function>,
     current_row: Option<Element>,
+    /// A `playground-step` event waiting to be sent once the state is no
+    /// longer borrowed (so handlers may call back into the element).
+    pending_event: Option<Value>,
 }
 
 /// The output panel shows at most this many of the latest lines.
@@ -104,6 +107,7 @@ impl Playground {
             controls,
             only_function,
             current_row: None,
+            pending_event: None,
         };
         let state = Rc::new(RefCell::new(state));
         {
@@ -129,7 +133,10 @@ impl Playground {
 
     /// `{scenario, function, step, steps, line, label, depth, status, …}`.
     pub fn state(&self) -> JsValue {
-        super::callbacks::from_json(&self.state.borrow().state_json())
+        match self.state.try_borrow() {
+            Ok(s) => super::callbacks::from_json(&s.state_json()),
+            Err(_) => JsValue::NULL,
+        }
     }
 
     /// Apply a control: run, debug, step, stepInto, stepOut, continue, back, reset.
@@ -139,14 +146,15 @@ impl Playground {
                 "unknown command {name:?} (run, debug, step, stepInto, stepOut, continue, back, reset)"
             ))
         })?;
-        self.state.borrow_mut().apply(command);
+        self.state.try_borrow_mut().map_err(|_| busy())?.apply(command);
+        flush(&self.state);
         Ok(self.state())
     }
 
     /// Flip a breakpoint; `line` is a listing line number or a label.
     #[wasm_bindgen(js_name = toggleBreakpoint)]
     pub fn toggle_breakpoint(&self, function: &str, line: JsValue) -> Result<bool, JsError> {
-        let mut s = self.state.borrow_mut();
+        let mut s = self.state.try_borrow_mut().map_err(|_| busy())?;
         let (f, n) = resolve_breakpoint(function, &line)?;
         let on = s.dbg.toggle(f, n);
         s.sync_breakpoints();
@@ -155,13 +163,15 @@ impl Playground {
 
     /// Show another scenario (by id).
     pub fn load(&self, scenario_id: &str) -> Result<(), JsError> {
-        let mut s = self.state.borrow_mut();
+        let mut s = self.state.try_borrow_mut().map_err(|_| busy())?;
         let index = s
             .entries
             .iter()
             .position(|e| e.parsed.as_ref().is_ok_and(|p| p.id == scenario_id))
             .ok_or_else(|| js_err(format!("unknown scenario {scenario_id:?}")))?;
         s.switch_to(index);
+        drop(s);
+        flush(&self.state);
         Ok(())
     }
 
@@ -169,7 +179,7 @@ impl Playground {
     /// fixture is listed with its problems and the error names them.
     #[wasm_bindgen(js_name = addScenario)]
     pub fn add_scenario(&self, fixture: JsValue) -> Result<String, JsError> {
-        let mut s = self.state.borrow_mut();
+        let mut s = self.state.try_borrow_mut().map_err(|_| busy())?;
         let parsed = match fixture.as_string() {
             Some(text) => Scenario::parse(&text),
             None => to_json(&fixture)
@@ -197,9 +207,11 @@ impl Playground {
     #[wasm_bindgen(js_name = setModel)]
     pub fn set_model(&self, model: JsValue) -> Result<(), JsError> {
         let f = callback(model, "model")?;
-        let mut s = self.state.borrow_mut();
+        let mut s = self.state.try_borrow_mut().map_err(|_| busy())?;
         s.model = f;
         s.rerecord();
+        drop(s);
+        flush(&self.state);
         Ok(())
     }
 
@@ -207,38 +219,46 @@ impl Playground {
     #[wasm_bindgen(js_name = setProcess)]
     pub fn set_process(&self, process: JsValue) -> Result<(), JsError> {
         let f = callback(process, "process")?;
-        let mut s = self.state.borrow_mut();
+        let mut s = self.state.try_borrow_mut().map_err(|_| busy())?;
         s.process = f;
         s.rerecord();
+        drop(s);
+        flush(&self.state);
         Ok(())
     }
 
     /// Switch language: "zh" or "en".
     #[wasm_bindgen(js_name = setLang)]
     pub fn set_lang(&self, lang: &str) {
-        let mut s = self.state.borrow_mut();
-        s.lang = Lang::parse(lang);
-        s.relabel();
+        // Re-entrant when our own render sets the element's lang attribute: nothing to do.
+        if let Ok(mut s) = self.state.try_borrow_mut() {
+            if s.lang != Lang::parse(lang) {
+                s.lang = Lang::parse(lang);
+                s.relabel();
+            }
+        }
     }
 
     /// Jump to a step index (timeline).
-    pub fn seek(&self, position: u32) {
-        let mut s = self.state.borrow_mut();
-        s.seek(position as usize);
+    pub fn seek(&self, position: u32) -> Result<(), JsError> {
+        self.state.try_borrow_mut().map_err(|_| busy())?.seek(position as usize);
+        flush(&self.state);
+        Ok(())
     }
 
     /// Show or hide the tracing lines in the listing.
     #[wasm_bindgen(js_name = setReveal)]
-    pub fn set_reveal(&self, on: bool) {
-        let mut s = self.state.borrow_mut();
+    pub fn set_reveal(&self, on: bool) -> Result<(), JsError> {
+        let mut s = self.state.try_borrow_mut().map_err(|_| busy())?;
         s.reveal = on;
         s.render_reveal();
+        Ok(())
     }
 
     /// The current step as JSON (function, line, locals, …).
     #[wasm_bindgen(js_name = currentStep)]
     pub fn current_step(&self) -> JsValue {
-        let s = self.state.borrow();
+        let Ok(s) = self.state.try_borrow() else { return JsValue::NULL };
         let step = s.trace.steps.get(s.dbg.position());
         super::callbacks::from_json(
             &step.map(|st| serde_json::to_value(st).unwrap_or(Value::Null)).unwrap_or(Value::Null),
@@ -247,10 +267,29 @@ impl Playground {
 
     /// The recorded trace's `result` and `error`.
     pub fn outcome(&self) -> JsValue {
-        let s = self.state.borrow();
+        let Ok(s) = self.state.try_borrow() else { return JsValue::NULL };
         super::callbacks::from_json(
             &json!({"result": s.trace.result, "error": s.trace.error, "output": s.trace.output}),
         )
+    }
+}
+
+/// A call made from inside one of this playground's own callbacks (for
+/// example a step event handler calling `command`) while it is busy.
+fn busy() -> JsError {
+    js_err("the playground is busy (called from inside its own update); try again after the event")
+}
+
+/// Send a queued `playground-step` event, with the state no longer borrowed.
+fn flush(state: &Rc<RefCell<State>>) {
+    let Ok(mut s) = state.try_borrow_mut() else { return };
+    let (Some(detail), root) = (s.pending_event.take(), s.root.clone()) else { return };
+    drop(s);
+    let init = web_sys::CustomEventInit::new();
+    init.set_detail(&super::callbacks::from_json(&detail));
+    init.set_bubbles(true);
+    if let Ok(event) = web_sys::CustomEvent::new_with_event_init_dict("playground-step", &init) {
+        let _ = root.dispatch_event(&event);
     }
 }
 
@@ -306,6 +345,7 @@ impl Playground {
                 if let Ok(mut s) = state.try_borrow_mut() {
                     f(&mut s, e);
                 }
+                flush(&state);
             })
         };
         for (name, handler) in [
@@ -368,14 +408,14 @@ impl State {
 <div class="alp-controls" role="toolbar"></div>
 <div class="alp-timeline"><input type="range" class="alp-slider" min="0" max="0" value="0"><svg class="alp-ticks" viewBox="0 0 1000 8" preserveAspectRatio="none" aria-hidden="true"></svg><span class="alp-counter" aria-live="off"></span></div>
 <div class="alp-main">
-  <section class="alp-code-panel"><h3 class="alp-h3"><span class="alp-l-code"></span> <span class="alp-stack"></span></h3><div class="alp-code" tabindex="-1"></div></section>
-  <section class="alp-figure-panel"><h3 class="alp-h3 alp-l-record"></h3><div class="alp-figure"></div><div class="alp-sr alp-figure-text"></div></section>
+  <section class="alp-code-panel"><h2 class="alp-h3"><span class="alp-l-code"></span> <span class="alp-stack"></span></h2><div class="alp-code" tabindex="-1"></div></section>
+  <section class="alp-figure-panel"><h2 class="alp-h3 alp-l-record"></h2><div class="alp-figure"></div><div class="alp-sr alp-figure-text"></div></section>
 </div>
-<section class="alp-caption"><h3 class="alp-caption-title"></h3><p class="alp-caption-body"></p></section>
+<section class="alp-caption"><h2 class="alp-caption-title"></h2><p class="alp-caption-body"></p></section>
 <div class="alp-sr alp-live" aria-live="polite"></div>
 <div class="alp-lower">
-  <section class="alp-locals-panel"><h3 class="alp-h3 alp-l-locals"></h3><dl class="alp-locals"></dl></section>
-  <section class="alp-output-panel"><h3 class="alp-h3 alp-l-output"></h3><pre class="alp-output"></pre></section>
+  <section class="alp-locals-panel"><h2 class="alp-h3 alp-l-locals"></h2><dl class="alp-locals"></dl></section>
+  <section class="alp-output-panel"><h2 class="alp-h3 alp-l-output"></h2><pre class="alp-output"></pre></section>
 </div>"#,
         );
         if !self.root.has_attribute("tabindex") {
@@ -724,14 +764,9 @@ impl State {
         })
     }
 
-    /// Tell the page: a `playground-step` event with the state as detail.
-    fn notify(&self) {
-        let init = web_sys::CustomEventInit::new();
-        init.set_detail(&super::callbacks::from_json(&self.state_json()));
-        init.set_bubbles(true);
-        if let Ok(event) = web_sys::CustomEvent::new_with_event_init_dict("playground-step", &init) {
-            let _ = self.root.dispatch_event(&event);
-        }
+    /// Queue a `playground-step` event (sent by [`flush`] after the borrow ends).
+    fn notify(&mut self) {
+        self.pending_event = Some(self.state_json());
     }
 
     fn on_click(&mut self, e: Event) {

@@ -29,8 +29,8 @@ const server = await serve([["/course/assets/alp/", dist], ["/", dist]], { "/cou
 
 let passed = 0;
 const failures = [];
-async function test(name, body) {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, reducedMotion: "reduce" });
+async function test(name, body, contextOptions = {}) {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, reducedMotion: "reduce", ...contextOptions });
   const page = await context.newPage();
   const problems = [];
   const requests = [];
@@ -215,6 +215,11 @@ await test("author callbacks: custom, throwing and garbage models", async (page)
   await open(page, "?scenario=report&lang=en");
   const statuses = await page.$eval(el, (e) => {
     const out = {};
+    const seen = [];
+    e.addEventListener("playground-step", (ev) => seen.push([ev.detail.step, e.state().step]));
+    e.command("debug");
+    e.command("step");
+    out.handlerSawState = seen.slice();
     e.model = (req) => req.messages.length === 1
       ? { stop_reason: "tool_use", content: [{ type: "tool_use", id: "mine_1", name: "run_main", input: {} }] }
       : { stop_reason: "end_turn", content: [{ type: "text", text: "custom double saw " + req.messages.length }] };
@@ -232,6 +237,7 @@ await test("author callbacks: custom, throwing and garbage models", async (page)
     out.process = e.outcome().result.messages[2].content[0].content;
     return out;
   });
+  assert.deepEqual(statuses.handlerSawState, [[1, 1], [2, 2]], "step handlers can call state()");
   assert.deepEqual(statuses.custom, ["answered", "custom double saw 3"]);
   assert.deepEqual(statuses.throws, ["model_error", "model request failed: TypeError"]);
   assert.deepEqual(statuses.garbage, ["protocol_error", 1]);
@@ -252,6 +258,124 @@ await test("removing an element releases it; adding it back works", async (page)
   });
   assert.deepEqual(result.gone, { state: null, children: 0 });
   assert.equal(result.status, "answered");
+});
+
+// ---- Hostile input ----------------------------------------------------
+await test("hostile input is inert text and the layout holds", async (page) => {
+  await open(page, "?scenario=report&lang=en");
+  const result = await page.$eval(el, (e) => {
+    const nested = (n) => (n === 0 ? "bottom" : { deeper: nested(n - 1) });
+    const huge = "A".repeat(200000);
+    const marked = `<script>window.__pwned = 1</script></text></svg><img src=x onerror="window.__pwned = 2"> onerror=alert(1) 🚀🧪 مرحبا بالعالم שלום ${huge}`;
+    const id = e.addScenario({
+      id: "hostile", function: "run_loop", title: { zh: "<b>恶意</b>", en: "<i>hostile</i> \u202e title" }, question: marked,
+      model: [
+        { stop_reason: "tool_use", content: [{ type: "text", text: marked }, { type: "tool_use", id: "<call id='x'>", name: "run_main", input: {} }] },
+        { stop_reason: "end_turn", content: [{ type: "text", text: marked }] },
+      ],
+      process: { returncode: 1, stdout: `</pre><script>window.__pwned = 3</script>${huge}`, stderr: "<b>bold?</b>\n" + "x".repeat(5000) },
+    });
+    e.load(id);
+    const statuses = [];
+    const steps = e.state().steps;
+    for (let i = 0; i < steps; i++) e.command("stepInto");
+    statuses.push(e.state().status);
+    // Deeply nested input in a tool request (90 levels) renders; 1000 levels is a clean protocol_error.
+    e.model = (() => { let n = 0; return () => (n++ === 0
+      ? { stop_reason: "tool_use", content: [{ type: "tool_use", id: "deep", name: "run_main", input: nested(90) }] }
+      : { stop_reason: "end_turn", content: [{ type: "text", text: "done" }] }); })();
+    e.command("run");
+    statuses.push(e.state().status, e.outcome().result.messages[2].content[0].content);
+    e.model = () => ({ stop_reason: "tool_use", content: [{ type: "tool_use", id: "d", name: "run_main", input: nested(1000) }] });
+    e.command("run");
+    statuses.push(e.state().status);
+    return { statuses, pwned: window.__pwned ?? null };
+  });
+  assert.equal(result.pwned, null, "no injected script ran");
+  assert.deepEqual(result.statuses, ["answered", "answered", "unsupported tool or arguments", "protocol_error"]);
+  assert.equal(await page.$$eval(`${el} script, ${el} img, ${el} b, ${el} i`, (x) => x.length), 0, "no element was created from data");
+  // Layout: nothing pokes out of the page horizontally.
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `page is ${overflow}px too wide`);
+  const select = await page.$eval(`${el} .alp-select`, (s) => s.selectedOptions[0].textContent);
+  assert.ok(select.includes("<i>hostile</i>"), "a title with markup is shown as text");
+});
+
+await test("a fixture that is not JSON, or has wrong types, is reported in the page", async (page) => {
+  await open(page, "?scenario=report&lang=en");
+  const messages = await page.$eval(el, (e) => {
+    const out = [];
+    for (const bad of ["{not json", JSON.stringify({ id: "w", function: "run_loop", title: { zh: "x", en: "x" }, max_calls: "4", model: "no" }), JSON.stringify([1, 2])]) {
+      try { e.addScenario(bad); out.push("accepted"); } catch (error) { out.push(error.message); }
+    }
+    e.command("run");
+    out.push(e.state().status);
+    return out;
+  });
+  assert.match(messages[0], /\(file\): not valid JSON/);
+  assert.match(messages[1], /max_calls: must be an integer/);
+  assert.match(messages[1], /model: must be a list of replies/);
+  assert.match(messages[2], /must be a JSON object/);
+  assert.equal(messages[3], "answered", "the current scenario still works");
+  const shown = await page.textContent(`${el} .alp-problems`);
+  assert.ok(shown.includes("max_calls: must be an integer"), shown);
+});
+
+// ---- Accessibility ------------------------------------------------------
+const axeSource = fs.readFileSync(path.join(root, "node_modules/axe-core/axe.min.js"), "utf8");
+async function axe(page) {
+  await page.evaluate(axeSource);
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
+  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
+}
+for (const lang of ["zh", "en"]) {
+  await test(`axe-core: page in ${lang}, before and while debugging`, async (page) => {
+    await open(page, `?scenario=report&lang=${lang}`);
+    assert.deepEqual(await axe(page), []);
+    await page.$eval(el, (e) => { e.toggleBreakpoint("run_loop", "loop.save_results"); e.command("debug"); });
+    assert.deepEqual(await axe(page), []);
+    await page.$eval(el, (e) => { e.command("stepInto"); for (let i = 0; i < 15; i++) e.command("stepInto"); });
+    assert.deepEqual(await axe(page), []);
+  }, { bypassCSP: true });
+  await test(`axe-core: course example in ${lang}`, async (page) => {
+    await page.goto(`${server.origin}/course/lesson/`);
+    await page.waitForFunction(() => [...document.querySelectorAll("agent-loop-playground")].every((e) => e.ready), null, { timeout: 15000 });
+    if (lang === "en") await page.$$eval("agent-loop-playground", (els) => els.forEach((e) => (e.lang = "en")));
+    await page.$$eval("agent-loop-playground", (els) => els.forEach((e) => e.command("debug")));
+    assert.deepEqual(await axe(page), []);
+  }, { bypassCSP: true });
+}
+
+await test("keyboard only: tab to the controls, set a breakpoint, debug, step, continue", async (page) => {
+  await open(page, "?scenario=report&lang=en");
+  const focusOn = async (selector, max = 80) => {
+    for (let i = 0; i < max; i++) {
+      await page.keyboard.press("Tab");
+      if (await page.evaluate((s) => document.activeElement?.matches(s), selector)) return;
+    }
+    throw new Error(`never reached ${selector} with Tab`);
+  };
+  await focusOn(`${el} [data-command="debug"]`);
+  await page.keyboard.press("Enter");
+  assert.equal((await state(page)).label, "loop.check_budget");
+  await page.keyboard.press("F10");
+  await page.keyboard.press("F10");
+  assert.equal((await state(page)).label, "loop.rule");
+  const ask = await lineOf(page, "run_loop", "ask(&messages)");
+  await focusOn(`${el} .alp-bp[data-line="${ask}"]`, 200);
+  await page.keyboard.press("Space");
+  assert.equal(await page.getAttribute(`${el} .alp-bp[data-line="${ask}"]`, "aria-pressed"), "true");
+  await page.keyboard.press("F8");
+  assert.equal((await state(page)).label, "loop.ask");
+  await page.keyboard.press("F8");
+  assert.equal((await state(page)).label, "loop.ask");
+  assert.equal((await state(page)).recordLength, 3);
+  await page.keyboard.press("F8");
+  assert.equal((await state(page)).status, "answered");
+  // The language buttons and the scenario picker are reachable too.
+  await focusOn(`${el} [data-lang="zh"]`, 400);
+  await page.keyboard.press("Enter");
+  assert.equal((await state(page)).lang, "zh");
 });
 
 if (shots) {
