@@ -119,8 +119,7 @@ fn the_record_svg_has_record_len_groups_at_every_step() {
         for _ in 0..steps {
             let len = state(&pg, "recordLength").as_f64().unwrap() as u32;
             assert_eq!(groups(&host), len, "{id} at step {:?}", state(&pg, "step"));
-            let text_items =
-                host.query_selector_all(".alp-figure-text li[data-message-index]").unwrap().length();
+            let text_items = host.query_selector_all(".alp-figure-text li[data-item]").unwrap().length();
             assert_eq!(text_items, len, "{id}: text alternative");
             pg.command("stepInto").map_err(JsValue::from).unwrap();
         }

@@ -511,11 +511,30 @@ fn staged(svg: &mut Svg, m: &Moment, locals: &Value) {
 /// A text alternative: the record as an ordered list (HTML).
 pub fn text_alternative(t: &Trace, record_len: usize, lang: Lang) -> String {
     let mut html = String::from("<ol>");
-    for message in t.record.iter().take(record_len) {
+    let folded = record_len > FOLD_AFTER;
+    for i in 0..record_len.min(t.record.len()) {
+        if folded && i == KEEP_HEAD {
+            let hidden = record_len - KEEP_HEAD - KEEP_TAIL;
+            let note = if lang == Lang::Zh {
+                format!("（折叠了 {hidden} 条消息）")
+            } else {
+                format!("({hidden} messages folded)")
+            };
+            html.push_str(&format!(r#"<li value="{}">{}</li>"#, i + 1, esc(&note)));
+        }
+        if folded && i >= KEEP_HEAD && i < record_len - KEEP_TAIL {
+            continue;
+        }
+        let message = &t.record[i];
         let role = message["role"].as_str().unwrap_or("?");
         let parts: Vec<String> =
             rows_of(message, lang).into_iter().map(|r| r.text.trim().to_string()).collect();
-        html.push_str(&format!("<li>{}: {}</li>", esc(role), esc(&parts.join("; "))));
+        html.push_str(&format!(
+            r#"<li value="{}" data-item="{i}">{}: {}</li>"#,
+            i + 1,
+            esc(role),
+            esc(&parts.join("; "))
+        ));
     }
     if record_len == 0 {
         html.push_str(&format!(
