@@ -17,9 +17,9 @@ const CARD_X: f64 = 40.0;
 const CARD_W: f64 = 460.0;
 const LINE_H: f64 = 18.0;
 /// Records longer than this fold their middle.
-pub const FOLD_AFTER: usize = 60;
+pub const FOLD_AFTER: usize = 20;
 const KEEP_HEAD: usize = 1;
-const KEEP_TAIL: usize = 50;
+const KEEP_TAIL: usize = 10;
 
 /// Everything the figure needs about the current moment.
 pub struct Moment<'a> {

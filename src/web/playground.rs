@@ -44,10 +44,12 @@ struct State {
     /// A `playground-step` event waiting to be sent once the state is no
     /// longer borrowed (so handlers may call back into the element).
     pending_event: Option<Value>,
+    /// What each panel currently shows (see `set_html`).
+    shown: RefCell<std::collections::HashMap<String, String>>,
 }
 
 /// The output panel shows at most this many of the latest lines.
-const OUTPUT_TAIL: usize = 200;
+const OUTPUT_TAIL: usize = 40;
 
 type Listener = (String, Closure<dyn FnMut(Event)>);
 
@@ -108,6 +110,7 @@ impl Playground {
             only_function,
             current_row: None,
             pending_event: None,
+            shown: RefCell::default(),
         };
         let state = Rc::new(RefCell::new(state));
         {
@@ -381,16 +384,33 @@ impl State {
         self.root.query_selector(selector).ok().flatten()
     }
 
+    /// Replace a panel's markup — only when it changed, so a step that
+    /// leaves a panel alone costs no DOM work and no layout there.
     fn set_html(&self, selector: &str, html: &str) {
+        if self.unchanged(selector, html) {
+            return;
+        }
         if let Some(el) = self.q(selector) {
             el.set_inner_html(html);
         }
     }
 
     fn set_text(&self, selector: &str, text: &str) {
+        if self.unchanged(selector, text) {
+            return;
+        }
         if let Some(el) = self.q(selector) {
             el.set_text_content(Some(text));
         }
+    }
+
+    fn unchanged(&self, selector: &str, content: &str) -> bool {
+        let mut shown = self.shown.borrow_mut();
+        if shown.get(selector).is_some_and(|c| c == content) {
+            return true;
+        }
+        shown.insert(selector.to_string(), content.to_string());
+        false
     }
 
     fn build_shell(&mut self, compact: bool) {
@@ -721,7 +741,8 @@ impl State {
             lines.insert(0, format!("… (+{from})"));
         }
         let out = if lines.is_empty() { ui(self.lang, "no_output").to_string() } else { lines.join("\n") };
-        self.set_text(".alp-output", &out);
+        // The inner div keeps the panel scrolled to the newest line (column-reverse).
+        self.set_html(".alp-output", &format!("<div>{}</div>", esc(&out)));
         let status = self.status();
         let _ = self.root.set_attribute("data-status", &status);
     }
