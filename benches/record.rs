@@ -56,6 +56,7 @@ fn main() {
     .unwrap();
     let mut times = Vec::new();
     let mut result = None;
+    let mut parts = [0.0; 4];
     for _ in 0..5 {
         let before = LIVE.load(Relaxed);
         PEAK.store(before, Relaxed);
@@ -73,7 +74,19 @@ fn main() {
             record_bytes,
             trace.status().map(String::from),
         ));
+        // Where the bytes are: drop the parts one by one.
+        let mut trace = trace;
+        let live = || LIVE.load(Relaxed) as f64 / steps as f64;
+        let a = live();
+        drop(std::mem::take(&mut trace.record));
+        let b = live();
+        drop(std::mem::take(&mut trace.output));
+        let c = live();
+        drop(std::mem::take(&mut trace.steps));
+        let d = live();
         drop(trace);
+        let e = live();
+        parts = [a - b, b - c, c - d, d - e];
     }
     times.sort_by(|a, b| a.partial_cmp(b).unwrap());
     let (steps, retained, peak, messages, record_json, status) = result.unwrap();
@@ -87,6 +100,10 @@ fn main() {
     println!(
         "  bytes per step    {:.0} (all retained heap / steps, record included)",
         retained as f64 / steps as f64
+    );
+    println!(
+        "  per step: record {:.0} B, output {:.0} B, steps {:.0} B, locals {:.0} B",
+        parts[0], parts[1], parts[2], parts[3]
     );
     println!("  peak heap         {:.1} MB", peak as f64 / 1e6);
 }

@@ -40,6 +40,10 @@ pub struct ListingLine {
 pub struct Listing {
     pub function: Function,
     pub lines: Vec<ListingLine>,
+    /// Per source line (from the first line): the displayed number of the
+    /// next and of the previous visible line — what a snapshot attaches to.
+    #[serde(skip)]
+    attach: Vec<(u32, u32)>,
 }
 
 impl Listing {
@@ -69,8 +73,17 @@ impl Listing {
                 };
                 ListingLine { source: i as u32 + 1, number: shown, text, hidden }
             })
+            .collect::<Vec<ListingLine>>();
+        let attach = lines
+            .iter()
+            .map(|l| {
+                let next = lines.iter().find(|x| x.source > l.source && !x.hidden).and_then(|x| x.number);
+                let above =
+                    lines.iter().rev().find(|x| x.source < l.source && !x.hidden).and_then(|x| x.number);
+                (next.unwrap_or(0), above.unwrap_or(0))
+            })
             .collect();
-        Listing { function, lines }
+        Listing { function, lines, attach }
     }
 
     /// Displayed number of the `pub fn` line (where `call` events sit).
@@ -81,6 +94,11 @@ impl Listing {
 
     /// Displayed number for a snapshot taken at `source_line`.
     pub fn display_line(&self, source_line: u32, attach: Attach) -> u32 {
+        let first = self.lines.first().map_or(0, |l| l.source);
+        if let Some(&(next, above)) = source_line.checked_sub(first).and_then(|i| self.attach.get(i as usize))
+        {
+            return if attach == Attach::Next { next } else { above };
+        }
         let found = match attach {
             Attach::Next => self.lines.iter().find(|l| l.source > source_line && !l.hidden),
             Attach::Above => self.lines.iter().rev().find(|l| l.source < source_line && !l.hidden),
@@ -230,8 +248,8 @@ pub fn stage_for(function: Function, label: &str) -> &'static str {
 /// The caption of a step in `lang`, with live values filled in:
 /// `(title, body)`. Placeholders are `{name}`; see [`fill_value`].
 pub fn caption(lang: &str, step: &crate::trace::Step, trace: &crate::run::Trace) -> (String, String) {
-    let entry = &captions(lang)[step.stage];
-    let locals = step.locals_json();
+    let entry = &captions(lang)[step.stage()];
+    let locals = trace.locals_json(step);
     let fill = |text: &str| fill_placeholders(text, |key| fill_value(key, step, &locals, trace));
     let title = entry["title"].as_str().map(fill).unwrap_or_else(|| step.label.to_string());
     let body = entry["body"].as_str().map(fill).unwrap_or_default();

@@ -8,7 +8,7 @@
 use crate::protocol::{Model, ModelError, Process};
 use crate::runtime;
 use crate::scenario::Scenario;
-use crate::trace::{self, preview, Function, Recording, Step};
+use crate::trace::{self, preview, Function, LocalsTable, Recording, Step};
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -19,8 +19,9 @@ pub struct TraceError {
     pub message: String,
 }
 
-/// One recorded run.
-#[derive(Debug, Serialize)]
+/// One recorded run. Serialises to the trace contract of DESIGN.md, with
+/// each step's locals written out in full.
+#[derive(Debug)]
 pub struct Trace {
     pub scenario: String,
     pub function: Function,
@@ -31,14 +32,78 @@ pub struct Trace {
     /// The final message list; steps say how much of it existed.
     pub record: Vec<Value>,
     pub steps: Vec<Step>,
+    /// The locals every step points into.
+    pub locals: LocalsTable,
     /// The call budget of a `run_loop` scenario (0 otherwise).
     pub max_calls: i64,
 }
 
 impl Trace {
+    /// The locals of a step as a JSON object.
+    pub fn locals_json(&self, step: &Step) -> Value {
+        self.locals.json(step.locals)
+    }
+
     /// The final status of a `run_loop` trace (`answered`, …), if any.
     pub fn status(&self) -> Option<&str> {
         self.result.get("status").and_then(Value::as_str)
+    }
+}
+
+/// A step as the trace contract writes it.
+#[derive(Serialize)]
+struct StepOut<'a> {
+    function: Function,
+    line: u32,
+    label: &'a str,
+    depth: u16,
+    event: crate::trace::Event,
+    locals: Value,
+    record_len: u32,
+    output_len: u32,
+    stage: &'a str,
+}
+
+impl Trace {
+    fn step_out<'a>(&self, st: &'a Step) -> StepOut<'a> {
+        StepOut {
+            function: st.function,
+            line: st.line,
+            label: st.label,
+            depth: st.depth,
+            event: st.event,
+            locals: self.locals_json(st),
+            record_len: st.record_len,
+            output_len: st.output_len,
+            stage: st.stage(),
+        }
+    }
+
+    /// One step in the trace contract's JSON shape, locals included.
+    pub fn step_json(&self, st: &Step) -> Value {
+        serde_json::to_value(self.step_out(st)).unwrap_or(Value::Null)
+    }
+}
+
+impl Serialize for Trace {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        struct Steps<'a>(&'a Trace);
+        impl Serialize for Steps<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_seq(self.0.steps.iter().map(|st| self.0.step_out(st)))
+            }
+        }
+        use serde::ser::SerializeStruct;
+        let mut out = s.serialize_struct("Trace", 8)?;
+        out.serialize_field("scenario", &self.scenario)?;
+        out.serialize_field("function", &self.function)?;
+        out.serialize_field("result", &self.result)?;
+        out.serialize_field("error", &self.error)?;
+        out.serialize_field("output", &self.output)?;
+        out.serialize_field("record", &self.record)?;
+        out.serialize_field("steps", &Steps(self))?;
+        out.serialize_field("max_calls", &self.max_calls)?;
+        out.end()
     }
 }
 
@@ -94,7 +159,7 @@ pub fn record(scenario: &Scenario, model: &mut dyn Model, process: &mut dyn Proc
             }
         }
     });
-    let Recording { steps, output, capped } = rec;
+    let Recording { steps, locals, output, capped } = rec;
     let (result, error) = if capped {
         let message = format!("the trace reached the step cap of {cap} steps and was stopped");
         (Value::Null, Some(TraceError { kind: "step_cap".into(), message }))
@@ -109,6 +174,7 @@ pub fn record(scenario: &Scenario, model: &mut dyn Model, process: &mut dyn Proc
         output,
         record,
         steps,
+        locals,
         max_calls: if scenario.function == Function::RunLoop { scenario.max_calls } else { 0 },
     }
 }

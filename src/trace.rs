@@ -17,10 +17,9 @@
 //! thread natively.
 
 use crate::lesson::{self, Attach};
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 use serde_json::Value;
 use std::cell::RefCell;
-use std::rc::Rc;
 
 /// The default hard cap on steps in one trace.
 pub const STEP_CAP: usize = 2_000_000;
@@ -66,30 +65,119 @@ pub enum Event {
     Error,
 }
 
-/// One snapshot.
-#[derive(Clone, Debug, Serialize)]
+/// One snapshot. Small on purpose (a long loop records hundreds of
+/// thousands): locals are an index into the trace's [`LocalsTable`].
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Step {
     pub function: Function,
+    pub event: Event,
+    pub depth: u16,
     pub line: u32,
     pub label: &'static str,
-    pub depth: u32,
-    pub event: Event,
-    #[serde(serialize_with = "raw_json")]
-    pub locals: Rc<str>,
+    /// Index of this step's locals in [`LocalsTable`].
+    pub locals: u32,
     pub record_len: u32,
     pub output_len: u32,
-    pub stage: &'static str,
-}
-
-fn raw_json<S: Serializer>(locals: &Rc<str>, s: S) -> Result<S::Ok, S::Error> {
-    let value: Value = serde_json::from_str(locals).unwrap_or(Value::Null);
-    value.serialize(s)
 }
 
 impl Step {
-    /// The locals as JSON.
-    pub fn locals_json(&self) -> Value {
-        serde_json::from_str(&self.locals).unwrap_or(Value::Null)
+    /// The caption stage of this step.
+    pub fn stage(&self) -> &'static str {
+        lesson::stage_for(self.function, self.label)
+    }
+}
+
+/// All locals of a trace, shared between steps: each distinct value is
+/// stored once as JSON text, each set of `(name, value)` pairs once in a
+/// flat list, and a step points at its set.
+#[derive(Debug, Default)]
+pub struct LocalsTable {
+    /// Names per (function, name): a frame's locals do not evict another's.
+    names: Vec<(Function, &'static str)>,
+    values: Vec<Box<str>>,
+    /// `(start, len)` into `pairs`.
+    sets: Vec<(u32, u16)>,
+    pairs: Vec<(u16, u32)>,
+    /// Recording-time caches: the last value per name (to skip serialising
+    /// an unchanged local) and value text by hash (to share repeats).
+    last: Vec<(Value, u32)>,
+    by_hash: std::collections::HashMap<u64, u32>,
+}
+
+impl LocalsTable {
+    fn name_id(&mut self, function: Function, name: &'static str) -> u16 {
+        match self.names.iter().position(|n| *n == (function, name)) {
+            Some(i) => i as u16,
+            None => {
+                self.names.push((function, name));
+                self.last.push((Value::Null, u32::MAX));
+                (self.names.len() - 1) as u16
+            }
+        }
+    }
+
+    fn value_id(&mut self, name: u16, value: Value) -> u32 {
+        let last = &mut self.last[name as usize];
+        if last.1 != u32::MAX && last.0 == value {
+            return last.1;
+        }
+        let text = value.to_string();
+        let hash = {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            text.hash(&mut h);
+            h.finish()
+        };
+        let id = match self.by_hash.get(&hash) {
+            Some(&id) if *self.values[id as usize] == *text => id,
+            _ => {
+                self.values.push(text.into_boxed_str());
+                let id = (self.values.len() - 1) as u32;
+                self.by_hash.insert(hash, id);
+                id
+            }
+        };
+        self.last[name as usize] = (value, id);
+        id
+    }
+
+    /// Intern a set of locals; a set equal to the previous one is shared.
+    fn add(&mut self, function: Function, pairs: Vec<(&'static str, Value)>) -> u32 {
+        let start = self.pairs.len();
+        for (name, value) in pairs {
+            let n = self.name_id(function, name);
+            let v = self.value_id(n, value);
+            self.pairs.push((n, v));
+        }
+        let len = self.pairs.len() - start;
+        if let Some(&(s, l)) = self.sets.last() {
+            if l as usize == len && self.pairs[s as usize..s as usize + len] == self.pairs[start..] {
+                self.pairs.truncate(start);
+                return (self.sets.len() - 1) as u32;
+            }
+        }
+        self.sets.push((start as u32, len as u16));
+        (self.sets.len() - 1) as u32
+    }
+
+    /// Drop the recording caches and spare capacity.
+    fn finish(&mut self) {
+        self.last = Vec::new();
+        self.by_hash = Default::default();
+        self.values.shrink_to_fit();
+        self.sets.shrink_to_fit();
+        self.pairs.shrink_to_fit();
+    }
+
+    /// The locals of set `id` as a JSON object (names in alphabetical order).
+    pub fn json(&self, id: u32) -> Value {
+        let mut map = serde_json::Map::new();
+        let (start, len) = self.sets.get(id as usize).copied().unwrap_or((0, 0));
+        for (n, v) in &self.pairs[start as usize..start as usize + len as usize] {
+            let value = serde_json::from_str(&self.values[*v as usize]).unwrap_or(Value::Null);
+            map.insert(self.names[*n as usize].1.to_string(), value);
+        }
+        Value::Object(map)
     }
 }
 
@@ -102,6 +190,7 @@ struct Frame {
 #[derive(Default)]
 pub struct Recording {
     pub steps: Vec<Step>,
+    pub locals: LocalsTable,
     pub output: Vec<String>,
     /// True when the step cap cut the run short.
     pub capped: bool,
@@ -112,7 +201,6 @@ struct Recorder {
     frames: Vec<Frame>,
     record_len: u32,
     cap: usize,
-    last_locals: Rc<str>,
 }
 
 thread_local! {
@@ -122,17 +210,14 @@ thread_local! {
 /// Run `body` with a fresh recorder and return what it recorded. Nested
 /// recordings are not supported; the outer one is restored afterwards.
 pub fn recording<R>(cap: usize, body: impl FnOnce() -> R) -> (R, Recording) {
-    let fresh = Recorder {
-        rec: Recording::default(),
-        frames: Vec::new(),
-        record_len: 0,
-        cap: cap.max(1),
-        last_locals: Rc::from("{}"),
-    };
+    let fresh = Recorder { rec: Recording::default(), frames: Vec::new(), record_len: 0, cap: cap.max(1) };
     let outer = RECORDER.with(|r| r.borrow_mut().replace(fresh));
     let value = body();
     let done = RECORDER.with(|r| std::mem::replace(&mut *r.borrow_mut(), outer));
-    (value, done.map(|d| d.rec).unwrap_or_default())
+    let mut rec = done.map(|d| d.rec).unwrap_or_default();
+    rec.steps.shrink_to_fit();
+    rec.locals.finish();
+    (value, rec)
 }
 
 /// True once the step cap was reached: adapters stop calling out.
@@ -144,22 +229,21 @@ pub fn over_limit() -> bool {
 /// renders the returned value).
 pub fn call<R>(
     function: Function,
-    args: &[(&str, Value)],
+    args: &[(&'static str, Value)],
     show: impl Fn(&R) -> Value,
     body: impl FnOnce() -> R,
 ) -> R {
     let active = with_recorder(|r| {
         let line = lesson::listing(function).signature_line();
         r.frames.push(Frame { function, line });
-        let locals = encode(args.iter().map(|(k, v)| (*k, v.clone())));
-        r.push(Event::Call, "call", locals);
+        r.push(Event::Call, "call", args.to_vec());
     })
     .is_some();
     let value = body();
     if active {
         let returned = show(&value);
         with_recorder(|r| {
-            r.push(Event::Return, "return", encode([("return", returned)]));
+            r.push(Event::Return, "return", vec![("return", returned)]);
             r.frames.pop();
         });
     }
@@ -184,7 +268,7 @@ pub fn snap(
     if !live {
         return;
     }
-    let encoded = encode(locals());
+    let pairs = locals();
     with_recorder(|r| {
         let function = r.frames.last().map(|f| f.function).unwrap_or(Function::RunLoop);
         let line = lesson::listing(function).display_line(source_line, attach);
@@ -194,7 +278,7 @@ pub fn snap(
         if let Some(len) = record_len {
             r.record_len = len as u32;
         }
-        r.push(Event::Line, label, encoded);
+        r.push(Event::Line, label, pairs);
     });
 }
 
@@ -202,39 +286,31 @@ fn with_recorder<T>(f: impl FnOnce(&mut Recorder) -> T) -> Option<T> {
     RECORDER.with(|r| r.borrow_mut().as_mut().map(f))
 }
 
-fn encode<'a>(pairs: impl IntoIterator<Item = (&'a str, Value)>) -> String {
-    let map: serde_json::Map<String, Value> = pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
-    Value::Object(map).to_string()
-}
-
 impl Recorder {
-    fn push(&mut self, event: Event, label: &'static str, locals: String) {
+    fn push(&mut self, event: Event, label: &'static str, locals: Vec<(&'static str, Value)>) {
         if self.rec.capped {
             return;
         }
         let frame = self.frames.last();
         let function = frame.map(|f| f.function).unwrap_or(Function::RunLoop);
         let line = frame.map(|f| f.line).unwrap_or(1);
-        let depth = self.frames.len().saturating_sub(1) as u32;
+        let depth = self.frames.len().saturating_sub(1) as u16;
         let (label, event, locals) = if self.rec.steps.len() + 1 >= self.cap {
             self.rec.capped = true;
-            let note = format!("{{\"step_cap\":{}}}", self.cap);
-            ("trace.step_cap", Event::Error, note)
+            ("trace.step_cap", Event::Error, vec![("step_cap", Value::from(self.cap as u64))])
         } else {
             (label, event, locals)
         };
-        let locals = if *self.last_locals == *locals { self.last_locals.clone() } else { Rc::from(locals) };
-        self.last_locals = locals.clone();
+        let locals = self.rec.locals.add(function, locals);
         self.rec.steps.push(Step {
             function,
+            event,
+            depth,
             line,
             label,
-            depth,
-            event,
             locals,
             record_len: self.record_len,
             output_len: self.rec.output.len() as u32,
-            stage: lesson::stage_for(function, label),
         });
     }
 }

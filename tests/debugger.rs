@@ -34,7 +34,7 @@ fn the_lesson_walk_through() {
     assert_eq!(t.steps[d.position()].record_len, 3);
     d.command(Command::Continue, &t.steps);
     assert_eq!(label(&d), "loop.ask");
-    assert_eq!(t.steps[d.position()].locals_json()["number"], 2);
+    assert_eq!(t.locals_json(&t.steps[d.position()])["number"], 2);
     d.command(Command::Continue, &t.steps);
     assert_eq!(d.position(), t.steps.len() - 1, "no more hits: the end");
     assert_eq!(t.status(), Some("answered"));

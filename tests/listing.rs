@@ -120,15 +120,19 @@ fn every_reached_stage_has_captions_in_both_languages() {
     for (file, parsed) in load_shipped() {
         let trace = record_scenario(&parsed.unwrap_or_else(|p| panic!("{file}: {p:?}")));
         for step in &trace.steps {
-            stages.insert(step.stage);
+            stages.insert(step.stage());
             for lang in ["zh", "en"] {
                 let (title, body) = caption(lang, step, &trace);
                 assert!(
                     !title.is_empty() && !body.is_empty(),
                     "{file}: {} has no {lang} caption",
-                    step.stage
+                    step.stage()
                 );
-                assert!(!body.contains('{'), "{file}: unfilled placeholder in {lang} {}: {body}", step.stage);
+                assert!(
+                    !body.contains('{'),
+                    "{file}: unfilled placeholder in {lang} {}: {body}",
+                    step.stage()
+                );
             }
         }
     }

@@ -20,8 +20,15 @@ fn any_json() -> impl Strategy<Value = Value> {
         any::<i64>().prop_map(|n| json!(n)),
         any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(|f| json!(f)),
         ".{0,12}".prop_map(Value::String),
-        prop_oneof![Just("text"), Just("tool_use"), Just("run_main"), Just("end_turn"), Just("call_1"), Just("")]
-            .prop_map(|s| json!(s)),
+        prop_oneof![
+            Just("text"),
+            Just("tool_use"),
+            Just("run_main"),
+            Just("end_turn"),
+            Just("call_1"),
+            Just("")
+        ]
+        .prop_map(|s| json!(s)),
     ];
     leaf.prop_recursive(4, 32, 5, |inner| {
         prop_oneof![
@@ -47,7 +54,13 @@ fn any_json() -> impl Strategy<Value = Value> {
 
 /// A block a model might send: mostly well-formed, sometimes not.
 fn block() -> impl Strategy<Value = Value> {
-    let id = prop_oneof![Just(json!("call_1")), Just(json!("call_2")), Just(json!("")), Just(json!(7)), Just(Value::Null)];
+    let id = prop_oneof![
+        Just(json!("call_1")),
+        Just(json!("call_2")),
+        Just(json!("")),
+        Just(json!(7)),
+        Just(Value::Null)
+    ];
     let name = prop_oneof![Just("run_main"), Just("other_tool")];
     let input = prop_oneof![Just(json!({})), Just(json!({"path": "x.py"})), Just(json!([]))];
     prop_oneof![
@@ -95,7 +108,9 @@ fn check_run(scenario: &Scenario) -> Result<(), TestCaseError> {
     let trace = record(scenario, &mut model, &mut process, 50_000);
     // Ends in a lesson status, or an explicit error.
     match (&trace.result, &trace.error) {
-        (_, Some(e)) => prop_assert!(["value_error", "model_error", "step_cap"].contains(&e.kind.as_str()), "{:?}", e),
+        (_, Some(e)) => {
+            prop_assert!(["value_error", "model_error", "step_cap"].contains(&e.kind.as_str()), "{:?}", e)
+        }
         (r, None) if scenario.function == Function::RunLoop => {
             let status = r["status"].as_str().unwrap_or("?");
             prop_assert!(Status::ALL.iter().any(|s| s.as_str() == status), "status {status}");

@@ -355,7 +355,7 @@ fn ask_claude_sends_the_whole_request_once() {
         let trace = record_scenario(scenarios.iter().find(|s| s.id == *id).unwrap());
         assert_eq!(trace.result["stop_reason"], *reason, "{id}");
         let create = trace.steps.iter().find(|s| s.label == "ask.create").expect("ask.create");
-        let request = &create.locals_json()["request"];
+        let request = &trace.locals_json(create)["request"];
         assert_eq!(request["max_tokens"], 1024);
         assert_eq!(request["messages"], "(the record, n = 1)");
         assert_eq!(request["tools"][0]["name"], "run_main");
@@ -383,7 +383,7 @@ fn snapshot_is_taken_before_the_line_runs() {
     let i = trace.steps.iter().position(|s| s.label == "loop.save_results").unwrap();
     assert_eq!(trace.steps[i].record_len, 2, "before the push the record has 2 messages");
     assert_eq!(trace.steps[i + 1].record_len, 3, "after the push it has 3");
-    let results = &trace.steps[i].locals_json()["results"];
+    let results = &trace.locals_json(&trace.steps[i])["results"];
     assert_eq!(results.as_array().map(Vec::len), Some(1), "results are staged, not yet saved");
     assert_eq!(trace.steps.iter().filter(|s| s.label == "loop.ask").count(), 2);
     // limit: no second ask, the result is still saved.

@@ -118,7 +118,7 @@ pub fn render(m: &Moment) -> String {
     let t = m.trace;
     let step = t.steps.get(m.position);
     let record_len = step.map_or(0, |s| s.record_len as usize).min(t.record.len());
-    let locals = step.map(|s| s.locals_json()).unwrap_or(Value::Null);
+    let locals = step.map(|s| t.locals_json(s)).unwrap_or(Value::Null);
     let at_end = m.started && m.position + 1 >= t.steps.len();
     let zh = m.lang == Lang::Zh;
     let mut svg = Svg { body: String::new(), y: 10.0 };
@@ -314,7 +314,7 @@ fn latest_number(t: &Trace, position: usize) -> i64 {
         .iter()
         .rev()
         .filter(|s| s.function == Function::RunLoop)
-        .find_map(|s| s.locals_json()["number"].as_i64())
+        .find_map(|s| t.locals_json(s)["number"].as_i64())
         .unwrap_or(0)
 }
 
@@ -325,7 +325,7 @@ fn latest_reason(t: &Trace, position: usize) -> Option<String> {
         if s.label == "loop.ask" || s.label == "ask.create" {
             return None;
         }
-        let l = s.locals_json();
+        let l = t.locals_json(s);
         if let Some(r) = l["reason"].as_str().or_else(|| l["response"]["stop_reason"].as_str()) {
             return Some(r.to_string());
         }
@@ -370,7 +370,7 @@ fn in_flight(svg: &mut Svg, m: &Moment, locals: &Value) {
         }
         Function::RunMain => {
             let stages = ["call", "validate", "process", "result"];
-            let reached = match step.stage {
+            let reached = match step.stage() {
                 "main.call" | "main.envelope" => 0,
                 "main.validate" | "main.reject" => 1,
                 "main.spawn" | "main.output" | "main.timeout" | "main.cannot_start" => 2,
@@ -380,7 +380,7 @@ fn in_flight(svg: &mut Svg, m: &Moment, locals: &Value) {
                 .iter()
                 .rev()
                 .take_while(|s| s.function == Function::RunMain)
-                .any(|s| s.stage == "main.reject");
+                .any(|s| s.stage() == "main.reject");
             svg.text(
                 10.0,
                 svg.y + 12.0,

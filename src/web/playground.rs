@@ -263,9 +263,7 @@ impl Playground {
     pub fn current_step(&self) -> JsValue {
         let Ok(s) = self.state.try_borrow() else { return JsValue::NULL };
         let step = s.trace.steps.get(s.dbg.position());
-        super::callbacks::from_json(
-            &step.map(|st| serde_json::to_value(st).unwrap_or(Value::Null)).unwrap_or(Value::Null),
-        )
+        super::callbacks::from_json(&step.map(|st| s.trace.step_json(st)).unwrap_or(Value::Null))
     }
 
     /// The recorded trace's `result` and `error`.
@@ -715,7 +713,7 @@ impl State {
         // Locals.
         let mut locals = String::new();
         if started {
-            if let Value::Object(map) = step.locals_json() {
+            if let Value::Object(map) = self.trace.locals_json(&step) {
                 for (k, v) in map {
                     let shown = match &v {
                         Value::String(s) => format!("{s:?}"),
@@ -774,7 +772,7 @@ impl State {
             "started": self.dbg.started(),
             "line": step.map(|s| s.line),
             "label": step.map(|s| s.label),
-            "stage": step.map(|s| s.stage),
+            "stage": step.map(|s| s.stage()),
             "depth": step.map(|s| s.depth),
             "currentFunction": step.map(|s| s.function.name()),
             "status": self.status(),

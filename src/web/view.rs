@@ -398,7 +398,7 @@ pub fn gloss(lang: Lang, text: &str) -> String {
 }
 
 /// Names for the stack line: `run_loop › ask_claude`.
-pub fn stack(entry: Function, current: Function, depth: u32) -> String {
+pub fn stack(entry: Function, current: Function, depth: u16) -> String {
     if depth == 0 {
         entry.name().to_string()
     } else {
