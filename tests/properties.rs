@@ -5,6 +5,8 @@
 //!
 //! `PROPTEST_CASES=20000 cargo test --release --test properties` for a longer run.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use agent_loop_playground::lesson::listing;
 use agent_loop_playground::protocol::Status;
 use agent_loop_playground::run::record;

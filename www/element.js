@@ -14,13 +14,18 @@
 // el.lang = "en". Event: "playground-step" (detail = state) after every move;
 // "playground-ready" once the wasm is loaded.
 
-import init, { Playground } from "./agent-loop-playground.js";
+import init, { Playground, heapBytes } from "./agent-loop-playground.js";
+import { fixtureDoubles } from "./doubles.js";
 
 const here = import.meta.url;
 let ready = null;
 function loadWasm() {
   if (!ready) {
-    ready = init({ module_or_path: new URL("./agent-loop-playground_bg.wasm", here) });
+    performance.mark("alp:wasm-start");
+    ready = init({ module_or_path: new URL("./agent-loop-playground_bg.wasm", here) }).then((wasm) => {
+      performance.mark("alp:wasm-ready");
+      return wasm;
+    });
   }
   return ready;
 }
@@ -60,7 +65,9 @@ class AgentLoopPlayground extends HTMLElement {
     }
     if (generation !== this._generation || !this.isConnected || this._pg) return;
     try {
+      performance.mark("alp:construct");
       this._pg = new Playground(this, {
+        doubles: fixtureDoubles,
         function: this.getAttribute("function") || "",
         scenario: this.getAttribute("scenario") || "",
         lang: this.getAttribute("lang") || document.documentElement.lang || "zh",
@@ -74,6 +81,7 @@ class AgentLoopPlayground extends HTMLElement {
       this._fail(error && error.message ? error.message : String(error));
       return;
     }
+    performance.mark("alp:ready");
     this.dispatchEvent(new CustomEvent("playground-ready", { bubbles: true, detail: this.state() }));
   }
 
@@ -162,4 +170,4 @@ async function wasmMemoryBytes() {
   return wasm.memory.buffer.byteLength;
 }
 
-export { AgentLoopPlayground, loadWasm, wasmMemoryBytes };
+export { AgentLoopPlayground, loadWasm, wasmMemoryBytes, heapBytes };

@@ -18,16 +18,12 @@ use callbacks::{JsModel, JsProcess};
 use js_sys::{Function, Reflect};
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen(module = "/www/doubles.js")]
-extern "C" {
-    /// `fixtureDoubles(fixture) -> {model, process}` from www/doubles.js.
-    #[wasm_bindgen(js_name = fixtureDoubles)]
-    fn fixture_doubles(fixture: &JsValue) -> JsValue;
-}
-
-/// The JS fixture doubles for a scenario, as callbacks.
-pub fn js_doubles(scenario: &Scenario) -> (Function, Function) {
-    let doubles = fixture_doubles(&callbacks::from_json(&scenario.raw));
+/// The JS fixture doubles for a scenario, as callbacks. `factory` is
+/// `fixtureDoubles(fixture) -> {model, process}` from www/doubles.js (passed
+/// in by the page, so the wasm module imports no script of its own).
+pub fn js_doubles(factory: &Function, scenario: &Scenario) -> (Function, Function) {
+    let doubles =
+        factory.call1(&JsValue::NULL, &callbacks::from_json(&scenario.raw)).unwrap_or(JsValue::NULL);
     let get = |k: &str| {
         Reflect::get(&doubles, &JsValue::from_str(k)).ok().and_then(|f| f.dyn_into::<Function>().ok())
     };
@@ -38,11 +34,12 @@ pub fn js_doubles(scenario: &Scenario) -> (Function, Function) {
 /// Record a scenario through JS callbacks (the fixture doubles unless
 /// `model` / `process` are given).
 pub fn record_with_callbacks(
+    factory: &Function,
     scenario: &Scenario,
     model: Option<Function>,
     process: Option<Function>,
 ) -> Trace {
-    let (double_model, double_process) = js_doubles(scenario);
+    let (double_model, double_process) = js_doubles(factory, scenario);
     let mut model = JsModel::new(model.unwrap_or(double_model));
     let mut process = JsProcess::new(process.unwrap_or(double_process));
     record(scenario, &mut model, &mut process, STEP_CAP)
@@ -65,4 +62,31 @@ pub fn start() {
             }
         }
     }));
+}
+
+/// Counts live heap bytes so the benchmark can report what a trace really
+/// holds (wasm linear memory only ever grows, so it shows the peak).
+struct CountingAllocator;
+
+static LIVE_HEAP: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+// SAFETY: forwards every call to the system allocator unchanged; only counts.
+unsafe impl std::alloc::GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        LIVE_HEAP.fetch_add(layout.size(), std::sync::atomic::Ordering::Relaxed);
+        unsafe { std::alloc::System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+        LIVE_HEAP.fetch_sub(layout.size(), std::sync::atomic::Ordering::Relaxed);
+        unsafe { std::alloc::System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator;
+
+/// Live heap bytes held by Rust in this module (for the benchmark harness).
+#[wasm_bindgen(js_name = heapBytes)]
+pub fn heap_bytes() -> f64 {
+    LIVE_HEAP.load(std::sync::atomic::Ordering::Relaxed) as f64
 }

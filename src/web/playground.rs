@@ -38,6 +38,8 @@ struct State {
     previous_len: usize,
     model: Option<JsFunction>,
     process: Option<JsFunction>,
+    /// `fixtureDoubles` from www/doubles.js.
+    doubles: JsFunction,
     controls: Vec<Command>,
     only_function: Option<Function>,
     current_row: Option<Element>,
@@ -71,7 +73,8 @@ fn js_err(message: impl std::fmt::Display) -> JsError {
 #[wasm_bindgen]
 impl Playground {
     /// Build a playground inside `root`. `options` (all optional):
-    /// `{function, scenario, lang, breakpoints, controls, compact}`.
+    /// `{doubles, function, scenario, lang, breakpoints, controls, compact}`;
+    /// `doubles` (required) is `fixtureDoubles` from www/doubles.js.
     #[wasm_bindgen(constructor)]
     pub fn new(root: HtmlElement, options: JsValue) -> Result<Playground, JsError> {
         let entries: Vec<Entry> =
@@ -93,7 +96,11 @@ impl Playground {
         let current = pick(&entries, wanted.as_deref(), only_function)
             .ok_or_else(|| js_err("no valid scenario to show"))?;
         let scenario = entries[current].parsed.as_ref().map_err(|_| js_err("bad scenario"))?.clone();
-        let trace = super::record_with_callbacks(&scenario, None, None);
+        let doubles: JsFunction = Reflect::get(&options, &JsValue::from_str("doubles"))
+            .ok()
+            .and_then(|f| f.dyn_into().ok())
+            .ok_or_else(|| js_err("options.doubles must be fixtureDoubles from doubles.js"))?;
+        let trace = super::record_with_callbacks(&doubles, &scenario, None, None);
         let state = State {
             root: root.clone(),
             entries,
@@ -106,6 +113,7 @@ impl Playground {
             previous_len: 0,
             model: None,
             process: None,
+            doubles,
             controls,
             only_function,
             current_row: None,
@@ -558,7 +566,8 @@ impl State {
     /// Record the current scenario again (new scenario or new callbacks).
     fn rerecord(&mut self) {
         let Some(scenario) = self.scenario().cloned() else { return };
-        self.trace = super::record_with_callbacks(&scenario, self.model.clone(), self.process.clone());
+        self.trace =
+            super::record_with_callbacks(&self.doubles, &scenario, self.model.clone(), self.process.clone());
         self.dbg.command(Command::Reset, &self.trace.steps);
         self.previous_len = 0;
         self.shown_listing = None;
