@@ -1,8 +1,18 @@
-//! Compiles the shipped scenario fixtures into the binary (sorted by file
-//! name), so the page needs no extra request and tests see every file.
+//! Compiles the shipped scenario fixtures and the captions into the binary,
+//! minified (sorted by file name), so the page needs no extra request and
+//! tests see every file. A fixture that is not valid JSON is kept as it is:
+//! the page and `check` must report it, not the build.
 use std::{env, fs, path::Path};
 
+fn minified(text: &str) -> String {
+    match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(v) => v.to_string(),
+        Err(_) => text.to_string(),
+    }
+}
+
 fn main() {
+    let out = env::var("OUT_DIR").unwrap();
     let dir = Path::new("fixtures/scenarios");
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut files: Vec<_> = fs::read_dir(dir)
@@ -10,13 +20,19 @@ fn main() {
         .unwrap_or_default();
     files.retain(|p| p.extension().is_some_and(|e| e == "json"));
     files.sort();
-    let mut out = String::from("&[\n");
+    let mut list = String::from("&[\n");
     for path in &files {
         println!("cargo:rerun-if-changed={}", path.display());
-        let abs = fs::canonicalize(path).expect("fixture path");
         let name = path.file_name().unwrap().to_string_lossy();
-        out.push_str(&format!("    ({name:?}, include_str!({:?})),\n", abs.display().to_string()));
+        let text = fs::read_to_string(path).expect("readable fixture");
+        list.push_str(&format!("    ({name:?}, {:?}),\n", minified(&text)));
     }
-    out.push(']');
-    fs::write(Path::new(&env::var("OUT_DIR").unwrap()).join("shipped_fixtures.rs"), out).unwrap();
+    list.push(']');
+    fs::write(Path::new(&out).join("shipped_fixtures.rs"), list).unwrap();
+    for lang in ["zh", "en"] {
+        let path = format!("fixtures/captions/{lang}.json");
+        println!("cargo:rerun-if-changed={path}");
+        let text = fs::read_to_string(&path).expect("captions");
+        fs::write(Path::new(&out).join(format!("captions_{lang}.json")), minified(&text)).unwrap();
+    }
 }

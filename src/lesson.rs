@@ -312,8 +312,8 @@ pub fn captions(lang: &str) -> &'static Value {
     static ZH: OnceLock<Value> = OnceLock::new();
     static EN: OnceLock<Value> = OnceLock::new();
     let (cell, text) = match lang {
-        "zh" => (&ZH, include_str!("../fixtures/captions/zh.json")),
-        _ => (&EN, include_str!("../fixtures/captions/en.json")),
+        "zh" => (&ZH, include_str!(concat!(env!("OUT_DIR"), "/captions_zh.json"))),
+        _ => (&EN, include_str!(concat!(env!("OUT_DIR"), "/captions_en.json"))),
     };
     cell.get_or_init(|| serde_json::from_str(text).unwrap_or(Value::Null))
 }

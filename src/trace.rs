@@ -101,7 +101,7 @@ pub struct LocalsTable {
     /// Recording-time caches: the last value per name (to skip serialising
     /// an unchanged local) and value text by hash (to share repeats).
     last: Vec<(Value, u32)>,
-    by_hash: std::collections::HashMap<u64, u32>,
+    by_hash: std::collections::BTreeMap<u64, u32>,
 }
 
 impl LocalsTable {
@@ -122,12 +122,10 @@ impl LocalsTable {
             return last.1;
         }
         let text = value.to_string();
-        let hash = {
-            use std::hash::{Hash, Hasher};
-            let mut h = std::collections::hash_map::DefaultHasher::new();
-            text.hash(&mut h);
-            h.finish()
-        };
+        // FNV-1a: tiny and good enough to find repeats (equality is checked).
+        let hash = text
+            .bytes()
+            .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
         let id = match self.by_hash.get(&hash) {
             Some(&id) if *self.values[id as usize] == *text => id,
             _ => {

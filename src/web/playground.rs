@@ -47,7 +47,7 @@ struct State {
     /// longer borrowed (so handlers may call back into the element).
     pending_event: Option<Value>,
     /// What each panel currently shows (see `set_html`).
-    shown: RefCell<std::collections::HashMap<String, String>>,
+    shown: RefCell<std::collections::BTreeMap<String, String>>,
 }
 
 /// The output panel shows at most this many of the latest lines.
