@@ -142,7 +142,7 @@ const bars = [
   ["bytes / step (retained)", recording.heapRetained / recording.steps, 200],
   ["bytes / step (peak memory)", recording.memoryGrowth / recording.steps, 200],
 ];
-const W = 640, rowH = 34, x0 = 190, scaleW = 380;
+const W = 720, rowH = 34, x0 = 200, scaleW = 380;
 let svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${bars.length * rowH + 50}" font-family="sans-serif" font-size="12">`;
 svg += `<text x="10" y="18" font-weight="bold">Agent Loop Playground — measured vs budget (bar end = measured, line = budget)</text>`;
 bars.forEach(([label, value, budget], i) => {

@@ -100,7 +100,7 @@ pub struct LocalsTable {
     pairs: Vec<(u16, u32)>,
     /// Recording-time caches: the last value per name (to skip serialising
     /// an unchanged local) and value text by hash (to share repeats).
-    last: Vec<(Value, u32)>,
+    last: Vec<(u64, u32)>,
     by_hash: std::collections::BTreeMap<u64, u32>,
 }
 
@@ -110,18 +110,26 @@ impl LocalsTable {
             Some(i) => i as u16,
             None => {
                 self.names.push((function, name));
-                self.last.push((Value::Null, u32::MAX));
+                self.last.push((0, u32::MAX));
                 (self.names.len() - 1) as u16
             }
         }
     }
 
-    fn value_id(&mut self, name: u16, value: Value) -> u32 {
-        let last = &mut self.last[name as usize];
-        if last.1 != u32::MAX && last.0 == value {
+    fn value_id(&mut self, name: u16, local: Captured) -> u32 {
+        let mut fp = Fnv::new();
+        match &local {
+            Captured::Ref(l) => l.fingerprint(&mut fp),
+            Captured::Owned(v) => fingerprint_value(v, &mut fp),
+        }
+        let last = self.last[name as usize];
+        if last.1 != u32::MAX && last.0 == fp.0 {
             return last.1;
         }
-        let text = value.to_string();
+        let text = match local {
+            Captured::Ref(l) => l.local().to_string(),
+            Captured::Owned(v) => v.to_string(),
+        };
         // FNV-1a: tiny and good enough to find repeats (equality is checked).
         let hash = text
             .bytes()
@@ -135,12 +143,12 @@ impl LocalsTable {
                 id
             }
         };
-        self.last[name as usize] = (value, id);
+        self.last[name as usize] = (fp.0, id);
         id
     }
 
     /// Intern a set of locals; a set equal to the previous one is shared.
-    fn add(&mut self, function: Function, pairs: Vec<(&'static str, Value)>) -> u32 {
+    fn add(&mut self, function: Function, pairs: Vec<(&'static str, Captured)>) -> u32 {
         let start = self.pairs.len();
         for (name, value) in pairs {
             let n = self.name_id(function, name);
@@ -177,6 +185,13 @@ impl LocalsTable {
         }
         Value::Object(map)
     }
+}
+
+/// A local on its way into the table: borrowed from the running code, or
+/// an already-built value (call arguments, return values).
+pub enum Captured<'a> {
+    Ref(&'a dyn Local),
+    Owned(Value),
 }
 
 struct Frame {
@@ -234,14 +249,14 @@ pub fn call<R>(
     let active = with_recorder(|r| {
         let line = lesson::listing(function).signature_line();
         r.frames.push(Frame { function, line });
-        r.push(Event::Call, "call", args.to_vec());
+        r.push(Event::Call, "call", args.iter().map(|(n, v)| (*n, Captured::Owned(v.clone()))).collect());
     })
     .is_some();
     let value = body();
     if active {
         let returned = show(&value);
         with_recorder(|r| {
-            r.push(Event::Return, "return", vec![("return", returned)]);
+            r.push(Event::Return, "return", vec![("return", Captured::Owned(returned))]);
             r.frames.pop();
         });
     }
@@ -260,13 +275,13 @@ pub fn snap(
     attach: Attach,
     label: &'static str,
     record_len: Option<usize>,
-    locals: &dyn Fn() -> Vec<(&'static str, Value)>,
+    locals: &[(&'static str, &dyn Local)],
 ) {
     let live = RECORDER.with(|r| r.borrow().as_ref().is_some_and(|r| !r.rec.capped && !r.frames.is_empty()));
     if !live {
         return;
     }
-    let pairs = locals();
+    let pairs: Vec<(&'static str, Captured)> = locals.iter().map(|(n, l)| (*n, Captured::Ref(*l))).collect();
     with_recorder(|r| {
         let function = r.frames.last().map(|f| f.function).unwrap_or(Function::RunLoop);
         let line = lesson::listing(function).display_line(source_line, attach);
@@ -285,7 +300,7 @@ fn with_recorder<T>(f: impl FnOnce(&mut Recorder) -> T) -> Option<T> {
 }
 
 impl Recorder {
-    fn push(&mut self, event: Event, label: &'static str, locals: Vec<(&'static str, Value)>) {
+    fn push(&mut self, event: Event, label: &'static str, locals: Vec<(&'static str, Captured)>) {
         if self.rec.capped {
             return;
         }
@@ -295,7 +310,11 @@ impl Recorder {
         let depth = self.frames.len().saturating_sub(1) as u16;
         let (label, event, locals) = if self.rec.steps.len() + 1 >= self.cap {
             self.rec.capped = true;
-            ("trace.step_cap", Event::Error, vec![("step_cap", Value::from(self.cap as u64))])
+            (
+                "trace.step_cap",
+                Event::Error,
+                vec![("step_cap", Captured::Owned(Value::from(self.cap as u64)))],
+            )
         } else {
             (label, event, locals)
         };
@@ -322,24 +341,99 @@ pub const PREVIEW_DEPTH: usize = 24;
 /// reference (never cloning a whole record first).
 pub trait Local {
     fn local(&self) -> Value;
+    /// Feed what identifies this value into a hash, without allocating:
+    /// an unchanged local is recognised and not copied again.
+    fn fingerprint(&self, h: &mut Fnv);
+}
+
+/// FNV-1a, 64-bit: tiny, allocation-free, good enough to notice change.
+pub struct Fnv(pub u64);
+
+impl Fnv {
+    pub fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+    pub fn bytes(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    fn tag(&mut self, t: u8) {
+        self.bytes(&[t]);
+    }
+}
+
+impl Default for Fnv {
+    fn default() -> Fnv {
+        Fnv::new()
+    }
+}
+
+fn fingerprint_value(v: &Value, h: &mut Fnv) {
+    match v {
+        Value::Null => h.tag(0),
+        Value::Bool(b) => h.bytes(&[1, u8::from(*b)]),
+        Value::Number(n) => {
+            h.tag(2);
+            match (n.as_i64(), n.as_f64()) {
+                (Some(i), _) => h.bytes(&i.to_le_bytes()),
+                (None, Some(f)) => h.bytes(&f.to_bits().to_le_bytes()),
+                _ => h.tag(9),
+            }
+        }
+        Value::String(s) => {
+            h.tag(3);
+            h.bytes(&(s.len() as u64).to_le_bytes());
+            h.bytes(s.as_bytes());
+        }
+        Value::Array(items) => {
+            h.tag(4);
+            h.bytes(&(items.len() as u64).to_le_bytes());
+            items.iter().for_each(|x| fingerprint_value(x, h));
+        }
+        Value::Object(map) => {
+            h.tag(5);
+            h.bytes(&(map.len() as u64).to_le_bytes());
+            for (k, x) in map {
+                h.bytes(k.as_bytes());
+                fingerprint_value(x, h);
+            }
+        }
+    }
 }
 
 impl Local for Value {
     fn local(&self) -> Value {
         shorten(self, 0)
     }
+    fn fingerprint(&self, h: &mut Fnv) {
+        fingerprint_value(self, h);
+    }
 }
 impl Local for str {
     fn local(&self) -> Value {
         short_string(self)
+    }
+    fn fingerprint(&self, h: &mut Fnv) {
+        h.tag(3);
+        h.bytes(&(self.len() as u64).to_le_bytes());
+        h.bytes(self.as_bytes());
     }
 }
 impl Local for String {
     fn local(&self) -> Value {
         short_string(self)
     }
+    fn fingerprint(&self, h: &mut Fnv) {
+        self.as_str().fingerprint(h);
+    }
 }
 impl<T: Local> Local for [T] {
+    fn fingerprint(&self, h: &mut Fnv) {
+        h.tag(4);
+        h.bytes(&(self.len() as u64).to_le_bytes());
+        self.iter().for_each(|x| x.fingerprint(h));
+    }
     fn local(&self) -> Value {
         let mut items: Vec<Value> = self.iter().take(PREVIEW_ITEMS).map(Local::local).collect();
         if self.len() > PREVIEW_ITEMS {
@@ -352,10 +446,16 @@ impl<T: Local> Local for Vec<T> {
     fn local(&self) -> Value {
         self.as_slice().local()
     }
+    fn fingerprint(&self, h: &mut Fnv) {
+        self.as_slice().fingerprint(h);
+    }
 }
 impl<T: Local + ?Sized> Local for &T {
     fn local(&self) -> Value {
         (**self).local()
+    }
+    fn fingerprint(&self, h: &mut Fnv) {
+        (**self).fingerprint(h);
     }
 }
 macro_rules! plain_local {
@@ -363,6 +463,9 @@ macro_rules! plain_local {
         impl Local for $t {
             fn local(&self) -> Value {
                 serde_json::json!(self)
+            }
+            fn fingerprint(&self, h: &mut Fnv) {
+                fingerprint_value(&serde_json::json!(self), h);
             }
         }
     )*};
@@ -372,6 +475,10 @@ plain_local!(bool, i64, u32, usize, f64);
 impl Local for crate::protocol::ModelError {
     fn local(&self) -> Value {
         serde_json::json!({"name": short_string(&self.name), "message": short_string(&self.message)})
+    }
+    fn fingerprint(&self, h: &mut Fnv) {
+        self.name.fingerprint(h);
+        self.message.fingerprint(h);
     }
 }
 
@@ -385,6 +492,11 @@ impl Local for crate::protocol::Request<'_> {
             "tools": shorten(&self.tools, 0),
             "max_tokens": self.max_tokens,
         })
+    }
+    fn fingerprint(&self, h: &mut Fnv) {
+        h.bytes(&(self.messages.len() as u64).to_le_bytes());
+        h.bytes(self.system.as_bytes());
+        h.bytes(&self.max_tokens.to_le_bytes());
     }
 }
 
@@ -436,11 +548,11 @@ pub fn preview<T: Local + ?Sized>(value: &T) -> Value {
 macro_rules! before {
     ($label:literal, $record:expr; $($local:ident),* $(,)?) => {
         $crate::trace::snap(line!(), $crate::lesson::Attach::Next, $label, Some($record.len()),
-            &|| vec![$((stringify!($local), $crate::trace::preview(&$local))),*])
+            &[$((stringify!($local), &$local as &dyn $crate::trace::Local)),*])
     };
     ($label:literal; $($local:ident),* $(,)?) => {
         $crate::trace::snap(line!(), $crate::lesson::Attach::Next, $label, None,
-            &|| vec![$((stringify!($local), $crate::trace::preview(&$local))),*])
+            &[$((stringify!($local), &$local as &dyn $crate::trace::Local)),*])
     };
 }
 
@@ -449,7 +561,7 @@ macro_rules! before {
 macro_rules! head {
     ($label:literal, $record:expr; $($local:ident),* $(,)?) => {
         $crate::trace::snap(line!(), $crate::lesson::Attach::Above, $label, Some($record.len()),
-            &|| vec![$((stringify!($local), $crate::trace::preview(&$local))),*])
+            &[$((stringify!($local), &$local as &dyn $crate::trace::Local)),*])
     };
 }
 

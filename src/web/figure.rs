@@ -229,8 +229,10 @@ pub fn render(m: &Moment) -> String {
         let label = match (zh, kind) {
             (true, "user") => "用户问题".to_string(),
             (true, "assistant") => "模型响应".to_string(),
-            (true, "tool_result") => "工具结果（role: user）".to_string(),
-            (false, "tool_result") => "tool results (role: user)".to_string(),
+            (true, "tool_result") => "工具结果".to_string(),
+            (false, "tool_result") => "tool results".to_string(),
+            (false, "user") => "question".to_string(),
+            (false, "assistant") => "model answer".to_string(),
             (_, other) => other.to_string(),
         };
         cards.push_str(&format!(
