@@ -8,18 +8,14 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-#[wasm_bindgen::prelude::wasm_bindgen(module = "/www/doubles.js")]
-extern "C" {
-    #[wasm_bindgen(thread_local_v2, js_name = fixtureDoubles)]
-    static FIXTURE_DOUBLES: js_sys::Function;
-}
+mod common;
 
 fn record_with_callbacks(
     s: &agent_loop_playground::scenario::Scenario,
     model: Option<js_sys::Function>,
     process: Option<js_sys::Function>,
 ) -> agent_loop_playground::run::Trace {
-    FIXTURE_DOUBLES.with(|d| agent_loop_playground::web::record_with_callbacks(d, s, model, process))
+    agent_loop_playground::web::record_with_callbacks(&common::web::fixture_doubles(), s, model, process)
 }
 
 #[wasm_bindgen_test]

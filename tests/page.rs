@@ -11,18 +11,14 @@ use web_sys::{Element, HtmlElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-#[wasm_bindgen::prelude::wasm_bindgen(module = "/www/doubles.js")]
-extern "C" {
-    #[wasm_bindgen(thread_local_v2, js_name = fixtureDoubles)]
-    static FIXTURE_DOUBLES: js_sys::Function;
-}
+mod common;
 
 fn mount(options: &[(&str, &str)]) -> (HtmlElement, Playground) {
     let doc = web_sys::window().unwrap().document().unwrap();
     let host: HtmlElement = doc.create_element("div").unwrap().dyn_into().unwrap();
     doc.body().unwrap().append_child(&host).unwrap();
     let opts = js_sys::Object::new();
-    FIXTURE_DOUBLES.with(|d| Reflect::set(&opts, &JsValue::from_str("doubles"), d).unwrap());
+    Reflect::set(&opts, &JsValue::from_str("doubles"), &common::web::fixture_doubles()).unwrap();
     for (k, v) in options {
         Reflect::set(&opts, &JsValue::from_str(k), &JsValue::from_str(v)).unwrap();
     }

@@ -15,6 +15,8 @@ use agent_loop_playground::trace::{Event, Function};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
+mod common;
+
 fn any_json() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
         Just(Value::Null),
@@ -138,23 +140,7 @@ fn check_run(scenario: &Scenario) -> Result<(), TestCaseError> {
         prop_assert_eq!(trace.steps.last().map(|s| s.event), Some(Event::Return));
     }
     // Every tool_result answers the ids of the message before it, in order.
-    for (i, m) in trace.record.iter().enumerate() {
-        let Some(blocks) = m["content"].as_array() else { continue };
-        let answered: Vec<&Value> =
-            blocks.iter().filter(|b| b["type"] == "tool_result").map(|b| &b["tool_use_id"]).collect();
-        if answered.is_empty() {
-            continue;
-        }
-        prop_assert_eq!(&m["role"], "user");
-        let asked: Vec<&Value> = trace.record[i - 1]["content"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|b| b["type"] == "tool_use")
-            .map(|b| &b["id"])
-            .collect();
-        prop_assert_eq!(asked, answered);
-    }
+    prop_assert_eq!(common::pairing_problem(&trace.record), None);
     Ok(())
 }
 

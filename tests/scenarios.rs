@@ -6,6 +6,8 @@ use agent_loop_playground::scenario::{load_shipped, Scenario};
 use agent_loop_playground::trace::Function;
 use serde_json::Value;
 
+mod common;
+
 /// What a run_loop scenario must produce.
 struct Loop {
     id: &'static str,
@@ -248,21 +250,8 @@ fn first_line(result: &Value) -> &str {
 
 /// Every tool_result answers exactly the tool_use ids of the message before.
 fn assert_paired(trace: &Trace) {
-    for (i, message) in trace.record.iter().enumerate() {
-        let Some(blocks) = message["content"].as_array() else { continue };
-        let results: Vec<&Value> = blocks.iter().filter(|b| b["type"] == "tool_result").collect();
-        if results.is_empty() {
-            continue;
-        }
-        let asked: Vec<&Value> = trace.record[i - 1]["content"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|b| b["type"] == "tool_use")
-            .map(|b| &b["id"])
-            .collect();
-        let answered: Vec<&Value> = results.iter().map(|r| &r["tool_use_id"]).collect();
-        assert_eq!(asked, answered, "{}: message {i} does not pair with its requests", trace.scenario);
+    if let Some(problem) = common::pairing_problem(&trace.record) {
+        panic!("{}: {problem}", trace.scenario);
     }
 }
 
