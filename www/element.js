@@ -6,7 +6,7 @@
 //
 // Attributes: function, scenario, lang (zh|en), breakpoints (labels,
 // line numbers or function:line), controls (e.g. "debug,step,continue,reset"),
-// compact. Each element owns its own trace, breakpoints and listeners; removing
+// height (max panel height, e.g. "320" or "20rem"), compact. Each element owns its own trace, breakpoints and listeners; removing
 // it from the page frees them.
 //
 // API: el.state(), el.command(name), el.toggleBreakpoint(function, line|label),
@@ -43,7 +43,7 @@ function addStyles(doc) {
 
 class AgentLoopPlayground extends HTMLElement {
   static get observedAttributes() {
-    return ["scenario", "lang"];
+    return ["scenario", "lang", "height"];
   }
 
   constructor() {
@@ -64,6 +64,7 @@ class AgentLoopPlayground extends HTMLElement {
       return;
     }
     if (generation !== this._generation || !this.isConnected || this._pg) return;
+    this._applyHeight(this.getAttribute("height"));
     try {
       performance.mark("alp:construct");
       this._pg = new Playground(this, {
@@ -93,7 +94,16 @@ class AgentLoopPlayground extends HTMLElement {
     }
   }
 
+  // height="320" or "20rem": the tallest the code and figure panels grow
+  // before they scroll. Set through the CSSOM, which the page's CSP allows.
+  _applyHeight(value) {
+    const valid = value && /^\d+(\.\d+)?(px|rem|em|vh)?$/.test(value.trim());
+    if (valid) this.style.setProperty("--alp-panel-height", /\d$/.test(value.trim()) ? `${value.trim()}px` : value.trim());
+    else this.style.removeProperty("--alp-panel-height");
+  }
+
   attributeChangedCallback(name, oldValue, value) {
+    if (name === "height") this._applyHeight(value);
     if (!this._pg || oldValue === value || value === null) return;
     try {
       if (name === "scenario") this.load(value);

@@ -260,6 +260,42 @@ await test("removing an element releases it; adding it back works", async (page)
   assert.equal(result.status, "answered");
 });
 
+await test("attributes: controls, height, compact, breakpoints by label and line", async (page) => {
+  await open(page, "?scenario=report&lang=en");
+  const r = await page.evaluate(async () => {
+    const e = document.createElement("agent-loop-playground");
+    e.setAttribute("function", "run_main");
+    e.setAttribute("scenario", "timeout");
+    e.setAttribute("controls", "debug,step,continue");
+    e.setAttribute("height", "240");
+    e.setAttribute("breakpoints", "main.spawn, run_main:5");
+    e.setAttribute("compact", "");
+    e.id = "extra";
+    document.querySelector("main").appendChild(e);
+    await new Promise((ok) => e.addEventListener("playground-ready", ok, { once: true }));
+    const code = e.querySelector(".alp-code");
+    return {
+      buttons: [...e.querySelectorAll("[data-command]")].map((b) => b.dataset.command),
+      maxHeight: getComputedStyle(code).maxHeight,
+      lowerHidden: getComputedStyle(e.querySelector(".alp-lower")).display,
+      breakpoints: e.state().breakpoints,
+      options: [...e.querySelectorAll(".alp-select optgroup")].map((g) => g.label),
+      otherState: document.querySelector("agent-loop-playground").state().scenario,
+    };
+  });
+  assert.deepEqual(r.buttons, ["debug", "step", "continue"]);
+  assert.equal(r.maxHeight, "240px");
+  assert.equal(r.lowerHidden, "none");
+  assert.equal(r.breakpoints.length, 2);
+  assert.ok(r.breakpoints.every((b) => b.function === "run_main"));
+  assert.deepEqual(r.options, ["run_main"], "function= limits the picker");
+  assert.equal(r.otherState, "report");
+  await page.click('#extra [data-command="debug"]');
+  assert.equal((await state(page, "#extra")).label, "main.envelope");
+  await page.click('#extra [data-command="continue"]');
+  assert.equal((await state(page, "#extra")).label, "main.spawn");
+});
+
 // ---- Hostile input ----------------------------------------------------
 await test("hostile input is inert text and the layout holds", async (page) => {
   await open(page, "?scenario=report&lang=en");
