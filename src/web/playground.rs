@@ -623,17 +623,15 @@ impl State {
                 }
             }
         }
-        let n = self.trace.steps.len().max(1) as f64;
+        let n = self.trace.steps.len().max(1);
         let ticks: String = self
             .dbg
             .hit_positions(&self.trace.steps)
             .iter()
             .take(2000)
             .map(|&i| {
-                format!(
-                    r#"<rect x="{:.1}" y="0" width="4" height="8" class="alp-tick"/>"#,
-                    i as f64 / n * 996.0
-                )
+                // Integer maths: the tick scale is 0..996 of a 1000-wide viewBox.
+                format!(r#"<rect x="{}" y="0" width="4" height="8" class="alp-tick"/>"#, i * 996 / n)
             })
             .collect();
         self.set_html(".alp-ticks", &ticks);
