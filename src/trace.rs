@@ -106,7 +106,15 @@ pub struct LocalsTable {
 
 impl LocalsTable {
     fn name_id(&mut self, function: Function, name: &'static str) -> u16 {
-        match self.names.iter().position(|n| *n == (function, name)) {
+        // A call site passes the same literal every time: compare addresses
+        // first, contents only when that misses.
+        let same_literal = |n: &(Function, &'static str)| n.0 == function && std::ptr::eq(n.1, name);
+        let found = self
+            .names
+            .iter()
+            .position(same_literal)
+            .or_else(|| self.names.iter().position(|n| *n == (function, name)));
+        match found {
             Some(i) => i as u16,
             None => {
                 self.names.push((function, name));
@@ -354,7 +362,13 @@ impl Fnv {
         Fnv(0xcbf2_9ce4_8422_2325)
     }
     pub fn bytes(&mut self, bytes: &[u8]) {
-        for b in bytes {
+        // Eight bytes per round: locals are hashed at every step.
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+            self.0 = (self.0 ^ word).wrapping_mul(0x100_0000_01b3).rotate_left(29);
+        }
+        for b in chunks.remainder() {
             self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3);
         }
     }

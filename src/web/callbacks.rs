@@ -47,12 +47,14 @@ pub struct JsModel {
     /// The record only grows, so converted messages are kept and only new
     /// ones are converted: a long loop stays linear.
     messages: Array,
-    tools: Option<JsValue>,
+    /// Keys and constant values, converted once (strings cost a copy each
+    /// time they cross the boundary).
+    constants: Option<[JsValue; 8]>,
 }
 
 impl JsModel {
     pub fn new(callback: Function) -> JsModel {
-        JsModel { callback, messages: Array::new(), tools: None }
+        JsModel { callback, messages: Array::new(), constants: None }
     }
 
     fn request(&mut self, request: &Request) -> JsValue {
@@ -64,16 +66,26 @@ impl JsModel {
             let js = from_json(message);
             self.messages.push(&Object::freeze(&Object::from(js)));
         }
-        let tools = self.tools.get_or_insert_with(|| from_json(&request.tools)).clone();
+        let [k_model, k_system, k_messages, k_tools, k_max, model, system, tools] =
+            self.constants.get_or_insert_with(|| {
+                ["model", "system", "messages", "tools", "max_tokens"]
+                    .map(JsValue::from_str)
+                    .into_iter()
+                    .chain([
+                        JsValue::from_str(request.model),
+                        JsValue::from_str(request.system),
+                        from_json(&request.tools),
+                    ])
+                    .collect::<Vec<_>>()
+                    .try_into()
+                    .unwrap_or_else(|_| std::array::from_fn(|_| JsValue::NULL))
+            });
         let object = Object::new();
-        let set = |k: &str, v: &JsValue| {
-            let _ = Reflect::set(&object, &JsValue::from_str(k), v);
-        };
-        set("model", &JsValue::from_str(request.model));
-        set("system", &JsValue::from_str(request.system));
-        set("messages", &self.messages.slice(0, request.messages.len() as u32));
-        set("tools", &tools);
-        set("max_tokens", &JsValue::from_f64(f64::from(request.max_tokens)));
+        let _ = Reflect::set(&object, k_model, model);
+        let _ = Reflect::set(&object, k_system, system);
+        let _ = Reflect::set(&object, k_messages, &self.messages.slice(0, request.messages.len() as u32));
+        let _ = Reflect::set(&object, k_tools, tools);
+        let _ = Reflect::set(&object, k_max, &JsValue::from_f64(f64::from(request.max_tokens)));
         object.into()
     }
 }
