@@ -135,7 +135,11 @@ impl LocalsTable {
             return last.1;
         }
         let text = match local {
-            Captured::Ref(l) => l.local().to_string(),
+            Captured::Ref(l) => {
+                let mut buf = Vec::new();
+                l.write(&mut buf);
+                String::from_utf8(buf).unwrap_or_default()
+            }
             Captured::Owned(v) => v.to_string(),
         };
         // FNV-1a: tiny and good enough to find repeats (equality is checked).
@@ -349,6 +353,11 @@ pub const PREVIEW_DEPTH: usize = 24;
 /// reference (never cloning a whole record first).
 pub trait Local {
     fn local(&self) -> Value;
+    /// Append the JSON text of [`Local::local`] to `out` (the same bytes;
+    /// implementations skip building the intermediate value).
+    fn write(&self, out: &mut Vec<u8>) {
+        let _ = serde_json::to_writer(out, &self.local());
+    }
     /// Feed what identifies this value into a hash, without allocating:
     /// an unchanged local is recognised and not copied again.
     fn fingerprint(&self, h: &mut Fnv);
@@ -420,6 +429,9 @@ impl Local for Value {
     fn local(&self) -> Value {
         shorten(self, 0)
     }
+    fn write(&self, out: &mut Vec<u8>) {
+        write_preview(self, 0, out);
+    }
     fn fingerprint(&self, h: &mut Fnv) {
         fingerprint_value(self, h);
     }
@@ -427,6 +439,9 @@ impl Local for Value {
 impl Local for str {
     fn local(&self) -> Value {
         short_string(self)
+    }
+    fn write(&self, out: &mut Vec<u8>) {
+        write_short_str(self, out);
     }
     fn fingerprint(&self, h: &mut Fnv) {
         h.tag(3);
@@ -438,11 +453,28 @@ impl Local for String {
     fn local(&self) -> Value {
         short_string(self)
     }
+    fn write(&self, out: &mut Vec<u8>) {
+        write_short_str(self, out);
+    }
     fn fingerprint(&self, h: &mut Fnv) {
         self.as_str().fingerprint(h);
     }
 }
 impl<T: Local> Local for [T] {
+    fn write(&self, out: &mut Vec<u8>) {
+        out.push(b'[');
+        for (i, item) in self.iter().take(PREVIEW_ITEMS).enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            item.write(out);
+        }
+        if self.len() > PREVIEW_ITEMS {
+            out.push(b',');
+            write_plain_str(&format!("… (+{} more)", self.len() - PREVIEW_ITEMS), out);
+        }
+        out.push(b']');
+    }
     fn fingerprint(&self, h: &mut Fnv) {
         h.tag(4);
         h.bytes(&(self.len() as u64).to_le_bytes());
@@ -460,6 +492,9 @@ impl<T: Local> Local for Vec<T> {
     fn local(&self) -> Value {
         self.as_slice().local()
     }
+    fn write(&self, out: &mut Vec<u8>) {
+        self.as_slice().write(out);
+    }
     fn fingerprint(&self, h: &mut Fnv) {
         self.as_slice().fingerprint(h);
     }
@@ -467,6 +502,9 @@ impl<T: Local> Local for Vec<T> {
 impl<T: Local + ?Sized> Local for &T {
     fn local(&self) -> Value {
         (**self).local()
+    }
+    fn write(&self, out: &mut Vec<u8>) {
+        (**self).write(out);
     }
     fn fingerprint(&self, h: &mut Fnv) {
         (**self).fingerprint(h);
@@ -524,6 +562,67 @@ fn short_string(s: &str) -> Value {
     }
     let head: String = s.chars().take(PREVIEW_CHARS).collect();
     Value::String(format!("{head}… (+{} chars)", total - PREVIEW_CHARS))
+}
+
+fn write_plain_str(s: &str, out: &mut Vec<u8>) {
+    let _ = serde_json::to_writer(out, s);
+}
+
+/// [`short_string`] written as JSON text.
+fn write_short_str(s: &str, out: &mut Vec<u8>) {
+    if s.len() <= PREVIEW_CHARS {
+        return write_plain_str(s, out);
+    }
+    let total = s.chars().count();
+    if total <= PREVIEW_CHARS {
+        return write_plain_str(s, out);
+    }
+    let head: String = s.chars().take(PREVIEW_CHARS).collect();
+    write_plain_str(&format!("{head}… (+{} chars)", total - PREVIEW_CHARS), out);
+}
+
+/// [`shorten`] written as JSON text, without building the shortened copy.
+fn write_preview(v: &Value, depth: usize, out: &mut Vec<u8>) {
+    if depth >= PREVIEW_DEPTH {
+        return match v {
+            Value::Array(_) | Value::Object(_) => write_plain_str("…", out),
+            other => {
+                let _ = serde_json::to_writer(out, other);
+            }
+        };
+    }
+    match v {
+        Value::String(s) => write_short_str(s, out),
+        Value::Array(items) => {
+            out.push(b'[');
+            for (i, x) in items.iter().take(PREVIEW_ITEMS).enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_preview(x, depth + 1, out);
+            }
+            if items.len() > PREVIEW_ITEMS {
+                out.push(b',');
+                write_plain_str(&format!("… (+{} more)", items.len() - PREVIEW_ITEMS), out);
+            }
+            out.push(b']');
+        }
+        Value::Object(map) => {
+            out.push(b'{');
+            for (i, (k, x)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_plain_str(k, out);
+                out.push(b':');
+                write_preview(x, depth + 1, out);
+            }
+            out.push(b'}');
+        }
+        other => {
+            let _ = serde_json::to_writer(out, other);
+        }
+    }
 }
 
 fn shorten(v: &Value, depth: usize) -> Value {

@@ -156,6 +156,26 @@ proptest! {
     }
 
     #[test]
+    fn previews_written_directly_equal_the_built_ones(v in any_json(), long in 0usize..3, deep in 0usize..40) {
+        use agent_loop_playground::trace::Local;
+        // Grow the value past the preview limits: long strings, long lists, deep nesting.
+        let mut v = v;
+        if long > 0 {
+            v = json!({"s": "ü".repeat(450 * long), "list": vec![v; 60 * long]});
+        }
+        for _ in 0..deep {
+            v = json!([v]);
+        }
+        let mut out = Vec::new();
+        v.write(&mut out);
+        prop_assert_eq!(String::from_utf8(out).unwrap(), v.local().to_string());
+        let list: Vec<&Value> = vec![&v, &v];
+        let mut out = Vec::new();
+        list.write(&mut out);
+        prop_assert_eq!(String::from_utf8(out).unwrap(), list.local().to_string());
+    }
+
+    #[test]
     fn any_fixture_text_parses_or_reports_problems(text in ".{0,200}") {
         if let Err(problems) = Scenario::parse(&text) {
             prop_assert!(problems.iter().all(|p| !p.field.is_empty() && !p.message.is_empty()));
