@@ -552,16 +552,22 @@ impl Local for crate::protocol::Request<'_> {
     }
 }
 
-fn short_string(s: &str) -> Value {
+/// A string as a local shows it: at most [`PREVIEW_CHARS`] characters,
+/// then how many were left out.
+fn shortened(s: &str) -> std::borrow::Cow<'_, str> {
     if s.len() <= PREVIEW_CHARS {
-        return Value::String(s.to_string());
+        return s.into();
     }
     let total = s.chars().count();
     if total <= PREVIEW_CHARS {
-        return Value::String(s.to_string());
+        return s.into();
     }
     let head: String = s.chars().take(PREVIEW_CHARS).collect();
-    Value::String(format!("{head}… (+{} chars)", total - PREVIEW_CHARS))
+    format!("{head}… (+{} chars)", total - PREVIEW_CHARS).into()
+}
+
+fn short_string(s: &str) -> Value {
+    Value::String(shortened(s).into_owned())
 }
 
 fn write_plain_str(s: &str, out: &mut Vec<u8>) {
@@ -570,15 +576,7 @@ fn write_plain_str(s: &str, out: &mut Vec<u8>) {
 
 /// [`short_string`] written as JSON text.
 fn write_short_str(s: &str, out: &mut Vec<u8>) {
-    if s.len() <= PREVIEW_CHARS {
-        return write_plain_str(s, out);
-    }
-    let total = s.chars().count();
-    if total <= PREVIEW_CHARS {
-        return write_plain_str(s, out);
-    }
-    let head: String = s.chars().take(PREVIEW_CHARS).collect();
-    write_plain_str(&format!("{head}… (+{} chars)", total - PREVIEW_CHARS), out);
+    write_plain_str(&shortened(s), out);
 }
 
 /// [`shorten`] written as JSON text, without building the shortened copy.
