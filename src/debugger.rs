@@ -4,7 +4,9 @@
 //! a search for the next position — nothing is ever re-run. This is the one
 //! breakpoint model; the page, the custom element and the tests all use it.
 
-use crate::trace::{Event, Function, Step};
+use crate::lesson;
+use crate::trace::{Event, Step};
+use crate::vocab::Function;
 use std::collections::BTreeSet;
 
 /// A control the learner can press.
@@ -115,7 +117,7 @@ impl Debugger {
     /// Does the learner's program stop at step `i`?
     pub fn hits(&self, step: &Step) -> bool {
         matches!(step.event, Event::Line | Event::Call)
-            && self.breakpoints.contains(&(step.function, step.line))
+            && self.breakpoints.contains(&(step.function, lesson::line(step)))
     }
 
     /// Indices of every step that hits a breakpoint (timeline ticks).

@@ -7,22 +7,15 @@
 //! numbered 1, 2, 3 … per function, and those numbers are what trace steps
 //! carry.
 
-use crate::trace::Function;
+use crate::run::Trace;
+use crate::trace::{Attach, Event, Step};
+use crate::vocab::Function;
 use serde::Serialize;
 use serde_json::Value;
 use std::sync::OnceLock;
 
 /// The source that was compiled into this binary.
 pub const RUNTIME_SOURCE: &str = include_str!("runtime.rs");
-
-/// Which visible line a snapshot belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Attach {
-    /// The next visible line (the one about to run).
-    Next,
-    /// The previous visible line (a loop head, shown on every pass).
-    Above,
-}
 
 /// One line of a listing.
 #[derive(Clone, Debug, Serialize)]
@@ -59,7 +52,7 @@ impl Listing {
         while first > 0 && all[first - 1].starts_with("///") {
             first -= 1;
         }
-        let end = (start..all.len()).find(|&i| all[i] == "}").unwrap_or(all.len() - 1);
+        let end = function_end(&all, start);
         let mut number = 0;
         let lines = (first..=end)
             .map(|i| {
@@ -155,11 +148,32 @@ impl Listing {
     }
 }
 
+/// The line that closes the function starting at `start`: where its braces
+/// balance again (braces in strings and comments do not count).
+fn function_end(all: &[&str], start: usize) -> usize {
+    let mut depth = 0i32;
+    let mut opened = false;
+    for (i, line) in all.iter().enumerate().skip(start) {
+        depth += balance(line, '{', '}');
+        opened |= depth > 0;
+        if opened && depth <= 0 {
+            return i;
+        }
+    }
+    all.len() - 1
+}
+
 /// `(`/`[` opened minus closed on a line, ignoring string literals.
 fn paren_balance(line: &str) -> i32 {
+    balance(line, '(', ')') + balance(line, '[', ']')
+}
+
+/// `open` minus `close` on a line, outside string literals and `//` comments.
+fn balance(line: &str, open: char, close: char) -> i32 {
     let mut in_string = false;
     let mut escaped = false;
     let mut balance = 0;
+    let mut previous = ' ';
     for c in line.chars() {
         match (in_string, c) {
             (true, '\\') if !escaped => {
@@ -168,11 +182,13 @@ fn paren_balance(line: &str) -> i32 {
             }
             (true, '"') if !escaped => in_string = false,
             (false, '"') => in_string = true,
-            (false, '(' | '[') => balance += 1,
-            (false, ')' | ']') => balance -= 1,
+            (false, '/') if previous == '/' => break,
+            (false, c) if c == open => balance += 1,
+            (false, c) if c == close => balance -= 1,
             _ => {}
         }
         escaped = false;
+        previous = c;
     }
     balance
 }
@@ -245,10 +261,114 @@ pub fn stage_for(function: Function, label: &str) -> &'static str {
     }
 }
 
+/// The number a step shows in its function's listing: the signature line
+/// for a `call` event, else the visible line its snapshot attaches to.
+pub fn line(step: &Step) -> u32 {
+    let listing = listing(step.function);
+    if step.event == Event::Call {
+        listing.signature_line()
+    } else {
+        listing.display_line(step.source_line(), step.attach())
+    }
+}
+
+/// The caption stage of a step.
+pub fn stage(step: &Step) -> &'static str {
+    stage_for(step.function, step.label)
+}
+
+/// A step as the trace format writes it (docs/trace-format.md).
+#[derive(Serialize)]
+struct StepOut<'a> {
+    function: Function,
+    line: u32,
+    label: &'a str,
+    depth: u16,
+    event: Event,
+    locals: Value,
+    record_len: u32,
+    output_len: u32,
+    stage: &'a str,
+}
+
+fn step_out<'a>(trace: &Trace, st: &'a Step) -> StepOut<'a> {
+    StepOut {
+        function: st.function,
+        line: line(st),
+        label: st.label,
+        depth: st.depth,
+        event: st.event,
+        locals: trace.locals_json(st),
+        record_len: st.record_len,
+        output_len: st.output_len,
+        stage: stage(st),
+    }
+}
+
+/// One step in the trace format's JSON shape, locals included.
+pub fn step_json(trace: &Trace, st: &Step) -> Value {
+    serde_json::to_value(step_out(trace, st)).unwrap_or(Value::Null)
+}
+
+/// A whole trace in the trace format (docs/trace-format.md): what the CLI's
+/// `trace` command prints and the golden files hold.
+pub fn trace_json(trace: &Trace) -> impl Serialize + '_ {
+    TraceOut(trace)
+}
+
+struct TraceOut<'a>(&'a Trace);
+
+impl Serialize for TraceOut<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        struct Steps<'a>(&'a Trace);
+        impl Serialize for Steps<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_seq(self.0.steps.iter().map(|st| step_out(self.0, st)))
+            }
+        }
+        /// `run_loop`'s result carries the record it returned (kept once in
+        /// memory, written out in both places).
+        struct LoopResult<'a>(&'a Trace);
+        impl Serialize for LoopResult<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                use serde::ser::SerializeMap;
+                let (Value::Object(map), Function::RunLoop) = (&self.0.result, self.0.function) else {
+                    return self.0.result.serialize(s);
+                };
+                let mut out = s.serialize_map(Some(map.len() + 1))?;
+                let mut written = false;
+                for (k, v) in map {
+                    if !written && k.as_str() > "messages" {
+                        out.serialize_entry("messages", &self.0.record)?;
+                        written = true;
+                    }
+                    out.serialize_entry(k, v)?;
+                }
+                if !written {
+                    out.serialize_entry("messages", &self.0.record)?;
+                }
+                out.end()
+            }
+        }
+        let t = self.0;
+        let mut out = s.serialize_struct("Trace", 8)?;
+        out.serialize_field("scenario", &t.scenario)?;
+        out.serialize_field("function", &t.function)?;
+        out.serialize_field("result", &LoopResult(t))?;
+        out.serialize_field("error", &t.error)?;
+        out.serialize_field("output", &t.output)?;
+        out.serialize_field("record", &t.record)?;
+        out.serialize_field("steps", &Steps(t))?;
+        out.serialize_field("max_calls", &t.max_calls)?;
+        out.end()
+    }
+}
+
 /// The caption of a step in `lang`, with live values filled in:
 /// `(title, body)`. Placeholders are `{name}`; see [`fill_value`].
-pub fn caption(lang: &str, step: &crate::trace::Step, trace: &crate::run::Trace) -> (String, String) {
-    let entry = &captions(lang)[step.stage()];
+pub fn caption(lang: &str, step: &Step, trace: &Trace) -> (String, String) {
+    let entry = &captions(lang)[stage(step)];
     let locals = trace.locals_json(step);
     let fill = |text: &str| fill_placeholders(text, |key| fill_value(key, step, &locals, trace));
     let title = entry["title"].as_str().map(fill).unwrap_or_else(|| step.label.to_string());
@@ -279,7 +399,7 @@ fn fill_placeholders(text: &str, value: impl Fn(&str) -> String) -> String {
 }
 
 /// The live value for a caption placeholder, or "—" when this step has none.
-pub fn fill_value(key: &str, step: &crate::trace::Step, locals: &Value, trace: &crate::run::Trace) -> String {
+pub fn fill_value(key: &str, step: &Step, locals: &Value, trace: &Trace) -> String {
     let show = |v: &Value| -> Option<String> {
         let text = match v {
             Value::Null => return None,
@@ -294,7 +414,7 @@ pub fn fill_value(key: &str, step: &crate::trace::Step, locals: &Value, trace: &
         "record_len" => Some(step.record_len.to_string()),
         "record_len_next" => Some((step.record_len + 1).to_string()),
         "max_calls" => Some(trace.max_calls.to_string()),
-        "status" => show(&trace.result["status"]).or_else(|| trace.error.as_ref().map(|e| e.kind.clone())),
+        "status" => trace.ending().map(str::to_string),
         "calls" => show(&trace.result["calls"]),
         "id" | "name" => show(&locals["call"][key]).or_else(|| show(&locals[key])),
         "call_id" => show(&locals["call"]["id"]),

@@ -20,6 +20,7 @@ pub mod run;
 pub mod runtime;
 pub mod scenario;
 pub mod trace;
+pub mod vocab;
 
 #[cfg(target_arch = "wasm32")]
 pub mod web;

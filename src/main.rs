@@ -4,6 +4,7 @@
 //! `agent-loop-playground check <dir>` validates every `*.json` fixture in
 //! `<dir>` and prints `file: field: problem` lines; exit code 1 if any.
 
+use agent_loop_playground::lesson::trace_json;
 use agent_loop_playground::run::record_scenario;
 use agent_loop_playground::scenario::Scenario;
 use std::path::{Path, PathBuf};
@@ -36,7 +37,8 @@ fn trace(file: &Path) -> ExitCode {
     match Scenario::parse(&text) {
         Ok(scenario) => {
             let trace = record_scenario(&scenario);
-            match serde_json::to_string_pretty(&trace) {
+            let json = serde_json::to_string_pretty(&trace_json(&trace));
+            match json {
                 Ok(json) => {
                     println!("{json}");
                     ExitCode::SUCCESS

@@ -1,6 +1,7 @@
 //! Record a scenario: wire a model and a process into the lesson's entry
 //! point the way a real program would, run it under the recorder, and
-//! package the result as a [`Trace`] (the trace contract of DESIGN.md).
+//! package the result as a [`Trace`] (written out as JSON by
+//! `lesson::trace_json`; the format is in docs/trace-format.md).
 //!
 //! In a `run_loop` scenario, `ask` is bound to `ask_claude` and `execute`
 //! to `run_main`, so those really run as nested frames.
@@ -8,7 +9,7 @@
 use crate::protocol::{Model, ModelError, Process};
 use crate::runtime;
 use crate::scenario::Scenario;
-use crate::trace::{self, preview, Function, LocalsTable, Recording, Step};
+use crate::trace::{self, Function, Local, LocalsTable, Recording, Step};
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -19,13 +20,14 @@ pub struct TraceError {
     pub message: String,
 }
 
-/// One recorded run. Serialises to the trace contract of DESIGN.md, with
-/// each step's locals written out in full.
+/// One recorded run.
 #[derive(Debug)]
 pub struct Trace {
     pub scenario: String,
     pub function: Function,
-    /// The entry function's return value, or null.
+    /// The entry function's return value, or null. For `run_loop` it holds
+    /// `status`, `text` and `calls`; its `messages` are [`Trace::record`]
+    /// (kept once: the JSON writer puts them back in `result`).
     pub result: Value,
     pub error: Option<TraceError>,
     pub output: Vec<String>,
@@ -48,62 +50,12 @@ impl Trace {
     pub fn status(&self) -> Option<&str> {
         self.result.get("status").and_then(Value::as_str)
     }
-}
 
-/// A step as the trace contract writes it.
-#[derive(Serialize)]
-struct StepOut<'a> {
-    function: Function,
-    line: u32,
-    label: &'a str,
-    depth: u16,
-    event: crate::trace::Event,
-    locals: Value,
-    record_len: u32,
-    output_len: u32,
-    stage: &'a str,
-}
-
-impl Trace {
-    fn step_out<'a>(&self, st: &'a Step) -> StepOut<'a> {
-        StepOut {
-            function: st.function,
-            line: st.line,
-            label: st.label,
-            depth: st.depth,
-            event: st.event,
-            locals: self.locals_json(st),
-            record_len: st.record_len,
-            output_len: st.output_len,
-            stage: st.stage(),
-        }
-    }
-
-    /// One step in the trace contract's JSON shape, locals included.
-    pub fn step_json(&self, st: &Step) -> Value {
-        serde_json::to_value(self.step_out(st)).unwrap_or(Value::Null)
-    }
-}
-
-impl Serialize for Trace {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        struct Steps<'a>(&'a Trace);
-        impl Serialize for Steps<'_> {
-            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.collect_seq(self.0.steps.iter().map(|st| self.0.step_out(st)))
-            }
-        }
-        use serde::ser::SerializeStruct;
-        let mut out = s.serialize_struct("Trace", 8)?;
-        out.serialize_field("scenario", &self.scenario)?;
-        out.serialize_field("function", &self.function)?;
-        out.serialize_field("result", &self.result)?;
-        out.serialize_field("error", &self.error)?;
-        out.serialize_field("output", &self.output)?;
-        out.serialize_field("record", &self.record)?;
-        out.serialize_field("steps", &Steps(self))?;
-        out.serialize_field("max_calls", &self.max_calls)?;
-        out.end()
+    /// How the run ended, in one word: the loop's status, or else the kind
+    /// of error that stopped the trace (`value_error`, `step_cap`, …), or
+    /// `None` for an entry point that returned normally without a status.
+    pub fn ending(&self) -> Option<&str> {
+        self.status().or_else(|| self.error.as_ref().map(|e| e.kind.as_str()))
     }
 }
 
@@ -141,9 +93,10 @@ pub fn record(scenario: &Scenario, model: &mut dyn Model, process: &mut dyn Proc
             };
             let mut execute = |call: &Value| traced_run_main(call, process, scenario.timeout_s);
             let mut emit = trace::emit;
-            let args = [("question", json!(scenario.question)), ("max_calls", json!(scenario.max_calls))];
+            let args: [(&str, &dyn Local); 2] =
+                [("question", &scenario.question), ("max_calls", &scenario.max_calls)];
             let show = |r: &Result<crate::protocol::Outcome, crate::protocol::LoopError>| match r {
-                Ok(o) => json!({"status": o.status, "text": preview(&o.text), "calls": o.calls,
+                Ok(o) => json!({"status": o.status, "text": o.text, "calls": o.calls,
                                 "messages": format!("(the record, n = {})", o.messages.len())}),
                 Err(e) => json!({"error": e}),
             };
@@ -152,7 +105,8 @@ pub fn record(scenario: &Scenario, model: &mut dyn Model, process: &mut dyn Proc
             });
             match returned {
                 Ok(outcome) => {
-                    let value = serde_json::to_value(&outcome).unwrap_or(Value::Null);
+                    let value =
+                        json!({"status": outcome.status, "text": outcome.text, "calls": outcome.calls});
                     (value, None, outcome.messages)
                 }
                 Err(e) => (Value::Null, Some(TraceError { kind: e.kind, message: e.message }), Vec::new()),
@@ -180,17 +134,18 @@ pub fn record(scenario: &Scenario, model: &mut dyn Model, process: &mut dyn Proc
 }
 
 fn traced_ask(model: &mut dyn Model, messages: &[Value]) -> Result<Value, ModelError> {
-    let args = [("messages", json!(format!("(the record, n = {})", messages.len())))];
+    let shown = format!("(the record, n = {})", messages.len());
+    let args: [(&str, &dyn Local); 1] = [("messages", &shown)];
     let show = |r: &Result<Value, ModelError>| match r {
-        Ok(v) => preview(v),
+        Ok(v) => v.clone(),
         Err(e) => json!({"raised": e}),
     };
     trace::call(Function::AskClaude, &args, show, || runtime::ask_claude(model, messages))
 }
 
 fn traced_run_main(call: &Value, process: &mut dyn Process, timeout_s: f64) -> Value {
-    let args = [("call", preview(call)), ("timeout_s", json!(timeout_s))];
-    trace::call(Function::RunMain, &args, preview, || runtime::run_main(call, process, timeout_s))
+    let args: [(&str, &dyn Local); 2] = [("call", call), ("timeout_s", &timeout_s)];
+    trace::call(Function::RunMain, &args, Value::clone, || runtime::run_main(call, process, timeout_s))
 }
 
 fn model_error(e: &ModelError) -> TraceError {

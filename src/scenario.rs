@@ -7,7 +7,7 @@
 //! Every problem is reported as `field: problem`; the CLI prefixes the file.
 
 use crate::protocol::{Model, ModelError, Process, ProcessOutcome, QUESTION};
-use crate::trace::Function;
+use crate::vocab::Function;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 

@@ -3,8 +3,9 @@
 //! `runtime.rs` calls [`before!`] just before each line runs (and [`head!`]
 //! at the top of a loop body, for the loop's own line). The macro passes
 //! `line!()` — a number from the compiler, never a hand-kept table — and the
-//! recorder turns it into the line number shown in that function's listing
-//! (see [`crate::lesson::listing`]).
+//! recorder keeps that raw source line with how it [`Attach`]es. Turning it
+//! into the number a listing shows is the lesson layer's job
+//! (`lesson::line`): this module knows nothing about listings or captions.
 //!
 //! Cost rules, so that a 10,000-call loop stays small:
 //! - locals are serialised lazily, only while a recording is active;
@@ -16,40 +17,16 @@
 //! parameter. Recording is single-threaded in the browser and per test
 //! thread natively.
 
-use crate::lesson::{self, Attach};
 use serde::Serialize;
 use serde_json::Value;
 use std::cell::RefCell;
+
+pub use crate::vocab::Function;
 
 /// The default hard cap on steps in one trace.
 pub const STEP_CAP: usize = 2_000_000;
 /// Strings in locals are shown up to this many characters.
 pub const PREVIEW_CHARS: usize = 400;
-
-/// The three functions of the lesson.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Function {
-    AskClaude,
-    RunMain,
-    RunLoop,
-}
-
-impl Function {
-    pub const ALL: [Function; 3] = [Function::AskClaude, Function::RunMain, Function::RunLoop];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Function::AskClaude => "ask_claude",
-            Function::RunMain => "run_main",
-            Function::RunLoop => "run_loop",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<Function> {
-        Function::ALL.into_iter().find(|f| f.name() == name)
-    }
-}
 
 /// What a step marks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -65,6 +42,16 @@ pub enum Event {
     Error,
 }
 
+/// Which source line a snapshot stands for, relative to the `before!` /
+/// `head!` line that took it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Attach {
+    /// The next line of code (the one about to run).
+    Next,
+    /// The previous line of code (a loop head, shown on every pass).
+    Above,
+}
+
 /// One snapshot. Small on purpose (a long loop records hundreds of
 /// thousands): locals are an index into the trace's [`LocalsTable`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -72,7 +59,10 @@ pub struct Step {
     pub function: Function,
     pub event: Event,
     pub depth: u16,
-    pub line: u32,
+    /// The raw `line!()` of the snapshot in `runtime.rs` (0 for a `call`
+    /// event: the signature), with [`Attach::Above`] in the top bit. Read it
+    /// with [`Step::source_line`] and [`Step::attach`].
+    source: u32,
     pub label: &'static str,
     /// Index of this step's locals in [`LocalsTable`].
     pub locals: u32,
@@ -80,11 +70,26 @@ pub struct Step {
     pub output_len: u32,
 }
 
+const ABOVE: u32 = 1 << 31;
+
 impl Step {
-    /// The caption stage of this step.
-    pub fn stage(&self) -> &'static str {
-        lesson::stage_for(self.function, self.label)
+    /// The `runtime.rs` line of the `before!`/`head!` that took this
+    /// snapshot (0 for a `call` event).
+    pub fn source_line(&self) -> u32 {
+        self.source & !ABOVE
     }
+
+    pub fn attach(&self) -> Attach {
+        if self.source & ABOVE != 0 {
+            Attach::Above
+        } else {
+            Attach::Next
+        }
+    }
+}
+
+fn pack(source_line: u32, attach: Attach) -> u32 {
+    (source_line & !ABOVE) | if attach == Attach::Above { ABOVE } else { 0 }
 }
 
 /// All locals of a trace, shared between steps: each distinct value is
@@ -134,18 +139,13 @@ impl LocalsTable {
         if last.1 != u32::MAX && last.0 == fp.0 {
             return last.1;
         }
-        let text = match local {
-            Captured::Ref(l) => {
-                let mut buf = Vec::new();
-                l.write(&mut buf);
-                String::from_utf8(buf).unwrap_or_default()
-            }
-            Captured::Owned(v) => v.to_string(),
-        };
-        // FNV-1a: tiny and good enough to find repeats (equality is checked).
-        let hash = text
-            .bytes()
-            .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+        let mut buf = Vec::new();
+        match local {
+            Captured::Ref(l) => l.write(&mut buf),
+            Captured::Owned(v) => v.write(&mut buf),
+        }
+        let text = String::from_utf8(buf).unwrap_or_default();
+        let hash = text_hash(&text);
         let id = match self.by_hash.get(&hash) {
             Some(&id) if *self.values[id as usize] == *text => id,
             _ => {
@@ -208,7 +208,8 @@ pub enum Captured<'a> {
 
 struct Frame {
     function: Function,
-    line: u32,
+    /// Packed source line of the frame's latest snapshot (0: the signature).
+    source: u32,
 }
 
 /// Everything a recording collected.
@@ -251,17 +252,16 @@ pub fn over_limit() -> bool {
 }
 
 /// Record the start of a frame, run `body`, record its return (as `show`
-/// renders the returned value).
+/// renders the returned value; strings in it are shortened like any local).
 pub fn call<R>(
     function: Function,
-    args: &[(&'static str, Value)],
+    args: &[(&'static str, &dyn Local)],
     show: impl Fn(&R) -> Value,
     body: impl FnOnce() -> R,
 ) -> R {
     let active = with_recorder(|r| {
-        let line = lesson::listing(function).signature_line();
-        r.frames.push(Frame { function, line });
-        r.push(Event::Call, "call", args.iter().map(|(n, v)| (*n, Captured::Owned(v.clone()))).collect());
+        r.frames.push(Frame { function, source: 0 });
+        r.push(Event::Call, "call", args.iter().map(|(n, v)| (*n, Captured::Ref(*v))).collect());
     })
     .is_some();
     let value = body();
@@ -295,10 +295,8 @@ pub fn snap(
     }
     let pairs: Vec<(&'static str, Captured)> = locals.iter().map(|(n, l)| (*n, Captured::Ref(*l))).collect();
     with_recorder(|r| {
-        let function = r.frames.last().map(|f| f.function).unwrap_or(Function::RunLoop);
-        let line = lesson::listing(function).display_line(source_line, attach);
         if let Some(frame) = r.frames.last_mut() {
-            frame.line = line;
+            frame.source = pack(source_line, attach);
         }
         if let Some(len) = record_len {
             r.record_len = len as u32;
@@ -318,7 +316,7 @@ impl Recorder {
         }
         let frame = self.frames.last();
         let function = frame.map(|f| f.function).unwrap_or(Function::RunLoop);
-        let line = frame.map(|f| f.line).unwrap_or(1);
+        let source = frame.map_or(0, |f| f.source);
         let depth = self.frames.len().saturating_sub(1) as u16;
         let (label, event, locals) = if self.rec.steps.len() + 1 >= self.cap {
             self.rec.capped = true;
@@ -335,7 +333,7 @@ impl Recorder {
             function,
             event,
             depth,
-            line,
+            source,
             label,
             locals,
             record_len: self.record_len,
@@ -349,21 +347,21 @@ impl Recorder {
 pub const PREVIEW_ITEMS: usize = 50;
 pub const PREVIEW_DEPTH: usize = 24;
 
-/// A value that can be shown as a local: a bounded JSON copy, made by
-/// reference (never cloning a whole record first).
+/// A value that can be shown as a local: a bounded JSON preview, written
+/// straight from the running code's data (never cloning a whole record).
+///
+/// There is one preview rule, [`Local::write`]; [`preview`] reads its
+/// output back when a `Value` is wanted.
 pub trait Local {
-    fn local(&self) -> Value;
-    /// Append the JSON text of [`Local::local`] to `out` (the same bytes;
-    /// implementations skip building the intermediate value).
-    fn write(&self, out: &mut Vec<u8>) {
-        let _ = serde_json::to_writer(out, &self.local());
-    }
-    /// Feed what identifies this value into a hash, without allocating:
-    /// an unchanged local is recognised and not copied again.
+    /// Append the JSON text of this value's preview to `out`.
+    fn write(&self, out: &mut Vec<u8>);
+    /// Feed what identifies this value into the hash, without allocating:
+    /// an unchanged local is recognised and not written again.
     fn fingerprint(&self, h: &mut Fnv);
 }
 
-/// FNV-1a, 64-bit: tiny, allocation-free, good enough to notice change.
+/// FNV-1a style, 64-bit: tiny, allocation-free, good enough to notice a
+/// change (the one hash of the recorder; equality is always checked).
 pub struct Fnv(pub u64);
 
 impl Fnv {
@@ -384,12 +382,22 @@ impl Fnv {
     fn tag(&mut self, t: u8) {
         self.bytes(&[t]);
     }
+    fn len(&mut self, n: usize) {
+        self.bytes(&(n as u64).to_le_bytes());
+    }
 }
 
 impl Default for Fnv {
     fn default() -> Fnv {
         Fnv::new()
     }
+}
+
+/// The hash of a text (for sharing repeated values in the table).
+fn text_hash(text: &str) -> u64 {
+    let mut h = Fnv::new();
+    h.bytes(text.as_bytes());
+    h.0
 }
 
 fn fingerprint_value(v: &Value, h: &mut Fnv) {
@@ -404,19 +412,15 @@ fn fingerprint_value(v: &Value, h: &mut Fnv) {
                 _ => h.tag(9),
             }
         }
-        Value::String(s) => {
-            h.tag(3);
-            h.bytes(&(s.len() as u64).to_le_bytes());
-            h.bytes(s.as_bytes());
-        }
+        Value::String(s) => s.as_str().fingerprint(h),
         Value::Array(items) => {
             h.tag(4);
-            h.bytes(&(items.len() as u64).to_le_bytes());
+            h.len(items.len());
             items.iter().for_each(|x| fingerprint_value(x, h));
         }
         Value::Object(map) => {
             h.tag(5);
-            h.bytes(&(map.len() as u64).to_le_bytes());
+            h.len(map.len());
             for (k, x) in map {
                 h.bytes(k.as_bytes());
                 fingerprint_value(x, h);
@@ -426,9 +430,6 @@ fn fingerprint_value(v: &Value, h: &mut Fnv) {
 }
 
 impl Local for Value {
-    fn local(&self) -> Value {
-        shorten(self, 0)
-    }
     fn write(&self, out: &mut Vec<u8>) {
         write_preview(self, 0, out);
     }
@@ -437,24 +438,18 @@ impl Local for Value {
     }
 }
 impl Local for str {
-    fn local(&self) -> Value {
-        short_string(self)
-    }
     fn write(&self, out: &mut Vec<u8>) {
-        write_short_str(self, out);
+        write_str(&shortened(self), out);
     }
     fn fingerprint(&self, h: &mut Fnv) {
         h.tag(3);
-        h.bytes(&(self.len() as u64).to_le_bytes());
+        h.len(self.len());
         h.bytes(self.as_bytes());
     }
 }
 impl Local for String {
-    fn local(&self) -> Value {
-        short_string(self)
-    }
     fn write(&self, out: &mut Vec<u8>) {
-        write_short_str(self, out);
+        self.as_str().write(out);
     }
     fn fingerprint(&self, h: &mut Fnv) {
         self.as_str().fingerprint(h);
@@ -469,29 +464,16 @@ impl<T: Local> Local for [T] {
             }
             item.write(out);
         }
-        if self.len() > PREVIEW_ITEMS {
-            out.push(b',');
-            write_plain_str(&format!("… (+{} more)", self.len() - PREVIEW_ITEMS), out);
-        }
+        write_more(self.len(), out);
         out.push(b']');
     }
     fn fingerprint(&self, h: &mut Fnv) {
         h.tag(4);
-        h.bytes(&(self.len() as u64).to_le_bytes());
+        h.len(self.len());
         self.iter().for_each(|x| x.fingerprint(h));
-    }
-    fn local(&self) -> Value {
-        let mut items: Vec<Value> = self.iter().take(PREVIEW_ITEMS).map(Local::local).collect();
-        if self.len() > PREVIEW_ITEMS {
-            items.push(Value::String(format!("… (+{} more)", self.len() - PREVIEW_ITEMS)));
-        }
-        Value::Array(items)
     }
 }
 impl<T: Local> Local for Vec<T> {
-    fn local(&self) -> Value {
-        self.as_slice().local()
-    }
     fn write(&self, out: &mut Vec<u8>) {
         self.as_slice().write(out);
     }
@@ -500,9 +482,6 @@ impl<T: Local> Local for Vec<T> {
     }
 }
 impl<T: Local + ?Sized> Local for &T {
-    fn local(&self) -> Value {
-        (**self).local()
-    }
     fn write(&self, out: &mut Vec<u8>) {
         (**self).write(out);
     }
@@ -510,23 +489,31 @@ impl<T: Local + ?Sized> Local for &T {
         (**self).fingerprint(h);
     }
 }
-macro_rules! plain_local {
+macro_rules! number_local {
     ($($t:ty),*) => {$(
         impl Local for $t {
-            fn local(&self) -> Value {
-                serde_json::json!(self)
+            fn write(&self, out: &mut Vec<u8>) {
+                let _ = serde_json::to_writer(out, self);
             }
             fn fingerprint(&self, h: &mut Fnv) {
-                fingerprint_value(&serde_json::json!(self), h);
+                h.bytes(&self.to_le_bytes());
             }
         }
     )*};
 }
-plain_local!(bool, i64, u32, usize, f64);
+number_local!(i64, u32, usize, f64);
+impl Local for bool {
+    fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(if *self { b"true" } else { b"false" });
+    }
+    fn fingerprint(&self, h: &mut Fnv) {
+        h.bytes(&[1, u8::from(*self)]);
+    }
+}
 
 impl Local for crate::protocol::ModelError {
-    fn local(&self) -> Value {
-        serde_json::json!({"name": short_string(&self.name), "message": short_string(&self.message)})
+    fn write(&self, out: &mut Vec<u8>) {
+        serde_json::json!({"name": self.name, "message": self.message}).write(out);
     }
     fn fingerprint(&self, h: &mut Fnv) {
         self.name.fingerprint(h);
@@ -535,18 +522,19 @@ impl Local for crate::protocol::ModelError {
 }
 
 impl Local for crate::protocol::Request<'_> {
-    fn local(&self) -> Value {
+    fn write(&self, out: &mut Vec<u8>) {
         // The messages are the record the page already draws: count them only.
         serde_json::json!({
             "model": self.model,
-            "system": short_string(self.system),
+            "system": self.system,
             "messages": format!("(the record, n = {})", self.messages.len()),
-            "tools": shorten(&self.tools, 0),
+            "tools": self.tools,
             "max_tokens": self.max_tokens,
         })
+        .write(out);
     }
     fn fingerprint(&self, h: &mut Fnv) {
-        h.bytes(&(self.messages.len() as u64).to_le_bytes());
+        h.len(self.messages.len());
         h.bytes(self.system.as_bytes());
         h.bytes(&self.max_tokens.to_le_bytes());
     }
@@ -566,31 +554,24 @@ fn shortened(s: &str) -> std::borrow::Cow<'_, str> {
     format!("{head}… (+{} chars)", total - PREVIEW_CHARS).into()
 }
 
-fn short_string(s: &str) -> Value {
-    Value::String(shortened(s).into_owned())
-}
-
-fn write_plain_str(s: &str, out: &mut Vec<u8>) {
+fn write_str(s: &str, out: &mut Vec<u8>) {
     let _ = serde_json::to_writer(out, s);
 }
 
-/// [`short_string`] written as JSON text.
-fn write_short_str(s: &str, out: &mut Vec<u8>) {
-    write_plain_str(&shortened(s), out);
+/// The closing item of a list longer than [`PREVIEW_ITEMS`].
+fn write_more(len: usize, out: &mut Vec<u8>) {
+    if len > PREVIEW_ITEMS {
+        out.push(b',');
+        write_str(&format!("… (+{} more)", len - PREVIEW_ITEMS), out);
+    }
 }
 
-/// [`shorten`] written as JSON text, without building the shortened copy.
+/// The preview rule for JSON values: strings shortened, lists cut at
+/// [`PREVIEW_ITEMS`], nesting cut at [`PREVIEW_DEPTH`].
 fn write_preview(v: &Value, depth: usize, out: &mut Vec<u8>) {
-    if depth >= PREVIEW_DEPTH {
-        return match v {
-            Value::Array(_) | Value::Object(_) => write_plain_str("…", out),
-            other => {
-                let _ = serde_json::to_writer(out, other);
-            }
-        };
-    }
     match v {
-        Value::String(s) => write_short_str(s, out),
+        Value::Array(_) | Value::Object(_) if depth >= PREVIEW_DEPTH => write_str("…", out),
+        Value::String(s) => s.as_str().write(out),
         Value::Array(items) => {
             out.push(b'[');
             for (i, x) in items.iter().take(PREVIEW_ITEMS).enumerate() {
@@ -599,10 +580,7 @@ fn write_preview(v: &Value, depth: usize, out: &mut Vec<u8>) {
                 }
                 write_preview(x, depth + 1, out);
             }
-            if items.len() > PREVIEW_ITEMS {
-                out.push(b',');
-                write_plain_str(&format!("… (+{} more)", items.len() - PREVIEW_ITEMS), out);
-            }
+            write_more(items.len(), out);
             out.push(b']');
         }
         Value::Object(map) => {
@@ -611,7 +589,7 @@ fn write_preview(v: &Value, depth: usize, out: &mut Vec<u8>) {
                 if i > 0 {
                     out.push(b',');
                 }
-                write_plain_str(k, out);
+                write_str(k, out);
                 out.push(b':');
                 write_preview(x, depth + 1, out);
             }
@@ -623,33 +601,12 @@ fn write_preview(v: &Value, depth: usize, out: &mut Vec<u8>) {
     }
 }
 
-fn shorten(v: &Value, depth: usize) -> Value {
-    if depth >= PREVIEW_DEPTH {
-        return match v {
-            Value::Array(_) | Value::Object(_) => Value::String("…".into()),
-            other => other.clone(),
-        };
-    }
-    match v {
-        Value::String(s) => short_string(s),
-        Value::Array(items) => {
-            let mut out: Vec<Value> =
-                items.iter().take(PREVIEW_ITEMS).map(|x| shorten(x, depth + 1)).collect();
-            if items.len() > PREVIEW_ITEMS {
-                out.push(Value::String(format!("… (+{} more)", items.len() - PREVIEW_ITEMS)));
-            }
-            Value::Array(out)
-        }
-        Value::Object(map) => {
-            Value::Object(map.iter().map(|(k, x)| (k.clone(), shorten(x, depth + 1))).collect())
-        }
-        other => other.clone(),
-    }
-}
-
-/// A bounded JSON copy of a local, for display.
+/// The preview of a local as a JSON value (the text [`Local::write`]
+/// produces, read back).
 pub fn preview<T: Local + ?Sized>(value: &T) -> Value {
-    value.local()
+    let mut out = Vec::new();
+    value.write(&mut out);
+    serde_json::from_slice(&out).unwrap_or(Value::Null)
 }
 
 /// Snapshot before the next line of the listing runs.
@@ -658,11 +615,11 @@ pub fn preview<T: Local + ?Sized>(value: &T) -> Value {
 /// (only its length is kept); `before!("label"; local)` when there is none.
 macro_rules! before {
     ($label:literal, $record:expr; $($local:ident),* $(,)?) => {
-        $crate::trace::snap(line!(), $crate::lesson::Attach::Next, $label, Some($record.len()),
+        $crate::trace::snap(line!(), $crate::trace::Attach::Next, $label, Some($record.len()),
             &[$((stringify!($local), &$local as &dyn $crate::trace::Local)),*])
     };
     ($label:literal; $($local:ident),* $(,)?) => {
-        $crate::trace::snap(line!(), $crate::lesson::Attach::Next, $label, None,
+        $crate::trace::snap(line!(), $crate::trace::Attach::Next, $label, None,
             &[$((stringify!($local), &$local as &dyn $crate::trace::Local)),*])
     };
 }
@@ -671,7 +628,7 @@ macro_rules! before {
 /// loop's own line is shown on every pass.
 macro_rules! head {
     ($label:literal, $record:expr; $($local:ident),* $(,)?) => {
-        $crate::trace::snap(line!(), $crate::lesson::Attach::Above, $label, Some($record.len()),
+        $crate::trace::snap(line!(), $crate::trace::Attach::Above, $label, Some($record.len()),
             &[$((stringify!($local), &$local as &dyn $crate::trace::Local)),*])
     };
 }

@@ -3,6 +3,7 @@
 //! diff. If the change is intended, regenerate with
 //! `UPDATE_GOLDEN=1 cargo test --test golden` and review `git diff`.
 
+use agent_loop_playground::lesson::trace_json;
 use agent_loop_playground::run::record_scenario;
 use agent_loop_playground::scenario::load_shipped;
 use std::path::Path;
@@ -39,7 +40,8 @@ fn traces_match_golden_files() {
     let mut ids = Vec::new();
     for (file, parsed) in load_shipped() {
         let scenario = parsed.unwrap_or_else(|p| panic!("{file}: {p:?}"));
-        let actual = serde_json::to_string_pretty(&record_scenario(&scenario)).unwrap() + "\n";
+        let trace = record_scenario(&scenario);
+        let actual = serde_json::to_string_pretty(&trace_json(&trace)).unwrap() + "\n";
         let path = dir.join(format!("{}.json", scenario.id));
         ids.push(format!("{}.json", scenario.id));
         if update {

@@ -2,10 +2,10 @@
 //! visible line, every statement has a snapshot, and every statement is
 //! reached by some shipped scenario.
 
-use agent_loop_playground::lesson::{self, listing, Attach};
+use agent_loop_playground::lesson::{self, listing};
 use agent_loop_playground::run::record_scenario;
 use agent_loop_playground::scenario::load_shipped;
-use agent_loop_playground::trace::{Event, Function};
+use agent_loop_playground::trace::{Attach, Event, Function};
 use std::collections::BTreeSet;
 
 /// Lines that some instrumentation line points at, per the same rules the
@@ -64,14 +64,14 @@ fn every_executable_line_is_visited_and_every_step_line_exists() {
         for step in &trace.steps {
             let l = listing(step.function);
             assert!(
-                l.line(step.line).is_some(),
+                l.line(lesson::line(step)).is_some(),
                 "{file}: step {} line {} not in {:?}",
                 step.label,
-                step.line,
+                lesson::line(step),
                 step.function
             );
             if step.event == Event::Line {
-                visited.insert((step.function, step.line));
+                visited.insert((step.function, lesson::line(step)));
             }
         }
     }
@@ -120,18 +120,18 @@ fn every_reached_stage_has_captions_in_both_languages() {
     for (file, parsed) in load_shipped() {
         let trace = record_scenario(&parsed.unwrap_or_else(|p| panic!("{file}: {p:?}")));
         for step in &trace.steps {
-            stages.insert(step.stage());
+            stages.insert(lesson::stage(step));
             for lang in ["zh", "en"] {
                 let (title, body) = caption(lang, step, &trace);
                 assert!(
                     !title.is_empty() && !body.is_empty(),
                     "{file}: {} has no {lang} caption",
-                    step.stage()
+                    lesson::stage(step)
                 );
                 assert!(
                     !body.contains('{'),
                     "{file}: unfilled placeholder in {lang} {}: {body}",
-                    step.stage()
+                    lesson::stage(step)
                 );
             }
         }

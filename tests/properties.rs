@@ -7,7 +7,7 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
-use agent_loop_playground::lesson::listing;
+use agent_loop_playground::lesson::{self, listing};
 use agent_loop_playground::protocol::Status;
 use agent_loop_playground::run::record;
 use agent_loop_playground::scenario::Scenario;
@@ -133,7 +133,7 @@ fn check_run(scenario: &Scenario) -> Result<(), TestCaseError> {
     for step in &trace.steps {
         prop_assert!(step.record_len >= last);
         last = step.record_len;
-        prop_assert!(listing(step.function).line(step.line).is_some());
+        prop_assert!(listing(step.function).line(lesson::line(step)).is_some());
     }
     prop_assert!(last as usize <= trace.record.len().max(1));
     if trace.error.as_ref().is_none_or(|e| e.kind != "step_cap") {
@@ -156,8 +156,8 @@ proptest! {
     }
 
     #[test]
-    fn previews_written_directly_equal_the_built_ones(v in any_json(), long in 0usize..3, deep in 0usize..40) {
-        use agent_loop_playground::trace::Local;
+    fn previews_are_bounded_and_valid_json(v in any_json(), long in 0usize..3, deep in 0usize..40) {
+        use agent_loop_playground::trace::{preview, PREVIEW_CHARS, PREVIEW_DEPTH, PREVIEW_ITEMS};
         // Grow the value past the preview limits: long strings, long lists, deep nesting.
         let mut v = v;
         if long > 0 {
@@ -166,13 +166,40 @@ proptest! {
         for _ in 0..deep {
             v = json!([v]);
         }
-        let mut out = Vec::new();
-        v.write(&mut out);
-        prop_assert_eq!(String::from_utf8(out).unwrap(), v.local().to_string());
+        fn check(p: &Value, depth: usize) -> Result<(), TestCaseError> {
+            prop_assert!(depth <= PREVIEW_DEPTH, "nesting {} past the limit", depth);
+            match p {
+                Value::String(s) => {
+                    let n = s.chars().count();
+                    prop_assert!(n <= PREVIEW_CHARS + 24, "a string of {} chars", n);
+                }
+                Value::Array(items) => {
+                    prop_assert!(items.len() <= PREVIEW_ITEMS + 1, "a list of {} items", items.len());
+                    for x in items {
+                        check(x, depth + 1)?;
+                    }
+                }
+                Value::Object(map) => {
+                    for x in map.values() {
+                        check(x, depth + 1)?;
+                    }
+                }
+                _ => {}
+            }
+            Ok(())
+        }
+        let shown = preview(&v);
+        check(&shown, 0)?;
+        // Short, shallow values are shown exactly as they are.
+        if long == 0 && deep == 0 && v.to_string().len() < PREVIEW_CHARS {
+            let depth_ok = !v.to_string().contains(&"[".repeat(PREVIEW_DEPTH));
+            if depth_ok {
+                prop_assert_eq!(&shown, &v);
+            }
+        }
+        // A list of locals is previewed item by item.
         let list: Vec<&Value> = vec![&v, &v];
-        let mut out = Vec::new();
-        list.write(&mut out);
-        prop_assert_eq!(String::from_utf8(out).unwrap(), list.local().to_string());
+        prop_assert_eq!(preview(&list), json!([shown.clone(), shown]));
     }
 
     #[test]

@@ -372,7 +372,7 @@ fn in_flight(svg: &mut Svg, m: &Moment, locals: &Value) {
         }
         Function::RunMain => {
             let stages = ["call", "validate", "process", "result"];
-            let reached = match step.stage() {
+            let reached = match crate::lesson::stage(step) {
                 "main.call" | "main.envelope" => 0,
                 "main.validate" | "main.reject" => 1,
                 "main.spawn" | "main.output" | "main.timeout" | "main.cannot_start" => 2,
@@ -382,7 +382,7 @@ fn in_flight(svg: &mut Svg, m: &Moment, locals: &Value) {
                 .iter()
                 .rev()
                 .take_while(|s| s.function == Function::RunMain)
-                .any(|s| s.stage() == "main.reject");
+                .any(|s| crate::lesson::stage(s) == "main.reject");
             svg.text(
                 10.0,
                 svg.y + 12.0,

@@ -271,7 +271,7 @@ impl Playground {
     pub fn current_step(&self) -> JsValue {
         let Ok(s) = self.state.try_borrow() else { return JsValue::NULL };
         let step = s.trace.steps.get(s.dbg.position());
-        super::callbacks::from_json(&step.map(|st| s.trace.step_json(st)).unwrap_or(Value::Null))
+        super::callbacks::from_json(&step.map(|st| lesson::step_json(&s.trace, st)).unwrap_or(Value::Null))
     }
 
     /// The recorded trace's `result` and `error`.
@@ -670,8 +670,11 @@ impl State {
             old.remove_attribute("aria-current").ok();
         }
         if started {
-            let sel =
-                format!(r#".alp-row[data-function="{}"][data-line="{}"]"#, step.function.name(), step.line);
+            let sel = format!(
+                r#".alp-row[data-function="{}"][data-line="{}"]"#,
+                step.function.name(),
+                lesson::line(&step)
+            );
             if let Some(row) = self.q(&sel) {
                 let _ = row.set_attribute("aria-current", "step");
                 scroll_into_code(&row, self.q(".alp-code"));
@@ -777,9 +780,9 @@ impl State {
             "step": self.dbg.position(),
             "steps": self.trace.steps.len(),
             "started": self.dbg.started(),
-            "line": step.map(|s| s.line),
+            "line": step.map(lesson::line),
             "label": step.map(|s| s.label),
-            "stage": step.map(|s| s.stage()),
+            "stage": step.map(lesson::stage),
             "depth": step.map(|s| s.depth),
             "currentFunction": step.map(|s| s.function.name()),
             "status": self.status(),
