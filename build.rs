@@ -1,4 +1,4 @@
-//! Compiles the shipped scenario fixtures and the captions into the binary,
+//! Compiles the shipped scenario fixtures and the language tables into the binary,
 //! minified (sorted by file name), so the page needs no extra request and
 //! tests see every file. A fixture that is not valid JSON is kept as it is:
 //! the page and `check` must report it, not the build.
@@ -11,9 +11,9 @@ fn minified(text: &str) -> String {
     }
 }
 
-fn main() {
-    let out = env::var("OUT_DIR").unwrap();
-    let dir = Path::new("fixtures/scenarios");
+/// `&[(file name, minified text), …]` for every `*.json` in `dir`, sorted.
+fn listed(dir: &str) -> String {
+    let dir = Path::new(dir);
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut files: Vec<_> = fs::read_dir(dir)
         .map(|entries| entries.filter_map(Result::ok).map(|e| e.path()).collect())
@@ -24,15 +24,16 @@ fn main() {
     for path in &files {
         println!("cargo:rerun-if-changed={}", path.display());
         let name = path.file_name().unwrap().to_string_lossy();
-        let text = fs::read_to_string(path).expect("readable fixture");
+        let text = fs::read_to_string(path).expect("readable file");
         list.push_str(&format!("    ({name:?}, {:?}),\n", minified(&text)));
     }
     list.push(']');
+    list
+}
+
+fn main() {
+    let out = env::var("OUT_DIR").unwrap();
+    let list = listed("fixtures/scenarios");
     fs::write(Path::new(&out).join("shipped_fixtures.rs"), list).unwrap();
-    for lang in ["zh", "en"] {
-        let path = format!("fixtures/captions/{lang}.json");
-        println!("cargo:rerun-if-changed={path}");
-        let text = fs::read_to_string(&path).expect("captions");
-        fs::write(Path::new(&out).join(format!("captions_{lang}.json")), minified(&text)).unwrap();
-    }
+    fs::write(Path::new(&out).join("shipped_languages.rs"), listed("fixtures/i18n")).unwrap();
 }

@@ -1,5 +1,7 @@
-//! What the page shows: listings cut from the real `runtime.rs`, the stage
-//! each trace label belongs to, and the captions for those stages.
+//! What the page shows: listings cut from the real `runtime.rs`, the
+//! listing line of every step, the stage each trace label belongs to, the
+//! captions for those stages (words from [`crate::i18n`]) and the trace
+//! format the CLI writes.
 //!
 //! Listings are built from `include_str!("runtime.rs")`, the very file that
 //! was compiled, so the code shown is the code that ran. Instrumentation
@@ -7,6 +9,7 @@
 //! numbered 1, 2, 3 … per function, and those numbers are what trace steps
 //! carry.
 
+use crate::i18n::{self, Lang};
 use crate::run::Trace;
 use crate::trace::{Attach, Event, Step};
 use crate::vocab::Function;
@@ -367,35 +370,13 @@ impl Serialize for TraceOut<'_> {
 
 /// The caption of a step in `lang`, with live values filled in:
 /// `(title, body)`. Placeholders are `{name}`; see [`fill_value`].
-pub fn caption(lang: &str, step: &Step, trace: &Trace) -> (String, String) {
-    let entry = &captions(lang)[stage(step)];
+pub fn caption(lang: Lang, step: &Step, trace: &Trace) -> (String, String) {
     let locals = trace.locals_json(step);
-    let fill = |text: &str| fill_placeholders(text, |key| fill_value(key, step, &locals, trace));
-    let title = entry["title"].as_str().map(fill).unwrap_or_else(|| step.label.to_string());
-    let body = entry["body"].as_str().map(fill).unwrap_or_default();
-    (title, body)
-}
-
-fn fill_placeholders(text: &str, value: impl Fn(&str) -> String) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        match rest[open..].find('}') {
-            Some(close)
-                if rest[open + 1..open + close].chars().all(|c| c.is_ascii_alphanumeric() || c == '_') =>
-            {
-                out.push_str(&value(&rest[open + 1..open + close]));
-                rest = &rest[open + close + 1..];
-            }
-            _ => {
-                out.push('{');
-                rest = &rest[open + 1..];
-            }
-        }
+    let fill = |text: &str| i18n::fill(text, |key| Some(fill_value(key, step, &locals, trace)));
+    match lang.caption(stage(step)) {
+        Some((title, body)) => (fill(title), fill(body)),
+        None => (step.label.to_string(), String::new()),
     }
-    out.push_str(rest);
-    out
 }
 
 /// The live value for a caption placeholder, or "—" when this step has none.
@@ -425,17 +406,6 @@ pub fn fill_value(key: &str, step: &Step, locals: &Value, trace: &Trace) -> Stri
         other => show(&locals[other]),
     };
     value.unwrap_or_else(|| "—".into())
-}
-
-/// Captions per language: `{stage: {title, body}}`, from `fixtures/captions/`.
-pub fn captions(lang: &str) -> &'static Value {
-    static ZH: OnceLock<Value> = OnceLock::new();
-    static EN: OnceLock<Value> = OnceLock::new();
-    let (cell, text) = match lang {
-        "zh" => (&ZH, include_str!(concat!(env!("OUT_DIR"), "/captions_zh.json"))),
-        _ => (&EN, include_str!(concat!(env!("OUT_DIR"), "/captions_en.json"))),
-    };
-    cell.get_or_init(|| serde_json::from_str(text).unwrap_or(Value::Null))
 }
 
 /// Where a trace label sits: `(function, displayed line)`. Lets authors set

@@ -14,13 +14,14 @@
 //! Everything outside `web` compiles and is tested natively.
 
 pub mod debugger;
+pub mod i18n;
 pub mod lesson;
 pub mod protocol;
 pub mod run;
 pub mod runtime;
 pub mod scenario;
+pub mod session;
 pub mod trace;
 pub mod vocab;
 
-#[cfg(target_arch = "wasm32")]
 pub mod web;

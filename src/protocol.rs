@@ -121,3 +121,98 @@ pub struct LoopError {
     pub kind: String,
     pub message: String,
 }
+
+/// The fixed sentences the core writes — the lines `run_loop` emits and the
+/// texts `run_main` puts in a tool result — as a kind and its values.
+///
+/// `Display` gives the English text the code really prints and sends to the
+/// model (one place for each sentence); a page in another language shows a
+/// translation by [`Said::kind`] with [`Said::values`], never by matching
+/// English.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Said {
+    /// `model call 2`
+    ModelCall { number: i64 },
+    /// `executing run_main`
+    Executing { name: String },
+    /// `tool result: ZeroDivisionError: division by zero`
+    ToolResult { line: String },
+    /// `saved the tool results for the next call`
+    Saved,
+    /// `unsupported tool or arguments`
+    Unsupported,
+    /// `timed out after 3 s`
+    TimedOut { seconds: f64 },
+    /// `cannot start: [Errno 2] …`
+    CannotStart { error: String },
+    /// `(no output)`
+    NoOutput,
+}
+
+impl Said {
+    /// The key of this sentence in the language tables (`said.<kind>`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Said::ModelCall { .. } => "model_call",
+            Said::Executing { .. } => "executing",
+            Said::ToolResult { .. } => "tool_result",
+            Said::Saved => "saved",
+            Said::Unsupported => "unsupported",
+            Said::TimedOut { .. } => "timed_out",
+            Said::CannotStart { .. } => "cannot_start",
+            Said::NoOutput => "no_output",
+        }
+    }
+
+    /// The values a translation fills in, by placeholder name.
+    pub fn values(&self) -> Vec<(&'static str, String)> {
+        match self {
+            Said::ModelCall { number } => vec![("number", number.to_string())],
+            Said::Executing { name } => vec![("name", name.clone())],
+            Said::ToolResult { line } => vec![("line", line.clone())],
+            Said::TimedOut { seconds } => vec![("seconds", seconds.to_string())],
+            Said::CannotStart { error } => vec![("error", error.clone())],
+            Said::Saved | Said::Unsupported | Said::NoOutput => Vec::new(),
+        }
+    }
+
+    /// Recognise a tool-result text this core wrote (the record keeps only
+    /// the text). Exact: `None` for anything else.
+    pub fn recognise(text: &str) -> Option<Said> {
+        let said = if let Some(error) = text.strip_prefix("cannot start: ") {
+            Said::CannotStart { error: error.to_string() }
+        } else if let Some(seconds) = text.strip_prefix("timed out after ").and_then(|r| r.strip_suffix(" s"))
+        {
+            Said::TimedOut { seconds: seconds.parse().ok()? }
+        } else if text == "unsupported tool or arguments" {
+            Said::Unsupported
+        } else if text == "(no output)" {
+            Said::NoOutput
+        } else {
+            return None;
+        };
+        // Only what writes back to exactly the same text.
+        (said.to_string() == text).then_some(said)
+    }
+}
+
+impl std::fmt::Display for Said {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Said::ModelCall { number } => write!(f, "model call {number}"),
+            Said::Executing { name } => write!(f, "executing {name}"),
+            Said::ToolResult { line } => write!(f, "tool result: {line}"),
+            Said::Saved => f.write_str("saved the tool results for the next call"),
+            Said::Unsupported => f.write_str("unsupported tool or arguments"),
+            Said::TimedOut { seconds } => write!(f, "timed out after {seconds} s"),
+            Said::CannotStart { error } => write!(f, "cannot start: {error}"),
+            Said::NoOutput => f.write_str("(no output)"),
+        }
+    }
+}
+
+impl Serialize for Said {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}

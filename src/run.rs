@@ -30,7 +30,8 @@ pub struct Trace {
     /// (kept once: the JSON writer puts them back in `result`).
     pub result: Value,
     pub error: Option<TraceError>,
-    pub output: Vec<String>,
+    /// What the entry point printed, line by line.
+    pub output: Vec<crate::protocol::Said>,
     /// The final message list; steps say how much of it existed.
     pub record: Vec<Value>,
     pub steps: Vec<Step>,

@@ -217,7 +217,7 @@ struct Frame {
 pub struct Recording {
     pub steps: Vec<Step>,
     pub locals: LocalsTable,
-    pub output: Vec<String>,
+    pub output: Vec<crate::protocol::Said>,
     /// True when the step cap cut the run short.
     pub capped: bool,
 }
@@ -276,7 +276,7 @@ pub fn call<R>(
 }
 
 /// Record one emitted output line.
-pub fn emit(line: String) {
+pub fn emit(line: crate::protocol::Said) {
     with_recorder(|r| r.rec.output.push(line));
 }
 

@@ -2,8 +2,12 @@
 //! `wasm-pack test --headless --chrome`.
 #![cfg(target_arch = "wasm32")]
 
-use agent_loop_playground::run::record_scenario;
+use agent_loop_playground::lesson::trace_json;
+use agent_loop_playground::run::{record, record_scenario};
 use agent_loop_playground::scenario::load_shipped;
+use agent_loop_playground::session::Doubles;
+use agent_loop_playground::trace::STEP_CAP;
+use agent_loop_playground::web::callbacks::{JsDoubles, JsModel, JsProcess};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -15,7 +19,15 @@ fn record_with_callbacks(
     model: Option<js_sys::Function>,
     process: Option<js_sys::Function>,
 ) -> agent_loop_playground::run::Trace {
-    agent_loop_playground::web::record_with_callbacks(&common::web::fixture_doubles(), s, model, process)
+    let doubles = JsDoubles { factory: common::web::fixture_doubles() };
+    let (mut m, mut p) = doubles.for_scenario(s);
+    if let Some(f) = model {
+        m = Box::new(JsModel::new(f));
+    }
+    if let Some(f) = process {
+        p = Box::new(JsProcess::new(f));
+    }
+    record(s, m.as_mut(), p.as_mut(), STEP_CAP)
 }
 
 #[wasm_bindgen_test]
@@ -23,8 +35,10 @@ fn js_doubles_record_the_same_trace_as_rust_doubles() {
     let mut compared = 0;
     for (file, parsed) in load_shipped() {
         let scenario = parsed.unwrap_or_else(|p| panic!("{file}: {p:?}"));
-        let native = serde_json::to_string_pretty(&record_scenario(&scenario)).unwrap();
-        let through_js = serde_json::to_string_pretty(&record_with_callbacks(&scenario, None, None)).unwrap();
+        let native = record_scenario(&scenario);
+        let native = serde_json::to_string_pretty(&trace_json(&native)).unwrap();
+        let through_js = record_with_callbacks(&scenario, None, None);
+        let through_js = serde_json::to_string_pretty(&trace_json(&through_js)).unwrap();
         if native != through_js {
             let line = native.lines().zip(through_js.lines()).position(|(a, b)| a != b).unwrap_or(0);
             panic!(

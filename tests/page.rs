@@ -3,7 +3,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use agent_loop_playground::lesson::line_of_label;
-use agent_loop_playground::web::playground::Playground;
+use agent_loop_playground::web::Playground;
 use js_sys::Reflect;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;

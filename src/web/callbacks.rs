@@ -7,20 +7,49 @@
 //! never a panic.
 
 use crate::protocol::{Model, ModelError, Process, ProcessOutcome, Request};
-use crate::scenario::outcome_from_json;
+use crate::scenario::{outcome_from_json, Scenario};
+use crate::session::Doubles;
 use js_sys::{Array, Function, Object, Reflect, JSON};
 use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 
-/// Name and message of a thrown JS value.
-fn thrown(error: &JsValue) -> (String, String) {
-    if let Some(e) = error.dyn_ref::<js_sys::Error>() {
-        return (String::from(e.name()), String::from(e.message()));
+/// The page's fixture doubles: `fixtureDoubles(fixture) -> {model, process}`
+/// from www/doubles.js, passed in by the page (the wasm module imports no
+/// script of its own).
+pub struct JsDoubles {
+    pub factory: Function,
+}
+
+impl Doubles for JsDoubles {
+    fn for_scenario(&self, scenario: &Scenario) -> (Box<dyn Model>, Box<dyn Process>) {
+        let doubles = self.factory.call1(&JsValue::NULL, &from_json(&scenario.raw)).unwrap_or(JsValue::NULL);
+        let get = |k: &str| {
+            Reflect::get(&doubles, &JsValue::from_str(k)).ok().and_then(|f| f.dyn_into::<Function>().ok())
+        };
+        let missing = || Function::new_no_args("throw new Error('no double')");
+        (
+            Box::new(JsModel::new(get("model").unwrap_or_else(missing))),
+            Box::new(JsProcess::new(get("process").unwrap_or_else(missing))),
+        )
     }
-    let text = error.as_string().unwrap_or_else(|| {
-        JSON::stringify(error).ok().and_then(|s| s.as_string()).unwrap_or_else(|| "(not an Error)".into())
-    });
-    ("Error".into(), text)
+}
+
+/// Name and message of a thrown JS value. Reads nothing that could throw
+/// through Rust: a getter that throws, a Proxy, a non-string `name` or
+/// `message` all come back as plain defaults.
+fn thrown(error: &JsValue) -> (String, String) {
+    let field = |key: &str| {
+        Reflect::get(error, &JsValue::from_str(key))
+            .ok()
+            .and_then(|v| v.as_string())
+            .filter(|s| !s.is_empty())
+    };
+    if error.is_object() || error.is_function() {
+        let name = field("name").unwrap_or_else(|| "Error".into());
+        return (name, field("message").unwrap_or_else(|| "(no message)".into()));
+    }
+    let text = error.as_string().or_else(|| JSON::stringify(error).ok().and_then(|s| s.as_string()));
+    ("Error".into(), text.filter(|t| !t.is_empty()).unwrap_or_else(|| "(no message)".into()))
 }
 
 /// JS value → JSON, or a description of why it is not JSON.

@@ -7,7 +7,9 @@
 //! `record_len` messages exist at a snapshot; very long records fold their
 //! middle so the figure stays readable.
 
-use super::view::{clip, esc, gloss, Lang};
+use super::view::{clip, esc};
+use crate::i18n::Lang;
+use crate::lesson;
 use crate::run::Trace;
 use crate::trace::{Event, Function};
 use serde_json::Value;
@@ -37,8 +39,13 @@ struct Svg {
 }
 
 impl Svg {
+    /// Words of the page (from the language tables).
     fn text(&mut self, x: f64, y: f64, class: &str, text: &str) {
         self.body.push_str(&format!(r#"<text x="{x}" y="{y}" class="{class}">{}</text>"#, esc(text)));
+    }
+    /// Data and code (ids, field names, values): the same in every language.
+    fn data(&mut self, x: f64, y: f64, class: &str, text: &str) {
+        self.text(x, y, &format!("{class} alp-data"), text);
     }
     fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, class: &str) {
         self.body
@@ -49,6 +56,8 @@ impl Svg {
 /// One line of a card: its text and, for pairing, a tool id.
 struct Row {
     text: String,
+    /// Data (the same in every language) rather than words of the page.
+    data: bool,
     class: &'static str,
     use_id: Option<String>,
     result_id: Option<String>,
@@ -56,11 +65,14 @@ struct Row {
 
 fn rows_of(message: &Value, lang: Lang) -> Vec<Row> {
     let mut rows = Vec::new();
-    let row = |text: String, class: &'static str| Row { text, class, use_id: None, result_id: None };
+    let row =
+        |text: String, class: &'static str| Row { text, data: true, use_id: None, result_id: None, class };
+    let words =
+        |text: String, class: &'static str| Row { text, data: false, use_id: None, result_id: None, class };
     match &message["content"] {
         Value::String(s) => rows.push(row(format!("“{}”", clip(s, 56)), "alp-t-text")),
         Value::Array(blocks) if blocks.is_empty() => {
-            rows.push(row("[ ] (empty content)".into(), "alp-t-warn"))
+            rows.push(words(format!("[ ] {}", lang.word("empty_content")), "alp-t-warn"))
         }
         Value::Array(blocks) => {
             for b in blocks {
@@ -79,6 +91,7 @@ fn rows_of(message: &Value, lang: Lang) -> Vec<Row> {
                                 clip(&id, 14),
                                 clip(name, 16)
                             ),
+                            data: true,
                             class: "alp-t-use",
                             use_id: Some(id),
                             result_id: None,
@@ -89,6 +102,7 @@ fn rows_of(message: &Value, lang: Lang) -> Vec<Row> {
                         let err = b["is_error"].as_bool().unwrap_or(false);
                         rows.push(Row {
                             text: format!("tool_result → {}  is_error={err}", clip(&id, 14)),
+                            data: true,
                             class: if err { "alp-t-err" } else { "alp-t-ok" },
                             use_id: None,
                             result_id: Some(id),
@@ -100,11 +114,15 @@ fn rows_of(message: &Value, lang: Lang) -> Vec<Row> {
                             .nth(1)
                             .map(|l| format!("  ·  {}", clip(l, 24)))
                             .unwrap_or_default();
-                        rows.push(row(format!("   {}{second}", clip(&gloss(lang, first), 36)), "alp-t-dim"));
+                        rows.push(row(
+                            format!("   {}{second}", clip(&lang.said_text(first), 36)),
+                            "alp-t-dim",
+                        ));
                     }
-                    other => {
-                        rows.push(row(format!("{} (not in this lesson)", other.unwrap_or("?")), "alp-t-warn"))
-                    }
+                    other => rows.push(words(
+                        lang.fill("not_in_lesson", &[("kind", other.unwrap_or("?").to_string())]),
+                        "alp-t-warn",
+                    )),
                 }
             }
         }
@@ -113,54 +131,49 @@ fn rows_of(message: &Value, lang: Lang) -> Vec<Row> {
     rows
 }
 
-/// The figure as SVG markup.
+/// The figure as SVG markup. Data text (ids, field names, values) carries
+/// the class `alp-data`; every other word comes from the language tables.
 pub fn render(m: &Moment) -> String {
     let t = m.trace;
     let step = t.steps.get(m.position);
     let record_len = step.map_or(0, |s| s.record_len as usize).min(t.record.len());
     let locals = step.map(|s| t.locals_json(s)).unwrap_or(Value::Null);
     let at_end = m.started && m.position + 1 >= t.steps.len();
-    let zh = m.lang == Lang::Zh;
+    let lang = m.lang;
     let mut svg = Svg { body: String::new(), y: 10.0 };
 
-    // Status strip: budget, stop_reason, status.
+    // Status strip: budget, stop_reason, status. (text, is data, class)
     let number = latest_number(t, m.position);
-    let mut chips: Vec<(String, &str)> = Vec::new();
+    let mut chips: Vec<(String, bool, String)> = Vec::new();
     if t.function == Function::RunLoop {
-        let budget = if zh { "模型调用" } else { "model calls" };
-        chips.push((format!("{budget} {}/{}", number, t.max_calls), "alp-chip"));
+        let calls = [("n", number.to_string()), ("max", t.max_calls.to_string())];
+        chips.push((lang.fill("chip_calls", &calls), false, "alp-chip".into()));
     }
     if let Some(reason) = latest_reason(t, m.position) {
-        chips.push((format!("stop_reason: {}", clip(&reason, 18)), "alp-chip alp-chip-reason"));
+        chips.push((format!("stop_reason: {}", clip(&reason, 18)), true, "alp-chip alp-chip-reason".into()));
     }
     let status = if !m.started {
-        if zh { "未开始" } else { "not started" }.to_string()
+        lang.word("status_not_started").to_string()
     } else if at_end {
-        t.status()
-            .map(str::to_string)
-            .or_else(|| t.error.as_ref().map(|e| e.kind.clone()))
-            .unwrap_or_else(|| "done".into())
-    } else if zh {
-        "运行中".into()
+        t.ending().map_or_else(|| lang.word("status_done").to_string(), str::to_string)
     } else {
-        "running".into()
+        lang.word("status_running").to_string()
     };
-    let status_class = if at_end {
-        format!("alp-chip alp-status alp-status-{}", esc(&status))
-    } else {
-        "alp-chip alp-status".into()
+    let status_class = match (at_end, t.ending()) {
+        (true, Some(ending)) => format!("alp-chip alp-status alp-status-{}", esc(ending)),
+        _ => "alp-chip alp-status".into(),
     };
-    chips.push((
-        format!("status: {status}"),
-        if at_end { "alp-chip alp-status alp-final" } else { "alp-chip alp-status" },
-    ));
+    chips.push((lang.fill("chip_status", &[("status", status)]), false, status_class));
     let mut x = 10.0;
-    for (i, (text, class)) in chips.iter().enumerate() {
+    for (i, (text, data, class)) in chips.iter().enumerate() {
         let w = 16.0 + text_width(text);
-        let class = if i + 1 == chips.len() { status_class.as_str() } else { class };
         svg.body.push_str(&format!(r#"<g class="{class}" data-chip="{i}">"#));
         svg.rect(x, svg.y, w, 24.0, "alp-chip-bg");
-        svg.text(x + 7.0, svg.y + 16.5, "alp-chip-text", text);
+        if *data {
+            svg.data(x + 7.0, svg.y + 16.5, "alp-chip-text", text);
+        } else {
+            svg.text(x + 7.0, svg.y + 16.5, "alp-chip-text", text);
+        }
         svg.body.push_str("</g>");
         x += w + 8.0;
     }
@@ -171,16 +184,10 @@ pub fn render(m: &Moment) -> String {
     }
 
     // The record.
-    let title = if zh { "messages（记录）" } else { "messages (the record)" };
-    svg.text(10.0, svg.y + 12.0, "alp-h", &format!("{title} · {record_len}"));
+    svg.text(10.0, svg.y + 12.0, "alp-h", &lang.fill("record_title", &[("n", record_len.to_string())]));
     svg.y += 22.0;
     if record_len == 0 {
-        svg.text(
-            CARD_X,
-            svg.y + 14.0,
-            "alp-t-dim",
-            if zh { "（记录为空）" } else { "(the record is empty)" },
-        );
+        svg.text(CARD_X, svg.y + 14.0, "alp-t-dim", lang.word("empty_record"));
         svg.y += 24.0;
     }
     let folded = record_len > FOLD_AFTER;
@@ -197,11 +204,7 @@ pub fn render(m: &Moment) -> String {
     for (k, &i) in shown.iter().enumerate() {
         if folded && k == KEEP_HEAD {
             let hidden = record_len - KEEP_HEAD - KEEP_TAIL;
-            let note = if zh {
-                format!("… 折叠了 {hidden} 条消息 …")
-            } else {
-                format!("… {hidden} messages folded …")
-            };
+            let note = lang.fill("folded", &[("n", hidden.to_string())]);
             cards.push_str(&format!(
                 r#"<text x="{}" y="{}" class="alp-t-dim alp-fold">{}</text>"#,
                 CARD_X + 10.0,
@@ -226,37 +229,33 @@ pub fn render(m: &Moment) -> String {
             r#"<rect x="{CARD_X}" y="{}" width="{CARD_W}" height="{h}" rx="8" class="alp-card-bg"/>"#,
             svg.y
         ));
-        let label = match (zh, kind) {
-            (true, "user") => "用户问题".to_string(),
-            (true, "assistant") => "模型响应".to_string(),
-            (true, "tool_result") => "工具结果".to_string(),
-            (false, "tool_result") => "tool results".to_string(),
-            (false, "user") => "question".to_string(),
-            (false, "assistant") => "model answer".to_string(),
-            (_, other) => other.to_string(),
+        let label = match kind {
+            "user" | "assistant" | "tool_result" => lang.word(&format!("card_{kind}")),
+            _ => "",
         };
         cards.push_str(&format!(
-            r#"<text x="{}" y="{}" class="alp-card-head">#{} {}{}</text>"#,
+            r#"<text x="{}" y="{}" class="alp-card-head"><tspan class="alp-data">#{} {}</tspan>{}</text>"#,
             CARD_X + 10.0,
             svg.y + 17.0,
             i,
             esc(&format!("{role} · ")),
-            esc(&label)
+            esc(label)
         ));
         if changed {
-            let new = if zh { "新" } else { "new" };
             cards.push_str(&format!(
-                r#"<text x="{}" y="{}" class="alp-new">{new}</text>"#,
+                r#"<text x="{}" y="{}" class="alp-new">{}</text>"#,
                 CARD_X + CARD_W - 34.0,
-                svg.y + 17.0
+                svg.y + 17.0,
+                esc(lang.word("new"))
             ));
         }
         for (r, row) in rows.iter().enumerate() {
             let y = svg.y + 26.0 + LINE_H * r as f64 + 12.0;
             cards.push_str(&format!(
-                r#"<text x="{}" y="{y}" class="{}">{}</text>"#,
+                r#"<text x="{}" y="{y}" class="{}{}">{}</text>"#,
                 CARD_X + 14.0,
                 row.class,
+                if row.data { " alp-data" } else { "" },
                 esc(&row.text)
             ));
             if let Some(id) = &row.use_id {
@@ -282,7 +281,7 @@ pub fn render(m: &Moment) -> String {
                 a = CARD_X,
                 x = CARD_X + CARD_W - 70.0,
                 ty = y1 + 4.0,
-                label = if zh { "未配对" } else { "unpaired" },
+                label = esc(lang.word("unpaired")),
             )),
         }
     }
@@ -298,9 +297,9 @@ pub fn render(m: &Moment) -> String {
 
     let height = svg.y + 10.0;
     format!(
-        r#"<svg data-role="record" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {height}" width="{W}" height="{height}" role="img" aria-labelledby="alp-fig-title"><title>{}</title>{}</svg>"#,
-        esc(if zh { "消息记录图" } else { "Message record figure" }),
-        svg.body
+        r#"<svg data-role="record" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {height}" width="{W}" height="{height}" role="img" aria-label="{title}"><title>{title}</title>{body}</svg>"#,
+        title = esc(lang.word("figure_title")),
+        body = svg.body
     )
 }
 
@@ -343,36 +342,28 @@ fn latest_reason(t: &Trace, position: usize) -> Option<String> {
 /// The request or tool run in progress, drawn above the record.
 fn in_flight(svg: &mut Svg, m: &Moment, locals: &Value) {
     let Some(step) = m.trace.steps.get(m.position) else { return };
-    let zh = m.lang == Lang::Zh;
+    let lang = m.lang;
     match step.function {
         Function::AskClaude => {
+            let max_tokens = crate::runtime::MAX_TOKENS;
+            let response = match (&locals["response"], &locals["return"]) {
+                (Value::Object(r), _) | (_, Value::Object(r)) => {
+                    let reason = r.get("stop_reason").and_then(Value::as_str).unwrap_or("?").to_string();
+                    let blocks = r.get("content").and_then(Value::as_array).map_or(0, Vec::len).to_string();
+                    lang.fill("flight_response", &[("reason", reason), ("blocks", blocks)])
+                }
+                _ => lang.word("flight_waiting").to_string(),
+            };
             let lines = [
-                format!("system ✓   tools: [run_main]   max_tokens: {}", crate::runtime::MAX_TOKENS),
-                format!(
-                    "messages: {} {}",
-                    step.record_len,
-                    if zh { "条（整份记录）" } else { "(the whole record)" }
-                ),
-                match (&locals["response"], &locals["return"]) {
-                    (Value::Object(r), _) | (_, Value::Object(r)) => format!(
-                        "{} stop_reason={}  blocks={}",
-                        if zh { "← 响应：" } else { "← response:" },
-                        r.get("stop_reason").and_then(Value::as_str).unwrap_or("?"),
-                        r.get("content").and_then(Value::as_array).map_or(0, Vec::len)
-                    ),
-                    _ => if zh { "→ 等待模型响应" } else { "→ waiting for the model" }.to_string(),
-                },
+                (format!("system ✓   tools: [run_main]   max_tokens: {max_tokens}"), true),
+                (lang.fill("flight_messages", &[("n", step.record_len.to_string())]), false),
+                (response, false),
             ];
-            panel(
-                svg,
-                if zh { "请求中：ask_claude → 模型" } else { "in flight: ask_claude → model" },
-                &lines,
-                "alp-flight-ask",
-            );
+            panel(svg, lang.word("flight_ask"), &lines, "alp-flight-ask");
         }
         Function::RunMain => {
             let stages = ["call", "validate", "process", "result"];
-            let reached = match crate::lesson::stage(step) {
+            let reached = match lesson::stage(step) {
                 "main.call" | "main.envelope" => 0,
                 "main.validate" | "main.reject" => 1,
                 "main.spawn" | "main.output" | "main.timeout" | "main.cannot_start" => 2,
@@ -382,42 +373,26 @@ fn in_flight(svg: &mut Svg, m: &Moment, locals: &Value) {
                 .iter()
                 .rev()
                 .take_while(|s| s.function == Function::RunMain)
-                .any(|s| crate::lesson::stage(s) == "main.reject");
-            svg.text(
-                10.0,
-                svg.y + 12.0,
-                "alp-h",
-                if zh { "工具执行：run_main" } else { "tool run: run_main" },
-            );
+                .any(|s| lesson::stage(s) == "main.reject");
+            svg.text(10.0, svg.y + 12.0, "alp-h", lang.word("tool_run"));
             svg.y += 20.0;
             let mut x = 10.0;
             for (i, name) in stages.iter().enumerate() {
-                let class = if i == reached {
-                    "alp-pipe alp-pipe-now"
-                } else if i < reached {
-                    if rejected && i == 2 {
-                        "alp-pipe alp-pipe-skip"
-                    } else {
-                        "alp-pipe alp-pipe-done"
-                    }
-                } else {
-                    "alp-pipe"
+                let skipped = rejected && i == 2;
+                let class = match (i.cmp(&reached), skipped) {
+                    (std::cmp::Ordering::Equal, _) => "alp-pipe alp-pipe-now",
+                    (std::cmp::Ordering::Less, true) => "alp-pipe alp-pipe-skip",
+                    (std::cmp::Ordering::Less, false) => "alp-pipe alp-pipe-done",
+                    _ => "alp-pipe",
                 };
-                let label = if rejected && i == 2 {
-                    if zh {
-                        "未启动"
-                    } else {
-                        "not started"
-                    }
-                } else {
-                    name
-                };
+                let label =
+                    if skipped { lang.word("pipe_skipped") } else { lang.word(&format!("pipe_{name}")) };
                 svg.body.push_str(&format!(r#"<g class="{class}" data-pipe="{name}">"#));
                 svg.rect(x, svg.y, 112.0, 26.0, "alp-pipe-bg");
                 svg.text(x + 10.0, svg.y + 17.0, "alp-pipe-text", label);
                 svg.body.push_str("</g>");
                 if i + 1 < stages.len() {
-                    svg.text(x + 114.0, svg.y + 17.0, "alp-t-dim", "→");
+                    svg.data(x + 114.0, svg.y + 17.0, "alp-t-dim", "→");
                 }
                 x += 126.0;
             }
@@ -426,42 +401,49 @@ fn in_flight(svg: &mut Svg, m: &Moment, locals: &Value) {
             let result = if locals["result"].is_object() { &locals["result"] } else { &locals["return"] };
             let mut lines = Vec::new();
             if !call.is_null() {
-                lines.push(format!(
-                    "call: id={} name={} input={}",
-                    clip(call["id"].as_str().unwrap_or("?"), 14),
-                    clip(call["name"].as_str().unwrap_or("?"), 16),
-                    clip(&call["input"].to_string(), 20)
+                lines.push((
+                    format!(
+                        "call: id={} name={} input={}",
+                        clip(call["id"].as_str().unwrap_or("?"), 14),
+                        clip(call["name"].as_str().unwrap_or("?"), 16),
+                        clip(&call["input"].to_string(), 20)
+                    ),
+                    true,
                 ));
             }
             if let Some(rc) = locals["returncode"].as_i64() {
-                lines.push(format!("process: returncode={rc}"));
+                lines.push((format!("process: returncode={rc}"), true));
             }
             if result.is_object() {
                 let content = result["content"]
                     .as_str()
-                    .map(|c| clip(&gloss(m.lang, c.lines().next().unwrap_or("")), 30))
+                    .map(|c| clip(&lang.said_text(c.lines().next().unwrap_or("")), 30))
                     .unwrap_or_else(|| "…".into());
                 let err = result["is_error"].as_bool().map(|b| format!("  is_error={b}")).unwrap_or_default();
-                lines.push(format!(
-                    "tool_result → {}{err}  {content}",
-                    clip(result["tool_use_id"].as_str().unwrap_or("?"), 14)
-                ));
+                let id = clip(result["tool_use_id"].as_str().unwrap_or("?"), 14);
+                lines.push((format!("tool_result → {id}{err}  {content}"), true));
             }
             if !lines.is_empty() {
-                panel(svg, if zh { "当前数据" } else { "current values" }, &lines, "alp-flight-main");
+                panel(svg, lang.word("current_values"), &lines, "alp-flight-main");
             }
         }
         Function::RunLoop => {}
     }
 }
 
-fn panel(svg: &mut Svg, title: &str, lines: &[String], class: &str) {
+/// A titled box of lines; each line is `(text, is data)`.
+fn panel(svg: &mut Svg, title: &str, lines: &[(String, bool)], class: &str) {
     let h = 26.0 + LINE_H * lines.len() as f64;
     svg.body.push_str(&format!(r#"<g class="alp-panel {class}">"#));
     svg.rect(10.0, svg.y, W - 20.0, h, "alp-panel-bg");
     svg.text(20.0, svg.y + 17.0, "alp-card-head", title);
-    for (i, line) in lines.iter().enumerate() {
-        svg.text(24.0, svg.y + 26.0 + LINE_H * i as f64 + 12.0, "alp-t-text", line);
+    for (i, (line, data)) in lines.iter().enumerate() {
+        let y = svg.y + 26.0 + LINE_H * i as f64 + 12.0;
+        if *data {
+            svg.data(24.0, y, "alp-t-text", line);
+        } else {
+            svg.text(24.0, y, "alp-t-text", line);
+        }
     }
     svg.body.push_str("</g>");
     svg.y += h + 12.0;
@@ -474,7 +456,6 @@ fn staged(svg: &mut Svg, m: &Moment, locals: &Value) {
         return;
     }
     let Some(results) = locals["results"].as_array().filter(|r| !r.is_empty()) else { return };
-    let zh = m.lang == Lang::Zh;
     let lines: Vec<String> = results
         .iter()
         .map(|r| {
@@ -483,7 +464,7 @@ fn staged(svg: &mut Svg, m: &Moment, locals: &Value) {
                 "tool_result → {}  is_error={}  {}",
                 clip(r["tool_use_id"].as_str().unwrap_or("?"), 14),
                 r["is_error"].as_bool().unwrap_or(false),
-                clip(&gloss(m.lang, content.lines().next().unwrap_or("")), 22)
+                clip(&m.lang.said_text(content.lines().next().unwrap_or("")), 22)
             )
         })
         .collect();
@@ -493,35 +474,23 @@ fn staged(svg: &mut Svg, m: &Moment, locals: &Value) {
         r#"<rect x="{CARD_X}" y="{}" width="{CARD_W}" height="{h}" rx="8" class="alp-staged-bg"/>"#,
         svg.y
     ));
-    svg.text(
-        CARD_X + 10.0,
-        svg.y + 17.0,
-        "alp-card-head",
-        if zh {
-            "results（已收集，尚未写入记录）"
-        } else {
-            "results (collected, not yet in the record)"
-        },
-    );
+    svg.text(CARD_X + 10.0, svg.y + 17.0, "alp-card-head", m.lang.word("staged"));
     for (i, line) in lines.iter().enumerate() {
-        svg.text(CARD_X + 14.0, svg.y + 26.0 + LINE_H * i as f64 + 12.0, "alp-t-dim", line);
+        svg.data(CARD_X + 14.0, svg.y + 26.0 + LINE_H * i as f64 + 12.0, "alp-t-dim", line);
     }
     svg.body.push_str("</g>");
     svg.y += h + 10.0;
 }
 
-/// A text alternative: the record as an ordered list (HTML).
+/// A text alternative: the record as an ordered list (HTML). Data items
+/// are marked `translate="no"`.
 pub fn text_alternative(t: &Trace, record_len: usize, lang: Lang) -> String {
     let mut html = String::from("<ol>");
     let folded = record_len > FOLD_AFTER;
     for i in 0..record_len.min(t.record.len()) {
         if folded && i == KEEP_HEAD {
             let hidden = record_len - KEEP_HEAD - KEEP_TAIL;
-            let note = if lang == Lang::Zh {
-                format!("（折叠了 {hidden} 条消息）")
-            } else {
-                format!("({hidden} messages folded)")
-            };
+            let note = lang.fill("folded_text", &[("n", hidden.to_string())]);
             html.push_str(&format!(r#"<li value="{}">{}</li>"#, i + 1, esc(&note)));
         }
         if folded && i >= KEEP_HEAD && i < record_len - KEEP_TAIL {
@@ -529,20 +498,22 @@ pub fn text_alternative(t: &Trace, record_len: usize, lang: Lang) -> String {
         }
         let message = &t.record[i];
         let role = message["role"].as_str().unwrap_or("?");
-        let parts: Vec<String> =
-            rows_of(message, lang).into_iter().map(|r| r.text.trim().to_string()).collect();
+        let rows: Vec<String> = rows_of(message, lang)
+            .into_iter()
+            .map(|r| match r.data {
+                true => format!(r#"<span translate="no">{}</span>"#, esc(r.text.trim())),
+                false => esc(&r.text),
+            })
+            .collect();
         html.push_str(&format!(
-            r#"<li value="{}" data-item="{i}">{}: {}</li>"#,
+            r#"<li value="{}" data-item="{i}"><span translate="no">{}: </span>{}</li>"#,
             i + 1,
             esc(role),
-            esc(&parts.join("; "))
+            rows.join("; ")
         ));
     }
     if record_len == 0 {
-        html.push_str(&format!(
-            "<li>{}</li>",
-            esc(if lang == Lang::Zh { "（记录为空）" } else { "(the record is empty)" })
-        ));
+        html.push_str(&format!("<li>{}</li>", esc(lang.word("empty_record"))));
     }
     html.push_str("</ol>");
     html

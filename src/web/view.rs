@@ -1,36 +1,21 @@
-//! Markup for the page's panels, built as escaped strings.
+//! Markup for the page's panels, built as escaped strings (pure: no DOM,
+//! compiled and tested natively too).
 //!
 //! Every piece of data (model text, process output, fixture titles) passes
 //! through [`esc`] before it reaches the DOM, so markup in model text is
 //! shown, never run. No `style` attributes are emitted: the page runs under
-//! a Content-Security-Policy without `unsafe-inline`.
+//! a Content-Security-Policy without `unsafe-inline`. Every word comes from
+//! the language tables ([`Lang`]); data and code are marked
+//! `translate="no"` so that neither a browser's translator nor the
+//! pseudo-locale test mistakes them for words.
 
 use crate::debugger::Command;
+use crate::i18n::Lang;
 use crate::lesson::Listing;
-use crate::trace::Function;
-
-/// The two languages of the page.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Lang {
-    Zh,
-    En,
-}
-
-impl Lang {
-    pub fn parse(s: &str) -> Lang {
-        if s.to_ascii_lowercase().starts_with("en") {
-            Lang::En
-        } else {
-            Lang::Zh
-        }
-    }
-    pub fn code(self) -> &'static str {
-        match self {
-            Lang::Zh => "zh",
-            Lang::En => "en",
-        }
-    }
-}
+use crate::protocol::Said;
+use crate::session::{Entry, Notice};
+use crate::vocab::Function;
+use serde_json::Value;
 
 /// Escape text for HTML and SVG content and attribute values.
 pub fn esc(text: &str) -> String {
@@ -58,196 +43,6 @@ pub fn clip(text: &str, n: usize) -> String {
     out
 }
 
-/// Interface words.
-pub fn ui(lang: Lang, key: &str) -> &'static str {
-    let zh = lang == Lang::Zh;
-    match key {
-        "run" => {
-            if zh {
-                "运行"
-            } else {
-                "Run"
-            }
-        }
-        "debug" => {
-            if zh {
-                "调试"
-            } else {
-                "Debug"
-            }
-        }
-        "step" => {
-            if zh {
-                "单步跳过"
-            } else {
-                "Step over"
-            }
-        }
-        "stepInto" => {
-            if zh {
-                "单步进入"
-            } else {
-                "Step into"
-            }
-        }
-        "stepOut" => {
-            if zh {
-                "单步跳出"
-            } else {
-                "Step out"
-            }
-        }
-        "continue" => {
-            if zh {
-                "继续"
-            } else {
-                "Continue"
-            }
-        }
-        "back" => {
-            if zh {
-                "后退一步"
-            } else {
-                "Step back"
-            }
-        }
-        "reset" => {
-            if zh {
-                "重置"
-            } else {
-                "Reset"
-            }
-        }
-        "scenario" => {
-            if zh {
-                "场景"
-            } else {
-                "Scenario"
-            }
-        }
-        "language" => {
-            if zh {
-                "语言"
-            } else {
-                "Language"
-            }
-        }
-        "reveal" => {
-            if zh {
-                "显示追踪行"
-            } else {
-                "Show tracing lines"
-            }
-        }
-        "code" => {
-            if zh {
-                "源码"
-            } else {
-                "Source"
-            }
-        }
-        "record" => {
-            if zh {
-                "消息记录"
-            } else {
-                "Message record"
-            }
-        }
-        "output" => {
-            if zh {
-                "输出"
-            } else {
-                "Output"
-            }
-        }
-        "locals" => {
-            if zh {
-                "局部变量"
-            } else {
-                "Locals"
-            }
-        }
-        "timeline" => {
-            if zh {
-                "时间线"
-            } else {
-                "Timeline"
-            }
-        }
-        "step_of" => {
-            if zh {
-                "步"
-            } else {
-                "step"
-            }
-        }
-        "not_started" => {
-            if zh {
-                "未开始：点行号设断点，再点“调试”。"
-            } else {
-                "Not started: click line numbers to set breakpoints, then Debug."
-            }
-        }
-        "no_output" => {
-            if zh {
-                "（暂无输出）"
-            } else {
-                "(no output yet)"
-            }
-        }
-        "breakpoint" => {
-            if zh {
-                "断点：第 {n} 行"
-            } else {
-                "Breakpoint: line {n}"
-            }
-        }
-        "bad_fixture" => {
-            if zh {
-                "场景文件有问题"
-            } else {
-                "A scenario file has problems"
-            }
-        }
-        "ready" => {
-            if zh {
-                "就绪"
-            } else {
-                "ready"
-            }
-        }
-        "paused" => {
-            if zh {
-                "暂停"
-            } else {
-                "paused"
-            }
-        }
-        "figure_label" => {
-            if zh {
-                "消息记录图"
-            } else {
-                "Message record figure"
-            }
-        }
-        "controls" => {
-            if zh {
-                "调试控制"
-            } else {
-                "Debugger controls"
-            }
-        }
-        "empty_record" => {
-            if zh {
-                "（记录为空）"
-            } else {
-                "(the record is empty)"
-            }
-        }
-        _ => "",
-    }
-}
-
 /// Button label with its keyboard shortcut.
 pub fn command_title(lang: Lang, c: Command) -> String {
     let key = match c {
@@ -258,7 +53,7 @@ pub fn command_title(lang: Lang, c: Command) -> String {
         Command::Back => " (←)",
         _ => "",
     };
-    format!("{}{key}", ui(lang, c.name()))
+    format!("{}{key}", lang.word(c.name()))
 }
 
 /// The control bar.
@@ -272,7 +67,7 @@ pub fn controls(lang: Lang, shown: &[Command]) -> String {
             r#"<button type="button" class="alp-btn alp-cmd-{name}" data-command="{name}" title="{title}">{label}</button>"#,
             name = c.name(),
             title = esc(&command_title(lang, c)),
-            label = esc(ui(lang, c.name())),
+            label = esc(lang.word(c.name())),
         ));
     }
     html
@@ -286,11 +81,11 @@ pub fn listing_rows(listing: &Listing, lang: Lang) -> String {
         let code = highlight(line.text);
         match line.number {
             Some(n) => html.push_str(&format!(
-                r#"<div class="alp-row" data-function="{f}" data-line="{n}"><button type="button" class="alp-bp" data-function="{f}" data-line="{n}" aria-pressed="false" aria-label="{label}">{n}</button><code>{code}</code></div>"#,
-                label = esc(&ui(lang, "breakpoint").replace("{n}", &n.to_string())),
+                r#"<div class="alp-row" data-function="{f}" data-line="{n}"><button type="button" class="alp-bp" data-function="{f}" data-line="{n}" aria-pressed="false" aria-label="{label}">{n}</button><code translate="no">{code}</code></div>"#,
+                label = esc(&lang.fill("breakpoint", &[("n", n.to_string())])),
             )),
             None => html.push_str(&format!(
-                r#"<div class="alp-row alp-instr" aria-hidden="true"><span class="alp-gutter">·</span><code>{code}</code></div>"#
+                r#"<div class="alp-row alp-instr" aria-hidden="true"><span class="alp-gutter">·</span><code translate="no">{code}</code></div>"#
             )),
         }
     }
@@ -357,46 +152,6 @@ pub fn highlight(line: &str) -> String {
     out
 }
 
-/// Output lines as shown: the emitted English line, glossed in Chinese.
-pub fn output_line(lang: Lang, line: &str) -> String {
-    if lang == Lang::En {
-        return line.to_string();
-    }
-    if let Some(n) = line.strip_prefix("model call ") {
-        return format!("模型调用 {n}");
-    }
-    if let Some(name) = line.strip_prefix("executing ") {
-        return format!("执行工具 {name}");
-    }
-    if let Some(rest) = line.strip_prefix("tool result: ") {
-        return format!("工具结果：{rest}");
-    }
-    if line == "saved the tool results for the next call" {
-        return "保存工具结果，供下一次调用读取".into();
-    }
-    line.to_string()
-}
-
-/// A short zh gloss for the fixed messages the core writes.
-pub fn gloss(lang: Lang, text: &str) -> String {
-    if lang == Lang::En {
-        return text.to_string();
-    }
-    if text == "unsupported tool or arguments" {
-        return "工具或参数不支持".into();
-    }
-    if let Some(rest) = text.strip_prefix("timed out after ") {
-        return format!("运行超时：超过 {}", rest.replace(" s", " 秒"));
-    }
-    if let Some(rest) = text.strip_prefix("cannot start: ") {
-        return format!("无法启动：{rest}");
-    }
-    if text == "(no output)" {
-        return "（无输出）".into();
-    }
-    text.to_string()
-}
-
 /// Names for the stack line: `run_loop › ask_claude`.
 pub fn stack(entry: Function, current: Function, depth: u16) -> String {
     if depth == 0 {
@@ -404,4 +159,135 @@ pub fn stack(entry: Function, current: Function, depth: u16) -> String {
     } else {
         format!("{} › {}", entry.name(), current.name())
     }
+}
+
+/// The page's frame: bar, notices, controls, timeline, panels. Filled in
+/// by the renderer; every word is set from the language tables.
+pub fn shell() -> String {
+    let langs: String = Lang::all()
+        .into_iter()
+        .map(|l| {
+            format!(
+                r#"<button type="button" class="alp-lang" data-lang="{code}" lang="{html}">{name}</button>"#,
+                code = esc(l.code()),
+                html = esc(l.html_lang()),
+                name = esc(l.name())
+            )
+        })
+        .collect();
+    format!(
+        r#"<div class="alp-bar">
+  <label class="alp-pick"><span class="alp-l-scenario"></span> <select class="alp-select"></select></label>
+  <div class="alp-langs" role="group">{langs}</div>
+  <label class="alp-reveal"><input type="checkbox" class="alp-reveal-box"> <span class="alp-l-reveal"></span></label>
+</div>
+<div class="alp-problems" role="alert" hidden></div>
+<div class="alp-controls" role="toolbar"></div>
+<div class="alp-timeline"><input type="range" class="alp-slider" min="0" max="0" value="0"><svg class="alp-ticks" viewBox="0 0 1000 8" preserveAspectRatio="none" aria-hidden="true"></svg><span class="alp-counter" aria-live="off"></span></div>
+<div class="alp-main">
+  <section class="alp-code-panel"><h2 class="alp-h3"><span class="alp-l-code"></span> <span class="alp-stack" translate="no"></span></h2><div class="alp-code" tabindex="-1"></div></section>
+  <section class="alp-figure-panel"><h2 class="alp-h3 alp-l-record"></h2><div class="alp-figure"></div><div class="alp-sr alp-figure-text"></div></section>
+</div>
+<section class="alp-caption" data-role="caption"><h2 class="alp-caption-title"></h2><p class="alp-caption-body"></p></section>
+<div class="alp-sr alp-live" aria-live="polite"></div>
+<div class="alp-lower">
+  <section class="alp-locals-panel"><h2 class="alp-h3 alp-l-locals"></h2><dl class="alp-locals" translate="no"></dl></section>
+  <section class="alp-output-panel"><h2 class="alp-h3 alp-l-output"></h2><pre class="alp-output"></pre></section>
+</div>"#
+    )
+}
+
+/// The label elements of the shell and the word each shows.
+pub const LABELS: [(&str, &str); 6] = [
+    (".alp-l-scenario", "scenario"),
+    (".alp-l-reveal", "reveal"),
+    (".alp-l-code", "code"),
+    (".alp-l-record", "record"),
+    (".alp-l-locals", "locals"),
+    (".alp-l-output", "output"),
+];
+
+/// The scenario picker's options: one group per function (only the
+/// author's function when set), broken files last and disabled.
+pub fn picker(entries: &[Entry], current: usize, only: Option<Function>, lang: Lang) -> String {
+    let mut html = String::new();
+    for f in Function::ALL.into_iter().filter(|f| only.is_none_or(|o| o == *f)) {
+        html.push_str(&format!(r#"<optgroup label="{}">"#, f.name()));
+        for (i, e) in entries.iter().enumerate() {
+            if let Ok(s) = &e.parsed {
+                if s.function == f {
+                    html.push_str(&format!(
+                        r#"<option value="{i}"{}>{}</option>"#,
+                        if i == current { " selected" } else { "" },
+                        esc(s.title(lang.code()))
+                    ));
+                }
+            }
+        }
+        html.push_str("</optgroup>");
+    }
+    let bad: Vec<&Entry> = entries.iter().filter(|e| e.parsed.is_err()).collect();
+    if !bad.is_empty() {
+        html.push_str(&format!(r#"<optgroup label="⚠ {}">"#, esc(lang.word("bad_group"))));
+        for e in bad {
+            html.push_str(&format!(r#"<option disabled translate="no">{} ⚠</option>"#, esc(&e.file)));
+        }
+        html.push_str("</optgroup>");
+    }
+    html
+}
+
+/// The notice box: what the author got wrong (empty when nothing).
+pub fn problems(entries: &[Entry], notices: &[Notice], lang: Lang) -> String {
+    let mut html = String::new();
+    for n in notices {
+        html.push_str(&format!("<p>{}</p>", esc(&n.text(lang))));
+    }
+    let mut items = String::new();
+    for e in entries {
+        if let Err(problems) = &e.parsed {
+            for p in problems {
+                items.push_str(&format!(
+                    r#"<li translate="no"><code>{}</code>: {}</li>"#,
+                    esc(&e.file),
+                    esc(&p.to_string())
+                ));
+            }
+        }
+    }
+    if !items.is_empty() {
+        html.push_str(&format!("<strong>{}</strong><ul>{items}</ul>", esc(lang.word("bad_fixture"))));
+    }
+    html
+}
+
+/// The locals of a step as a definition list.
+pub fn locals(locals: &Value) -> String {
+    let mut html = String::new();
+    if let Value::Object(map) = locals {
+        for (k, v) in map {
+            let shown = match v {
+                Value::String(s) => format!("{s:?}"),
+                other => other.to_string(),
+            };
+            html.push_str(&format!("<dt>{}</dt><dd>{}</dd>", esc(k), esc(&clip(&shown, 240))));
+        }
+    }
+    html
+}
+
+/// The output panel shows at most this many of the latest lines.
+pub const OUTPUT_TAIL: usize = 40;
+
+/// The output up to `upto` lines, in `lang`, newest last (markup).
+pub fn output(lines: &[Said], upto: usize, lang: Lang) -> String {
+    let upto = upto.min(lines.len());
+    let from = upto.saturating_sub(OUTPUT_TAIL);
+    let mut shown: Vec<String> = lines[from..upto].iter().map(|l| esc(&lang.said(l))).collect();
+    if from > 0 {
+        shown.insert(0, esc(&lang.fill("output_more", &[("n", from.to_string())])));
+    }
+    let text = if shown.is_empty() { esc(lang.word("no_output")) } else { shown.join("\n") };
+    // The inner div keeps the panel scrolled to the newest line (column-reverse).
+    format!("<div>{text}</div>")
 }

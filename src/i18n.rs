@@ -1,0 +1,210 @@
+//! Every word the page shows, per language: one table per language in
+//! `fixtures/i18n/<code>.json` (compiled in by build.rs), holding the
+//! interface words, the figure's labels, the translations of the core's
+//! fixed sentences ([`Said`]) and the captions of every stage.
+//!
+//! Adding a language is adding one file; [`register`] adds one at run time
+//! (the pseudo-locale test does). A word missing from a table falls back to
+//! English, then to its key, so a gap is visible rather than blank.
+//! Placeholders are `{name}`; see [`fill`].
+
+use crate::protocol::Said;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::sync::{OnceLock, RwLock};
+
+/// One language's table.
+#[derive(Debug)]
+struct Table {
+    code: String,
+    name: String,
+    html_lang: String,
+    words: BTreeMap<String, String>,
+    said: BTreeMap<String, String>,
+    captions: BTreeMap<String, (String, String)>,
+}
+
+/// A language the page can show. Cheap to copy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lang(usize);
+
+fn registry() -> &'static RwLock<Vec<&'static Table>> {
+    static REGISTRY: OnceLock<RwLock<Vec<&'static Table>>> = OnceLock::new();
+    REGISTRY.get_or_init(|| {
+        let shipped: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/shipped_languages.rs"));
+        let tables = shipped
+            .iter()
+            .filter_map(|(file, text)| match parse(text) {
+                Ok(t) => Some(&*Box::leak(Box::new(t))),
+                Err(why) => {
+                    debug_assert!(false, "{file}: {why}");
+                    None
+                }
+            })
+            .collect();
+        RwLock::new(tables)
+    })
+}
+
+fn table(lang: Lang) -> &'static Table {
+    let tables = registry().read().unwrap_or_else(|e| e.into_inner());
+    tables.get(lang.0).or_else(|| tables.first()).copied().expect("at least one language table")
+}
+
+fn parse(text: &str) -> Result<Table, String> {
+    let v: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
+    let s = |key: &str| v[key].as_str().map(str::to_string).ok_or(format!("{key}: must be a string"));
+    let map = |key: &str| -> Result<BTreeMap<String, String>, String> {
+        let Some(obj) = v[key].as_object() else { return Err(format!("{key}: must be an object")) };
+        obj.iter()
+            .map(|(k, x)| {
+                x.as_str().map(|x| (k.clone(), x.to_string())).ok_or(format!("{key}.{k}: must be a string"))
+            })
+            .collect()
+    };
+    let Some(captions) = v["captions"].as_object() else { return Err("captions: must be an object".into()) };
+    let captions = captions
+        .iter()
+        .map(|(stage, c)| match (c["title"].as_str(), c["body"].as_str()) {
+            (Some(t), Some(b)) => Ok((stage.clone(), (t.to_string(), b.to_string()))),
+            _ => Err(format!("captions.{stage}: needs a title and a body")),
+        })
+        .collect::<Result<_, String>>()?;
+    Ok(Table {
+        code: s("code")?,
+        name: s("name")?,
+        html_lang: s("html_lang")?,
+        words: map("words")?,
+        said: map("said")?,
+        captions,
+    })
+}
+
+/// Add (or replace) a language from a table in the shipped format.
+pub fn register(text: &str) -> Result<Lang, String> {
+    let table = parse(text)?;
+    let mut tables = registry().write().unwrap_or_else(|e| e.into_inner());
+    let leaked: &'static Table = Box::leak(Box::new(table));
+    match tables.iter().position(|t| t.code == leaked.code) {
+        Some(i) => {
+            tables[i] = leaked;
+            Ok(Lang(i))
+        }
+        None => {
+            tables.push(leaked);
+            Ok(Lang(tables.len() - 1))
+        }
+    }
+}
+
+impl Lang {
+    /// The language with this code (`zh`, `en`; `en-GB` finds `en`).
+    pub fn parse(code: &str) -> Option<Lang> {
+        let code = code.trim().to_ascii_lowercase();
+        let tables = registry().read().unwrap_or_else(|e| e.into_inner());
+        let exact = tables.iter().position(|t| t.code == code);
+        let base = code.split(['-', '_']).next().unwrap_or("");
+        exact.or_else(|| tables.iter().position(|t| t.code == base)).map(Lang)
+    }
+
+    /// The page's default language (the course's: Chinese).
+    pub fn default_lang() -> Lang {
+        Lang::parse("zh").unwrap_or(Lang(0))
+    }
+
+    /// Every language there is a table for, shipped ones first.
+    pub fn all() -> Vec<Lang> {
+        (0..registry().read().map_or(0, |t| t.len())).map(Lang).collect()
+    }
+
+    pub fn code(self) -> &'static str {
+        &table(self).code
+    }
+
+    /// The language's own name, for its button (`中文`).
+    pub fn name(self) -> &'static str {
+        &table(self).name
+    }
+
+    /// The value for an HTML `lang` attribute (`zh-CN`).
+    pub fn html_lang(self) -> &'static str {
+        &table(self).html_lang
+    }
+
+    /// An interface word. Falls back to English, then to the key.
+    pub fn word(self, key: &str) -> &'static str {
+        if let Some(w) = table(self).words.get(key) {
+            return w;
+        }
+        match Lang::parse("en").filter(|en| *en != self) {
+            Some(en) => en.word(key),
+            None => Box::leak(key.to_string().into_boxed_str()),
+        }
+    }
+
+    /// A word with its placeholders filled.
+    pub fn fill(self, key: &str, values: &[(&str, String)]) -> String {
+        fill(self.word(key), |name| values.iter().find(|(k, _)| *k == name).map(|(_, v)| v.clone()))
+    }
+
+    /// One of the core's fixed sentences as this language says it; the
+    /// code's own English when the table has no translation.
+    pub fn said(self, said: &Said) -> String {
+        match table(self).said.get(said.kind()) {
+            Some(text) => {
+                let values = said.values();
+                fill(text, |name| values.iter().find(|(k, _)| *k == name).map(|(_, v)| v.clone()))
+            }
+            None => said.to_string(),
+        }
+    }
+
+    /// A text from the record, translated when the core wrote it
+    /// ([`Said::recognise`]), else as it is.
+    pub fn said_text(self, text: &str) -> String {
+        Said::recognise(text).map_or_else(|| text.to_string(), |s| self.said(&s))
+    }
+
+    /// The caption `(title, body)` of a stage, unfilled.
+    pub fn caption(self, stage: &str) -> Option<(&'static str, &'static str)> {
+        table(self).captions.get(stage).map(|(t, b)| (t.as_str(), b.as_str()))
+    }
+
+    /// Every stage this language has a caption for.
+    pub fn stages(self) -> Vec<&'static str> {
+        table(self).captions.keys().map(String::as_str).collect()
+    }
+
+    /// Every interface word key of this language.
+    pub fn keys(self) -> Vec<&'static str> {
+        table(self).words.keys().map(String::as_str).collect()
+    }
+}
+
+/// Fill `{name}` placeholders with `value(name)`. A brace pair around
+/// anything but a plain name (or a name `value` does not know) stays text.
+pub fn fill(text: &str, value: impl Fn(&str) -> Option<String>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let name_end = rest[open + 1..].find('}').map(|c| open + 1 + c);
+        let filled = name_end.and_then(|close| {
+            let name = &rest[open + 1..close];
+            let plain = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            plain.then(|| value(name)).flatten().map(|v| (v, close))
+        });
+        match filled {
+            Some((v, close)) => {
+                out.push_str(&v);
+                rest = &rest[close + 1..];
+            }
+            None => {
+                out.push('{');
+                rest = &rest[open + 1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}

@@ -1,0 +1,492 @@
+//! One playground's state, as data: the scenario catalogue, the chosen
+//! scenario and language, the recorded trace, the debugger, the author's
+//! overrides, what the author got wrong, and what changed since the page
+//! last drew it.
+//!
+//! Pure and tested natively. The browser side (`web`) holds one `Session`
+//! per element, turns its state into DOM and feeds it the learner's clicks;
+//! it decides nothing itself. The model and the process come in through
+//! [`Doubles`] and the override makers, so the same session runs on the
+//! Rust fixture doubles in tests and on JavaScript callbacks in the page.
+
+use crate::debugger::{Command, Debugger};
+use crate::i18n::Lang;
+use crate::lesson::{self, listing};
+use crate::protocol::{Model, Process};
+use crate::run::{record, Trace};
+use crate::scenario::{load_shipped, Problem, Scenario};
+use crate::trace::{Step, STEP_CAP};
+use crate::vocab::Function;
+use serde_json::{json, Value};
+
+/// A scenario file as loaded: parsed, or its problems.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    pub file: String,
+    pub parsed: Result<Scenario, Vec<Problem>>,
+}
+
+/// Where a recording's model and process come from.
+pub trait Doubles {
+    /// A fresh model and process for one recording of `scenario`.
+    fn for_scenario(&self, scenario: &Scenario) -> (Box<dyn Model>, Box<dyn Process>);
+}
+
+/// The Rust fixture doubles (`Scenario::doubles`).
+pub struct FixtureDoubles;
+
+impl Doubles for FixtureDoubles {
+    fn for_scenario(&self, scenario: &Scenario) -> (Box<dyn Model>, Box<dyn Process>) {
+        let (model, process) = scenario.doubles();
+        (Box::new(model), Box::new(process))
+    }
+}
+
+/// Makes a fresh author-supplied model (or process) for each recording.
+pub type Maker<T> = Box<dyn Fn() -> Box<T>>;
+
+/// How a playground starts; every field may be empty.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub function: String,
+    pub scenario: String,
+    pub lang: String,
+    /// Labels, numbers or `function:line`, separated by commas or spaces.
+    pub breakpoints: String,
+}
+
+/// Something the author should know (an unknown scenario, a breakpoint
+/// that cannot be placed): a word key of the language tables and its values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Notice {
+    pub key: &'static str,
+    pub values: Vec<(&'static str, String)>,
+}
+
+impl Notice {
+    pub fn text(&self, lang: Lang) -> String {
+        lang.fill(self.key, &self.values)
+    }
+}
+
+/// What changed since the page last drew the session.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Changes {
+    /// Another trace: new scenario, new callbacks, or re-recorded.
+    pub trace: bool,
+    /// The current step (or started/not started).
+    pub step: bool,
+    pub breakpoints: bool,
+    pub lang: bool,
+    /// Scenarios added, or problems found.
+    pub catalogue: bool,
+    pub notices: bool,
+    pub reveal: bool,
+}
+
+impl Changes {
+    fn all() -> Changes {
+        Changes {
+            trace: true,
+            step: true,
+            breakpoints: true,
+            lang: true,
+            catalogue: true,
+            notices: true,
+            reveal: true,
+        }
+    }
+
+    pub fn any(&self) -> bool {
+        *self != Changes::default()
+    }
+}
+
+/// One playground.
+pub struct Session {
+    entries: Vec<Entry>,
+    current: usize,
+    only_function: Option<Function>,
+    lang: Lang,
+    trace: Trace,
+    dbg: Debugger,
+    /// Record length at the step shown before the last move.
+    previous_len: usize,
+    reveal: bool,
+    doubles: Box<dyn Doubles>,
+    model: Option<Maker<dyn Model>>,
+    process: Option<Maker<dyn Process>>,
+    notices: Vec<Notice>,
+    changes: Changes,
+    step_cap: usize,
+}
+
+impl Session {
+    /// A session over the shipped scenarios. Unknown values in `options`
+    /// become [`Notice`]s; the session still starts with its defaults.
+    pub fn new(doubles: Box<dyn Doubles>, options: &Options) -> Result<Session, String> {
+        let entries: Vec<Entry> =
+            load_shipped().into_iter().map(|(file, parsed)| Entry { file, parsed }).collect();
+        let only_function = Function::from_name(options.function.trim());
+        let wanted = Some(options.scenario.trim()).filter(|s| !s.is_empty());
+        let current = pick(&entries, wanted, only_function).ok_or("no valid scenario to show")?;
+        let lang = Lang::parse(&options.lang).unwrap_or_else(Lang::default_lang);
+        let mut session = Session {
+            entries,
+            current,
+            only_function,
+            lang,
+            trace: empty_trace(),
+            dbg: Debugger::new(),
+            previous_len: 0,
+            reveal: false,
+            doubles,
+            model: None,
+            process: None,
+            notices: Vec::new(),
+            changes: Changes::all(),
+            step_cap: STEP_CAP,
+        };
+        if let Some(w) = wanted {
+            if session.scenario().map(|s| s.id.as_str()) != Some(w) {
+                let shown = session.scenario().map(|s| s.id.clone()).unwrap_or_default();
+                session.notices.push(Notice {
+                    key: "notice_scenario",
+                    values: vec![("value", w.to_string()), ("shown", shown)],
+                });
+            }
+        }
+        session.rerecord();
+        session.set_breakpoints(&options.breakpoints);
+        session.changes = Changes::all();
+        Ok(session)
+    }
+
+    /// Use a smaller step cap (tests, benchmarks). Re-records.
+    pub fn set_step_cap(&mut self, cap: usize) {
+        self.step_cap = cap.max(1);
+        self.rerecord();
+    }
+
+    // ----- reading -----
+
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// Index of the current scenario in [`Session::entries`].
+    pub fn current(&self) -> usize {
+        self.current
+    }
+
+    pub fn scenario(&self) -> Option<&Scenario> {
+        self.entries.get(self.current).and_then(|e| e.parsed.as_ref().ok())
+    }
+
+    /// The function the author limited this playground to, if any.
+    pub fn only_function(&self) -> Option<Function> {
+        self.only_function
+    }
+
+    pub fn trace(&self) -> &Trace {
+        &self.trace
+    }
+
+    pub fn debugger(&self) -> &Debugger {
+        &self.dbg
+    }
+
+    pub fn position(&self) -> usize {
+        self.dbg.position()
+    }
+
+    pub fn started(&self) -> bool {
+        self.dbg.started()
+    }
+
+    pub fn step(&self) -> Option<&Step> {
+        self.trace.steps.get(self.dbg.position())
+    }
+
+    pub fn lang(&self) -> Lang {
+        self.lang
+    }
+
+    pub fn reveal(&self) -> bool {
+        self.reveal
+    }
+
+    pub fn notices(&self) -> &[Notice] {
+        &self.notices
+    }
+
+    /// Record length at the step shown before the last move (what is new).
+    pub fn previous_len(&self) -> usize {
+        self.previous_len
+    }
+
+    /// The record length the learner sees now (0 before the start).
+    pub fn record_len(&self) -> usize {
+        match (self.started(), self.step()) {
+            (true, Some(s)) => (s.record_len as usize).min(self.trace.record.len()),
+            _ => 0,
+        }
+    }
+
+    /// The listing on screen: the current step's function once started,
+    /// else the entry function.
+    pub fn shown_function(&self) -> Function {
+        match (self.started(), self.step()) {
+            (true, Some(s)) => s.function,
+            _ => self.trace.function,
+        }
+    }
+
+    /// `ready` before the start, `paused` on the way, and at the end how
+    /// the run ended (`answered`, …, an error kind, or `done`).
+    pub fn status(&self) -> &str {
+        if !self.started() {
+            "ready"
+        } else if self.position() + 1 >= self.trace.steps.len() {
+            self.trace.ending().unwrap_or("done")
+        } else {
+            "paused"
+        }
+    }
+
+    /// What the page and `el.state()` report (docs/element-api.md).
+    pub fn state(&self) -> Value {
+        let step = self.step();
+        let breakpoints: Vec<Value> =
+            self.dbg.breakpoints().map(|(f, n)| json!({"function": f.name(), "line": n})).collect();
+        json!({
+            "scenario": self.trace.scenario,
+            "function": self.trace.function.name(),
+            "step": self.position(),
+            "steps": self.trace.steps.len(),
+            "started": self.started(),
+            "line": step.map(lesson::line),
+            "label": step.map(|s| s.label),
+            "stage": step.map(lesson::stage),
+            "depth": step.map(|s| s.depth),
+            "currentFunction": step.map(|s| s.function.name()),
+            "status": self.status(),
+            "finalStatus": self.trace.ending(),
+            "recordLength": self.record_len(),
+            "breakpoints": breakpoints,
+            "lang": self.lang.code(),
+        })
+    }
+
+    /// What changed since the last [`Session::take_changes`], left in place.
+    pub fn peek_changes(&self) -> Changes {
+        self.changes
+    }
+
+    /// What changed since the last call; the page draws only that.
+    pub fn take_changes(&mut self) -> Changes {
+        std::mem::take(&mut self.changes)
+    }
+
+    // ----- the learner -----
+
+    pub fn command(&mut self, command: Command) {
+        self.previous_len = self.record_len();
+        self.dbg.command(command, &self.trace.steps);
+        self.changes.step = true;
+    }
+
+    /// Jump to a step (the timeline).
+    pub fn seek(&mut self, position: usize) {
+        self.previous_len = self.record_len();
+        self.dbg.seek(position, &self.trace.steps);
+        self.changes.step = true;
+    }
+
+    /// Flip the breakpoint on a listing line (a click on its number).
+    pub fn toggle_line(&mut self, function: Function, line: u32) -> Result<bool, String> {
+        if listing(function).line(line).is_none() {
+            return Err(format!("{} has no line {line}", function.name()));
+        }
+        self.changes.breakpoints = true;
+        Ok(self.dbg.toggle(function, line))
+    }
+
+    /// Flip a breakpoint given in the one breakpoint grammar
+    /// ([`parse_breakpoint`]); a bare number counts in `function`.
+    pub fn toggle_breakpoint(&mut self, function: &str, spec: &str) -> Result<bool, String> {
+        let function =
+            Function::from_name(function).ok_or_else(|| format!("unknown function {function:?}"))?;
+        let (f, n) = parse_breakpoint(spec, function)?;
+        self.toggle_line(f, n)
+    }
+
+    /// Set breakpoints from a list (the `breakpoints` attribute); each item
+    /// that cannot be placed becomes a notice.
+    pub fn set_breakpoints(&mut self, list: &str) {
+        let entry = self.trace.function;
+        for item in list.split([',', ' ']).map(str::trim).filter(|x| !x.is_empty()) {
+            match parse_breakpoint(item, entry) {
+                Ok((f, n)) => self.dbg.set_breakpoint(f, n, true),
+                Err(_) => {
+                    self.notices
+                        .push(Notice { key: "notice_breakpoint", values: vec![("value", item.into())] });
+                    self.changes.notices = true;
+                }
+            }
+        }
+        self.changes.breakpoints = true;
+    }
+
+    pub fn set_lang(&mut self, lang: Lang) {
+        if lang != self.lang {
+            self.lang = lang;
+            self.changes.lang = true;
+        }
+    }
+
+    pub fn set_reveal(&mut self, on: bool) {
+        self.reveal = on;
+        self.changes.reveal = true;
+    }
+
+    /// Show the scenario with this id.
+    pub fn load(&mut self, id: &str) -> Result<(), String> {
+        let index = self
+            .entries
+            .iter()
+            .position(|e| e.parsed.as_ref().is_ok_and(|p| p.id == id))
+            .ok_or_else(|| format!("unknown scenario {id:?}"))?;
+        self.select(index);
+        Ok(())
+    }
+
+    /// Show entry `index` (the picker); a broken entry is ignored.
+    pub fn select(&mut self, index: usize) {
+        if self.entries.get(index).is_some_and(|e| e.parsed.is_ok()) {
+            self.current = index;
+            self.rerecord();
+        }
+    }
+
+    // ----- the author -----
+
+    /// Add a scenario (or replace the one with the same id). Returns its
+    /// id; a broken one is listed with its problems and the error names
+    /// them. Replacing the scenario on screen re-records it in place.
+    pub fn add_scenario(&mut self, parsed: Result<Scenario, Vec<Problem>>) -> Result<String, String> {
+        self.changes.catalogue = true;
+        match parsed {
+            Ok(scenario) => {
+                let id = scenario.id.clone();
+                let file = format!("{id}.json");
+                let entry = Entry { file, parsed: Ok(scenario) };
+                let same = self.entries.iter().position(|e| e.parsed.as_ref().is_ok_and(|p| p.id == id));
+                match same {
+                    Some(i) => {
+                        self.entries[i] = entry;
+                        if i == self.current {
+                            self.rerecord();
+                        }
+                    }
+                    None => self.entries.push(entry),
+                }
+                Ok(id)
+            }
+            Err(problems) => {
+                let file = "(added scenario)".to_string();
+                let message = problems.iter().map(|p| format!("{file}: {p}")).collect::<Vec<_>>().join("\n");
+                self.entries.push(Entry { file, parsed: Err(problems) });
+                Err(message)
+            }
+        }
+    }
+
+    /// Replace the model (`None` restores the scenario's double). Re-records.
+    pub fn set_model(&mut self, model: Option<Maker<dyn Model>>) {
+        self.model = model;
+        self.rerecord();
+    }
+
+    /// Replace the process (`None` restores the scenario's double). Re-records.
+    pub fn set_process(&mut self, process: Option<Maker<dyn Process>>) {
+        self.process = process;
+        self.rerecord();
+    }
+
+    /// Record the current scenario again and go back to the start; the
+    /// breakpoints stay.
+    fn rerecord(&mut self) {
+        let Some(scenario) = self.scenario().cloned() else { return };
+        let (mut model, mut process) = self.doubles.for_scenario(&scenario);
+        if let Some(make) = &self.model {
+            model = make();
+        }
+        if let Some(make) = &self.process {
+            process = make();
+        }
+        self.trace = record(&scenario, model.as_mut(), process.as_mut(), self.step_cap);
+        self.dbg.command(Command::Reset, &self.trace.steps);
+        self.previous_len = 0;
+        self.changes.trace = true;
+        self.changes.step = true;
+        self.changes.breakpoints = true;
+    }
+}
+
+/// The one breakpoint grammar: a label (`loop.ask`), a line number of
+/// `entry`'s listing (`12`), or `function:line` (`run_main:5`). The line
+/// must exist in that listing.
+pub fn parse_breakpoint(item: &str, entry: Function) -> Result<(Function, u32), String> {
+    let item = item.trim();
+    let place = |f: Function, n: &str| -> Result<(Function, u32), String> {
+        let n: u32 = n.trim().parse().map_err(|_| format!("{n:?} is not a line number"))?;
+        match listing(f).line(n) {
+            Some(_) => Ok((f, n)),
+            None => Err(format!("{} has no line {n}", f.name())),
+        }
+    };
+    if let Some((f, n)) = item.split_once(':') {
+        let f = Function::from_name(f.trim()).ok_or_else(|| format!("unknown function {f:?}"))?;
+        return place(f, n);
+    }
+    if item.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+        return place(entry, item);
+    }
+    lesson::line_of_label(item).ok_or_else(|| format!("unknown label {item:?}"))
+}
+
+/// The entry to show first: the wanted id, else a lesson favourite of the
+/// wanted function, else the first valid one of it.
+fn pick(entries: &[Entry], wanted: Option<&str>, function: Option<Function>) -> Option<usize> {
+    fn valid(e: &Entry) -> Option<&Scenario> {
+        e.parsed.as_ref().ok()
+    }
+    let fits = |s: &Scenario| function.is_none_or(|f| s.function == f);
+    if let Some(w) = wanted {
+        if let Some(i) = entries.iter().position(|e| valid(e).is_some_and(|s| s.id == w)) {
+            return Some(i);
+        }
+    }
+    for id in ["report", "error", "request"] {
+        if let Some(i) = entries.iter().position(|e| valid(e).is_some_and(|s| s.id == id && fits(s))) {
+            return Some(i);
+        }
+    }
+    entries.iter().position(|e| valid(e).is_some_and(fits))
+}
+
+/// A placeholder until the first recording.
+fn empty_trace() -> Trace {
+    Trace {
+        scenario: String::new(),
+        function: Function::RunLoop,
+        result: Value::Null,
+        error: None,
+        output: Vec::new(),
+        record: Vec::new(),
+        steps: Vec::new(),
+        locals: Default::default(),
+        max_calls: 0,
+    }
+}

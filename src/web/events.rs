@@ -1,0 +1,149 @@
+//! The event wiring: DOM events on the playground's root become session
+//! calls, then a draw, then (after the borrow ends) a `playground-step`
+//! event for the host page. Nothing here decides what a click means beyond
+//! reading which control it hit.
+
+use super::callbacks::from_json;
+use super::render::Page;
+use crate::debugger::Command;
+use crate::i18n::Lang;
+use crate::vocab::Function;
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{Element, Event, HtmlInputElement, HtmlSelectElement, KeyboardEvent};
+
+/// A DOM listener owned by the handle (removed when it is freed).
+pub type Listener = (&'static str, Closure<dyn FnMut(Event)>);
+
+/// A DOM event handler: changes the session; true when the host page
+/// should hear about it.
+type Handler = fn(&mut Page, &Event) -> bool;
+
+/// Listen for clicks, changes, slider input and keys on the root.
+pub fn listen(page: &Rc<RefCell<Page>>) -> Vec<Listener> {
+    let root = page.borrow().root.clone();
+    let handlers: [(&'static str, Handler); 4] =
+        [("click", on_click), ("change", on_change), ("input", on_input), ("keydown", on_key)];
+    let mut listeners = Vec::new();
+    for (name, handler) in handlers {
+        let page = Rc::clone(page);
+        let closure = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
+            // A re-entrant event (e.g. focus changes during a draw) is skipped, not a panic.
+            let Ok(mut p) = page.try_borrow_mut() else { return };
+            let notify = handler(&mut p, &e);
+            p.draw();
+            drop(p);
+            if notify {
+                send_step(&page);
+            }
+        });
+        let _ = root.add_event_listener_with_callback(name, closure.as_ref().unchecked_ref());
+        listeners.push((name, closure));
+    }
+    listeners
+}
+
+/// Remove the listeners and empty the root.
+pub fn unlisten(page: &Rc<RefCell<Page>>, listeners: &[Listener]) {
+    if let Ok(p) = page.try_borrow() {
+        for (name, closure) in listeners {
+            let _ = p.root.remove_event_listener_with_callback(name, closure.as_ref().unchecked_ref());
+        }
+        p.root.set_inner_html("");
+    }
+}
+
+/// Tell the host page where the playground is now (`playground-step`).
+pub fn send_step(page: &Rc<RefCell<Page>>) {
+    let Ok(p) = page.try_borrow() else { return };
+    let (detail, root) = (p.session.state(), p.root.clone());
+    drop(p);
+    let init = web_sys::CustomEventInit::new();
+    init.set_detail(&from_json(&detail));
+    init.set_bubbles(true);
+    if let Ok(event) = web_sys::CustomEvent::new_with_event_init_dict("playground-step", &init) {
+        let _ = root.dispatch_event(&event);
+    }
+}
+
+fn target_element(e: &Event) -> Option<Element> {
+    e.target().and_then(|t| t.dyn_into::<Element>().ok())
+}
+
+/// A control, a breakpoint number or a language button. Returns whether
+/// the host page should hear about it.
+fn on_click(p: &mut Page, e: &Event) -> bool {
+    let Some(target) = target_element(e) else { return false };
+    let hit = |selector: &str| target.closest(selector).ok().flatten();
+    if let Some(b) = hit("[data-command]") {
+        match b.get_attribute("data-command").and_then(|n| Command::from_name(&n)) {
+            Some(c) => p.session.command(c),
+            None => return false,
+        }
+    } else if let Some(b) = hit(".alp-bp") {
+        let f = b.get_attribute("data-function").and_then(|f| Function::from_name(&f));
+        let n = b.get_attribute("data-line").and_then(|n| n.parse().ok());
+        let Some((f, n)) = f.zip(n) else { return false };
+        if p.session.toggle_line(f, n).is_err() {
+            return false;
+        }
+    } else if let Some(b) = hit("[data-lang]") {
+        let Some(lang) = b.get_attribute("data-lang").and_then(|l| Lang::parse(&l)) else { return false };
+        p.session.set_lang(lang);
+    } else {
+        return false;
+    }
+    true
+}
+
+/// The scenario picker and the "show tracing lines" box.
+fn on_change(p: &mut Page, e: &Event) -> bool {
+    let Some(target) = e.target() else { return false };
+    if let Some(select) = target.dyn_ref::<HtmlSelectElement>() {
+        if let Ok(i) = select.value().parse::<usize>() {
+            p.session.select(i);
+            return true;
+        }
+    } else if let Some(input) = target.dyn_ref::<HtmlInputElement>() {
+        if input.class_list().contains("alp-reveal-box") {
+            p.session.set_reveal(input.checked());
+        }
+    }
+    false
+}
+
+/// The timeline slider.
+fn on_input(p: &mut Page, e: &Event) -> bool {
+    let Some(input) = e.target().and_then(|t| t.dyn_into::<HtmlInputElement>().ok()) else { return false };
+    if !input.class_list().contains("alp-slider") {
+        return false;
+    }
+    match input.value().parse::<usize>() {
+        Ok(i) => {
+            p.session.seek(i);
+            true
+        }
+        Err(_) => false,
+    }
+}
+
+/// Debugger keys: F8, F10, F11, Shift+F11, and the arrows outside fields.
+fn on_key(p: &mut Page, e: &Event) -> bool {
+    let Some(k) = e.dyn_ref::<KeyboardEvent>() else { return false };
+    let in_field =
+        target_element(e).is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
+    let command = match (k.key().as_str(), k.shift_key()) {
+        ("F8", _) => Command::Continue,
+        ("F10", _) => Command::Step,
+        ("F11", true) => Command::StepOut,
+        ("F11", false) => Command::StepInto,
+        ("ArrowRight" | "ArrowDown", _) if !in_field => Command::Step,
+        ("ArrowLeft" | "ArrowUp", _) if !in_field => Command::Back,
+        _ => return false,
+    };
+    e.prevent_default();
+    p.session.command(command);
+    true
+}

@@ -1,0 +1,239 @@
+//! The opaque handle JS holds: one playground bound to one host element.
+//!
+//! Small methods, each a call into the [`Session`] followed by a draw; the
+//! trace stays in wasm memory. A `playground-step` event is sent only after
+//! the page is no longer borrowed, so a handler may call back in.
+
+use super::callbacks::{from_json, to_json, JsDoubles, JsModel, JsProcess};
+use super::events;
+use super::render::Page;
+use crate::debugger::Command;
+use crate::i18n::Lang;
+use crate::lesson;
+use crate::protocol::{Model, Process};
+use crate::scenario::{Problem, Scenario};
+use crate::session::{Maker, Options, Session};
+use js_sys::{Function as JsFunction, Reflect};
+use serde_json::json;
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use web_sys::HtmlElement;
+
+/// One playground in one element.
+#[wasm_bindgen]
+pub struct Playground {
+    page: Rc<RefCell<Page>>,
+    listeners: Vec<events::Listener>,
+}
+
+fn opt_str(options: &JsValue, key: &str) -> String {
+    Reflect::get(options, &JsValue::from_str(key)).ok().and_then(|v| v.as_string()).unwrap_or_default()
+}
+
+fn js_err(message: impl std::fmt::Display) -> JsError {
+    JsError::new(&message.to_string())
+}
+
+/// A call made from inside one of this playground's own callbacks (for
+/// example a step event handler calling `command`) while it is busy.
+fn busy() -> JsError {
+    js_err("the playground is busy (called from inside its own update); try again after the event")
+}
+
+#[wasm_bindgen]
+impl Playground {
+    /// Build a playground inside `root`. `options` (all optional but
+    /// `doubles`): `{doubles, function, scenario, lang, breakpoints,
+    /// controls, compact}`; `doubles` is `fixtureDoubles` from doubles.js.
+    #[wasm_bindgen(constructor)]
+    pub fn new(root: HtmlElement, options: JsValue) -> Result<Playground, JsError> {
+        let factory: JsFunction = Reflect::get(&options, &JsValue::from_str("doubles"))
+            .ok()
+            .and_then(|f| f.dyn_into().ok())
+            .ok_or_else(|| js_err("options.doubles must be fixtureDoubles from doubles.js"))?;
+        let wanted = Options {
+            function: opt_str(&options, "function"),
+            scenario: opt_str(&options, "scenario"),
+            lang: opt_str(&options, "lang"),
+            breakpoints: opt_str(&options, "breakpoints"),
+        };
+        let session = Session::new(Box::new(JsDoubles { factory }), &wanted).map_err(js_err)?;
+        let chosen: Vec<Command> =
+            opt_str(&options, "controls").split([',', ' ']).filter_map(Command::from_name).collect();
+        let controls = if chosen.is_empty() { Command::ALL.to_vec() } else { chosen };
+        let compact = !opt_str(&options, "compact").is_empty();
+        let page = Rc::new(RefCell::new(Page::new(root, session, compact, controls)));
+        let listeners = events::listen(&page);
+        Ok(Playground { page, listeners })
+    }
+
+    /// `{scenario, function, step, steps, line, label, depth, status, …}`.
+    pub fn state(&self) -> JsValue {
+        match self.page.try_borrow() {
+            Ok(p) => from_json(&p.session.state()),
+            Err(_) => JsValue::NULL,
+        }
+    }
+
+    /// Apply a control: run, debug, step, stepInto, stepOut, continue, back, reset.
+    pub fn command(&self, name: &str) -> Result<JsValue, JsError> {
+        let command = Command::from_name(name).ok_or_else(|| {
+            js_err(format!(
+                "unknown command {name:?} (run, debug, step, stepInto, stepOut, continue, back, reset)"
+            ))
+        })?;
+        self.update(|s| {
+            s.command(command);
+            Ok(())
+        })?;
+        Ok(self.state())
+    }
+
+    /// Flip a breakpoint; `line` is a listing line number of `function`, a
+    /// label (`loop.ask`) or `function:line`. Returns whether it is now set.
+    #[wasm_bindgen(js_name = toggleBreakpoint)]
+    pub fn toggle_breakpoint(&self, function: &str, line: JsValue) -> Result<bool, JsError> {
+        let spec = match (line.as_f64(), line.as_string()) {
+            (Some(n), _) if n.fract() == 0.0 && n >= 1.0 && n <= f64::from(u32::MAX) => {
+                (n as u32).to_string()
+            }
+            (Some(n), _) => return Err(js_err(format!("{n} is not a line number"))),
+            (None, Some(s)) => s,
+            (None, None) => return Err(js_err("line must be a line number or a label")),
+        };
+        let mut on = false;
+        self.update(|s| {
+            on = s.toggle_breakpoint(function, &spec)?;
+            Ok(())
+        })?;
+        Ok(on)
+    }
+
+    /// Show another scenario (by id).
+    pub fn load(&self, scenario_id: &str) -> Result<(), JsError> {
+        self.update(|s| s.load(scenario_id))
+    }
+
+    /// Add a scenario from JSON text or an object. Returns its id; a bad
+    /// fixture is listed with its problems and the error names them.
+    #[wasm_bindgen(js_name = addScenario)]
+    pub fn add_scenario(&self, fixture: JsValue) -> Result<String, JsError> {
+        let parsed = match fixture.as_string() {
+            Some(text) => Scenario::parse(&text),
+            None => to_json(&fixture)
+                .map_err(|why| vec![Problem { field: "(file)".into(), message: why }])
+                .and_then(Scenario::from_value),
+        };
+        let mut id = String::new();
+        self.update(|s| {
+            id = s.add_scenario(parsed)?;
+            Ok(())
+        })?;
+        Ok(id)
+    }
+
+    /// Replace the model double (`null` restores the fixture double).
+    #[wasm_bindgen(js_name = setModel)]
+    pub fn set_model(&self, model: JsValue) -> Result<(), JsError> {
+        let maker: Option<Maker<dyn Model>> = callback(model, "model")?.map(|f| {
+            Box::new(move || Box::new(JsModel::new(f.clone())) as Box<dyn Model>) as Maker<dyn Model>
+        });
+        self.update(|s| {
+            s.set_model(maker);
+            Ok(())
+        })
+    }
+
+    /// Replace the process double (`null` restores the fixture double).
+    #[wasm_bindgen(js_name = setProcess)]
+    pub fn set_process(&self, process: JsValue) -> Result<(), JsError> {
+        let maker: Option<Maker<dyn Process>> = callback(process, "process")?.map(|f| {
+            Box::new(move || Box::new(JsProcess::new(f.clone())) as Box<dyn Process>) as Maker<dyn Process>
+        });
+        self.update(|s| {
+            s.set_process(maker);
+            Ok(())
+        })
+    }
+
+    /// Switch language by code (`zh`, `en`). Unknown codes are refused.
+    #[wasm_bindgen(js_name = setLang)]
+    pub fn set_lang(&self, lang: &str) -> Result<(), JsError> {
+        let lang = Lang::parse(lang).ok_or_else(|| js_err(format!("unknown language {lang:?}")))?;
+        // Re-entrant when our own draw sets the element's lang attribute: nothing to do.
+        match self.page.try_borrow_mut() {
+            Ok(mut p) => {
+                p.session.set_lang(lang);
+                p.draw();
+                Ok(())
+            }
+            Err(_) => Ok(()),
+        }
+    }
+
+    /// Jump to a step index (timeline).
+    pub fn seek(&self, position: u32) -> Result<(), JsError> {
+        self.update(|s| {
+            s.seek(position as usize);
+            Ok(())
+        })
+    }
+
+    /// Show or hide the tracing lines in the listing.
+    #[wasm_bindgen(js_name = setReveal)]
+    pub fn set_reveal(&self, on: bool) -> Result<(), JsError> {
+        self.update(|s| {
+            s.set_reveal(on);
+            Ok(())
+        })
+    }
+
+    /// The current step as JSON (function, line, locals, …).
+    #[wasm_bindgen(js_name = currentStep)]
+    pub fn current_step(&self) -> JsValue {
+        let Ok(p) = self.page.try_borrow() else { return JsValue::NULL };
+        let trace = p.session.trace();
+        from_json(&p.session.step().map(|st| lesson::step_json(trace, st)).unwrap_or_default())
+    }
+
+    /// The recorded trace's `result` and `error`, and what it printed.
+    pub fn outcome(&self) -> JsValue {
+        let Ok(p) = self.page.try_borrow() else { return JsValue::NULL };
+        let t = p.session.trace();
+        let mut result = t.result.clone();
+        if let Some(map) = result.as_object_mut().filter(|_| t.function == crate::vocab::Function::RunLoop) {
+            map.insert("messages".into(), serde_json::Value::Array(t.record.clone()));
+        }
+        from_json(&json!({"result": result, "error": t.error, "output": t.output}))
+    }
+}
+
+impl Playground {
+    /// Change the session, draw, then send the step event (if the step
+    /// moved) once the page is no longer borrowed.
+    fn update(&self, change: impl FnOnce(&mut Session) -> Result<(), String>) -> Result<(), JsError> {
+        let mut page = self.page.try_borrow_mut().map_err(|_| busy())?;
+        change(&mut page.session).map_err(js_err)?;
+        let moved = page.session.peek_changes().step;
+        page.draw();
+        drop(page);
+        if moved {
+            events::send_step(&self.page);
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Playground {
+    fn drop(&mut self) {
+        events::unlisten(&self.page, &self.listeners);
+    }
+}
+
+fn callback(value: JsValue, what: &str) -> Result<Option<JsFunction>, JsError> {
+    if value.is_null() || value.is_undefined() {
+        return Ok(None);
+    }
+    value.dyn_into::<JsFunction>().map(Some).map_err(|_| js_err(format!("{what} must be a function or null")))
+}

@@ -1,0 +1,270 @@
+//! Turns a [`Session`] into DOM: the page's one renderer.
+//!
+//! It reads what changed ([`Session::take_changes`]) and redraws only those
+//! panels, and of those only the ones whose markup differs from what is on
+//! screen, so a step that leaves a panel alone costs no DOM work there.
+
+use super::figure::{self, Moment};
+use super::view::{self, esc};
+use crate::debugger::Command;
+use crate::lesson::{self, caption, listing};
+use crate::session::Session;
+use crate::vocab::Function;
+use std::collections::BTreeMap;
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlElement, HtmlInputElement};
+
+/// The DOM of one playground and the session it shows.
+pub struct Page {
+    pub root: HtmlElement,
+    pub session: Session,
+    /// What each panel shows now (selector → markup).
+    shown: BTreeMap<&'static str, String>,
+    /// The listing on screen.
+    shown_listing: Option<Function>,
+    current_row: Option<Element>,
+    /// The controls the author chose to show.
+    controls: Vec<Command>,
+}
+
+impl Page {
+    /// Build the shell inside `root` and draw everything.
+    pub fn new(root: HtmlElement, session: Session, compact: bool, controls: Vec<Command>) -> Page {
+        let _ = root.class_list().add_1("alp");
+        if compact {
+            let _ = root.class_list().add_1("alp-compact");
+        }
+        root.set_inner_html(&view::shell());
+        if !root.has_attribute("tabindex") {
+            let _ = root.set_attribute("tabindex", "-1");
+        }
+        let mut page =
+            Page { root, session, shown: BTreeMap::new(), shown_listing: None, current_row: None, controls };
+        page.draw();
+        page
+    }
+
+    /// Draw what changed in the session since the last draw.
+    pub fn draw(&mut self) {
+        let changes = self.session.take_changes();
+        if changes.lang {
+            self.draw_words();
+        }
+        if changes.lang || changes.trace || changes.catalogue {
+            self.draw_picker();
+        }
+        if changes.lang || changes.catalogue || changes.notices {
+            self.draw_problems();
+        }
+        if changes.reveal {
+            self.draw_reveal();
+        }
+        if changes.lang || changes.trace {
+            self.shown_listing = None;
+        }
+        if changes.any() {
+            self.draw_step();
+        }
+        if changes.breakpoints || changes.trace || changes.lang {
+            self.draw_breakpoints();
+        }
+    }
+
+    fn q(&self, selector: &str) -> Option<Element> {
+        self.root.query_selector(selector).ok().flatten()
+    }
+
+    /// Replace a panel's markup, only when it changed.
+    fn set_html(&mut self, selector: &'static str, html: &str) {
+        if self.shown.get(selector).is_some_and(|c| c == html) {
+            return;
+        }
+        if let Some(el) = self.q(selector) {
+            el.set_inner_html(html);
+        }
+        self.shown.insert(selector, html.to_string());
+    }
+
+    fn set_text(&mut self, selector: &'static str, text: &str) {
+        self.set_html(selector, &esc(text));
+    }
+
+    /// Words that depend only on the language.
+    fn draw_words(&mut self) {
+        let lang = self.session.lang();
+        let _ = self.root.set_attribute("lang", lang.html_lang());
+        for (selector, key) in view::LABELS {
+            self.set_text(selector, lang.word(key));
+        }
+        if let Some(bar) = self.q(".alp-controls") {
+            let _ = bar.set_attribute("aria-label", lang.word("controls"));
+        }
+        if let Some(slider) = self.q(".alp-slider") {
+            let _ = slider.set_attribute("aria-label", lang.word("timeline"));
+        }
+        if let Some(group) = self.q(".alp-langs") {
+            let _ = group.set_attribute("aria-label", lang.word("language"));
+        }
+        if let Ok(buttons) = self.root.query_selector_all(".alp-lang") {
+            for i in 0..buttons.length() {
+                if let Some(b) = buttons.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
+                    let pressed = b.get_attribute("data-lang").as_deref() == Some(lang.code());
+                    let _ = b.set_attribute("aria-pressed", if pressed { "true" } else { "false" });
+                }
+            }
+        }
+        let controls = view::controls(lang, &self.controls);
+        self.set_html(".alp-controls", &controls);
+    }
+
+    fn draw_picker(&mut self) {
+        let s = &self.session;
+        let html = view::picker(s.entries(), s.current(), s.only_function(), s.lang());
+        self.set_html(".alp-select", &html);
+    }
+
+    fn draw_problems(&mut self) {
+        let s = &self.session;
+        let html = view::problems(s.entries(), s.notices(), s.lang());
+        let hidden = html.is_empty();
+        self.set_html(".alp-problems", &html);
+        if let Some(b) = self.q(".alp-problems") {
+            let _ = if hidden { b.set_attribute("hidden", "") } else { b.remove_attribute("hidden") };
+        }
+    }
+
+    fn draw_reveal(&self) {
+        if let Some(code) = self.q(".alp-code") {
+            let _ = code.class_list().toggle_with_force("alp-show-instr", self.session.reveal());
+        }
+        if let Some(b) = self.q(".alp-reveal-box").and_then(|e| e.dyn_into::<HtmlInputElement>().ok()) {
+            b.set_checked(self.session.reveal());
+        }
+    }
+
+    /// Breakpoint buttons and timeline ticks follow the debugger.
+    fn draw_breakpoints(&mut self) {
+        let dbg = self.session.debugger();
+        if let Ok(buttons) = self.root.query_selector_all(".alp-bp") {
+            for i in 0..buttons.length() {
+                if let Some(b) = buttons.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
+                    let f = b.get_attribute("data-function").and_then(|f| Function::from_name(&f));
+                    let n = b.get_attribute("data-line").and_then(|n| n.parse().ok());
+                    let on = f.zip(n).is_some_and(|(f, n)| dbg.has_breakpoint(f, n));
+                    let _ = b.set_attribute("aria-pressed", if on { "true" } else { "false" });
+                }
+            }
+        }
+        let steps = &self.session.trace().steps;
+        let n = steps.len().max(1);
+        let ticks: String = dbg
+            .hit_positions(steps)
+            .iter()
+            .take(2000)
+            .map(|&i| {
+                // Integer maths: the tick scale is 0..996 of a 1000-wide viewBox.
+                format!(r#"<rect x="{}" y="0" width="4" height="8" class="alp-tick"/>"#, i * 996 / n)
+            })
+            .collect();
+        self.set_html(".alp-ticks", &ticks);
+    }
+
+    fn draw_listing(&mut self) {
+        let function = self.session.shown_function();
+        if self.shown_listing == Some(function) {
+            return;
+        }
+        self.shown_listing = Some(function);
+        self.current_row = None;
+        let rows = view::listing_rows(listing(function), self.session.lang());
+        self.set_html(".alp-code", &rows);
+        self.draw_reveal();
+        self.draw_breakpoints();
+    }
+
+    /// The current snapshot: listing highlight, figure, caption, locals, output.
+    fn draw_step(&mut self) {
+        self.draw_listing();
+        let s = &self.session;
+        let lang = s.lang();
+        let trace = s.trace();
+        let started = s.started();
+        let position = s.position();
+        let Some(step) = s.step().copied() else { return };
+        // Exactly one row is marked as the line about to run.
+        if let Some(old) = self.current_row.take() {
+            let _ = old.remove_attribute("aria-current");
+        }
+        if let Ok(stale) = self.root.query_selector_all(r#"[aria-current="step"]"#) {
+            for i in 0..stale.length() {
+                if let Some(e) = stale.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
+                    let _ = e.remove_attribute("aria-current");
+                }
+            }
+        }
+        if started {
+            let sel = format!(
+                r#".alp-row[data-function="{}"][data-line="{}"]"#,
+                step.function.name(),
+                lesson::line(&step)
+            );
+            if let Some(row) = self.q(&sel) {
+                let _ = row.set_attribute("aria-current", "step");
+                scroll_into_code(&row, self.q(".alp-code"));
+                self.current_row = Some(row);
+            }
+        }
+        let entry = trace.function;
+        let stack =
+            if started { view::stack(entry, step.function, step.depth) } else { entry.name().to_string() };
+        let moment = Moment { trace, position, previous_len: s.previous_len(), lang, started };
+        let figure = figure::render(&moment);
+        let alternative = figure::text_alternative(trace, s.record_len(), lang);
+        let (title, body) = if started {
+            caption(lang, &step, trace)
+        } else {
+            let title = s.scenario().map(|x| x.title(lang.code()).to_string()).unwrap_or_default();
+            (title, lang.word("not_started").to_string())
+        };
+        let total = trace.steps.len();
+        let shown_number = if started { position + 1 } else { 0 };
+        let counter =
+            lang.fill("step_counter", &[("n", shown_number.to_string()), ("total", total.to_string())]);
+        let live = format!("{counter}. {title}. {body}");
+        let locals = if started { view::locals(&trace.locals_json(&step)) } else { String::new() };
+        let upto = if started { step.output_len as usize } else { 0 };
+        let output = view::output(&trace.output, upto, lang);
+        let status = s.status().to_string();
+        self.set_text(".alp-stack", &stack);
+        self.set_html(".alp-figure", &figure);
+        self.set_html(".alp-figure-text", &alternative);
+        self.set_text(".alp-caption-title", &title);
+        self.set_text(".alp-caption-body", &body);
+        self.set_text(".alp-live", &live);
+        self.set_text(".alp-counter", &counter);
+        if let Some(slider) = self.q(".alp-slider").and_then(|e| e.dyn_into::<HtmlInputElement>().ok()) {
+            slider.set_max(&(total.saturating_sub(1)).to_string());
+            slider.set_value(&position.to_string());
+            let _ = slider.set_attribute("aria-valuetext", &counter);
+        }
+        self.set_html(".alp-locals", &locals);
+        self.set_html(".alp-output", &output);
+        let _ = self.root.set_attribute("data-status", &status);
+    }
+}
+
+/// Keep the current row visible inside the code panel only (the page
+/// itself does not jump).
+fn scroll_into_code(row: &Element, code: Option<Element>) {
+    let (Some(code), Ok(row)) = (code, row.clone().dyn_into::<HtmlElement>()) else { return };
+    let Ok(code) = code.dyn_into::<HtmlElement>() else { return };
+    let top = row.offset_top();
+    let bottom = top + row.offset_height();
+    let view_top = code.scroll_top();
+    let view_h = code.client_height();
+    if top < view_top {
+        code.set_scroll_top((top - 24).max(0));
+    } else if bottom > view_top + view_h {
+        code.set_scroll_top(bottom - view_h + 24);
+    }
+}
