@@ -48,6 +48,14 @@ fn check_names_file_and_field_for_bad_fixtures() {
         "missing-fields.json: function: missing",
         "bad-process.json: process[1]: returncode must be an integer",
         "unknown-function.json: function: unknown function \"run_everything\"",
+        "bad-expect.json: expect.status: unknown status \"done\" (answered, call_limit, model_stopped, protocol_error, model_error)",
+        "bad-expect.json: expect.calls: must be an integer",
+        "bad-expect.json: expect.record[1]: must be a \"role:kinds\" string",
+        "bad-expect.json: expect.results[0]: must be a [first line, is_error] pair",
+        "bad-expect.json: expect.stop_reason: only for ask_claude scenarios, not run_loop",
+        "bad-expect.json: expect.hits[1]: must be a label",
+        "bad-expect.json: expect.misses[0]: \"loop.ask\" is also in expect.hits",
+        "bad-expect.json: expect.colour: unknown field",
     ] {
         assert!(out.contains(expected), "expected `{expected}` in:\n{out}");
     }

@@ -1,237 +1,33 @@
-//! Every shipped scenario, recorded with the Rust doubles, against what the
-//! lesson says must happen. A new fixture without a row here fails the suite.
+//! Every shipped scenario, recorded with the Rust doubles, against the
+//! `expect` object in its own fixture file (format: the module doc of
+//! `src/scenario.rs`, or docs/scenario-format.md). A new scenario is one JSON
+//! file; a fixture without `expect`, or with less than the lesson needs for
+//! its function, fails the suite.
 
+use agent_loop_playground::lesson;
+use agent_loop_playground::protocol::Status;
 use agent_loop_playground::run::{record_scenario, Trace};
-use agent_loop_playground::scenario::{load_shipped, Scenario};
+use agent_loop_playground::scenario::{load_shipped, Expect, Scenario};
 use agent_loop_playground::trace::Function;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 mod common;
 
-/// What a run_loop scenario must produce.
-struct Loop {
-    id: &'static str,
-    status: &'static str,
-    calls: i64,
-    /// `role:kinds` per message, kinds joined with `+` (`str` = plain string).
-    record: &'static str,
-    /// First content line of each tool_result, with its is_error flag.
-    results: &'static [(&'static str, bool)],
-    output_lines: usize,
-}
-
-const LOOPS: &[Loop] = &[
-    Loop {
-        id: "report",
-        status: "answered",
-        calls: 2,
-        record: "user:str|assistant:tool_use|user:tool_result|assistant:text",
-        results: &[("exit_code=1", true)],
-        output_lines: 5,
-    },
-    Loop {
-        id: "limit",
-        status: "call_limit",
-        calls: 1,
-        record: "user:str|assistant:tool_use|user:tool_result",
-        results: &[("exit_code=1", true)],
-        output_lines: 4,
-    },
-    Loop {
-        id: "truncated",
-        status: "model_stopped",
-        calls: 1,
-        record: "user:str|assistant:",
-        results: &[],
-        output_lines: 1,
-    },
-    Loop {
-        id: "loop-success",
-        status: "answered",
-        calls: 2,
-        record: "user:str|assistant:tool_use|user:tool_result|assistant:text",
-        results: &[("exit_code=0", false)],
-        output_lines: 5,
-    },
-    Loop {
-        id: "loop-timeout",
-        status: "answered",
-        calls: 2,
-        record: "user:str|assistant:tool_use|user:tool_result|assistant:text",
-        results: &[("timed out after 3 s", true)],
-        output_lines: 5,
-    },
-    Loop {
-        id: "unknown-block",
-        status: "protocol_error",
-        calls: 1,
-        record: "user:str",
-        results: &[],
-        output_lines: 1,
-    },
-    Loop {
-        id: "content-not-list",
-        status: "protocol_error",
-        calls: 1,
-        record: "user:str",
-        results: &[],
-        output_lines: 1,
-    },
-    Loop {
-        id: "duplicate-ids",
-        status: "protocol_error",
-        calls: 1,
-        record: "user:str|assistant:tool_use+tool_use",
-        results: &[],
-        output_lines: 1,
-    },
-    Loop {
-        id: "empty-id",
-        status: "protocol_error",
-        calls: 1,
-        record: "user:str|assistant:tool_use",
-        results: &[],
-        output_lines: 1,
-    },
-    Loop {
-        id: "tool-use-end-turn",
-        status: "protocol_error",
-        calls: 1,
-        record: "user:str|assistant:tool_use",
-        results: &[],
-        output_lines: 1,
-    },
-    Loop {
-        id: "blank-text",
-        status: "protocol_error",
-        calls: 1,
-        record: "user:str|assistant:text",
-        results: &[],
-        output_lines: 1,
-    },
-    Loop {
-        id: "refusal",
-        status: "model_stopped",
-        calls: 1,
-        record: "user:str|assistant:text",
-        results: &[],
-        output_lines: 1,
-    },
-    Loop {
-        id: "pause-turn",
-        status: "model_stopped",
-        calls: 1,
-        record: "user:str|assistant:",
-        results: &[],
-        output_lines: 1,
-    },
-    Loop {
-        id: "missing-stop-reason",
-        status: "model_stopped",
-        calls: 1,
-        record: "user:str|assistant:text",
-        results: &[],
-        output_lines: 1,
-    },
-    Loop {
-        id: "model-throws",
-        status: "model_error",
-        calls: 2,
-        record: "user:str|assistant:tool_use|user:tool_result",
-        results: &[("exit_code=1", true)],
-        output_lines: 5,
-    },
-    Loop {
-        id: "model-throws-first",
-        status: "model_error",
-        calls: 1,
-        record: "user:str",
-        results: &[],
-        output_lines: 1,
-    },
-    Loop {
-        id: "unknown-tool",
-        status: "answered",
-        calls: 2,
-        record: "user:str|assistant:tool_use|user:tool_result|assistant:text",
-        results: &[("unsupported tool or arguments", true)],
-        output_lines: 5,
-    },
-    Loop {
-        id: "two-calls",
-        status: "answered",
-        calls: 2,
-        record: "user:str|assistant:tool_use+tool_use|user:tool_result+tool_result|assistant:text",
-        results: &[("exit_code=1", true), ("exit_code=0", false)],
-        output_lines: 7,
-    },
-    Loop {
-        id: "mixed-text-tool",
-        status: "answered",
-        calls: 2,
-        record: "user:str|assistant:text+tool_use|user:tool_result|assistant:text",
-        results: &[("exit_code=0", false)],
-        output_lines: 5,
-    },
-    Loop {
-        id: "tool-use-no-calls",
-        status: "protocol_error",
-        calls: 1,
-        record: "user:str|assistant:text",
-        results: &[],
-        output_lines: 1,
-    },
-    Loop {
-        id: "script-exhausted",
-        status: "model_error",
-        calls: 2,
-        record: "user:str|assistant:tool_use|user:tool_result",
-        results: &[("exit_code=1", true)],
-        output_lines: 5,
-    },
-    Loop {
-        id: "keeps-asking",
-        status: "call_limit",
-        calls: 3,
-        record: "user:str|assistant:tool_use|user:tool_result|assistant:tool_use|user:tool_result|assistant:tool_use|user:tool_result",
-        results: &[("exit_code=1", true), ("exit_code=1", true), ("exit_code=1", true)],
-        output_lines: 12,
-    },
-    Loop {
-        id: "markup-text",
-        status: "answered",
-        calls: 2,
-        record: "user:str|assistant:tool_use|user:tool_result|assistant:text",
-        results: &[("exit_code=1", true)],
-        output_lines: 5,
-    },
-];
-
-/// What a run_main scenario must return: first content line, is_error.
-const MAINS: &[(&str, &str, bool)] = &[
-    ("error", "exit_code=1", true),
-    ("success", "exit_code=0", false),
-    ("timeout", "timed out after 3 s", true),
-    ("reject", "unsupported tool or arguments", true),
-    ("non-empty-input", "unsupported tool or arguments", true),
-    ("long-output", "exit_code=0", false),
-    ("no-output", "exit_code=0", false),
-    ("os-error", "cannot start: [Errno 2] No such file or directory: 'python'", true),
-];
-
-/// ask_claude scenarios: expected stop_reason of the returned response.
-const ASKS: &[(&str, &str)] = &[("request", "tool_use")];
-
-/// Scenarios whose entry point refuses to run: expected error kind.
-const REFUSED: &[(&str, &str)] = &[("max-calls-zero", "value_error")];
-
-fn shipped() -> Vec<Scenario> {
+fn shipped() -> Vec<(String, Scenario)> {
     load_shipped()
         .into_iter()
-        .map(|(file, parsed)| parsed.unwrap_or_else(|p| panic!("{file} does not parse: {p:?}")))
+        .map(|(file, parsed)| {
+            let s = parsed.unwrap_or_else(|p| panic!("{file} does not parse: {p:?}"));
+            (file, s)
+        })
         .collect()
 }
 
+fn scenario(id: &str) -> Scenario {
+    shipped().into_iter().map(|(_, s)| s).find(|s| s.id == id).unwrap_or_else(|| panic!("no scenario {id}"))
+}
+
+/// `role:kinds` for one message (`str` = string content).
 fn kinds(message: &Value) -> String {
     let role = message["role"].as_str().unwrap_or("?");
     let kinds = match &message["content"] {
@@ -244,130 +40,439 @@ fn kinds(message: &Value) -> String {
     format!("{role}:{kinds}")
 }
 
-fn first_line(result: &Value) -> &str {
-    result["content"].as_str().unwrap_or("").lines().next().unwrap_or("")
+fn first_line(result: &Value) -> String {
+    result["content"].as_str().unwrap_or("").lines().next().unwrap_or("").to_string()
 }
 
-/// Every tool_result answers exactly the tool_use ids of the message before.
-fn assert_paired(trace: &Trace) {
-    if let Some(problem) = common::pairing_problem(&trace.record) {
-        panic!("{}: {problem}", trace.scenario);
+/// `[first line, is_error]`, the shape `expect.results` uses.
+fn result_pair(result: &Value) -> Value {
+    json!([first_line(result), result["is_error"]])
+}
+
+fn expected_pairs(results: &[(String, bool)]) -> Value {
+    results.iter().map(|(line, is_error)| json!([line, is_error])).collect()
+}
+
+fn count(trace: &Trace, label: &str) -> usize {
+    trace.steps.iter().filter(|st| st.label == label).count()
+}
+
+/// The keys a shipped fixture must give for its function: at least what the
+/// old per-function tables checked for every scenario of that kind.
+fn required_keys(s: &Scenario, e: &Expect) -> &'static [&'static str] {
+    match s.function {
+        Function::RunLoop if e.error.is_some() => &["error", "output_lines", "misses"],
+        Function::RunLoop => &["status", "calls", "record", "results", "output_lines"],
+        Function::RunMain => &["results"],
+        Function::AskClaude => &["stop_reason"],
     }
 }
 
+fn has_key(e: &Expect, key: &str) -> bool {
+    match key {
+        "status" => e.status.is_some(),
+        "error" => e.error.is_some(),
+        "calls" => e.calls.is_some(),
+        "record" => e.record.is_some(),
+        "results" => e.results.is_some(),
+        "stop_reason" => e.stop_reason.is_some(),
+        "output_lines" => e.output_lines.is_some(),
+        "hits" => !e.hits.is_empty(),
+        "misses" => !e.misses.is_empty(),
+        _ => unreachable!("{key}"),
+    }
+}
+
+/// Record `s` and compare the trace with the fixture's own `expect`. Every
+/// mismatch comes back as `expect.<field>: …`; nothing is checked before
+/// everything is collected. Besides the keys, the invariants every trace of
+/// that function must satisfy are checked too (pairing, `loop.ask` per call,
+/// `result.messages` = the record, run_main's id and spawn rule, the
+/// ask_claude request).
+fn mismatches(s: &Scenario) -> Vec<String> {
+    let Some(e) = &s.expect else {
+        return vec!["expect: missing (every shipped fixture says what must happen)".into()];
+    };
+    let trace = record_scenario(s);
+    let mut out = Vec::new();
+    let mut fail = |field: &str, message: String| out.push(format!("expect.{field}: {message}"));
+
+    // Labels: they must exist in the listing, then be hit (or not).
+    let labels = lesson::labels();
+    for (key, list, want_hit) in [("hits", &e.hits, true), ("misses", &e.misses, false)] {
+        for (i, label) in list.iter().enumerate() {
+            let field = format!("{key}[{i}]");
+            if !labels.contains(&label.as_str()) {
+                fail(&field, format!("unknown label {label:?} (see lesson::labels())"));
+                continue;
+            }
+            match (want_hit, trace.steps.iter().position(|st| st.label == label)) {
+                (true, None) => fail(&field, format!("no step carries {label:?}")),
+                (false, Some(at)) => fail(&field, format!("step {at} carries {label:?}")),
+                _ => {}
+            }
+        }
+    }
+
+    // A refused run is a trace error with a null result; otherwise no error.
+    let error = trace.error.as_ref().map(|err| err.kind.as_str());
+    if error != e.error.as_deref() {
+        let detail = trace.error.as_ref().map(|err| format!(" ({})", err.message)).unwrap_or_default();
+        fail("error", format!("expected {:?}, got {error:?}{detail}", e.error));
+    }
+    if e.error.is_some() && !trace.result.is_null() {
+        fail("error", format!("a run that errs returns nothing, got result {}", trace.result));
+    }
+
+    match s.function {
+        Function::RunLoop => {
+            if let Some(status) = e.status {
+                if trace.status() != Some(status.as_str()) {
+                    let got = trace.status().map_or("no status".to_string(), |s| format!("{s:?}"));
+                    fail("status", format!("expected {:?}, got {got}", status.as_str()));
+                }
+            }
+            let asks = count(&trace, "loop.ask") as i64;
+            if let Some(calls) = e.calls {
+                if trace.result["calls"] != calls {
+                    fail("calls", format!("expected {calls}, result.calls is {}", trace.result["calls"]));
+                }
+                if asks != calls {
+                    fail("calls", format!("expected {calls} loop.ask steps (one per call), got {asks}"));
+                }
+            }
+            if !trace.result.is_null() {
+                // One ask per call actually made (a throwing ask still counts).
+                if trace.result["calls"] != asks {
+                    fail(
+                        "calls",
+                        format!("result.calls is {} but {asks} loop.ask steps", trace.result["calls"]),
+                    );
+                }
+                // The written trace gives run_loop's result its record back.
+                let written = serde_json::to_value(lesson::trace_json(&trace)).unwrap_or_default();
+                let returned = written["result"]["messages"].as_array().map(Vec::len);
+                if returned != Some(trace.record.len()) {
+                    fail(
+                        "record",
+                        format!(
+                            "result.messages has {returned:?} messages, the record {}",
+                            trace.record.len()
+                        ),
+                    );
+                }
+            }
+            if let Some(results) = &e.results {
+                let actual: Value = trace
+                    .record
+                    .iter()
+                    .filter_map(|m| m["content"].as_array())
+                    .flatten()
+                    .filter(|b| b["type"] == "tool_result")
+                    .map(result_pair)
+                    .collect();
+                let expected = expected_pairs(results);
+                if actual != expected {
+                    fail("results", format!("expected {expected}, got {actual}"));
+                }
+            }
+        }
+        Function::RunMain => {
+            let r = &trace.result;
+            if let Some(results) = &e.results {
+                let actual = json!([result_pair(r)]);
+                let expected = expected_pairs(results);
+                if actual != expected {
+                    fail("results", format!("expected {expected}, got {actual}"));
+                }
+            }
+            if r["type"] != "tool_result" || r["tool_use_id"] != s.call["id"] {
+                fail("results", format!("expected a tool_result for id {}, got {r}", s.call["id"]));
+            }
+            let spawned = count(&trace, "main.spawn") > 0;
+            let valid = s.call["name"] == "run_main" && s.call["input"] == json!({});
+            if spawned != valid {
+                fail(
+                    "results",
+                    format!(
+                        "the process must start only for a valid call (valid {valid}, spawned {spawned})"
+                    ),
+                );
+            }
+            if !trace.record.is_empty() {
+                fail(
+                    "record",
+                    format!("run_main does not touch the record, got {} messages", trace.record.len()),
+                );
+            }
+        }
+        Function::AskClaude => {
+            if let Some(reason) = &e.stop_reason {
+                if trace.result["stop_reason"] != json!(reason) {
+                    fail("stop_reason", format!("expected {reason:?}, got {}", trace.result["stop_reason"]));
+                }
+            }
+            // The whole request, once.
+            let creates = count(&trace, "ask.create");
+            if creates != 1 {
+                fail("stop_reason", format!("expected one ask.create step, got {creates}"));
+            }
+            if let Some(create) = trace.steps.iter().find(|st| st.label == "ask.create") {
+                let request = &trace.locals_json(create)["request"];
+                let system_ok = request["system"].as_str().is_some_and(|s| !s.is_empty());
+                if request["max_tokens"] != 1024
+                    || request["messages"] != "(the record, n = 1)"
+                    || request["tools"][0]["name"] != "run_main"
+                    || !system_ok
+                {
+                    fail("stop_reason", format!("the request is not the lesson's: {request}"));
+                }
+            }
+        }
+    }
+
+    if let Some(record) = &e.record {
+        let actual: Vec<String> = trace.record.iter().map(kinds).collect();
+        if &actual != record {
+            fail("record", format!("expected {record:?}, got {actual:?}"));
+        }
+    }
+    if let Some(problem) = common::pairing_problem(&trace.record) {
+        fail("record", problem);
+    }
+    if let Some(lines) = e.output_lines {
+        if trace.output.len() as u64 != lines {
+            fail("output_lines", format!("expected {lines}, got {}: {:?}", trace.output.len(), trace.output));
+        }
+    }
+    out
+}
+
 #[test]
-fn every_shipped_scenario_has_an_expectation() {
-    let covered: Vec<&str> = LOOPS
-        .iter()
-        .map(|l| l.id)
-        .chain(MAINS.iter().map(|m| m.0))
-        .chain(ASKS.iter().map(|a| a.0))
-        .chain(REFUSED.iter().map(|r| r.0))
-        .collect();
+fn every_shipped_fixture_says_what_must_happen() {
     let scenarios = shipped();
     assert!(scenarios.len() >= 20, "the lesson needs at least 20 scenarios, found {}", scenarios.len());
-    for s in &scenarios {
+    let mut problems = Vec::new();
+    for (file, s) in &scenarios {
+        let Some(e) = &s.expect else {
+            problems.push(format!("{file}: expect: missing"));
+            continue;
+        };
+        for key in required_keys(s, e) {
+            if !has_key(e, key) {
+                problems.push(format!(
+                    "{file}: expect.{key}: missing (needed for every {} fixture)",
+                    s.function.name()
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{} problem(s):\n{}", problems.len(), problems.join("\n"));
+}
+
+#[test]
+fn every_shipped_scenario_does_what_its_fixture_expects() {
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for (file, s) in shipped() {
+        problems.extend(mismatches(&s).into_iter().map(|m| format!("{file}: {m}")));
+        checked += 1;
+    }
+    assert!(checked >= 20);
+    assert!(problems.is_empty(), "{} mismatch(es):\n{}", problems.len(), problems.join("\n"));
+}
+
+/// `id`'s fixture with `change` applied to its `expect` object.
+fn mutated(id: &str, change: impl FnOnce(&mut Value)) -> Scenario {
+    let mut raw = scenario(id).raw;
+    change(&mut raw["expect"]);
+    Scenario::from_value(raw).unwrap_or_else(|p| panic!("{id}: the mutation must still parse: {p:?}"))
+}
+
+#[test]
+fn the_checker_catches_a_wrong_expectation() {
+    // The example from the issue: report answers, it does not hit the limit.
+    let wrong = mutated("report", |e| e["status"] = json!("call_limit"));
+    let found = mismatches(&wrong);
+    assert_eq!(
+        found,
+        vec!["expect.status: expected \"call_limit\", got \"answered\"".to_string()],
+        "exactly the status is wrong"
+    );
+    // Every key, on every kind of fixture, can fail on its own.
+    type Change = fn(&mut Value);
+    let cases: &[(&str, &str, Change)] = &[
+        ("report", "calls", |e| e["calls"] = json!(3)),
+        ("report", "record", |e| e["record"].as_array_mut().unwrap().truncate(3)),
+        ("report", "record", |e| e["record"][1] = json!("assistant:text")),
+        ("report", "results", |e| e["results"][0][1] = json!(false)),
+        ("report", "results", |e| e["results"] = json!([])),
+        ("report", "output_lines", |e| e["output_lines"] = json!(4)),
+        ("report", "hits[0]", |e| e["hits"] = json!(["loop.call_limit"])),
+        ("report", "hits[0]", |e| e["hits"] = json!(["loop.save_result"])),
+        ("report", "misses[0]", |e| e["misses"] = json!(["loop.execute"])),
+        ("report", "error", |e| {
+            e.as_object_mut().unwrap().remove("status");
+            e.as_object_mut().unwrap().remove("calls");
+            e["error"] = json!("value_error");
+        }),
+        ("limit", "status", |e| e["status"] = json!("answered")),
+        ("keeps-asking", "results", |e| e["results"][2][0] = json!("exit_code=0")),
+        ("error", "results", |e| e["results"] = json!([["exit_code=0", true]])),
+        ("reject", "results", |e| e["results"] = json!([["unsupported tool or arguments", false]])),
+        ("success", "output_lines", |e| e["output_lines"] = json!(1)),
+        ("request", "stop_reason", |e| e["stop_reason"] = json!("end_turn")),
+        ("request", "record", |e| e["record"] = json!([])),
+        ("max-calls-zero", "error", |e| e["error"] = json!("model_error")),
+        ("max-calls-zero", "misses[1]", |e| e["misses"] = json!(["loop.start", "loop.check_budget"])),
+    ];
+    let mut uncaught = Vec::new();
+    for (id, field, change) in cases {
+        let found = mismatches(&mutated(id, change));
+        let prefix = format!("expect.{field}: ");
+        if !found.iter().any(|m| m.starts_with(&prefix)) {
+            uncaught.push(format!("{id}: a wrong expect.{field} was not reported (got {found:?})"));
+        }
+    }
+    assert!(uncaught.is_empty(), "{}", uncaught.join("\n"));
+}
+
+#[test]
+fn the_checker_catches_a_changed_run() {
+    // Keep report's expectation, change what runs: with one call the loop
+    // stops at the limit instead of answering.
+    let mut raw = scenario("report").raw;
+    raw["max_calls"] = json!(1);
+    let s = Scenario::from_value(raw).unwrap();
+    let found = mismatches(&s);
+    for field in ["status", "calls", "record", "output_lines", "hits[2]"] {
         assert!(
-            covered.contains(&s.id.as_str()),
-            "scenario {} has no expectation in tests/scenarios.rs",
-            s.id
+            found.iter().any(|m| m.starts_with(&format!("expect.{field}: "))),
+            "expect.{field} not reported in {found:?}"
         );
     }
-    for id in &covered {
-        assert!(scenarios.iter().any(|s| s.id == *id), "expectation for missing scenario {id}");
-    }
+    // No expect at all is a mismatch too.
+    let mut raw = scenario("report").raw;
+    raw.as_object_mut().unwrap().remove("expect");
+    assert_eq!(mismatches(&Scenario::from_value(raw).unwrap()).len(), 1);
 }
 
 #[test]
-fn run_loop_scenarios_end_as_the_lesson_says() {
-    let scenarios = shipped();
-    for expect in LOOPS {
-        let s = scenarios.iter().find(|s| s.id == expect.id).unwrap();
-        assert_eq!(s.function, Function::RunLoop, "{}", expect.id);
-        let trace = record_scenario(s);
-        assert_eq!(trace.error, None, "{}", expect.id);
-        assert_eq!(trace.status(), Some(expect.status), "{}: status", expect.id);
-        assert_eq!(trace.result["calls"], expect.calls, "{}: calls", expect.id);
-        let record: Vec<String> = trace.record.iter().map(kinds).collect();
-        assert_eq!(record.join("|"), expect.record, "{}: record", expect.id);
-        let results: Vec<(&str, bool)> = trace
-            .record
-            .iter()
-            .filter_map(|m| m["content"].as_array())
-            .flatten()
-            .filter(|b| b["type"] == "tool_result")
-            .map(|r| (first_line(r), r["is_error"].as_bool().unwrap()))
-            .collect();
-        assert_eq!(results, expect.results, "{}: tool results", expect.id);
-        assert_eq!(trace.output.len(), expect.output_lines, "{}: output {:?}", expect.id, trace.output);
-        assert_paired(&trace);
-        // One ask per call actually made (a throwing ask still counts).
-        let asks = trace.steps.iter().filter(|st| st.label == "loop.ask").count() as i64;
-        assert_eq!(asks, expect.calls, "{}: loop.ask hits", expect.id);
-    }
-}
+fn expect_is_parsed_typed_and_its_shape_is_checked() {
+    let report = scenario("report");
+    let e = report.expect.as_ref().unwrap();
+    assert_eq!(e.status, Some(Status::Answered));
+    assert_eq!(e.calls, Some(2));
+    assert_eq!(e.results.as_deref(), Some(&[("exit_code=1".to_string(), true)][..]));
+    assert_eq!(e.record.as_ref().map(Vec::len), Some(4));
+    assert_eq!(e.output_lines, Some(5));
+    assert!(e.hits.contains(&"loop.save_results".to_string()));
 
-#[test]
-fn run_main_scenarios_return_a_paired_result() {
-    let scenarios = shipped();
-    for (id, first, is_error) in MAINS {
-        let s = scenarios.iter().find(|s| s.id == *id).unwrap();
-        let trace = record_scenario(s);
-        let r = &trace.result;
-        assert_eq!(r["type"], "tool_result", "{id}");
-        assert_eq!(r["tool_use_id"], s.call["id"], "{id}");
-        assert_eq!(first_line(r), *first, "{id}");
-        assert_eq!(r["is_error"], *is_error, "{id}");
-        let spawned = trace.steps.iter().any(|st| st.label == "main.spawn");
-        let valid = s.call["name"] == "run_main" && s.call["input"] == serde_json::json!({});
-        assert_eq!(spawned, valid, "{id}: the process starts only for a valid call");
-        assert!(trace.record.is_empty(), "{id}: run_main does not touch the record");
+    let problems = |function: &str, expect: Value| -> Vec<String> {
+        let mut raw = json!({"id": "x", "function": function, "title": {"zh": "x", "en": "x"},
+            "model": [], "process": {"returncode": 0}, "expect": expect});
+        if function == "run_main" {
+            raw.as_object_mut().unwrap().remove("model");
+        }
+        match Scenario::from_value(raw) {
+            Ok(_) => Vec::new(),
+            Err(p) => p.iter().map(ToString::to_string).collect(),
+        }
+    };
+    let missing_status = "expect.status: missing: a run_loop expectation needs status (or error)";
+    let cases: &[(&str, Value, &str)] = &[
+        ("run_loop", json!("answered"), "expect: must be an object"),
+        ("run_loop", json!({}), missing_status),
+        (
+            "run_loop",
+            json!({"status": "done"}),
+            "expect.status: unknown status \"done\" (answered, call_limit, ",
+        ),
+        ("run_loop", json!({"status": 1}), "expect.status: must be a string"),
+        ("run_loop", json!({"status": "answered", "error": "x"}), "expect.error: give expect.status or"),
+        ("run_loop", json!({"error": ""}), "expect.error: must be a non-empty string"),
+        ("run_loop", json!({"error": "value_error", "calls": 1}), "expect.calls: a run with expect.error"),
+        ("run_loop", json!({"status": "answered", "calls": "2"}), "expect.calls: must be an integer"),
+        ("run_loop", json!({"status": "answered", "calls": 0}), "expect.calls: must be at least 1"),
+        ("run_loop", json!({"status": "answered", "record": "user:str"}), "expect.record: must be a list"),
+        (
+            "run_loop",
+            json!({"status": "answered", "record": [":text"]}),
+            "expect.record[0]: must be a \"role",
+        ),
+        (
+            "run_loop",
+            json!({"status": "answered", "results": [["a", "false"]]}),
+            "expect.results[0]: must be a [",
+        ),
+        (
+            "run_loop",
+            json!({"status": "answered", "output_lines": -1}),
+            "expect.output_lines: must be a non-neg",
+        ),
+        (
+            "run_loop",
+            json!({"status": "answered", "hits": "loop.ask"}),
+            "expect.hits: must be a list of labels",
+        ),
+        ("run_loop", json!({"status": "answered", "misses": [3]}), "expect.misses[0]: must be a label"),
+        (
+            "run_loop",
+            json!({"status": "answered", "stop_reason": "x"}),
+            "expect.stop_reason: only for ask_claude",
+        ),
+        (
+            "run_loop",
+            json!({"status": "answered", "colour": 1}),
+            "expect.colour: unknown field (known: status, ",
+        ),
+        (
+            "run_main",
+            json!({"status": "answered"}),
+            "expect.status: only for run_loop scenarios, not run_main",
+        ),
+        ("run_main", json!({"calls": 1}), "expect.calls: only for run_loop scenarios, not run_main"),
+        ("run_main", json!({"results": []}), "expect.results: run_main returns exactly one result"),
+        (
+            "ask_claude",
+            json!({"results": []}),
+            "expect.results: only for run_loop and run_main scenarios, not",
+        ),
+        ("ask_claude", json!({"stop_reason": null}), "expect.stop_reason: must be a string"),
+    ];
+    let mut wrong = Vec::new();
+    for (function, expect, message) in cases {
+        let found = problems(function, expect.clone());
+        if !found.iter().any(|p| p.starts_with(message)) {
+            wrong.push(format!("{function} {expect}: expected `{message}…`, got {found:?}"));
+        }
     }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // What is valid parses; a broken `function` does not add expect problems.
+    assert_eq!(
+        problems("run_main", json!({"results": [["exit_code=0", false]], "output_lines": 0})),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        problems("ask_claude", json!({"stop_reason": "end_turn", "hits": ["ask.create"]})),
+        Vec::<String>::new()
+    );
+    assert_eq!(problems("run_everything", json!({"stop_reason": "x"})).len(), 1);
 }
 
 #[test]
 fn output_is_capped_and_placeholder_is_used() {
-    let scenarios = shipped();
-    let long = record_scenario(scenarios.iter().find(|s| s.id == "long-output").unwrap());
+    let long = record_scenario(&scenario("long-output"));
     let content = long.result["content"].as_str().unwrap();
     let body = content.strip_prefix("exit_code=0\n").unwrap();
     assert_eq!(body.chars().count(), 2000);
-    let empty = record_scenario(scenarios.iter().find(|s| s.id == "no-output").unwrap());
+    let empty = record_scenario(&scenario("no-output"));
     assert_eq!(empty.result["content"], "exit_code=0\n(no output)");
 }
 
 #[test]
-fn ask_claude_sends_the_whole_request_once() {
-    let scenarios = shipped();
-    for (id, reason) in ASKS {
-        let trace = record_scenario(scenarios.iter().find(|s| s.id == *id).unwrap());
-        assert_eq!(trace.result["stop_reason"], *reason, "{id}");
-        let create = trace.steps.iter().find(|s| s.label == "ask.create").expect("ask.create");
-        let request = &trace.locals_json(create)["request"];
-        assert_eq!(request["max_tokens"], 1024);
-        assert_eq!(request["messages"], "(the record, n = 1)");
-        assert_eq!(request["tools"][0]["name"], "run_main");
-        assert!(request["system"].as_str().is_some_and(|s| !s.is_empty()));
-        assert_eq!(trace.steps.iter().filter(|s| s.label == "ask.create").count(), 1);
-    }
-}
-
-#[test]
-fn refused_runs_are_errors_not_statuses() {
-    let scenarios = shipped();
-    for (id, kind) in REFUSED {
-        let trace = record_scenario(scenarios.iter().find(|s| s.id == *id).unwrap());
-        assert_eq!(trace.error.as_ref().map(|e| e.kind.as_str()), Some(*kind), "{id}");
-        assert_eq!(trace.result, Value::Null);
-        assert!(trace.output.is_empty(), "{id}: nothing was emitted");
-        assert!(!trace.steps.iter().any(|s| s.label == "loop.ask"), "{id}: the model is never asked");
-    }
-}
-
-#[test]
 fn snapshot_is_taken_before_the_line_runs() {
-    let scenarios = shipped();
-    let trace = record_scenario(scenarios.iter().find(|s| s.id == "report").unwrap());
+    let trace = record_scenario(&scenario("report"));
     let i = trace.steps.iter().position(|s| s.label == "loop.save_results").unwrap();
     assert_eq!(trace.steps[i].record_len, 2, "before the push the record has 2 messages");
     assert_eq!(trace.steps[i + 1].record_len, 3, "after the push it has 3");
@@ -375,17 +480,17 @@ fn snapshot_is_taken_before_the_line_runs() {
     assert_eq!(results.as_array().map(Vec::len), Some(1), "results are staged, not yet saved");
     assert_eq!(trace.steps.iter().filter(|s| s.label == "loop.ask").count(), 2);
     // limit: no second ask, the result is still saved.
-    let limit = record_scenario(scenarios.iter().find(|s| s.id == "limit").unwrap());
+    let limit = record_scenario(&scenario("limit"));
     assert_eq!(limit.steps.iter().filter(|s| s.label == "loop.ask").count(), 1);
     assert!(limit.steps.iter().any(|s| s.label == "loop.call_limit" && s.record_len == 3));
     // truncated: neither execute nor save_results.
-    let cut = record_scenario(scenarios.iter().find(|s| s.id == "truncated").unwrap());
+    let cut = record_scenario(&scenario("truncated"));
     assert!(!cut.steps.iter().any(|s| s.label == "loop.execute" || s.label == "loop.save_results"));
 }
 
 #[test]
 fn the_record_only_grows_and_frames_nest() {
-    for s in shipped() {
+    for (_, s) in shipped() {
         let trace = record_scenario(&s);
         let mut last = (0, 0);
         for (i, step) in trace.steps.iter().enumerate() {
