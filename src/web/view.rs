@@ -45,15 +45,14 @@ pub fn clip(text: &str, n: usize) -> String {
 
 /// Button label with its keyboard shortcut.
 pub fn command_title(lang: Lang, c: Command) -> String {
-    let key = match c {
-        Command::Continue => " (F8)",
-        Command::Step => " (F10 / →)",
-        Command::StepInto => " (F11)",
-        Command::StepOut => " (Shift+F11)",
-        Command::Back => " (←)",
-        _ => "",
-    };
-    format!("{}{key}", lang.word(c.name()))
+    let label = lang.word(c.name()).to_string();
+    match c {
+        Command::Continue | Command::Step | Command::StepInto | Command::StepOut | Command::Back => {
+            let key = lang.word(&format!("key_{}", c.name())).to_string();
+            lang.fill("with_key", &[("label", label), ("key", key)])
+        }
+        _ => label,
+    }
 }
 
 /// The control bar.

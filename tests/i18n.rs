@@ -1,0 +1,253 @@
+//! One source for every word: a third language is one more table, and no
+//! word of the page is written anywhere else.
+//!
+//! The pseudo-locale test registers a language `xx` whose every word is
+//! wrapped in ⟪…⟫, renders every panel of the page for every step of every
+//! shipped scenario (the same markup builders the browser uses), and fails
+//! on any word outside ⟪…⟫ that is not marked as data (`translate="no"` or
+//! the SVG class `alp-data`): such a word was hard-coded.
+
+use agent_loop_playground::debugger::Command;
+use agent_loop_playground::i18n::{self, Lang};
+use agent_loop_playground::lesson::{self, caption, listing};
+use agent_loop_playground::protocol::Said;
+use agent_loop_playground::run::record_scenario;
+use agent_loop_playground::scenario::{load_shipped, Problem};
+use agent_loop_playground::session::{Entry, Notice};
+use agent_loop_playground::vocab::Function;
+use agent_loop_playground::web::{figure, view};
+use serde_json::Value;
+
+const OPEN: char = '⟪';
+const CLOSE: char = '⟫';
+
+/// The `xx` table: English with every string wrapped; sentences of the core
+/// wrapped from the Chinese table (which must translate every kind).
+fn pseudo_locale() -> Lang {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/i18n/");
+    let en: Value = serde_json::from_str(&std::fs::read_to_string(format!("{dir}en.json")).unwrap()).unwrap();
+    let zh: Value = serde_json::from_str(&std::fs::read_to_string(format!("{dir}zh.json")).unwrap()).unwrap();
+    fn wrap(v: &Value) -> Value {
+        match v {
+            Value::String(s) => Value::String(format!("{OPEN}{s}{CLOSE}")),
+            Value::Object(m) => Value::Object(m.iter().map(|(k, x)| (k.clone(), wrap(x))).collect()),
+            other => other.clone(),
+        }
+    }
+    let mut table = en.clone();
+    table["code"] = "xx".into();
+    table["name"] = "⟪xx⟫".into();
+    table["html_lang"] = "x-pseudo".into();
+    table["words"] = wrap(&en["words"]);
+    table["captions"] = wrap(&en["captions"]);
+    table["said"] = wrap(&zh["said"]);
+    i18n::register(&table.to_string()).expect("the pseudo-locale loads")
+}
+
+/// Every piece of text in `markup` (text nodes, `title` and `aria-label`
+/// values) outside data elements, with where it was found.
+fn words_in(markup: &str) -> Vec<String> {
+    const VOID: [&str; 4] = ["input", "br", "img", "meta"];
+    let mut out = Vec::new();
+    let mut data_depth: Vec<bool> = Vec::new();
+    let mut rest = markup;
+    while !rest.is_empty() {
+        match rest.find('<') {
+            Some(0) => {
+                let end = rest.find('>').expect("a closed tag");
+                let tag = &rest[1..end];
+                rest = &rest[end + 1..];
+                if let Some(_closing) = tag.strip_prefix('/') {
+                    data_depth.pop();
+                    continue;
+                }
+                let name = tag.split([' ', '/']).next().unwrap_or("");
+                let is_data = tag.contains(r#"translate="no""#)
+                    || tag.split("class=\"").nth(1).is_some_and(|c| {
+                        c.split('"').next().unwrap_or("").split(' ').any(|c| c == "alp-data")
+                    });
+                let inside_data = data_depth.iter().any(|d| *d) || is_data;
+                if !inside_data {
+                    for attr in ["title=\"", "aria-label=\""] {
+                        if let Some(v) = tag.split(attr).nth(1) {
+                            out.push(v.split('"').next().unwrap_or("").to_string());
+                        }
+                    }
+                }
+                if !tag.ends_with('/') && !VOID.contains(&name) {
+                    data_depth.push(is_data);
+                }
+            }
+            Some(i) => {
+                let text = &rest[..i];
+                rest = &rest[i..];
+                let in_option = false;
+                if !data_depth.iter().any(|d| *d) && !in_option {
+                    out.push(text.to_string());
+                }
+            }
+            None => {
+                if !data_depth.iter().any(|d| *d) {
+                    out.push(rest.to_string());
+                }
+                rest = "";
+            }
+        }
+    }
+    out
+}
+
+/// What is left of a text once the ⟪…⟫ words are cut out.
+fn outside_words(text: &str) -> String {
+    let mut out = String::new();
+    let mut depth = 0;
+    for c in text.chars() {
+        match c {
+            OPEN => depth += 1,
+            CLOSE => depth -= 1,
+            c if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// A hard-coded word: letters left outside ⟪…⟫ (entities like `&amp;` are
+/// markup, not words).
+fn hard_coded(text: &str) -> Option<String> {
+    let left = outside_words(text);
+    let left = left
+        .replace("&amp;", "")
+        .replace("&lt;", "")
+        .replace("&gt;", "")
+        .replace("&quot;", "")
+        .replace("&#39;", "");
+    left.chars().any(char::is_alphabetic).then_some(left.trim().to_string())
+}
+
+fn check(place: &str, markup: &str, found: &mut Vec<String>) {
+    for text in words_in(markup) {
+        if let Some(word) = hard_coded(&text) {
+            found.push(format!("{place}: {word:?}"));
+        }
+    }
+}
+
+#[test]
+fn a_pseudo_locale_reaches_every_word_of_the_page() {
+    let xx = pseudo_locale();
+    assert_eq!(Lang::parse("xx"), Some(xx));
+    assert!(Lang::all().contains(&xx), "a registered language is offered");
+    let mut found = Vec::new();
+    // The frame: labels, controls, the picker (with a broken file), notices.
+    for (selector, key) in view::LABELS {
+        check(selector, &format!("<span>{}</span>", xx.word(key)), &mut found);
+    }
+    check("controls", &view::controls(xx, &Command::ALL), &mut found);
+    for key in ["controls", "timeline", "language", "not_started", "figure_title"] {
+        check(key, xx.word(key), &mut found);
+    }
+    let mut entries: Vec<Entry> =
+        load_shipped().into_iter().map(|(file, parsed)| Entry { file, parsed }).collect();
+    let broken = vec![Problem { field: "id".into(), message: "missing".into() }];
+    entries.push(Entry { file: "broken.json".into(), parsed: Err(broken) });
+    let notices = [
+        Notice { key: "notice_scenario", values: vec![("value", "nope".into()), ("shown", "report".into())] },
+        Notice { key: "notice_breakpoint", values: vec![("value", "loop.nope".into())] },
+    ];
+    check("problems", &view::problems(&entries, &notices, xx), &mut found);
+    // The picker's options are the scenarios' own titles (author content).
+    let picker = view::picker(&entries, 0, None, xx);
+    let without_options: String =
+        picker.split("<option").map(|p| p.split_once("</option>").map_or(p, |x| x.1)).collect();
+    check("picker", &without_options, &mut found);
+    for f in Function::ALL {
+        check(f.name(), &view::listing_rows(listing(f), xx), &mut found);
+    }
+    // Every step of every scenario: figure, text alternative, caption, output.
+    let mut steps = 0;
+    for entry in &entries {
+        let Ok(scenario) = &entry.parsed else { continue };
+        let trace = record_scenario(scenario);
+        for (position, step) in trace.steps.iter().enumerate() {
+            let place = format!("{} step {position} ({})", scenario.id, step.label);
+            let moment = figure::Moment { trace: &trace, position, previous_len: 0, lang: xx, started: true };
+            check(&format!("{place} figure"), &figure::render(&moment), &mut found);
+            let len = step.record_len as usize;
+            check(&format!("{place} text"), &figure::text_alternative(&trace, len, xx), &mut found);
+            let (title, body) = caption(xx, step, &trace);
+            check(&format!("{place} caption"), &format!("<p>{title}</p><p>{body}</p>"), &mut found);
+            let counter = xx.fill("step_counter", &[("n", "1".into()), ("total", "2".into())]);
+            check(&format!("{place} counter"), &counter, &mut found);
+            check(
+                &format!("{place} output"),
+                &view::output(&trace.output, step.output_len as usize, xx),
+                &mut found,
+            );
+            steps += 1;
+        }
+        let before = figure::Moment { trace: &trace, position: 0, previous_len: 0, lang: xx, started: false };
+        check(&format!("{} not started", scenario.id), &figure::render(&before), &mut found);
+        check(&format!("{} no output", scenario.id), &view::output(&trace.output, 0, xx), &mut found);
+    }
+    assert!(steps > 1000, "only {steps} steps rendered");
+    found.sort();
+    found.dedup();
+    assert!(
+        found.is_empty(),
+        "{} hard-coded words:\n{}",
+        found.len(),
+        found[..found.len().min(40)].join("\n")
+    );
+}
+
+#[test]
+fn the_check_finds_a_hard_coded_word() {
+    assert_eq!(hard_coded("⟪Weiter⟫ (→)"), None);
+    assert_eq!(hard_coded("⟪Weiter⟫ step"), Some("step".into()));
+    assert_eq!(words_in(r#"<p title="Run">x<code translate="no">let y</code></p>"#), vec!["Run", "x"]);
+    assert_eq!(words_in(r#"<svg><text class="a alp-data">id=1</text><text>new</text></svg>"#), vec!["new"]);
+}
+
+#[test]
+fn every_language_has_every_word_caption_and_sentence() {
+    let en = Lang::parse("en").unwrap();
+    let stages: Vec<&str> = lesson::labels().into_iter().map(lesson::stage_of).collect();
+    let sentences = [
+        Said::ModelCall { number: 1 },
+        Said::Executing { name: "run_main".into() },
+        Said::ToolResult { line: "x".into() },
+        Said::Saved,
+        Said::Unsupported,
+        Said::TimedOut { seconds: 3.0 },
+        Said::CannotStart { error: "e".into() },
+        Said::NoOutput,
+    ];
+    for code in ["zh", "en"] {
+        let lang = Lang::parse(code).unwrap();
+        assert_eq!(lang.keys(), en.keys(), "{code}: the same words as English");
+        for stage in &stages {
+            assert!(lang.caption(stage).is_some(), "{code}: no caption for {stage}");
+        }
+        for s in &sentences {
+            let said = lang.said(s);
+            assert!(!said.is_empty(), "{code}: {}", s.kind());
+            if code == "zh" {
+                assert_ne!(said, s.to_string(), "zh translates {}", s.kind());
+            }
+        }
+    }
+    // A core sentence in the record is recognised exactly, or not at all.
+    assert_eq!(Said::recognise("timed out after 3 s"), Some(Said::TimedOut { seconds: 3.0 }));
+    assert_eq!(Said::recognise("timed out after 3 s!"), None);
+    assert_eq!(Said::recognise("exit_code=1"), None);
+    assert_eq!(Lang::parse("zh").unwrap().said_text("(no output)"), "（无输出）");
+}
+
+#[test]
+fn a_placeholder_is_only_a_plain_name() {
+    let value = |name: &str| (name == "n").then(|| "3".to_string());
+    assert_eq!(i18n::fill("{n} of {}", value), "3 of {}");
+    assert_eq!(i18n::fill("{ n } {x} {n}", value), "{ n } {x} 3");
+    assert_eq!(i18n::fill("{", value), "{");
+}

@@ -1,0 +1,144 @@
+//! The session: everything a playground holds and decides, natively.
+
+use agent_loop_playground::debugger::Command;
+use agent_loop_playground::i18n::Lang;
+use agent_loop_playground::lesson::line_of_label;
+use agent_loop_playground::protocol::{Model, ModelError, Request};
+use agent_loop_playground::scenario::Scenario;
+use agent_loop_playground::session::{parse_breakpoint, FixtureDoubles, Maker, Options, Session};
+use agent_loop_playground::vocab::Function;
+use serde_json::{json, Value};
+
+fn session(scenario: &str, lang: &str, breakpoints: &str) -> Session {
+    let options = Options {
+        scenario: scenario.into(),
+        lang: lang.into(),
+        breakpoints: breakpoints.into(),
+        ..Options::default()
+    };
+    Session::new(Box::new(FixtureDoubles), &options).expect("a session")
+}
+
+#[test]
+fn one_breakpoint_grammar_labels_numbers_and_function_lines() {
+    let (f, ask) = line_of_label("loop.ask").unwrap();
+    assert_eq!(f, Function::RunLoop);
+    assert_eq!(parse_breakpoint("loop.ask", Function::RunMain), Ok((Function::RunLoop, ask)));
+    assert_eq!(parse_breakpoint(&ask.to_string(), Function::RunLoop), Ok((Function::RunLoop, ask)));
+    assert_eq!(
+        parse_breakpoint(&format!(" run_loop:{ask} "), Function::AskClaude),
+        Ok((Function::RunLoop, ask))
+    );
+    assert_eq!(
+        parse_breakpoint("loop.save_result", Function::RunLoop),
+        Err("unknown label \"loop.save_result\"".into())
+    );
+    assert_eq!(parse_breakpoint("run_loop:999", Function::RunLoop), Err("run_loop has no line 999".into()));
+    assert_eq!(parse_breakpoint("3.5", Function::RunLoop), Err("\"3.5\" is not a line number".into()));
+    assert_eq!(parse_breakpoint("bogus:3", Function::RunLoop), Err("unknown function \"bogus\"".into()));
+}
+
+#[test]
+fn author_mistakes_become_notices_and_the_defaults_still_work() {
+    let s = session("nope", "en", "loop.ask, loop.save_result");
+    assert_eq!(s.scenario().unwrap().id, "report", "the default scenario is shown");
+    let en = Lang::parse("en").unwrap();
+    let notices: Vec<String> = s.notices().iter().map(|n| n.text(en)).collect();
+    assert_eq!(notices.len(), 2, "{notices:?}");
+    assert!(notices[0].contains("nope") && notices[0].contains("report"), "{}", notices[0]);
+    assert!(notices[1].contains("loop.save_result"), "{}", notices[1]);
+    assert_eq!(s.debugger().breakpoints().count(), 1, "the good breakpoint is set");
+    let zh = Lang::parse("zh").unwrap();
+    assert_ne!(s.notices()[0].text(zh), notices[0], "notices follow the language");
+}
+
+#[test]
+fn stepping_moves_and_reports_what_changed() {
+    let mut s = session("report", "en", "loop.save_results");
+    assert_eq!(s.status(), "ready");
+    assert!(s.take_changes().trace, "a new session has everything to draw");
+    assert!(!s.take_changes().any(), "nothing changed since");
+    s.command(Command::Debug);
+    let changes = s.take_changes();
+    assert!(changes.step && !changes.trace && !changes.lang);
+    let state = s.state();
+    assert_eq!(state["label"], "loop.save_results");
+    assert_eq!(state["status"], "paused");
+    assert_eq!(state["recordLength"], 2);
+    assert_eq!(state["line"], line_of_label("loop.save_results").unwrap().1);
+    s.command(Command::Step);
+    assert_eq!(s.previous_len(), 2, "the figure marks what this step added");
+    assert_eq!(s.record_len(), 3);
+    s.command(Command::Run);
+    assert_eq!(s.status(), "answered");
+    assert_eq!(s.state()["finalStatus"], "answered");
+    s.command(Command::Reset);
+    assert_eq!(s.status(), "ready");
+    assert_eq!(s.state()["recordLength"], 0);
+}
+
+#[test]
+fn replacing_a_scenario_keeps_it_on_screen_and_rerecords_it() {
+    let mut s = session("report", "en", "");
+    let mut fixture: Value = serde_json::from_str(
+        agent_loop_playground::scenario::shipped().iter().find(|(f, _)| *f == "report.json").unwrap().1,
+    )
+    .unwrap();
+    fixture["max_calls"] = json!(1);
+    let id = s.add_scenario(Scenario::from_value(fixture)).unwrap();
+    assert_eq!(id, "report");
+    assert_eq!(s.scenario().unwrap().id, "report", "still the same scenario");
+    assert_eq!(s.trace().ending(), Some("call_limit"), "re-recorded with the new fixture");
+    assert_eq!(s.entries().iter().filter(|e| e.parsed.as_ref().is_ok_and(|p| p.id == "report")).count(), 1);
+    let broken = s.add_scenario(Scenario::from_value(json!({"id": 3})));
+    assert!(broken.unwrap_err().contains("(added scenario): id: must be a string"));
+    assert_eq!(s.scenario().unwrap().id, "report");
+}
+
+struct Answers;
+impl Model for Answers {
+    fn create(&mut self, request: &Request) -> Result<Value, ModelError> {
+        let text = format!("I saw {} messages", request.messages.len());
+        Ok(json!({"stop_reason": "end_turn", "content": [{"type": "text", "text": text}]}))
+    }
+}
+
+#[test]
+fn an_author_model_replaces_the_double_and_back() {
+    let mut s = session("limit", "en", "");
+    assert_eq!(s.trace().ending(), Some("call_limit"));
+    let maker: Maker<dyn Model> = Box::new(|| Box::new(Answers) as Box<dyn Model>);
+    s.set_model(Some(maker));
+    assert_eq!(s.trace().ending(), Some("answered"));
+    assert_eq!(s.trace().result["text"], "I saw 1 messages");
+    s.set_model(None);
+    assert_eq!(s.trace().ending(), Some("call_limit"));
+}
+
+#[test]
+fn load_language_and_function_limits() {
+    let mut s = session("", "en-GB", "");
+    assert_eq!(s.lang().code(), "en");
+    assert!(s.load("nope").is_err());
+    s.load("error").unwrap();
+    assert_eq!(s.trace().function, Function::RunMain);
+    assert_eq!(s.shown_function(), Function::RunMain);
+    s.set_lang(Lang::parse("zh").unwrap());
+    assert!(s.take_changes().lang);
+    let only = Session::new(
+        Box::new(FixtureDoubles),
+        &Options { function: "run_main".into(), ..Options::default() },
+    )
+    .unwrap();
+    assert_eq!(only.scenario().unwrap().function, Function::RunMain);
+    assert_eq!(only.lang().code(), "zh", "the course's language by default");
+}
+
+#[test]
+fn a_small_step_cap_ends_the_trace_with_an_error_status() {
+    let mut s = session("keeps-asking", "en", "");
+    s.set_step_cap(50);
+    assert_eq!(s.trace().steps.len(), 50);
+    s.command(Command::Run);
+    assert_eq!(s.status(), "step_cap");
+}
