@@ -214,14 +214,16 @@ impl Playground {
     /// moved) once the page is no longer borrowed.
     fn update(&self, change: impl FnOnce(&mut Session) -> Result<(), String>) -> Result<(), JsError> {
         let mut page = self.page.try_borrow_mut().map_err(|_| busy())?;
-        change(&mut page.session).map_err(js_err)?;
+        // A refused change may still have changed something (a broken
+        // scenario is listed with its problems): draw either way.
+        let result = change(&mut page.session).map_err(js_err);
         let moved = page.session.peek_changes().step;
         page.draw();
         drop(page);
         if moved {
             events::send_step(&self.page);
         }
-        Ok(())
+        result
     }
 }
 
