@@ -16,7 +16,9 @@ const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.
 const round = (x, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 
 // 1. Transfer size: every file the page loads, gzip -9.
-const server = await serve([["/", dist]]);
+// dist/ is the page as shipped (transfer, first render); dist-bench/ is the
+// same page built with the `bench` feature (a heap counter) for the rest.
+const server = await serve([["/bench/", path.join(root, "dist-bench")], ["/", dist]]);
 const browser = await chromium.launch({
   executablePath: "/usr/bin/chromium",
   args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--js-flags=--expose-gc"],
@@ -60,7 +62,7 @@ for (let i = 0; i < 7; i++) {
 // 3. Step latency (command → DOM updated, layout included) at step 1 and at
 //    step 100,000 of a 10,000-call loop; 4. recording that loop in the browser.
 const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-await page.goto(`${server.origin}/index.html?scenario=report`);
+await page.goto(`${server.origin}/bench/index.html?scenario=report`);
 await page.waitForFunction(() => document.querySelector("agent-loop-playground")?.ready);
 const stepTimes = async (at) => page.evaluate((at) => {
   const el = document.querySelector("agent-loop-playground");
@@ -79,7 +81,10 @@ const stepTimes = async (at) => page.evaluate((at) => {
 }, at);
 const short = await stepTimes(1);
 const recording = await page.evaluate(async () => {
-  const { wasmMemoryBytes, heapBytes } = await import("./element.js");
+  const { wasmMemoryBytes } = await import("./element.js");
+  // The heap counter exists only in the bench build (cargo feature `bench`).
+  const glue = await import("./agent-loop-playground.js");
+  const heapBytes = () => (glue.heapBytes ? glue.heapBytes() : NaN);
   const el = document.querySelector("agent-loop-playground");
   const before = await wasmMemoryBytes();
   const heapBefore = heapBytes();

@@ -251,3 +251,27 @@ fn a_placeholder_is_only_a_plain_name() {
     assert_eq!(i18n::fill("{ n } {x} {n}", value), "{ n } {x} 3");
     assert_eq!(i18n::fill("{", value), "{");
 }
+
+#[test]
+fn every_word_in_the_tables_is_used() {
+    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
+    let mut code = String::new();
+    for dir in [src.to_string(), format!("{src}/web")] {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            if entry.path().extension().is_some_and(|e| e == "rs") {
+                code.push_str(&std::fs::read_to_string(entry.path()).unwrap());
+            }
+        }
+    }
+    // Keys built at run time: a command's name, and these prefixes.
+    let commands: Vec<&str> = Command::ALL.iter().map(|c| c.name()).collect();
+    let dynamic = ["card_", "pipe_", "key_"];
+    let unused: Vec<&str> = Lang::parse("en")
+        .unwrap()
+        .keys()
+        .into_iter()
+        .filter(|k| !code.contains(&format!("\"{k}\"")))
+        .filter(|k| !commands.contains(k) && !dynamic.iter().any(|p| k.starts_with(p)))
+        .collect();
+    assert!(unused.is_empty(), "words no code uses: {unused:?}");
+}

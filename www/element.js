@@ -14,7 +14,7 @@
 // el.lang = "en". Event: "playground-step" (detail = state) after every move;
 // "playground-ready" once the wasm is loaded.
 
-import init, { Playground, heapBytes } from "./agent-loop-playground.js";
+import init, { Playground } from "./agent-loop-playground.js";
 import { fixtureDoubles } from "./doubles.js";
 
 const here = import.meta.url;
@@ -180,4 +180,4 @@ async function wasmMemoryBytes() {
   return wasm.memory.buffer.byteLength;
 }
 
-export { AgentLoopPlayground, loadWasm, wasmMemoryBytes, heapBytes };
+export { AgentLoopPlayground, loadWasm, wasmMemoryBytes };
