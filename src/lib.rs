@@ -16,6 +16,7 @@
 pub mod debugger;
 pub mod i18n;
 pub mod lesson;
+pub mod preview;
 pub mod protocol;
 pub mod run;
 pub mod runtime;

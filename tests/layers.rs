@@ -9,6 +9,7 @@ const LAYERS: &[&[&str]] = &[
     &["vocab"],
     &["protocol"],
     &["i18n"],
+    &["preview"],
     &["trace"],
     &["runtime"],
     &["scenario"],
@@ -124,6 +125,6 @@ fn the_check_catches_an_upward_import() {
     std::fs::remove_dir_all(&dir).ok();
     assert_eq!(found.len(), 3, "{found:#?}");
     assert!(found[0].contains("only `web` may use the browser crates"), "{}", found[0]);
-    assert!(found[1].contains("`scenario` (layer 5) uses `run` (layer 6)"), "{}", found[1]);
-    assert!(found[2].contains("`trace` (layer 3) uses `lesson` (layer 7)"), "{}", found[2]);
+    assert!(found[1].contains("`scenario` (layer 6) uses `run` (layer 7)"), "{}", found[1]);
+    assert!(found[2].contains("`trace` (layer 4) uses `lesson` (layer 8)"), "{}", found[2]);
 }

@@ -1,0 +1,281 @@
+//! How a local is shown: one preview rule and one hash.
+//!
+//! A local is written straight from the running code's data as bounded
+//! JSON text ([`Local::write`]): strings cut at [`PREVIEW_CHARS`]
+//! characters, lists at [`PREVIEW_ITEMS`] items, nesting at
+//! [`PREVIEW_DEPTH`] levels. [`Local::fingerprint`] feeds the same data
+//! into [`Fnv`] without allocating, so the recorder can skip a local that
+//! did not change since the last step.
+
+use serde_json::Value;
+
+/// Strings in locals are shown up to this many characters.
+pub const PREVIEW_CHARS: usize = 400;
+
+/// Strings in locals are shown up to [`PREVIEW_CHARS`]; lists up to this
+/// many items; nesting up to [`PREVIEW_DEPTH`] levels.
+pub const PREVIEW_ITEMS: usize = 50;
+pub const PREVIEW_DEPTH: usize = 24;
+
+/// A value that can be shown as a local: a bounded JSON preview, written
+/// straight from the running code's data (never cloning a whole record).
+///
+/// There is one preview rule, [`Local::write`]; [`preview`] reads its
+/// output back when a `Value` is wanted.
+pub trait Local {
+    /// Append the JSON text of this value's preview to `out`.
+    fn write(&self, out: &mut Vec<u8>);
+    /// Feed what identifies this value into the hash, without allocating:
+    /// an unchanged local is recognised and not written again.
+    fn fingerprint(&self, h: &mut Fnv);
+}
+
+/// FNV-1a style, 64-bit: tiny, allocation-free, good enough to notice a
+/// change (the one hash of the recorder; equality is always checked).
+pub struct Fnv(pub u64);
+
+impl Fnv {
+    pub fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+    pub fn bytes(&mut self, bytes: &[u8]) {
+        // Eight bytes per round: locals are hashed at every step.
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+            self.0 = (self.0 ^ word).wrapping_mul(0x100_0000_01b3).rotate_left(29);
+        }
+        for b in chunks.remainder() {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    fn tag(&mut self, t: u8) {
+        self.bytes(&[t]);
+    }
+    fn len(&mut self, n: usize) {
+        self.bytes(&(n as u64).to_le_bytes());
+    }
+}
+
+impl Default for Fnv {
+    fn default() -> Fnv {
+        Fnv::new()
+    }
+}
+
+/// The hash of a text (for sharing repeated values in the table).
+pub fn text_hash(text: &str) -> u64 {
+    let mut h = Fnv::new();
+    h.bytes(text.as_bytes());
+    h.0
+}
+
+/// Feed a JSON value into the hash.
+pub fn fingerprint_value(v: &Value, h: &mut Fnv) {
+    match v {
+        Value::Null => h.tag(0),
+        Value::Bool(b) => h.bytes(&[1, u8::from(*b)]),
+        Value::Number(n) => {
+            h.tag(2);
+            match (n.as_i64(), n.as_f64()) {
+                (Some(i), _) => h.bytes(&i.to_le_bytes()),
+                (None, Some(f)) => h.bytes(&f.to_bits().to_le_bytes()),
+                _ => h.tag(9),
+            }
+        }
+        Value::String(s) => s.as_str().fingerprint(h),
+        Value::Array(items) => {
+            h.tag(4);
+            h.len(items.len());
+            items.iter().for_each(|x| fingerprint_value(x, h));
+        }
+        Value::Object(map) => {
+            h.tag(5);
+            h.len(map.len());
+            for (k, x) in map {
+                h.bytes(k.as_bytes());
+                fingerprint_value(x, h);
+            }
+        }
+    }
+}
+
+impl Local for Value {
+    fn write(&self, out: &mut Vec<u8>) {
+        write_preview(self, 0, out);
+    }
+    fn fingerprint(&self, h: &mut Fnv) {
+        fingerprint_value(self, h);
+    }
+}
+impl Local for str {
+    fn write(&self, out: &mut Vec<u8>) {
+        write_str(&shortened(self), out);
+    }
+    fn fingerprint(&self, h: &mut Fnv) {
+        h.tag(3);
+        h.len(self.len());
+        h.bytes(self.as_bytes());
+    }
+}
+impl Local for String {
+    fn write(&self, out: &mut Vec<u8>) {
+        self.as_str().write(out);
+    }
+    fn fingerprint(&self, h: &mut Fnv) {
+        self.as_str().fingerprint(h);
+    }
+}
+impl<T: Local> Local for [T] {
+    fn write(&self, out: &mut Vec<u8>) {
+        out.push(b'[');
+        for (i, item) in self.iter().take(PREVIEW_ITEMS).enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            item.write(out);
+        }
+        write_more(self.len(), out);
+        out.push(b']');
+    }
+    fn fingerprint(&self, h: &mut Fnv) {
+        h.tag(4);
+        h.len(self.len());
+        self.iter().for_each(|x| x.fingerprint(h));
+    }
+}
+impl<T: Local> Local for Vec<T> {
+    fn write(&self, out: &mut Vec<u8>) {
+        self.as_slice().write(out);
+    }
+    fn fingerprint(&self, h: &mut Fnv) {
+        self.as_slice().fingerprint(h);
+    }
+}
+impl<T: Local + ?Sized> Local for &T {
+    fn write(&self, out: &mut Vec<u8>) {
+        (**self).write(out);
+    }
+    fn fingerprint(&self, h: &mut Fnv) {
+        (**self).fingerprint(h);
+    }
+}
+macro_rules! number_local {
+    ($($t:ty),*) => {$(
+        impl Local for $t {
+            fn write(&self, out: &mut Vec<u8>) {
+                let _ = serde_json::to_writer(out, self);
+            }
+            fn fingerprint(&self, h: &mut Fnv) {
+                h.bytes(&self.to_le_bytes());
+            }
+        }
+    )*};
+}
+number_local!(i64, u32, usize, f64);
+impl Local for bool {
+    fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(if *self { b"true" } else { b"false" });
+    }
+    fn fingerprint(&self, h: &mut Fnv) {
+        h.bytes(&[1, u8::from(*self)]);
+    }
+}
+
+impl Local for crate::protocol::ModelError {
+    fn write(&self, out: &mut Vec<u8>) {
+        serde_json::json!({"name": self.name, "message": self.message}).write(out);
+    }
+    fn fingerprint(&self, h: &mut Fnv) {
+        self.name.fingerprint(h);
+        self.message.fingerprint(h);
+    }
+}
+
+impl Local for crate::protocol::Request<'_> {
+    fn write(&self, out: &mut Vec<u8>) {
+        // The messages are the record the page already draws: count them only.
+        serde_json::json!({
+            "model": self.model,
+            "system": self.system,
+            "messages": format!("(the record, n = {})", self.messages.len()),
+            "tools": self.tools,
+            "max_tokens": self.max_tokens,
+        })
+        .write(out);
+    }
+    fn fingerprint(&self, h: &mut Fnv) {
+        h.len(self.messages.len());
+        h.bytes(self.system.as_bytes());
+        h.bytes(&self.max_tokens.to_le_bytes());
+    }
+}
+
+/// A string as a local shows it: at most [`PREVIEW_CHARS`] characters,
+/// then how many were left out.
+fn shortened(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.len() <= PREVIEW_CHARS {
+        return s.into();
+    }
+    let total = s.chars().count();
+    if total <= PREVIEW_CHARS {
+        return s.into();
+    }
+    let head: String = s.chars().take(PREVIEW_CHARS).collect();
+    format!("{head}… (+{} chars)", total - PREVIEW_CHARS).into()
+}
+
+fn write_str(s: &str, out: &mut Vec<u8>) {
+    let _ = serde_json::to_writer(out, s);
+}
+
+/// The closing item of a list longer than [`PREVIEW_ITEMS`].
+fn write_more(len: usize, out: &mut Vec<u8>) {
+    if len > PREVIEW_ITEMS {
+        out.push(b',');
+        write_str(&format!("… (+{} more)", len - PREVIEW_ITEMS), out);
+    }
+}
+
+/// The preview rule for JSON values: strings shortened, lists cut at
+/// [`PREVIEW_ITEMS`], nesting cut at [`PREVIEW_DEPTH`].
+fn write_preview(v: &Value, depth: usize, out: &mut Vec<u8>) {
+    match v {
+        Value::Array(_) | Value::Object(_) if depth >= PREVIEW_DEPTH => write_str("…", out),
+        Value::String(s) => s.as_str().write(out),
+        Value::Array(items) => {
+            out.push(b'[');
+            for (i, x) in items.iter().take(PREVIEW_ITEMS).enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_preview(x, depth + 1, out);
+            }
+            write_more(items.len(), out);
+            out.push(b']');
+        }
+        Value::Object(map) => {
+            out.push(b'{');
+            for (i, (k, x)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_str(k, out);
+                out.push(b':');
+                write_preview(x, depth + 1, out);
+            }
+            out.push(b'}');
+        }
+        other => {
+            let _ = serde_json::to_writer(out, other);
+        }
+    }
+}
+
+/// The preview of a local as a JSON value (the text [`Local::write`]
+/// produces, read back).
+pub fn preview<T: Local + ?Sized>(value: &T) -> Value {
+    let mut out = Vec::new();
+    value.write(&mut out);
+    serde_json::from_slice(&out).unwrap_or(Value::Null)
+}
