@@ -527,20 +527,7 @@ fn check_valid_loop(s: &Scenario) -> Result<(), TestCaseError> {
 // ---------------------------------------------------------------------------
 // Editing a fixture, and breaking it.
 
-const KNOWN_FIELDS: [&str; 12] = [
-    "id",
-    "function",
-    "title",
-    "question",
-    "program",
-    "max_calls",
-    "call",
-    "timeout_s",
-    "model",
-    "process",
-    "notes",
-    "expect",
-];
+use agent_loop_playground::scenario::KNOWN_FIELDS;
 
 /// The field a problem is about, without `.sub` or `[i]`.
 fn root(field: &str) -> &str {

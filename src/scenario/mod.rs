@@ -263,7 +263,8 @@ impl Scenario {
     }
 }
 
-const KNOWN_FIELDS: [&str; 12] = [
+/// Every field a fixture may have.
+pub const KNOWN_FIELDS: [&str; 12] = [
     "id",
     "function",
     "title",
