@@ -45,3 +45,15 @@ export function serve(mounts, virtual = {}) {
     });
   });
 }
+
+// The course example as an author would host it: dist/ copied under a
+// sub-path (/course/assets/alp/), the lesson page elsewhere (/course/lesson/),
+// with only the asset paths adjusted. dist/ is also served at the root.
+export function serveCourse(dist) {
+  const lesson = fs
+    .readFileSync(path.join(dist, "course-example.html"), "utf8")
+    .replaceAll('src="element.js"', 'src="../assets/alp/element.js"')
+    .replaceAll('src="iframe-resize.js"', 'src="../assets/alp/iframe-resize.js"')
+    .replaceAll('src="index.html?', 'src="../assets/alp/index.html?');
+  return serve([["/course/assets/alp/", dist], ["/", dist]], { "/course/lesson/": lesson });
+}

@@ -1,0 +1,30 @@
+// E2E tests (Playwright Test) in Debian's chromium against the release build
+// in dist/ (run `trunk build --release` first; never `npx playwright install`).
+//   npx playwright test                      all tests
+//   npx playwright test keyboard             one spec file
+//   SCREENSHOTS=1 npx playwright test screenshots   refresh docs/*.png
+import { defineConfig } from "@playwright/test";
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  outputDir: "target/e2e/test-results",
+  globalSetup: "./tests/e2e/global-setup.mjs",
+  workers: 2,
+  fullyParallel: true,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  timeout: 60_000,
+  reporter: [["list"], ["./tests/e2e/summary-reporter.mjs"]],
+  use: {
+    browserName: "chromium",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+             "--disable-component-update", "--disable-sync"],
+    },
+    viewport: { width: 1440, height: 900 },
+    contextOptions: { reducedMotion: "reduce" },
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+  },
+});

@@ -1,0 +1,46 @@
+// Attributes of <agent-loop-playground>: controls, height, compact, function,
+// scenario and breakpoints (by label and by function:line).
+import { test, expect, EL, SEL, open, state, command } from "./helpers.mjs";
+
+test("attributes: controls, height, compact, breakpoints by label and line", async ({ page }) => {
+  await open(page, "?scenario=report&lang=en");
+  let r;
+  await test.step("add a second element with every attribute", async () => {
+    r = await page.evaluate(async ([el, SEL]) => {
+      const e = document.createElement(el);
+      e.setAttribute("function", "run_main");
+      e.setAttribute("scenario", "timeout");
+      e.setAttribute("controls", "debug,step,continue");
+      e.setAttribute("height", "240");
+      e.setAttribute("breakpoints", "main.spawn, run_main:5");
+      e.setAttribute("compact", "");
+      e.id = "extra";
+      document.querySelector("main").appendChild(e);
+      await new Promise((ok) => e.addEventListener("playground-ready", ok, { once: true }));
+      const code = e.querySelector(SEL.code);
+      return {
+        buttons: [...e.querySelectorAll(SEL.anyCommand)].map((b) => b.dataset.command),
+        maxHeight: getComputedStyle(code).maxHeight,
+        lowerHidden: getComputedStyle(e.querySelector(SEL.lower)).display,
+        breakpoints: e.state().breakpoints,
+        options: [...e.querySelectorAll(SEL.optgroup)].map((g) => g.label),
+        otherState: document.querySelector(el).state().scenario,
+      };
+    }, [EL, SEL]);
+  });
+  await test.step("the attributes took effect", async () => {
+    expect(r.buttons, "controls=").toEqual(["debug", "step", "continue"]);
+    expect(r.maxHeight, "height=").toBe("240px");
+    expect(r.lowerHidden, "compact").toBe("none");
+    expect(r.breakpoints.length, "breakpoints=").toBe(2);
+    expect(r.breakpoints.every((b) => b.function === "run_main")).toBe(true);
+    expect(r.options, "function= limits the picker").toEqual(["run_main"]);
+    expect(r.otherState, "the first element is unchanged").toBe("report");
+  });
+  await test.step("debug and continue stop at the breakpoints from the attribute", async () => {
+    await page.locator(command("debug", "#extra")).click();
+    expect((await state(page, "#extra")).label).toBe("main.envelope");
+    await page.locator(command("continue", "#extra")).click();
+    expect((await state(page, "#extra")).label).toBe("main.spawn");
+  });
+});

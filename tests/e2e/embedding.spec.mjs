@@ -1,0 +1,61 @@
+// The course example hosted under a sub-path: three independent playgrounds
+// (custom elements) and the iframe embed with its postMessage bridge.
+import { test, expect, EL, COURSE, openCourse, state, cards, command } from "./helpers.mjs";
+
+test("course page under a sub-path: three independent playgrounds and an iframe", async ({ page, requests }) => {
+  await page.addInitScript(() => {
+    if (window.top !== window) return;
+    window.__alp = [];
+    window.addEventListener("message", (e) => {
+      if (e.data && e.data.source === "agent-loop-playground") window.__alp.push(e.data);
+    });
+  });
+  await openCourse(page);
+  const ids = [COURSE.ask, COURSE.main, COURSE.loop];
+  let before;
+  await test.step("functions and breakpoints come from the attributes", async () => {
+    before = await Promise.all(ids.map((id) => state(page, id)));
+    expect(before.map((s) => s.function)).toEqual(["ask_claude", "run_main", "run_loop"]);
+    expect(before.map((s) => s.breakpoints.length), "breakpoints from attributes").toEqual([0, 1, 2]);
+  });
+  await test.step("debugging one playground leaves the others alone", async () => {
+    await page.locator(command("debug", COURSE.loop)).click();
+    await page.locator(command("continue", COURSE.loop)).click();
+    const loop = await state(page, COURSE.loop);
+    expect(loop.label).toBe("loop.save_results");
+    expect(await cards(page, COURSE.loop)).toBe(2);
+    const after = await Promise.all(ids.slice(0, 2).map((id) => state(page, id)));
+    expect(after, "the other playgrounds did not move").toEqual(before.slice(0, 2));
+    await page.locator(command("debug", COURSE.main)).click();
+    expect((await state(page, COURSE.main)).label).toBe("main.validate");
+    expect((await state(page, COURSE.loop)).label).toBe("loop.save_results");
+  });
+  let inner;
+  await test.step("the iframe posts ready, resize and step, and is resized", async () => {
+    const frame = page.frameLocator(COURSE.frame);
+    await frame.locator(command("run", "")).click();
+    await page.waitForFunction(() => ["ready", "resize", "step"].every((t) => window.__alp.some((m) => m.type === t)), null, { timeout: 10000 });
+    const messages = await page.evaluate(() => window.__alp);
+    const last = messages.filter((m) => m.type === "step").at(-1);
+    expect(last.state.status).toBe("call_limit");
+    const height = Number(await page.getAttribute(COURSE.frame, "height"));
+    expect(height, `iframe resized to its content (${height})`).toBeGreaterThan(300);
+    inner = await (await page.$(COURSE.frame)).contentFrame();
+  });
+  await test.step("ill-formed messages are ignored; a well-formed command is obeyed", async () => {
+    await page.evaluate((frameSel) => {
+      const w = document.querySelector(frameSel).contentWindow;
+      w.postMessage("reset", "*");
+      w.postMessage({ source: "someone-else", type: "command", name: "reset" }, "*");
+      w.postMessage({ source: "agent-loop-playground", type: "command", name: "explode" }, "*");
+    }, COURSE.frame);
+    await page.waitForTimeout(200);
+    expect(await inner.$eval(EL, (e) => e.state().status)).toBe("call_limit");
+    await page.evaluate((frameSel) => document.querySelector(frameSel).contentWindow.postMessage({ source: "agent-loop-playground", type: "command", name: "reset" }, "*"), COURSE.frame);
+    await inner.waitForFunction((el) => document.querySelector(el).state().status === "ready", EL);
+  });
+  await test.step("the assets came from the sub-path, nothing from the site root", async () => {
+    expect(requests.some((u) => u.includes(COURSE.wasm)), "wasm from the sub-path").toBe(true);
+    expect(requests.some((u) => new URL(u).pathname.startsWith("/agent-loop-playground")), "nothing from the site root").toBe(false);
+  });
+});
