@@ -54,22 +54,24 @@ fn table(lang: Lang) -> &'static Table {
 fn parse(text: &str) -> Result<Table, String> {
     let v: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
     let s = |key: &str| v[key].as_str().map(str::to_string).ok_or(format!("{key}: must be a string"));
+    // Maps are filled by insertion (no sort code for a collect).
     let map = |key: &str| -> Result<BTreeMap<String, String>, String> {
         let Some(obj) = v[key].as_object() else { return Err(format!("{key}: must be an object")) };
-        obj.iter()
-            .map(|(k, x)| {
-                x.as_str().map(|x| (k.clone(), x.to_string())).ok_or(format!("{key}.{k}: must be a string"))
-            })
-            .collect()
+        let mut out = BTreeMap::new();
+        for (k, x) in obj {
+            let x = x.as_str().ok_or(format!("{key}.{k}: must be a string"))?;
+            out.insert(k.clone(), x.to_string());
+        }
+        Ok(out)
     };
-    let Some(captions) = v["captions"].as_object() else { return Err("captions: must be an object".into()) };
-    let captions = captions
-        .iter()
-        .map(|(stage, c)| match (c["title"].as_str(), c["body"].as_str()) {
-            (Some(t), Some(b)) => Ok((stage.clone(), (t.to_string(), b.to_string()))),
-            _ => Err(format!("captions.{stage}: needs a title and a body")),
-        })
-        .collect::<Result<_, String>>()?;
+    let Some(stages) = v["captions"].as_object() else { return Err("captions: must be an object".into()) };
+    let mut captions = BTreeMap::new();
+    for (stage, c) in stages {
+        match (c["title"].as_str(), c["body"].as_str()) {
+            (Some(t), Some(b)) => captions.insert(stage.clone(), (t.to_string(), b.to_string())),
+            _ => return Err(format!("captions.{stage}: needs a title and a body")),
+        };
+    }
     Ok(Table {
         code: s("code")?,
         name: s("name")?,

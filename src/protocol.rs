@@ -141,8 +141,8 @@ pub enum Said {
     Saved,
     /// `unsupported tool or arguments`
     Unsupported,
-    /// `timed out after 3 s`
-    TimedOut { seconds: f64 },
+    /// `timed out after 3 s` (the timeout as the code prints it)
+    TimedOut { seconds: String },
     /// `cannot start: [Errno 2] …`
     CannotStart { error: String },
     /// `(no output)`
@@ -170,7 +170,7 @@ impl Said {
             Said::ModelCall { number } => vec![("number", number.to_string())],
             Said::Executing { name } => vec![("name", name.clone())],
             Said::ToolResult { line } => vec![("line", line.clone())],
-            Said::TimedOut { seconds } => vec![("seconds", seconds.to_string())],
+            Said::TimedOut { seconds } => vec![("seconds", seconds.clone())],
             Said::CannotStart { error } => vec![("error", error.clone())],
             Said::Saved | Said::Unsupported | Said::NoOutput => Vec::new(),
         }
@@ -183,7 +183,17 @@ impl Said {
             Said::CannotStart { error: error.to_string() }
         } else if let Some(seconds) = text.strip_prefix("timed out after ").and_then(|r| r.strip_suffix(" s"))
         {
-            Said::TimedOut { seconds: seconds.parse().ok()? }
+            // A number as Rust prints an f64 (`3`, `0.5`), checked without
+            // parsing it (float parsing would add kilobytes to the page).
+            let digits = |p: &str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit());
+            let number = match seconds.split_once('.') {
+                Some((whole, part)) => digits(whole) && digits(part),
+                None => digits(seconds),
+            };
+            if !number {
+                return None;
+            }
+            Said::TimedOut { seconds: seconds.to_string() }
         } else if text == "unsupported tool or arguments" {
             Said::Unsupported
         } else if text == "(no output)" {

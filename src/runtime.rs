@@ -65,7 +65,7 @@ pub fn run_main(call: &Value, process: &mut dyn Process, timeout_s: f64) -> Valu
         }
         ProcessOutcome::TimedOut => {
             before!("main.timeout"; timeout_s, result);
-            result["content"] = json!(Said::TimedOut { seconds: timeout_s }.to_string());
+            result["content"] = json!(Said::TimedOut { seconds: timeout_s.to_string() }.to_string());
             before!("main.timeout_flag"; result);
             result["is_error"] = json!(true);
         }

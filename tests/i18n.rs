@@ -219,7 +219,7 @@ fn every_language_has_every_word_caption_and_sentence() {
         Said::ToolResult { line: "x".into() },
         Said::Saved,
         Said::Unsupported,
-        Said::TimedOut { seconds: 3.0 },
+        Said::TimedOut { seconds: "3".into() },
         Said::CannotStart { error: "e".into() },
         Said::NoOutput,
     ];
@@ -238,8 +238,11 @@ fn every_language_has_every_word_caption_and_sentence() {
         }
     }
     // A core sentence in the record is recognised exactly, or not at all.
-    assert_eq!(Said::recognise("timed out after 3 s"), Some(Said::TimedOut { seconds: 3.0 }));
+    assert_eq!(Said::recognise("timed out after 3 s"), Some(Said::TimedOut { seconds: "3".into() }));
     assert_eq!(Said::recognise("timed out after 3 s!"), None);
+    assert_eq!(Said::recognise("timed out after 0.5 s"), Some(Said::TimedOut { seconds: "0.5".into() }));
+    assert_eq!(Said::recognise("timed out after 1.2.3 s"), None);
+    assert_eq!(Said::recognise("timed out after x s"), None);
     assert_eq!(Said::recognise("exit_code=1"), None);
     assert_eq!(Lang::parse("zh").unwrap().said_text("(no output)"), "（无输出）");
 }
