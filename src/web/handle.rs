@@ -136,9 +136,7 @@ impl Playground {
     /// Replace the model double (`null` restores the fixture double).
     #[wasm_bindgen(js_name = setModel)]
     pub fn set_model(&self, model: JsValue) -> Result<(), JsError> {
-        let maker: Option<Maker<dyn Model>> = callback(model, "model")?.map(|f| {
-            Box::new(move || Box::new(JsModel::new(f.clone())) as Box<dyn Model>) as Maker<dyn Model>
-        });
+        let maker = maker(model, "model", |f| Box::new(JsModel::new(f)) as Box<dyn Model>)?;
         self.update(|s| {
             s.set_model(maker);
             Ok(())
@@ -148,9 +146,7 @@ impl Playground {
     /// Replace the process double (`null` restores the fixture double).
     #[wasm_bindgen(js_name = setProcess)]
     pub fn set_process(&self, process: JsValue) -> Result<(), JsError> {
-        let maker: Option<Maker<dyn Process>> = callback(process, "process")?.map(|f| {
-            Box::new(move || Box::new(JsProcess::new(f.clone())) as Box<dyn Process>) as Maker<dyn Process>
-        });
+        let maker = maker(process, "process", |f| Box::new(JsProcess::new(f)) as Box<dyn Process>)?;
         self.update(|s| {
             s.set_process(maker);
             Ok(())
@@ -233,9 +229,17 @@ impl Drop for Playground {
     }
 }
 
-fn callback(value: JsValue, what: &str) -> Result<Option<JsFunction>, JsError> {
+/// An author callback as a maker of fresh adapters (`None` for null or
+/// undefined); anything else but a function is refused.
+fn maker<T: ?Sized + 'static>(
+    value: JsValue,
+    what: &str,
+    adapt: fn(JsFunction) -> Box<T>,
+) -> Result<Option<Maker<T>>, JsError> {
     if value.is_null() || value.is_undefined() {
         return Ok(None);
     }
-    value.dyn_into::<JsFunction>().map(Some).map_err(|_| js_err(format!("{what} must be a function or null")))
+    let f =
+        value.dyn_into::<JsFunction>().map_err(|_| js_err(format!("{what} must be a function or null")))?;
+    Ok(Some(Box::new(move || adapt(f.clone()))))
 }
