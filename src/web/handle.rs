@@ -83,10 +83,7 @@ impl Playground {
                 "unknown command {name:?} (run, debug, step, stepInto, stepOut, continue, back, reset)"
             ))
         })?;
-        self.update(|s| {
-            s.command(command);
-            Ok(())
-        })?;
+        self.apply(|s| s.command(command))?;
         Ok(self.state())
     }
 
@@ -103,10 +100,7 @@ impl Playground {
             (None, None) => return Err(js_err("line must be a line number or a label")),
         };
         let mut on = false;
-        self.update(|s| {
-            on = s.toggle_breakpoint(function, &spec)?;
-            Ok(())
-        })?;
+        self.update(|s| s.toggle_breakpoint(function, &spec).map(|now| on = now))?;
         Ok(on)
     }
 
@@ -126,10 +120,7 @@ impl Playground {
                 .and_then(Scenario::from_value),
         };
         let mut id = String::new();
-        self.update(|s| {
-            id = s.add_scenario(parsed)?;
-            Ok(())
-        })?;
+        self.update(|s| s.add_scenario(parsed).map(|added| id = added))?;
         Ok(id)
     }
 
@@ -137,20 +128,14 @@ impl Playground {
     #[wasm_bindgen(js_name = setModel)]
     pub fn set_model(&self, model: JsValue) -> Result<(), JsError> {
         let maker = maker(model, "model", |f| Box::new(JsModel::new(f)) as Box<dyn Model>)?;
-        self.update(|s| {
-            s.set_model(maker);
-            Ok(())
-        })
+        self.apply(|s| s.set_model(maker))
     }
 
     /// Replace the process double (`null` restores the fixture double).
     #[wasm_bindgen(js_name = setProcess)]
     pub fn set_process(&self, process: JsValue) -> Result<(), JsError> {
         let maker = maker(process, "process", |f| Box::new(JsProcess::new(f)) as Box<dyn Process>)?;
-        self.update(|s| {
-            s.set_process(maker);
-            Ok(())
-        })
+        self.apply(|s| s.set_process(maker))
     }
 
     /// Switch language by code (`zh`, `en`). Unknown codes are refused.
@@ -170,19 +155,13 @@ impl Playground {
 
     /// Jump to a step index (timeline).
     pub fn seek(&self, position: u32) -> Result<(), JsError> {
-        self.update(|s| {
-            s.seek(position as usize);
-            Ok(())
-        })
+        self.apply(|s| s.seek(position as usize))
     }
 
     /// Show or hide the tracing lines in the listing.
     #[wasm_bindgen(js_name = setReveal)]
     pub fn set_reveal(&self, on: bool) -> Result<(), JsError> {
-        self.update(|s| {
-            s.set_reveal(on);
-            Ok(())
-        })
+        self.apply(|s| s.set_reveal(on))
     }
 
     /// The current step as JSON (function, line, locals, …).
@@ -206,6 +185,14 @@ impl Playground {
 }
 
 impl Playground {
+    /// [`Playground::update`] for a change that cannot be refused.
+    fn apply(&self, change: impl FnOnce(&mut Session)) -> Result<(), JsError> {
+        self.update(|s| {
+            change(s);
+            Ok(())
+        })
+    }
+
     /// Change the session, draw, then send the step event (if the step
     /// moved) once the page is no longer borrowed.
     fn update(&self, change: impl FnOnce(&mut Session) -> Result<(), String>) -> Result<(), JsError> {
