@@ -106,4 +106,38 @@ fn main() {
         parts[0], parts[1], parts[2], parts[3]
     );
     println!("  peak heap         {:.1} MB", peak as f64 / 1e6);
+    wide_replies();
+}
+
+/// One reply with many tool requests: recording stays linear in the size
+/// of the run (each step's locals are fingerprinted only as far as their
+/// preview shows).
+struct Wide(usize, bool);
+impl Model for Wide {
+    fn create(&mut self, _: &Request) -> Result<Value, ModelError> {
+        if std::mem::replace(&mut self.1, true) {
+            return Ok(json!({"stop_reason": "end_turn", "content": [{"type": "text", "text": "done"}]}));
+        }
+        let calls: Vec<Value> = (0..self.0)
+            .map(|i| json!({"type": "tool_use", "id": format!("call_{i}"), "name": "run_main", "input": {}}))
+            .collect();
+        Ok(json!({"stop_reason": "tool_use", "content": calls}))
+    }
+}
+
+fn wide_replies() {
+    let scenario = Scenario::from_value(json!({"id": "wide", "function": "run_loop",
+        "title": {"zh": "多", "en": "wide"}, "max_calls": 2, "model": []}))
+    .unwrap();
+    println!("one reply with N tool_use blocks (native, release)");
+    for n in [1000, 2000, 4000, 8000] {
+        let start = Instant::now();
+        let trace = record(&scenario, &mut Wide(n, false), &mut Fails, 2_000_000);
+        let ms = start.elapsed().as_secs_f64() * 1000.0;
+        println!(
+            "  {n:>5} blocks      {ms:.0} ms, {} steps, {}",
+            trace.steps.len(),
+            trace.status().unwrap_or("?")
+        );
+    }
 }

@@ -70,9 +70,15 @@ pub fn text_hash(text: &str) -> u64 {
     h.0
 }
 
-/// Feed a JSON value into the hash.
+/// Feed a JSON value into the hash: exactly what its preview shows, no
+/// more (so a huge list costs what its first items cost).
 pub fn fingerprint_value(v: &Value, h: &mut Fnv) {
+    fingerprint_at(v, 0, h);
+}
+
+fn fingerprint_at(v: &Value, depth: usize, h: &mut Fnv) {
     match v {
+        Value::Array(_) | Value::Object(_) if depth >= PREVIEW_DEPTH => h.tag(6),
         Value::Null => h.tag(0),
         Value::Bool(b) => h.bytes(&[1, u8::from(*b)]),
         Value::Number(n) => {
@@ -87,14 +93,14 @@ pub fn fingerprint_value(v: &Value, h: &mut Fnv) {
         Value::Array(items) => {
             h.tag(4);
             h.len(items.len());
-            items.iter().for_each(|x| fingerprint_value(x, h));
+            items.iter().take(PREVIEW_ITEMS).for_each(|x| fingerprint_at(x, depth + 1, h));
         }
         Value::Object(map) => {
             h.tag(5);
             h.len(map.len());
             for (k, x) in map {
                 h.bytes(k.as_bytes());
-                fingerprint_value(x, h);
+                fingerprint_at(x, depth + 1, h);
             }
         }
     }
@@ -115,7 +121,16 @@ impl Local for str {
     fn fingerprint(&self, h: &mut Fnv) {
         h.tag(3);
         h.len(self.len());
-        h.bytes(self.as_bytes());
+        // The preview shows the first PREVIEW_CHARS characters (at most 4
+        // bytes each) and how many characters follow.
+        match self.len() > PREVIEW_CHARS * 4 {
+            false => h.bytes(self.as_bytes()),
+            true => {
+                let head = self.char_indices().nth(PREVIEW_CHARS).map_or(self.len(), |(i, _)| i);
+                h.bytes(&self.as_bytes()[..head]);
+                h.len(self.chars().count());
+            }
+        }
     }
 }
 impl Local for String {
@@ -141,7 +156,7 @@ impl<T: Local> Local for [T] {
     fn fingerprint(&self, h: &mut Fnv) {
         h.tag(4);
         h.len(self.len());
-        self.iter().for_each(|x| x.fingerprint(h));
+        self.iter().take(PREVIEW_ITEMS).for_each(|x| x.fingerprint(h));
     }
 }
 impl<T: Local> Local for Vec<T> {

@@ -68,3 +68,58 @@ fn ten_thousand_calls_fit_under_the_cap() {
     assert_eq!(trace.result["calls"], 10_000);
     assert_eq!(trace.record.len(), 1 + 2 * 10_000);
 }
+
+/// A local that counts how often it is looked at.
+struct Counted<'a>(&'a std::sync::atomic::AtomicUsize);
+impl agent_loop_playground::trace::Local for Counted<'_> {
+    fn write(&self, out: &mut Vec<u8>) {
+        out.push(b'0');
+    }
+    fn fingerprint(&self, _: &mut agent_loop_playground::trace::Fnv) {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+#[test]
+fn a_long_list_is_fingerprinted_only_as_far_as_its_preview_shows() {
+    use agent_loop_playground::trace::{Fnv, Local, PREVIEW_ITEMS};
+    let seen = std::sync::atomic::AtomicUsize::new(0);
+    let list: Vec<Counted> = (0..10_000).map(|_| Counted(&seen)).collect();
+    list.fingerprint(&mut Fnv::new());
+    assert_eq!(seen.load(std::sync::atomic::Ordering::Relaxed), PREVIEW_ITEMS);
+    // Values too: a change past the shown items does not change the hash,
+    // a change in the shown items or the length does.
+    let hash = |v: &Value| {
+        let mut h = Fnv::new();
+        v.fingerprint(&mut h);
+        h.0
+    };
+    let mut long: Vec<Value> = (0..200).map(Value::from).collect();
+    let base = hash(&json!(long));
+    long[150] = json!("changed");
+    assert_eq!(hash(&json!(long)), base, "item 150 is not shown");
+    long[3] = json!("changed");
+    assert_ne!(hash(&json!(long)), base, "item 3 is shown");
+    long.push(json!(0));
+    assert_ne!(hash(&json!(long.clone())), hash(&json!(long[..200])), "the length is shown");
+}
+
+#[test]
+fn a_reply_with_thousands_of_tool_requests_records_every_one() {
+    struct Wide(bool);
+    impl Model for Wide {
+        fn create(&mut self, _: &agent_loop_playground::protocol::Request) -> Result<Value, ModelError> {
+            if std::mem::replace(&mut self.0, true) {
+                return Ok(json!({"stop_reason": "end_turn", "content": [{"type": "text", "text": "done"}]}));
+            }
+            let calls: Vec<Value> = (0..3000)
+                .map(|i| json!({"type": "tool_use", "id": format!("c{i}"), "name": "run_main", "input": {}}))
+                .collect();
+            Ok(json!({"stop_reason": "tool_use", "content": calls}))
+        }
+    }
+    let trace = record(&loop_scenario(2), &mut Wide(false), &mut Ok0, 2_000_000);
+    assert_eq!(trace.status(), Some("answered"));
+    let executed = trace.steps.iter().filter(|s| s.label == "loop.execute").count();
+    assert_eq!(executed, 3000);
+}
