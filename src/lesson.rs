@@ -246,6 +246,8 @@ pub fn stage_of(label: &str) -> &'static str {
         "loop.saved" => "loop.saved",
         "loop.call_limit" | "loop.finish_call_limit" => "loop.call_limit",
         "trace.step_cap" => "trace.step_cap",
+        "trace.time_budget" => "trace.time_budget",
+        "trace.memory_budget" => "trace.memory_budget",
         _ => "other",
     }
 }

@@ -6,10 +6,11 @@
 //! In a `run_loop` scenario, `ask` is bound to `ask_claude` and `execute`
 //! to `run_main`, so those really run as nested frames.
 
+use crate::protocol::ProcessOutcome;
 use crate::protocol::{Model, ModelError, Process};
 use crate::runtime;
 use crate::scenario::Scenario;
-use crate::trace::{self, Function, Local, LocalsTable, Recording, Step};
+use crate::trace::{self, Cut, Function, Limits, Local, LocalsTable, Recording, Step};
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -66,10 +67,20 @@ pub fn record_scenario(scenario: &Scenario) -> Trace {
     record(scenario, &mut model, &mut process, trace::STEP_CAP)
 }
 
-/// Record `scenario` against any model and process, with a step cap.
-pub fn record(scenario: &Scenario, model: &mut dyn Model, process: &mut dyn Process, cap: usize) -> Trace {
+/// Record `scenario` against any model and process, within `limits` (a
+/// step cap alone, or [`Limits`] with time and memory budgets).
+pub fn record(
+    scenario: &Scenario,
+    model: &mut dyn Model,
+    process: &mut dyn Process,
+    limits: impl Into<Limits>,
+) -> Trace {
+    let limits: Limits = limits.into();
+    // Once a budget has run out, the process is not started again.
+    let mut process = Guarded(process);
+    let process: &mut dyn Process = &mut process;
     let question_message = json!({"role": "user", "content": scenario.question});
-    let ((result, error, record), rec) = trace::recording(cap, || match scenario.function {
+    let ((result, error, record), rec) = trace::recording(limits, || match scenario.function {
         Function::AskClaude => {
             let messages = vec![question_message];
             let returned = traced_ask(model, &messages);
@@ -87,7 +98,7 @@ pub fn record(scenario: &Scenario, model: &mut dyn Model, process: &mut dyn Proc
                 if trace::over_limit() {
                     return Err(ModelError {
                         name: "StepCap".into(),
-                        message: "the step cap was reached".into(),
+                        message: "the recording was stopped (a budget ran out)".into(),
                     });
                 }
                 traced_ask(model, messages)
@@ -114,12 +125,25 @@ pub fn record(scenario: &Scenario, model: &mut dyn Model, process: &mut dyn Proc
             }
         }
     });
-    let Recording { steps, locals, output, capped } = rec;
-    let (result, error) = if capped {
-        let message = format!("the trace reached the step cap of {cap} steps and was stopped");
-        (Value::Null, Some(TraceError { kind: "step_cap".into(), message }))
-    } else {
-        (result, error)
+    let Recording { steps, locals, output, cut } = rec;
+    let (result, error) = match cut {
+        Some(cut) => {
+            let message = match cut {
+                Cut::Steps => {
+                    format!("the trace reached the step cap of {} steps and was stopped", limits.steps)
+                }
+                Cut::Time => format!(
+                    "the recording ran longer than its time budget of {} ms and was stopped",
+                    limits.millis.unwrap_or_default()
+                ),
+                Cut::Memory => format!(
+                    "the trace grew past its memory budget of {} MB and was stopped",
+                    limits.bytes.unwrap_or_default() >> 20
+                ),
+            };
+            (Value::Null, Some(TraceError { kind: cut.kind().into(), message }))
+        }
+        None => (result, error),
     };
     Trace {
         scenario: scenario.id.clone(),
@@ -151,4 +175,16 @@ fn traced_run_main(call: &Value, process: &mut dyn Process, timeout_s: f64) -> V
 
 fn model_error(e: &ModelError) -> TraceError {
     TraceError { kind: "model_error".into(), message: format!("{}: {}", e.name, e.message) }
+}
+
+/// A process that is not started once the recording was stopped.
+struct Guarded<'a>(&'a mut dyn Process);
+
+impl Process for Guarded<'_> {
+    fn run(&mut self, command: &[&str], timeout_s: f64) -> ProcessOutcome {
+        if trace::over_limit() {
+            return ProcessOutcome::CannotStart("the recording was stopped (a budget ran out)".into());
+        }
+        self.0.run(command, timeout_s)
+    }
 }

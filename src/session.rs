@@ -15,7 +15,7 @@ use crate::lesson::{self, listing};
 use crate::protocol::{Model, Process};
 use crate::run::{record, Trace};
 use crate::scenario::{load_shipped, Problem, Scenario};
-use crate::trace::{Step, STEP_CAP};
+use crate::trace::{Limits, Step};
 use crate::vocab::Function;
 use serde_json::{json, Value};
 
@@ -53,6 +53,12 @@ pub struct Options {
     pub lang: String,
     /// Labels, numbers or `function:line`, separated by commas or spaces.
     pub breakpoints: String,
+    /// How long one recording may run: seconds (`2`, `0.5s`) or `500ms`.
+    pub time_budget: String,
+    /// How much trace one recording may hold: megabytes (`256`, `64MB`).
+    pub memory_budget: String,
+    /// The clock for the time budget (milliseconds); none: no time budget.
+    pub clock: Option<fn() -> f64>,
 }
 
 /// Something the author should know (an unknown scenario, a breakpoint
@@ -118,7 +124,7 @@ pub struct Session {
     process: Option<Maker<dyn Process>>,
     notices: Vec<Notice>,
     changes: Changes,
-    step_cap: usize,
+    limits: Limits,
 }
 
 impl Session {
@@ -145,8 +151,14 @@ impl Session {
             process: None,
             notices: Vec::new(),
             changes: Changes::all(),
-            step_cap: STEP_CAP,
+            limits: Limits::from(crate::trace::STEP_CAP),
         };
+        if let Some(clock) = options.clock {
+            session.limits = Limits::budgets(clock);
+        } else {
+            session.limits.bytes = Some(Limits::BYTES);
+        }
+        session.set_budgets(&options.time_budget, &options.memory_budget);
         if let Some(w) = wanted {
             if session.scenario().map(|s| s.id.as_str()) != Some(w) {
                 let shown = session.scenario().map(|s| s.id.clone()).unwrap_or_default();
@@ -164,8 +176,35 @@ impl Session {
 
     /// Use a smaller step cap (tests, benchmarks). Re-records.
     pub fn set_step_cap(&mut self, cap: usize) {
-        self.step_cap = cap.max(1);
+        self.limits.steps = cap.max(1);
         self.rerecord();
+    }
+
+    /// The budgets of one recording (see [`Limits`]).
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Set the time and memory budgets from the element's attributes (empty:
+    /// keep). A value that is not a positive amount becomes a notice.
+    fn set_budgets(&mut self, time: &str, memory: &str) {
+        if !time.trim().is_empty() {
+            match parse_amount(time, &[("ms", 1.0), ("s", 1000.0)], 1000.0) {
+                Some(ms) => self.limits.millis = Some(ms),
+                None => self.notice("notice_time_budget", time),
+            }
+        }
+        if !memory.trim().is_empty() {
+            match parse_amount(memory, &[("mb", 1048576.0)], 1048576.0) {
+                Some(bytes) => self.limits.bytes = Some(bytes as usize),
+                None => self.notice("notice_memory_budget", memory),
+            }
+        }
+    }
+
+    fn notice(&mut self, key: &'static str, value: &str) {
+        self.notices.push(Notice { key, values: vec![("value", value.trim().to_string())] });
+        self.changes.notices = true;
     }
 
     // ----- reading -----
@@ -425,7 +464,7 @@ impl Session {
         if let Some(make) = &self.process {
             process = make();
         }
-        self.trace = record(&scenario, model.as_mut(), process.as_mut(), self.step_cap);
+        self.trace = record(&scenario, model.as_mut(), process.as_mut(), self.limits);
         self.dbg.command(Command::Reset, &self.trace.steps);
         self.previous_len = 0;
         self.changes.trace = true;
@@ -454,6 +493,27 @@ pub fn parse_breakpoint(item: &str, entry: Function) -> Result<(Function, u32), 
         return place(entry, item);
     }
     lesson::line_of_label(item).ok_or_else(|| format!("unknown label {item:?}"))
+}
+
+/// A positive amount with an optional unit (`2`, `0.5s`, `500ms`, `64MB`),
+/// in the smallest unit; a bare number is in `bare` units.
+pub fn parse_amount(text: &str, units: &[(&str, f64)], bare: f64) -> Option<f64> {
+    let t = text.trim().to_ascii_lowercase();
+    let (number, scale) = units
+        .iter()
+        .find_map(|(unit, scale)| t.strip_suffix(unit).map(|n| (n.trim().to_string(), *scale)))
+        .unwrap_or((t.clone(), bare));
+    // Digits with at most one point, read without float parsing (which
+    // would add kilobytes to the page).
+    let (whole, fraction) = number.split_once('.').unwrap_or((&number, ""));
+    let digits = |p: &str| p.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty() || !digits(whole) || !digits(fraction) || fraction.len() > 9 {
+        return None;
+    }
+    let whole: u64 = whole.parse().ok()?;
+    let fraction_value = fraction.parse::<u64>().unwrap_or(0) as f64 / 10f64.powi(fraction.len() as i32);
+    let value = whole as f64 + fraction_value;
+    (value > 0.0).then_some(value * scale)
 }
 
 /// The entry to show first: the wanted id, else a lesson favourite of the

@@ -28,6 +28,76 @@ pub use crate::vocab::Function;
 /// The default hard cap on steps in one trace.
 pub const STEP_CAP: usize = 2_000_000;
 
+/// What one recording may spend before it is stopped, with an `error` step
+/// that says which budget ran out (`trace.step_cap`, `trace.time_budget`,
+/// `trace.memory_budget`). A recording is cut between two steps; a callback
+/// that itself never returns cannot be interrupted.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub steps: usize,
+    /// Wall time in milliseconds, read from `clock`.
+    pub millis: Option<f64>,
+    /// Bytes held by the trace (steps, locals, output).
+    pub bytes: Option<usize>,
+    /// Milliseconds from any fixed point.
+    pub clock: fn() -> f64,
+}
+
+impl Limits {
+    /// The page's default time budget.
+    pub const MILLIS: f64 = 2000.0;
+    /// The page's default memory budget (of trace).
+    pub const BYTES: usize = 256 << 20;
+
+    /// The step cap and the page's default time and memory budgets.
+    pub fn budgets(clock: fn() -> f64) -> Limits {
+        Limits { steps: STEP_CAP, millis: Some(Limits::MILLIS), bytes: Some(Limits::BYTES), clock }
+    }
+}
+
+/// A step cap alone (tests and the CLI): no time or memory budget.
+impl From<usize> for Limits {
+    fn from(steps: usize) -> Limits {
+        Limits { steps, millis: None, bytes: None, clock: no_clock }
+    }
+}
+
+fn no_clock() -> f64 {
+    0.0
+}
+
+/// Milliseconds since the first call, from the OS clock (not in wasm32,
+/// where the page passes the browser's clock).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn native_clock() -> f64 {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START.get_or_init(std::time::Instant::now).elapsed().as_secs_f64() * 1000.0
+}
+
+/// Which budget stopped a recording.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cut {
+    Steps,
+    Time,
+    Memory,
+}
+
+impl Cut {
+    /// The label of the `error` step that ends the trace.
+    pub fn label(self) -> &'static str {
+        match self {
+            Cut::Steps => "trace.step_cap",
+            Cut::Time => "trace.time_budget",
+            Cut::Memory => "trace.memory_budget",
+        }
+    }
+
+    /// The error kind of the trace (`step_cap`, `time_budget`, `memory_budget`).
+    pub fn kind(self) -> &'static str {
+        &self.label()["trace.".len()..]
+    }
+}
+
 /// What a step marks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -107,6 +177,8 @@ pub struct LocalsTable {
     /// an unchanged local) and value text by hash (to share repeats).
     last: Vec<(u64, u32)>,
     by_hash: std::collections::BTreeMap<u64, u32>,
+    /// Bytes of value text held (for the memory budget).
+    values_bytes: usize,
 }
 
 impl LocalsTable {
@@ -149,6 +221,7 @@ impl LocalsTable {
         let id = match self.by_hash.get(&hash) {
             Some(&id) if *self.values[id as usize] == *text => id,
             _ => {
+                self.values_bytes += text.len() + 16;
                 self.values.push(text.into_boxed_str());
                 let id = (self.values.len() - 1) as u32;
                 self.by_hash.insert(hash, id);
@@ -176,6 +249,11 @@ impl LocalsTable {
         }
         self.sets.push((start as u32, len as u16));
         (self.sets.len() - 1) as u32
+    }
+
+    /// Bytes held by the values and sets (for the memory budget).
+    fn held(&self) -> usize {
+        self.values_bytes + self.pairs.len() * 8 + self.sets.len() * 8
     }
 
     /// Drop the recording caches and spare capacity.
@@ -218,15 +296,18 @@ pub struct Recording {
     pub steps: Vec<Step>,
     pub locals: LocalsTable,
     pub output: Vec<crate::protocol::Said>,
-    /// True when the step cap cut the run short.
-    pub capped: bool,
+    /// Which budget cut the run short, if one did.
+    pub cut: Option<Cut>,
 }
 
 struct Recorder {
     rec: Recording,
     frames: Vec<Frame>,
     record_len: u32,
-    cap: usize,
+    limits: Limits,
+    started: f64,
+    /// Bytes the trace holds so far (an estimate: steps, locals, output).
+    bytes: usize,
 }
 
 thread_local! {
@@ -235,8 +316,12 @@ thread_local! {
 
 /// Run `body` with a fresh recorder and return what it recorded. Nested
 /// recordings are not supported; the outer one is restored afterwards.
-pub fn recording<R>(cap: usize, body: impl FnOnce() -> R) -> (R, Recording) {
-    let fresh = Recorder { rec: Recording::default(), frames: Vec::new(), record_len: 0, cap: cap.max(1) };
+pub fn recording<R>(limits: impl Into<Limits>, body: impl FnOnce() -> R) -> (R, Recording) {
+    let mut limits: Limits = limits.into();
+    limits.steps = limits.steps.max(1);
+    let started = (limits.clock)();
+    let fresh =
+        Recorder { rec: Recording::default(), frames: Vec::new(), record_len: 0, limits, started, bytes: 0 };
     let outer = RECORDER.with(|r| r.borrow_mut().replace(fresh));
     let value = body();
     let done = RECORDER.with(|r| std::mem::replace(&mut *r.borrow_mut(), outer));
@@ -246,9 +331,9 @@ pub fn recording<R>(cap: usize, body: impl FnOnce() -> R) -> (R, Recording) {
     (value, rec)
 }
 
-/// True once the step cap was reached: adapters stop calling out.
+/// True once a budget ran out: adapters stop calling out.
 pub fn over_limit() -> bool {
-    RECORDER.with(|r| r.borrow().as_ref().is_some_and(|r| r.rec.capped))
+    RECORDER.with(|r| r.borrow().as_ref().is_some_and(|r| r.rec.cut.is_some()))
 }
 
 /// Record the start of a frame, run `body`, record its return (as `show`
@@ -277,7 +362,12 @@ pub fn call<R>(
 
 /// Record one emitted output line.
 pub fn emit(line: crate::protocol::Said) {
-    with_recorder(|r| r.rec.output.push(line));
+    with_recorder(|r| {
+        if r.rec.cut.is_none() {
+            r.bytes += std::mem::size_of_val(&line) + line.to_string().len();
+            r.rec.output.push(line);
+        }
+    });
 }
 
 /// Called by the macros. Not meant to be called by hand.
@@ -289,7 +379,8 @@ pub fn snap(
     record_len: Option<usize>,
     locals: &[(&'static str, &dyn Local)],
 ) {
-    let live = RECORDER.with(|r| r.borrow().as_ref().is_some_and(|r| !r.rec.capped && !r.frames.is_empty()));
+    let live =
+        RECORDER.with(|r| r.borrow().as_ref().is_some_and(|r| r.rec.cut.is_none() && !r.frames.is_empty()));
     if !live {
         return;
     }
@@ -310,25 +401,38 @@ fn with_recorder<T>(f: impl FnOnce(&mut Recorder) -> T) -> Option<T> {
 }
 
 impl Recorder {
+    /// The budget that has run out, if any. The clock is read every 256
+    /// steps only.
+    fn over(&self) -> Option<(Cut, Value)> {
+        let l = &self.limits;
+        if self.rec.steps.len() + 1 >= l.steps {
+            return Some((Cut::Steps, Value::from(l.steps as u64)));
+        }
+        if let Some(bytes) = l.bytes.filter(|b| self.bytes >= *b) {
+            return Some((Cut::Memory, Value::from(bytes as u64)));
+        }
+        let millis = l.millis.filter(|_| self.rec.steps.len().is_multiple_of(256));
+        millis.filter(|m| (l.clock)() - self.started >= *m).map(|m| (Cut::Time, Value::from(m)))
+    }
+
     fn push(&mut self, event: Event, label: &'static str, locals: Vec<(&'static str, Captured)>) {
-        if self.rec.capped {
+        if self.rec.cut.is_some() {
             return;
         }
         let frame = self.frames.last();
         let function = frame.map(|f| f.function).unwrap_or(Function::RunLoop);
         let source = frame.map_or(0, |f| f.source);
         let depth = self.frames.len().saturating_sub(1) as u16;
-        let (label, event, locals) = if self.rec.steps.len() + 1 >= self.cap {
-            self.rec.capped = true;
-            (
-                "trace.step_cap",
-                Event::Error,
-                vec![("step_cap", Captured::Owned(Value::from(self.cap as u64)))],
-            )
-        } else {
-            (label, event, locals)
+        let (label, event, locals) = match self.over() {
+            Some((cut, budget)) => {
+                self.rec.cut = Some(cut);
+                (cut.label(), Event::Error, vec![(cut.kind(), Captured::Owned(budget))])
+            }
+            None => (label, event, locals),
         };
+        let held = self.rec.locals.held();
         let locals = self.rec.locals.add(function, locals);
+        self.bytes += self.rec.locals.held() - held + std::mem::size_of::<Step>();
         self.rec.steps.push(Step {
             function,
             event,

@@ -123,3 +123,47 @@ fn a_reply_with_thousands_of_tool_requests_records_every_one() {
     let executed = trace.steps.iter().filter(|s| s.label == "loop.execute").count();
     assert_eq!(executed, 3000);
 }
+
+/// A clock that moves one millisecond each time it is read.
+fn ticking() -> f64 {
+    static NOW: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    NOW.fetch_add(1, std::sync::atomic::Ordering::Relaxed) as f64
+}
+
+#[test]
+fn a_runaway_loop_stops_at_its_time_budget_with_an_explicit_step() {
+    use agent_loop_playground::trace::Limits;
+    let limits = Limits { steps: 2_000_000, millis: Some(20.0), bytes: None, clock: ticking };
+    let mut model = Forever(0);
+    let trace = record(&loop_scenario(1_000_000_000), &mut model, &mut Ok0, limits);
+    let last = trace.steps.last().unwrap();
+    assert_eq!((last.event, last.label), (Event::Error, "trace.time_budget"));
+    assert_eq!(trace.error.as_ref().map(|e| e.kind.as_str()), Some("time_budget"));
+    assert!(trace.error.unwrap().message.contains("20 ms"));
+    // The clock is read every 256 steps: about 20 reads, then it stops.
+    assert!(trace.steps.len() < 256 * 25, "{} steps", trace.steps.len());
+    assert!(model.0 < 1000, "the model is not asked again once stopped ({} calls)", model.0);
+}
+
+#[test]
+fn a_trace_that_grows_too_large_stops_at_its_memory_budget() {
+    use agent_loop_playground::trace::Limits;
+    struct Loud(u64);
+    impl Process for Loud {
+        fn run(&mut self, _: &[&str], _: f64) -> ProcessOutcome {
+            self.0 += 1;
+            // Different every time, so nothing is shared in the locals table.
+            ProcessOutcome::Exited {
+                returncode: 1,
+                stdout: String::new(),
+                stderr: format!("{}{}", self.0, "x".repeat(5000)),
+            }
+        }
+    }
+    let limits = Limits { steps: 2_000_000, millis: None, bytes: Some(1 << 20), clock: ticking };
+    let mut process = Loud(0);
+    let trace = record(&loop_scenario(1_000_000), &mut Forever(0), &mut process, limits);
+    assert_eq!(trace.steps.last().map(|s| s.label), Some("trace.memory_budget"));
+    assert_eq!(trace.error.as_ref().map(|e| e.kind.as_str()), Some("memory_budget"));
+    assert!(process.0 < 1000, "stopped early ({} runs)", process.0);
+}

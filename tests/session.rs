@@ -142,3 +142,29 @@ fn a_small_step_cap_ends_the_trace_with_an_error_status() {
     s.command(Command::Run);
     assert_eq!(s.status(), "step_cap");
 }
+
+#[test]
+fn budgets_come_from_attributes_or_default_and_bad_ones_are_named() {
+    use agent_loop_playground::session::parse_amount;
+    let ms = [("ms", 1.0), ("s", 1000.0)];
+    assert_eq!(parse_amount("2", &ms, 1000.0), Some(2000.0));
+    assert_eq!(parse_amount(" 0.5s ", &ms, 1000.0), Some(500.0));
+    assert_eq!(parse_amount("750ms", &ms, 1000.0), Some(750.0));
+    for bad in ["", "0", "-1", "two", "1e3", "1.2.3", "NaN", "s"] {
+        assert_eq!(parse_amount(bad, &ms, 1000.0), None, "{bad:?}");
+    }
+    fn clock() -> f64 {
+        0.0
+    }
+    let options = Options {
+        time_budget: "soon".into(),
+        memory_budget: "64MB".into(),
+        clock: Some(clock),
+        ..Options::default()
+    };
+    let s = Session::new(Box::new(FixtureDoubles), &options).unwrap();
+    assert_eq!(s.limits().millis, Some(2000.0), "the default stays");
+    assert_eq!(s.limits().bytes, Some(64 << 20));
+    let en = Lang::parse("en").unwrap();
+    assert!(s.notices()[0].text(en).contains("time-budget soon"), "{}", s.notices()[0].text(en));
+}

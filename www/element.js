@@ -6,7 +6,9 @@
 //
 // Attributes: function, scenario, lang (zh|en), breakpoints (labels,
 // line numbers or function:line), controls (e.g. "debug,step,continue,reset"),
-// height (max panel height, e.g. "320" or "20rem"), compact. Each element owns its own trace, breakpoints and listeners; removing
+// height (max panel height, e.g. "320" or "20rem"), compact, time-budget
+// (seconds or "500ms"; default 2) and memory-budget (MB; default 256): how
+// long and how large one recording may grow before it is stopped. Each element owns its own trace, breakpoints and listeners; removing
 // it from the page frees them.
 //
 // API: el.state(), el.command(name), el.toggleBreakpoint(function, line|label),
@@ -75,6 +77,8 @@ class AgentLoopPlayground extends HTMLElement {
         breakpoints: this.getAttribute("breakpoints") || "",
         controls: this.getAttribute("controls") || "",
         compact: this.hasAttribute("compact") ? "1" : "",
+        timeBudget: this.getAttribute("time-budget") || "",
+        memoryBudget: this.getAttribute("memory-budget") || "",
       });
       if (this._model) this._pg.setModel(this._model);
       if (this._process) this._pg.setProcess(this._process);

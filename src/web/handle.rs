@@ -45,7 +45,8 @@ fn busy() -> JsError {
 impl Playground {
     /// Build a playground inside `root`. `options` (all optional but
     /// `doubles`): `{doubles, function, scenario, lang, breakpoints,
-    /// controls, compact}`; `doubles` is `fixtureDoubles` from doubles.js.
+    /// controls, compact, timeBudget, memoryBudget}`; `doubles` is
+    /// `fixtureDoubles` from doubles.js.
     #[wasm_bindgen(constructor)]
     pub fn new(root: HtmlElement, options: JsValue) -> Result<Playground, JsError> {
         let factory: JsFunction = Reflect::get(&options, &JsValue::from_str("doubles"))
@@ -57,6 +58,9 @@ impl Playground {
             scenario: opt_str(&options, "scenario"),
             lang: opt_str(&options, "lang"),
             breakpoints: opt_str(&options, "breakpoints"),
+            time_budget: opt_str(&options, "timeBudget"),
+            memory_budget: opt_str(&options, "memoryBudget"),
+            clock: Some(js_sys::Date::now),
         };
         let session = Session::new(Box::new(JsDoubles { factory }), &wanted).map_err(js_err)?;
         let chosen: Vec<Command> =
