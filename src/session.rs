@@ -329,17 +329,27 @@ impl Session {
 
     // ----- the learner -----
 
+    /// Apply a control. Only a real move counts as a change (a Step at the
+    /// end changes nothing, and the host page hears nothing).
     pub fn command(&mut self, command: Command) {
-        self.previous_len = self.record_len();
+        let before = (self.position(), self.started());
+        let len = self.record_len();
         self.dbg.command(command, &self.trace.steps);
-        self.changes.step = true;
+        if (self.position(), self.started()) != before {
+            self.previous_len = len;
+            self.changes.step = true;
+        }
     }
 
     /// Jump to a step (the timeline).
     pub fn seek(&mut self, position: usize) {
-        self.previous_len = self.record_len();
+        let before = (self.position(), self.started());
+        let len = self.record_len();
         self.dbg.seek(position, &self.trace.steps);
-        self.changes.step = true;
+        if (self.position(), self.started()) != before {
+            self.previous_len = len;
+            self.changes.step = true;
+        }
     }
 
     /// Flip the breakpoint on a listing line (a click on its number).

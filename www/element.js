@@ -43,6 +43,33 @@ function addStyles(doc) {
   }
 }
 
+// Callbacks must be synchronous: the loop is recorded in one go. An async
+// function is refused when it is assigned; a function that returns a
+// Promise anyway is treated as one that throws (model_error, or a
+// "cannot start" tool result), and its Promise is never left unhandled.
+function synchronous(fn, what) {
+  if (fn === null || fn === undefined) return null;
+  const refuse = (message) => {
+    console.error(`agent-loop-playground: ${message}`);
+    throw new TypeError(message);
+  };
+  if (typeof fn !== "function") refuse(`el.${what} must be a function or null`);
+  const kind = Object.getPrototypeOf(fn)?.constructor?.name;
+  if (kind === "AsyncFunction" || kind === "AsyncGeneratorFunction") {
+    refuse(`el.${what} must be synchronous; an async function returns a Promise, and the playground records the whole loop at once`);
+  }
+  const wrapped = function (...args) {
+    const result = fn.apply(this, args);
+    if (result !== null && (typeof result === "object" || typeof result === "function") && typeof result.then === "function") {
+      Promise.resolve(result).catch(() => {});
+      throw new TypeError(`the ${what} callback returned a Promise; callbacks must be synchronous`);
+    }
+    return result;
+  };
+  wrapped.original = fn;
+  return wrapped;
+}
+
 class AgentLoopPlayground extends HTMLElement {
   static get observedAttributes() {
     return ["scenario", "lang", "height"];
@@ -57,6 +84,8 @@ class AgentLoopPlayground extends HTMLElement {
   }
 
   async connectedCallback() {
+    // Moved in the page (removed and added back in one task): keep everything.
+    if (this._pg) return;
     const generation = ++this._generation;
     addStyles(this.ownerDocument);
     try {
@@ -90,12 +119,20 @@ class AgentLoopPlayground extends HTMLElement {
     this.dispatchEvent(new CustomEvent("playground-ready", { bubbles: true, detail: this.state() }));
   }
 
+  // Freed only if it is still out of the page after this task: moving an
+  // element (appendChild elsewhere) keeps its trace and state, and a
+  // callback that removes its own element is not cut off mid-recording.
   disconnectedCallback() {
-    this._generation++;
-    if (this._pg) {
+    if (!this._pg) {
+      this._generation++; // cancels a start still waiting for the module
+      return;
+    }
+    setTimeout(() => {
+      if (this.isConnected || !this._pg) return;
+      this._generation++;
       this._pg.free(); // removes its listeners and clears the element
       this._pg = null;
-    }
+    }, 0);
   }
 
   // height="320" or "20rem": the tallest the code and figure panels grow
@@ -156,18 +193,21 @@ class AgentLoopPlayground extends HTMLElement {
     return this._need().outcome();
   }
   get model() {
-    return this._model;
+    return this._model ? this._model.original : null;
   }
   set model(fn) {
-    this._model = fn || null;
+    this._model = synchronous(fn, "model");
     if (this._pg) this._pg.setModel(this._model);
   }
   get process() {
-    return this._process;
+    return this._process ? this._process.original : null;
   }
   set process(fn) {
-    this._process = fn || null;
+    this._process = synchronous(fn, "process");
     if (this._pg) this._pg.setProcess(this._process);
+  }
+  get lang() {
+    return this.getAttribute("lang") || "";
   }
   set lang(value) {
     this.setAttribute("lang", value);

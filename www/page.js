@@ -15,8 +15,25 @@ const embed = params.get("embed") === "1";
 if (embed) {
   document.documentElement.classList.add("alp-embed");
   const SOURCE = "agent-loop-playground";
+  // ?origin=https://course.example: talk only to that parent origin (posts go
+  // nowhere else, commands from anywhere else are ignored). Without it the
+  // state is posted to any parent ("*"): it is public anyway.
+  const wanted = params.get("origin");
+  let target = "*";
+  if (wanted !== null) {
+    let parsed = null;
+    try {
+      parsed = new URL(wanted).origin;
+    } catch {}
+    target = parsed && parsed !== "null" && parsed === wanted.replace(/\/$/, "") ? parsed : null;
+    if (target === null) console.error(`agent-loop-playground: origin=${wanted} is not an origin (e.g. https://course.example); nothing will be posted`);
+  }
+  // Where the browser tells us the parent's origin, a mismatch posts nothing
+  // (instead of a console error for every message).
+  const parentOrigin = location.ancestorOrigins && location.ancestorOrigins[0];
+  const reachable = target === "*" || (target !== null && (!parentOrigin || parentOrigin === target));
   const post = (type, extra) => {
-    if (window.parent !== window) window.parent.postMessage({ source: SOURCE, type, ...extra }, "*");
+    if (window.parent !== window && reachable) window.parent.postMessage({ source: SOURCE, type, ...extra }, target);
   };
   const height = () => Math.ceil(document.documentElement.getBoundingClientRect().height);
   let last = 0;
@@ -34,10 +51,14 @@ if (embed) {
     const m = e.data;
     // Only well-formed commands from the parent are obeyed; anything else is ignored.
     if (e.source !== window.parent || !m || typeof m !== "object" || m.source !== SOURCE) return;
+    if (target !== "*" && e.origin !== target) return;
     try {
       if (m.type === "command" && commands.has(m.name)) el.command(m.name);
       else if (m.type === "load" && typeof m.scenario === "string") el.load(m.scenario);
-      else if (m.type === "toggleBreakpoint" && typeof m.function === "string") el.toggleBreakpoint(m.function, m.line);
+      else if (m.type === "toggleBreakpoint" && typeof m.function === "string") {
+        const on = el.toggleBreakpoint(m.function, m.line);
+        post("breakpoint", { function: m.function, line: m.line, on, state: el.state() });
+      }
     } catch (error) {
       post("error", { message: String(error && error.message ? error.message : error) });
     }

@@ -55,16 +55,50 @@ pub fn unlisten(page: &Rc<RefCell<Page>>, listeners: &[Listener]) {
     }
 }
 
+/// How many events one move may cause through handlers that move the
+/// playground again before the chain is cut (with a console warning).
+const MAX_CHAINED_EVENTS: u32 = 10_000;
+
 /// Tell the host page where the playground is now (`playground-step`).
+///
+/// A handler of this event may move the playground again: that move is
+/// drawn at once, and its event is sent after this one returns — a loop
+/// here, never a recursion through the handler.
 pub fn send_step(page: &Rc<RefCell<Page>>) {
-    let Ok(p) = page.try_borrow() else { return };
-    let (detail, root) = (p.session.state(), p.root.clone());
-    drop(p);
-    let init = web_sys::CustomEventInit::new();
-    init.set_detail(&from_json(&detail));
-    init.set_bubbles(true);
-    if let Ok(event) = web_sys::CustomEvent::new_with_event_init_dict("playground-step", &init) {
-        let _ = root.dispatch_event(&event);
+    {
+        let Ok(mut p) = page.try_borrow_mut() else { return };
+        if p.dispatching {
+            p.event_pending = true;
+            return;
+        }
+        p.dispatching = true;
+    }
+    let mut sent = 0;
+    loop {
+        let Ok(mut p) = page.try_borrow_mut() else { break };
+        p.event_pending = false;
+        let (detail, root) = (p.session.state(), p.root.clone());
+        drop(p);
+        let init = web_sys::CustomEventInit::new();
+        init.set_detail(&from_json(&detail));
+        init.set_bubbles(true);
+        if let Ok(event) = web_sys::CustomEvent::new_with_event_init_dict("playground-step", &init) {
+            let _ = root.dispatch_event(&event);
+        }
+        sent += 1;
+        if !page.try_borrow().is_ok_and(|p| p.event_pending) {
+            break;
+        }
+        if sent >= MAX_CHAINED_EVENTS {
+            web_sys::console::warn_1(&JsValue::from_str(
+                "agent-loop-playground: playground-step handlers kept moving the playground; stopped after 10,000 events",
+            ));
+            break;
+        }
+    }
+    if let Ok(mut p) = page.try_borrow_mut() {
+        p.dispatching = false;
+        p.event_pending = false;
     }
 }
 

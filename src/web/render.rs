@@ -25,6 +25,10 @@ pub struct Page {
     current_row: Option<Element>,
     /// The controls the author chose to show.
     controls: Vec<Command>,
+    /// A `playground-step` event is being sent (see `events::send_step`).
+    pub dispatching: bool,
+    /// A handler moved the playground again during that event.
+    pub event_pending: bool,
 }
 
 impl Page {
@@ -38,8 +42,16 @@ impl Page {
         if !root.has_attribute("tabindex") {
             let _ = root.set_attribute("tabindex", "-1");
         }
-        let mut page =
-            Page { root, session, shown: BTreeMap::new(), shown_listing: None, current_row: None, controls };
+        let mut page = Page {
+            root,
+            session,
+            shown: BTreeMap::new(),
+            shown_listing: None,
+            current_row: None,
+            controls,
+            dispatching: false,
+            event_pending: false,
+        };
         page.draw();
         page
     }

@@ -1,5 +1,6 @@
-// The element's life cycle: removing it releases its trace; adding it back
-// builds a new one.
+// The element's life cycle: removing it releases its trace (once the task
+// is over: a move within one task keeps it, see hardening.spec.mjs); adding
+// it back builds a new one.
 import { test, expect, EL, open } from "./helpers.mjs";
 
 test("removing an element releases it; adding it back works", async ({ page }) => {
@@ -8,6 +9,7 @@ test("removing an element releases it; adding it back works", async ({ page }) =
     const e = document.querySelector(el);
     const parent = e.parentNode;
     e.remove();
+    await new Promise((r) => setTimeout(r, 10));
     const gone = { state: e.state(), children: e.childElementCount };
     parent.appendChild(e);
     await new Promise((r) => e.addEventListener("playground-ready", r, { once: true }));
