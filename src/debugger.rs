@@ -110,10 +110,6 @@ impl Debugger {
         }
     }
 
-    pub fn clear_breakpoints(&mut self) {
-        self.breakpoints.clear();
-    }
-
     /// Does the learner's program stop at step `i`?
     pub fn hits(&self, step: &Step) -> bool {
         matches!(step.event, Event::Line | Event::Call)
@@ -154,13 +150,9 @@ impl Debugger {
         let next_where = |from: usize, ok: &dyn Fn(&Step) -> bool| {
             steps.iter().enumerate().skip(from).find(|(_, s)| ok(s)).map_or(last, |(i, _)| i)
         };
-        if command == Command::Reset {
-            self.started = false;
-            self.position = 0;
-            return 0;
-        }
         let fresh = !self.started;
-        self.started = true;
+        // Every command starts the run but Reset, which goes back to before it.
+        self.started = command != Command::Reset;
         self.position = match command {
             Command::Reset => 0,
             Command::Run => last,

@@ -82,6 +82,20 @@ fn parse(text: &str) -> Result<Table, String> {
     })
 }
 
+/// A key no table has, shown as itself (kept once, not leaked per call).
+fn missing(key: &str) -> &'static str {
+    static SEEN: OnceLock<RwLock<std::collections::BTreeSet<&'static str>>> = OnceLock::new();
+    let seen = SEEN.get_or_init(Default::default);
+    if let Some(k) = seen.read().ok().and_then(|s| s.get(key).copied()) {
+        return k;
+    }
+    let leaked: &'static str = Box::leak(key.to_string().into_boxed_str());
+    if let Ok(mut s) = seen.write() {
+        s.insert(leaked);
+    }
+    leaked
+}
+
 /// Add (or replace) a language from a table in the shipped format.
 pub fn register(text: &str) -> Result<Lang, String> {
     let table = parse(text)?;
@@ -140,7 +154,7 @@ impl Lang {
         }
         match Lang::parse("en").filter(|en| *en != self) {
             Some(en) => en.word(key),
-            None => Box::leak(key.to_string().into_boxed_str()),
+            None => missing(key),
         }
     }
 
@@ -170,11 +184,6 @@ impl Lang {
     /// The caption `(title, body)` of a stage, unfilled.
     pub fn caption(self, stage: &str) -> Option<(&'static str, &'static str)> {
         table(self).captions.get(stage).map(|(t, b)| (t.as_str(), b.as_str()))
-    }
-
-    /// Every stage this language has a caption for.
-    pub fn stages(self) -> Vec<&'static str> {
-        table(self).captions.keys().map(String::as_str).collect()
     }
 
     /// Every interface word key of this language.

@@ -374,7 +374,10 @@ impl Serialize for TraceOut<'_> {
 /// `(title, body)`. Placeholders are `{name}`; see [`fill_value`].
 pub fn caption(lang: Lang, step: &Step, trace: &Trace) -> (String, String) {
     let locals = trace.locals_json(step);
-    let fill = |text: &str| i18n::fill(text, |key| Some(fill_value(key, step, &locals, trace)));
+    // A value the core wrote (`unsupported tool or arguments`) in the
+    // caption's language, like the figure shows it.
+    let fill =
+        |text: &str| i18n::fill(text, |key| Some(lang.said_text(&fill_value(key, step, &locals, trace))));
     match lang.caption(stage(step)) {
         Some((title, body)) => (fill(title), fill(body)),
         None => (step.label.to_string(), String::new()),

@@ -125,10 +125,12 @@ pub struct LoopError {
 /// The fixed sentences the core writes — the lines `run_loop` emits and the
 /// texts `run_main` puts in a tool result — as a kind and its values.
 ///
-/// `Display` gives the English text the code really prints and sends to the
-/// model (one place for each sentence); a page in another language shows a
-/// translation by [`Said::kind`] with [`Said::values`], never by matching
-/// English.
+/// `runtime.rs` writes them as plain strings (that is what a learner should
+/// read). This is the one place that knows their templates: [`Said::read`]
+/// takes a text apart exactly (the same text comes back from `Display`, or
+/// it is not recognised), and a test checks every template against the
+/// string literals in `runtime.rs`. A page in another language shows a
+/// translation by [`Said::kind`] with [`Said::values`].
 #[derive(Clone, Debug, PartialEq)]
 pub enum Said {
     /// `model call 2`
@@ -147,9 +149,23 @@ pub enum Said {
     CannotStart { error: String },
     /// `(no output)`
     NoOutput,
+    /// Any other text, shown as it is.
+    Text(String),
 }
 
 impl Said {
+    /// Every template, as `runtime.rs` spells it (`{}` marks the value).
+    pub const TEMPLATES: [&'static str; 8] = [
+        "model call {}",
+        "executing {}",
+        "tool result: {}",
+        "saved the tool results for the next call",
+        "unsupported tool or arguments",
+        "timed out after {} s",
+        "cannot start: {}",
+        "(no output)",
+    ];
+
     /// The key of this sentence in the language tables (`said.<kind>`).
     pub fn kind(&self) -> &'static str {
         match self {
@@ -161,6 +177,7 @@ impl Said {
             Said::TimedOut { .. } => "timed_out",
             Said::CannotStart { .. } => "cannot_start",
             Said::NoOutput => "no_output",
+            Said::Text(_) => "text",
         }
     }
 
@@ -172,31 +189,40 @@ impl Said {
             Said::ToolResult { line } => vec![("line", line.clone())],
             Said::TimedOut { seconds } => vec![("seconds", seconds.clone())],
             Said::CannotStart { error } => vec![("error", error.clone())],
+            Said::Text(text) => vec![("text", text.clone())],
             Said::Saved | Said::Unsupported | Said::NoOutput => Vec::new(),
         }
     }
 
-    /// Recognise a tool-result text this core wrote (the record keeps only
-    /// the text). Exact: `None` for anything else.
+    /// Read a text the core wrote: one of the templates exactly, else
+    /// [`Said::Text`].
+    pub fn read(text: &str) -> Said {
+        Said::recognise(text).unwrap_or_else(|| Said::Text(text.to_string()))
+    }
+
+    /// The sentence this text is, if it is one of the templates exactly.
     pub fn recognise(text: &str) -> Option<Said> {
-        let said = if let Some(error) = text.strip_prefix("cannot start: ") {
-            Said::CannotStart { error: error.to_string() }
-        } else if let Some(seconds) = text.strip_prefix("timed out after ").and_then(|r| r.strip_suffix(" s"))
-        {
-            // A number as Rust prints an f64 (`3`, `0.5`), checked without
-            // parsing it (float parsing would add kilobytes to the page).
-            let digits = |p: &str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit());
-            let number = match seconds.split_once('.') {
-                Some((whole, part)) => digits(whole) && digits(part),
-                None => digits(seconds),
-            };
-            if !number {
-                return None;
-            }
-            Said::TimedOut { seconds: seconds.to_string() }
-        } else if text == "unsupported tool or arguments" {
+        let value = |template: &str| {
+            let (head, tail) = template.split_once("{}")?;
+            text.strip_prefix(head)?.strip_suffix(tail).map(str::to_string)
+        };
+        let [model_call, executing, tool_result, saved, unsupported, timed_out, cannot_start, no_output] =
+            Said::TEMPLATES;
+        let said = if let Some(n) = value(model_call).and_then(|n| n.parse().ok()) {
+            Said::ModelCall { number: n }
+        } else if let Some(name) = value(executing) {
+            Said::Executing { name }
+        } else if let Some(line) = value(tool_result) {
+            Said::ToolResult { line }
+        } else if let Some(seconds) = value(timed_out).filter(|s| is_decimal(s)) {
+            Said::TimedOut { seconds }
+        } else if let Some(error) = value(cannot_start) {
+            Said::CannotStart { error }
+        } else if text == saved {
+            Said::Saved
+        } else if text == unsupported {
             Said::Unsupported
-        } else if text == "(no output)" {
+        } else if text == no_output {
             Said::NoOutput
         } else {
             return None;
@@ -206,17 +232,33 @@ impl Said {
     }
 }
 
+/// A number as Rust prints an f64 (`3`, `0.5`), checked without parsing it
+/// (float parsing would add kilobytes to the page).
+fn is_decimal(s: &str) -> bool {
+    let digits = |p: &str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit());
+    match s.split_once('.') {
+        Some((whole, part)) => digits(whole) && digits(part),
+        None => digits(s),
+    }
+}
+
 impl std::fmt::Display for Said {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Said::ModelCall { number } => write!(f, "model call {number}"),
-            Said::Executing { name } => write!(f, "executing {name}"),
-            Said::ToolResult { line } => write!(f, "tool result: {line}"),
-            Said::Saved => f.write_str("saved the tool results for the next call"),
-            Said::Unsupported => f.write_str("unsupported tool or arguments"),
-            Said::TimedOut { seconds } => write!(f, "timed out after {seconds} s"),
-            Said::CannotStart { error } => write!(f, "cannot start: {error}"),
-            Said::NoOutput => f.write_str("(no output)"),
+        let index = match self {
+            Said::Text(text) => return f.write_str(text),
+            Said::ModelCall { .. } => 0,
+            Said::Executing { .. } => 1,
+            Said::ToolResult { .. } => 2,
+            Said::Saved => 3,
+            Said::Unsupported => 4,
+            Said::TimedOut { .. } => 5,
+            Said::CannotStart { .. } => 6,
+            Said::NoOutput => 7,
+        };
+        let template = Said::TEMPLATES[index];
+        match (template.split_once("{}"), self.values().first()) {
+            (Some((head, tail)), Some((_, value))) => write!(f, "{head}{value}{tail}"),
+            _ => f.write_str(template),
         }
     }
 }

@@ -4,16 +4,12 @@
 //! top to bottom: `ask_claude` asks once, `run_main` runs once, and
 //! `run_loop` keeps the record and decides what happens next.
 //!
-//! The fixed sentences the code prints or sends back (`Said::…`) are
-//! written out in `protocol.rs`, each next to its English text, so a page
-//! can translate them.
-//!
 //! The `before!(…)` / `head!(…)` lines are the tracer: each takes a
 //! snapshot just before the next line (or, for a loop head, before the line
 //! above) runs. The page hides them; they change no value.
 
 use crate::protocol::{tools, Request, MODEL, SYSTEM};
-use crate::protocol::{LoopError, Model, ModelError, Outcome, Process, ProcessOutcome, Said, Status};
+use crate::protocol::{LoopError, Model, ModelError, Outcome, Process, ProcessOutcome, Status};
 use crate::trace::{before, head};
 use serde_json::{json, Value};
 
@@ -43,7 +39,7 @@ pub fn run_main(call: &Value, process: &mut dyn Process, timeout_s: f64) -> Valu
     before!("main.validate"; call, result);
     if call["name"] != "run_main" || call["input"] != json!({}) {
         before!("main.reject"; call, result);
-        result["content"] = json!(Said::Unsupported.to_string());
+        result["content"] = json!("unsupported tool or arguments");
         before!("main.reject_flag"; call, result);
         result["is_error"] = json!(true);
         before!("main.return"; result);
@@ -57,7 +53,7 @@ pub fn run_main(call: &Value, process: &mut dyn Process, timeout_s: f64) -> Valu
             before!("main.cap"; returncode, output);
             let output: String = output.chars().take(OUTPUT_LIMIT).collect();
             before!("main.placeholder"; returncode, output);
-            let output = if output.is_empty() { Said::NoOutput.to_string() } else { output };
+            let output = if output.is_empty() { "(no output)".to_string() } else { output };
             before!("main.content"; returncode, output, result);
             result["content"] = json!(format!("exit_code={returncode}\n{output}"));
             before!("main.flag"; returncode, result);
@@ -65,13 +61,13 @@ pub fn run_main(call: &Value, process: &mut dyn Process, timeout_s: f64) -> Valu
         }
         ProcessOutcome::TimedOut => {
             before!("main.timeout"; timeout_s, result);
-            result["content"] = json!(Said::TimedOut { seconds: timeout_s.to_string() }.to_string());
+            result["content"] = json!(format!("timed out after {timeout_s} s"));
             before!("main.timeout_flag"; result);
             result["is_error"] = json!(true);
         }
         ProcessOutcome::CannotStart(error) => {
             before!("main.cannot_start"; error, result);
-            result["content"] = json!(Said::CannotStart { error }.to_string());
+            result["content"] = json!(format!("cannot start: {error}"));
             before!("main.cannot_start_flag"; result);
             result["is_error"] = json!(true);
         }
@@ -88,7 +84,7 @@ pub fn run_loop(
     ask: &mut dyn FnMut(&[Value]) -> Result<Value, ModelError>,
     execute: &mut dyn FnMut(&Value) -> Value,
     max_calls: i64,
-    emit: &mut dyn FnMut(Said),
+    emit: &mut dyn FnMut(String),
 ) -> Result<Outcome, LoopError> {
     before!("loop.check_budget"; max_calls);
     if max_calls < 1 {
@@ -106,7 +102,7 @@ pub fn run_loop(
     for number in 1..=max_calls {
         head!("loop.next_call", messages; number, max_calls);
         before!("loop.announce", messages; number, max_calls);
-        emit(Said::ModelCall { number });
+        emit(format!("model call {number}"));
         before!("loop.ask", messages; number, max_calls);
         let response = match ask(&messages) {
             Ok(response) => response,
@@ -166,20 +162,20 @@ pub fn run_loop(
         for call in calls {
             head!("loop.next_tool", messages; number, call, results);
             before!("loop.announce_tool", messages; number, call, results);
-            emit(Said::Executing { name: call["name"].as_str().unwrap_or("?").to_string() });
+            emit(format!("executing {}", call["name"].as_str().unwrap_or("?")));
             before!("loop.execute", messages; number, call, results);
             let result = execute(call);
             before!("loop.collect", messages; number, call, result, results);
             let last_line = result["content"].as_str().unwrap_or("").lines().last().unwrap_or("");
             before!("loop.report_tool", messages; number, result, last_line);
-            emit(Said::ToolResult { line: last_line.to_string() });
+            emit(format!("tool result: {last_line}"));
             before!("loop.stage_result", messages; number, result, results);
             results.push(result);
         }
         before!("loop.save_results", messages; number, results);
         messages.push(json!({"role": "user", "content": results}));
         before!("loop.saved", messages; number);
-        emit(Said::Saved);
+        emit("saved the tool results for the next call".to_string());
     }
     before!("loop.call_limit", messages; max_calls);
     let text = format!("used all {max_calls} model calls; the record goes back to the user");

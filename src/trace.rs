@@ -361,11 +361,11 @@ pub fn call<R>(
 }
 
 /// Record one emitted output line.
-pub fn emit(line: crate::protocol::Said) {
+pub fn emit(line: String) {
     with_recorder(|r| {
         if r.rec.cut.is_none() {
-            r.bytes += std::mem::size_of_val(&line) + line.to_string().len();
-            r.rec.output.push(line);
+            r.bytes += std::mem::size_of::<crate::protocol::Said>() + line.len();
+            r.rec.output.push(crate::protocol::Said::read(&line));
         }
     });
 }

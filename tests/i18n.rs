@@ -237,6 +237,24 @@ fn every_language_has_every_word_caption_and_sentence() {
             }
         }
     }
+    // Every template is spelt exactly as runtime.rs writes it.
+    for template in Said::TEMPLATES {
+        for piece in template.split("{}").filter(|p| !p.is_empty()) {
+            assert!(
+                lesson::RUNTIME_SOURCE.contains(piece),
+                "runtime.rs no longer writes {piece:?} (template {template:?})"
+            );
+        }
+        let quoted = format!("\"{}", template.split("{}").next().unwrap());
+        assert!(
+            lesson::RUNTIME_SOURCE.contains(&quoted),
+            "{template:?} starts a string literal in runtime.rs"
+        );
+    }
+    for s in &sentences {
+        assert_eq!(Said::read(&s.to_string()), *s, "{} reads back", s.kind());
+    }
+    assert_eq!(Said::read("model call two"), Said::Text("model call two".into()));
     // A core sentence in the record is recognised exactly, or not at all.
     assert_eq!(Said::recognise("timed out after 3 s"), Some(Said::TimedOut { seconds: "3".into() }));
     assert_eq!(Said::recognise("timed out after 3 s!"), None);

@@ -80,7 +80,26 @@ fn violations(src: &Path) -> Vec<String> {
             continue;
         };
         let text = std::fs::read_to_string(&file).unwrap();
+        // A `use crate::{…}` over several lines is read as one line.
+        let mut joined: Vec<(usize, String)> = Vec::new();
+        let mut open: Option<(usize, String)> = None;
         for (i, line) in text.lines().enumerate() {
+            match open.take() {
+                Some((at, mut so_far)) => {
+                    so_far.push_str(line.trim());
+                    if line.contains('}') {
+                        joined.push((at, so_far));
+                    } else {
+                        open = Some((at, so_far));
+                    }
+                }
+                None if line.contains("crate::{") && !line.contains('}') => {
+                    open = Some((i, line.to_string()))
+                }
+                None => joined.push((i, line.to_string())),
+            }
+        }
+        for (i, line) in joined.iter().map(|(i, l)| (*i, l.as_str())) {
             for used in crate_paths(line) {
                 if used == module || used == "self" || used == "super" {
                     continue;
@@ -116,6 +135,7 @@ fn every_module_uses_only_lower_layers() {
 fn the_check_catches_an_upward_import() {
     let dir = std::env::temp_dir().join(format!("alp-layers-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("web")).unwrap();
+    std::fs::write(dir.join("run.rs"), "use crate::{\n    trace,\n    session::Session,\n};\n").unwrap();
     std::fs::write(dir.join("trace.rs"), "use crate::lesson::listing;\nuse crate::vocab::Function;\n")
         .unwrap();
     std::fs::write(dir.join("scenario.rs"), "use crate::{vocab, run};\n").unwrap();
@@ -123,8 +143,9 @@ fn the_check_catches_an_upward_import() {
     std::fs::write(dir.join("web").join("view.rs"), "use crate::session::Session;\n").unwrap();
     let found = violations(&dir);
     std::fs::remove_dir_all(&dir).ok();
-    assert_eq!(found.len(), 3, "{found:#?}");
-    assert!(found[0].contains("only `web` may use the browser crates"), "{}", found[0]);
-    assert!(found[1].contains("`scenario` (layer 6) uses `run` (layer 7)"), "{}", found[1]);
-    assert!(found[2].contains("`trace` (layer 4) uses `lesson` (layer 8)"), "{}", found[2]);
+    assert_eq!(found.len(), 4, "{found:#?}");
+    assert!(found[0].contains("run.rs:1: `run` (layer 7) uses `session` (layer 10)"), "{}", found[0]);
+    assert!(found[1].contains("only `web` may use the browser crates"), "{}", found[1]);
+    assert!(found[2].contains("`scenario` (layer 6) uses `run` (layer 7)"), "{}", found[2]);
+    assert!(found[3].contains("`trace` (layer 4) uses `lesson` (layer 8)"), "{}", found[3]);
 }

@@ -70,6 +70,12 @@ function synchronous(fn, what) {
   return wrapped;
 }
 
+// Strings only cross into the wasm module as strings.
+function text(value, what) {
+  if (typeof value !== "string") throw new TypeError(`${what} must be a string, got ${value === null ? "null" : typeof value}`);
+  return value;
+}
+
 class AgentLoopPlayground extends HTMLElement {
   static get observedAttributes() {
     return ["scenario", "lang", "height"];
@@ -175,13 +181,14 @@ class AgentLoopPlayground extends HTMLElement {
     return this._pg ? this._pg.state() : null;
   }
   command(name) {
-    return this._need().command(name);
+    return this._need().command(text(name, "command name"));
   }
   toggleBreakpoint(fn, line) {
-    return this._need().toggleBreakpoint(fn, line);
+    if (typeof line !== "number" && typeof line !== "string") throw new TypeError("line must be a line number or a label");
+    return this._need().toggleBreakpoint(text(fn, "function"), line);
   }
   load(scenarioId) {
-    return this._need().load(scenarioId);
+    return this._need().load(text(scenarioId, "scenario id"));
   }
   addScenario(fixture) {
     return this._need().addScenario(typeof fixture === "string" ? fixture : JSON.stringify(fixture));

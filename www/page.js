@@ -11,6 +11,11 @@ for (const key of ["function", "scenario", "lang", "breakpoints", "controls"]) {
 const lang = params.get("lang") || el.getAttribute("lang") || "zh";
 document.documentElement.lang = lang.startsWith("en") ? "en" : "zh-CN";
 
+// The page's own header and footer follow the playground's language.
+el.addEventListener("playground-step", (e) => {
+  document.documentElement.lang = e.detail.lang === "en" ? "en" : "zh-CN";
+});
+
 const embed = params.get("embed") === "1";
 if (embed) {
   document.documentElement.classList.add("alp-embed");

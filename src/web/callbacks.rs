@@ -26,11 +26,17 @@ impl Doubles for JsDoubles {
         let get = |k: &str| {
             Reflect::get(&doubles, &JsValue::from_str(k)).ok().and_then(|f| f.dyn_into::<Function>().ok())
         };
-        let missing = || Function::new_no_args("throw new Error('no double')");
-        (
-            Box::new(JsModel::new(get("model").unwrap_or_else(missing))),
-            Box::new(JsProcess::new(get("process").unwrap_or_else(missing))),
-        )
+        // A factory that gives no function: the Rust doubles stand in.
+        let (model, process) = scenario.doubles();
+        let model: Box<dyn Model> = match get("model") {
+            Some(f) => Box::new(JsModel::new(f)),
+            None => Box::new(model),
+        };
+        let process: Box<dyn Process> = match get("process") {
+            Some(f) => Box::new(JsProcess::new(f)),
+            None => Box::new(process),
+        };
+        (model, process)
     }
 }
 

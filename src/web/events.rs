@@ -110,7 +110,10 @@ fn target_element(e: &Event) -> Option<Element> {
 /// the host page should hear about it.
 fn on_click(p: &mut Page, e: &Event) -> bool {
     let Some(target) = target_element(e) else { return false };
-    let hit = |selector: &str| target.closest(selector).ok().flatten();
+    // Only controls inside this playground (a host page's own `data-lang`
+    // or `data-command` around the element means nothing here).
+    let root: &web_sys::Node = p.root.as_ref();
+    let hit = |selector: &str| target.closest(selector).ok().flatten().filter(|el| root.contains(Some(el)));
     if let Some(b) = hit("[data-command]") {
         match b.get_attribute("data-command").and_then(|n| Command::from_name(&n)) {
             Some(c) => p.session.command(c),

@@ -163,7 +163,11 @@ pub fn stack(entry: Function, current: Function, depth: u16) -> String {
 /// The page's frame: bar, notices, controls, timeline, panels. Filled in
 /// by the renderer; every word is set from the language tables.
 pub fn shell() -> String {
-    let langs: String = Lang::all()
+    // The course's language first, then the others.
+    let first = Lang::default_lang();
+    let mut all = Lang::all();
+    all.sort_by_key(|l| *l != first);
+    let langs: String = all
         .into_iter()
         .map(|l| {
             format!(
