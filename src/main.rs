@@ -2,8 +2,14 @@
 //!
 //! `agent-loop-playground trace <scenario.json>` prints the trace as JSON.
 //! `agent-loop-playground check <dir>` validates every `*.json` fixture in
-//! `<dir>` and prints `file: field: problem` lines; exit code 1 if any.
-
+//! `<dir>` and prints `file: field: problem (line N)` lines; exit code 1 if
+//! any, or if there is no fixture at all.
+//!
+//! It never panics: it reads only regular files of at most 16 MB (a FIFO or
+//! a device named `x.json` is skipped with a message), accepts a UTF-8 BOM,
+//! takes any path the OS gives it, and a closed or full standard output
+//! ends it with a message (a reader that stops early, like `head`, is a
+//! quiet exit).
 //!
 //! Built for wasm32 (the page's module), this target is the library alone:
 //! `main` is empty there and none of the CLI is compiled in.
@@ -24,31 +30,92 @@ fn main() {}
 mod native {
     use agent_loop_playground::lesson::trace_json;
     use agent_loop_playground::run::record_scenario;
-    use agent_loop_playground::scenario::Scenario;
+    use agent_loop_playground::scenario::{Problem, Scenario};
+    use std::collections::BTreeMap;
+    use std::ffi::OsString;
+    use std::io::{self, Read, Write};
     use std::path::{Path, PathBuf};
     use std::process::ExitCode;
 
+    /// The largest fixture the CLI reads.
+    pub const MAX_FIXTURE_BYTES: u64 = 16 * 1024 * 1024;
+
     const USAGE: &str = "usage:
-      agent-loop-playground trace <scenario.json>   print the recorded trace as JSON
-      agent-loop-playground check <dir>             validate every *.json fixture in <dir>";
+  agent-loop-playground trace <scenario.json>   print the recorded trace as JSON
+  agent-loop-playground check <dir>             validate every *.json fixture in <dir>";
 
     pub fn cli() -> ExitCode {
-        let args: Vec<String> = std::env::args().skip(1).collect();
-        match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
-            ["trace", file] => trace(Path::new(file)),
-            ["check", dir] => check(Path::new(dir)),
+        let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+        let command = args.first().and_then(|a| a.to_str());
+        match (command, args.len()) {
+            (Some("trace"), 2) => trace(Path::new(&args[1])),
+            (Some("check"), 2) => check(Path::new(&args[1])),
             _ => {
-                eprintln!("{USAGE}");
+                say_err(USAGE);
                 ExitCode::from(2)
             }
         }
     }
 
-    fn trace(file: &Path) -> ExitCode {
-        let text = match std::fs::read_to_string(file) {
-            Ok(t) => t,
+    /// A line on standard error; a closed standard error is not an error.
+    fn say_err(line: &str) {
+        let _ = writeln!(io::stderr(), "{line}");
+    }
+
+    /// Write to standard output. A reader that went away (`| head`) ends the
+    /// program quietly; any other failure (a full disk) is said, exit 1.
+    fn write_out(text: &str) -> Result<(), ExitCode> {
+        let mut out = io::stdout().lock();
+        match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(ExitCode::SUCCESS),
             Err(e) => {
-                eprintln!("{}: cannot read: {e}", file.display());
+                say_err(&format!("cannot write the output: {e}"));
+                Err(ExitCode::FAILURE)
+            }
+        }
+    }
+
+    /// A fixture's text: only a regular file, at most [`MAX_FIXTURE_BYTES`],
+    /// UTF-8 (a leading BOM is dropped).
+    pub fn read_fixture(path: &Path) -> Result<String, String> {
+        let meta = std::fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
+        if !meta.is_file() {
+            return Err("not a regular file (a directory, FIFO or device), skipped".into());
+        }
+        if meta.len() > MAX_FIXTURE_BYTES {
+            return Err(format!("larger than {} MB, skipped", MAX_FIXTURE_BYTES >> 20));
+        }
+        let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+        let mut bytes = Vec::new();
+        file.take(MAX_FIXTURE_BYTES + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read: {e}"))?;
+        if bytes.len() as u64 > MAX_FIXTURE_BYTES {
+            return Err(format!("larger than {} MB, skipped", MAX_FIXTURE_BYTES >> 20));
+        }
+        let text = String::from_utf8(bytes)
+            .map_err(|e| format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()))?;
+        Ok(text.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(text))
+    }
+
+    /// `field: problem (line N)`: the line where the field's key first
+    /// appears in the text, when it does.
+    fn located(problem: &Problem, text: &str) -> String {
+        let key = problem.field.split(['.', '[']).next().unwrap_or("");
+        let line = (!key.starts_with('(')).then(|| {
+            let quoted = format!("\"{key}\"");
+            text.lines().position(|l| l.contains(&quoted)).map(|i| i + 1)
+        });
+        match line.flatten() {
+            Some(n) => format!("{problem} (line {n})"),
+            None => problem.to_string(),
+        }
+    }
+
+    fn trace(file: &Path) -> ExitCode {
+        let text = match read_fixture(file) {
+            Ok(t) => t,
+            Err(why) => {
+                say_err(&format!("{}: {why}", file.display()));
                 return ExitCode::from(2);
             }
         };
@@ -57,19 +124,19 @@ mod native {
                 let trace = record_scenario(&scenario);
                 let json = serde_json::to_string_pretty(&trace_json(&trace));
                 match json {
-                    Ok(json) => {
-                        println!("{json}");
-                        ExitCode::SUCCESS
-                    }
+                    Ok(json) => match write_out(&(json + "\n")) {
+                        Ok(()) => ExitCode::SUCCESS,
+                        Err(code) => code,
+                    },
                     Err(e) => {
-                        eprintln!("{}: cannot serialise trace: {e}", file.display());
+                        say_err(&format!("{}: cannot serialise trace: {e}", file.display()));
                         ExitCode::FAILURE
                     }
                 }
             }
             Err(problems) => {
                 for p in problems {
-                    eprintln!("{}: {p}", file.display());
+                    say_err(&format!("{}: {}", file.display(), located(&p, &text)));
                 }
                 ExitCode::FAILURE
             }
@@ -80,31 +147,44 @@ mod native {
         let mut files: Vec<PathBuf> = match std::fs::read_dir(dir) {
             Ok(entries) => entries.filter_map(Result::ok).map(|e| e.path()).collect(),
             Err(e) => {
-                eprintln!("{}: cannot read directory: {e}", dir.display());
+                say_err(&format!("{}: cannot read directory: {e}", dir.display()));
                 return ExitCode::from(2);
             }
         };
         files.retain(|p| p.extension().is_some_and(|e| e == "json"));
         files.sort();
+        if files.is_empty() {
+            let _ = write_out(&format!("{}: no *.json fixture to check\n", dir.display()));
+            return ExitCode::FAILURE;
+        }
         let mut bad = 0;
-        let mut ids = std::collections::BTreeMap::new();
+        let mut ids = BTreeMap::new();
+        let mut report = String::new();
         for file in &files {
-            let problems = match std::fs::read_to_string(file) {
-                Err(e) => vec![format!("(file): cannot read: {e}")],
+            let problems = match read_fixture(file) {
+                Err(why) => vec![format!("(file): {why}")],
                 Ok(text) => match Scenario::parse(&text) {
                     Ok(s) => match ids.insert(s.id.clone(), file.clone()) {
                         Some(other) => vec![format!("id: {:?} is already used by {}", s.id, other.display())],
                         None => Vec::new(),
                     },
-                    Err(problems) => problems.iter().map(ToString::to_string).collect(),
+                    Err(problems) => problems.iter().map(|p| located(p, &text)).collect(),
                 },
             };
             for p in &problems {
-                println!("{}: {p}", file.display());
+                report.push_str(&format!("{}: {p}\n", file.display()));
             }
             bad += usize::from(!problems.is_empty());
         }
-        println!("checked {} fixture(s): {} ok, {} with problems", files.len(), files.len() - bad, bad);
+        report.push_str(&format!(
+            "checked {} fixture(s): {} ok, {} with problems\n",
+            files.len(),
+            files.len() - bad,
+            bad
+        ));
+        if let Err(code) = write_out(&report) {
+            return code;
+        }
         if bad == 0 {
             ExitCode::SUCCESS
         } else {

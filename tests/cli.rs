@@ -70,3 +70,124 @@ fn trace_of_a_bad_fixture_fails_with_the_field() {
     assert_eq!(code, 2);
     assert!(err.contains("usage"));
 }
+
+/// A fresh empty folder for one test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("alp-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Run with a deadline: a hang fails the test instead of blocking it.
+fn cli_within(args: &[&std::ffi::OsStr], seconds: u64) -> (i32, String, String) {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agent-loop-playground"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed().as_secs() >= seconds {
+            let _ = child.kill();
+            panic!("{args:?} still running after {seconds} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn problems_name_their_line() {
+    let (_, out, _) = cli(&["check", "tests/bad-fixtures"]);
+    let text = std::fs::read_to_string("tests/bad-fixtures/wrong-types.json").unwrap();
+    let line = text.lines().position(|l| l.contains("\"max_calls\"")).unwrap() + 1;
+    assert!(out.contains(&format!("wrong-types.json: max_calls: must be an integer (line {line})")), "{out}");
+    assert!(out.contains("not-json.json: (file): not valid JSON") && out.contains(" line "), "{out}");
+}
+
+#[test]
+fn odd_files_are_skipped_with_a_message_never_read_forever() {
+    use std::ffi::OsStr;
+    let dir = scratch("odd");
+    std::fs::copy("fixtures/scenarios/report.json", dir.join("report.json")).unwrap();
+    let fifo = dir.join("pipe.json");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zero.json")).unwrap();
+    let big = std::fs::File::create(dir.join("big.json")).unwrap();
+    big.set_len(17 * 1024 * 1024).unwrap();
+    let mut bom = vec![0xEF, 0xBB, 0xBF];
+    bom.extend(std::fs::read("fixtures/scenarios/limit.json").unwrap());
+    std::fs::write(dir.join("bom.json"), bom).unwrap();
+    let (code, out, _) = cli_within(&[OsStr::new("check"), dir.as_os_str()], 20);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("pipe.json: (file): not a regular file"), "{out}");
+    assert!(out.contains("zero.json: (file): not a regular file"), "{out}");
+    assert!(out.contains("big.json: (file): larger than 16 MB"), "{out}");
+    assert!(!out.contains("bom.json"), "a BOM is accepted: {out}");
+    assert!(out.contains("checked 5 fixture(s): 2 ok, 3 with problems"), "{out}");
+    let (code, _, err) = cli_within(&[OsStr::new("trace"), fifo.as_os_str()], 20);
+    assert_eq!(code, 2);
+    assert!(err.contains("not a regular file"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn an_empty_folder_is_an_error() {
+    let dir = scratch("empty");
+    let (code, out, _) = cli(&["check", dir.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(out.contains("no *.json fixture to check"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn never_a_panic_for_odd_arguments_or_a_closed_or_full_output() {
+    use std::io::Read;
+    use std::os::unix::ffi::OsStrExt;
+    use std::process::Stdio;
+    // A path that is not UTF-8.
+    let odd = std::ffi::OsStr::from_bytes(b"\xff\xfe.json");
+    let (code, _, err) = cli_within(&[std::ffi::OsStr::new("trace"), odd], 20);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cannot read"), "{err}");
+    let (code, _, err) = cli_within(&[odd], 20);
+    assert_eq!(code, 2, "{err}");
+    // A reader that stops after 100 bytes: a quiet exit. (The trace is far
+    // larger than a pipe's buffer, so the writer really meets the closed end.)
+    let dir = scratch("pipe");
+    let ask = serde_json::json!({"stop_reason": "tool_use", "content": [{"type": "tool_use", "id": "c", "name": "run_main", "input": {}}]});
+    let long = serde_json::json!({"id": "long", "function": "run_loop", "title": {"zh": "长", "en": "long"}, "max_calls": 40,
+        "model": vec![ask; 40], "process": {"returncode": 1, "stdout": "", "stderr": "boom"}});
+    let fixture = dir.join("long.json");
+    std::fs::write(&fixture, long.to_string()).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agent-loop-playground"))
+        .arg("trace")
+        .arg(&fixture)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut head = [0u8; 100];
+    child.stdout.take().unwrap().read_exact(&mut head).unwrap(); // then dropped: the pipe closes
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    std::fs::remove_dir_all(&dir).ok();
+    // A full device: said, and exit 1.
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_agent-loop-playground"))
+        .args(["trace", "fixtures/scenarios/report.json"])
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write the output"));
+}
