@@ -165,10 +165,8 @@ pub fn stack(entry: Function, current: Function, depth: u16) -> String {
 pub fn shell() -> String {
     // The course's language first, then the others.
     let first = Lang::default_lang();
-    let mut all = Lang::all();
-    all.sort_by_key(|l| *l != first);
-    let langs: String = all
-        .into_iter()
+    let langs: String = std::iter::once(first)
+        .chain(Lang::all().into_iter().filter(|l| *l != first))
         .map(|l| {
             format!(
                 r#"<button type="button" class="alp-lang" data-lang="{code}" lang="{html}">{name}</button>"#,
