@@ -370,22 +370,59 @@ impl Serialize for TraceOut<'_> {
     }
 }
 
-/// The caption of a step in `lang`, with live values filled in:
-/// `(title, body)`. Placeholders are `{name}`; see [`fill_value`].
-pub fn caption(lang: Lang, step: &Step, trace: &Trace) -> (String, String) {
-    let locals = trace.locals_json(step);
-    // A value the core wrote (`unsupported tool or arguments`) in the
-    // caption's language, like the figure shows it.
-    let fill =
-        |text: &str| i18n::fill(text, |key| Some(lang.said_text(&fill_value(key, step, &locals, trace))));
+/// The caption of step `position` in `lang`, with live values filled in:
+/// `(title, body)`. Placeholders are `{name}`; see [`fill_value`]. A value
+/// the core wrote (`unsupported tool or arguments`) is given in the
+/// caption's language, as the figure shows it; a value this run really does
+/// not have is said in words.
+pub fn caption(lang: Lang, trace: &Trace, position: usize) -> (String, String) {
+    let Some(step) = trace.steps.get(position) else { return (String::new(), String::new()) };
+    let fill = |text: &str| {
+        i18n::fill(text, |key| {
+            let value = fill_value(key, trace, position);
+            Some(value.map_or_else(|| lang.word("value_missing").to_string(), |v| lang.said_text(&v)))
+        })
+    };
     match lang.caption(stage(step)) {
         Some((title, body)) => (fill(title), fill(body)),
         None => (step.label.to_string(), String::new()),
     }
 }
 
-/// The live value for a caption placeholder, or "—" when this step has none.
-pub fn fill_value(key: &str, step: &Step, locals: &Value, trace: &Trace) -> String {
+/// How far back a caption looks for a value within its stage.
+const LOOK_BACK: usize = 16;
+
+/// The live value for a caption placeholder at step `position`: from that
+/// step's locals, else from the earlier steps of the same stage in the same
+/// frame (a stage that spans several lines keeps its values on each of
+/// them), else `None` when this run has none.
+pub fn fill_value(key: &str, trace: &Trace, position: usize) -> Option<String> {
+    let step = trace.steps.get(position)?;
+    match key {
+        "record_len" => return Some(step.record_len.to_string()),
+        "record_len_next" => return Some((step.record_len + 1).to_string()),
+        "max_calls" => return Some(trace.max_calls.to_string()),
+        "status" => return trace.ending().map(str::to_string),
+        // A run that was refused made no model call.
+        "calls" => return Some(trace.result["calls"].as_i64().unwrap_or(0).to_string()),
+        _ => {}
+    }
+    let first = position.saturating_sub(LOOK_BACK);
+    for i in (first..=position).rev() {
+        let earlier = &trace.steps[i];
+        let same = earlier.function == step.function && earlier.depth == step.depth;
+        if !same || stage(earlier) != stage(step) {
+            break;
+        }
+        if let Some(value) = local_value(key, &trace.locals_json(earlier)) {
+            return Some(value);
+        }
+    }
+    None
+}
+
+/// A placeholder's value in one step's locals.
+fn local_value(key: &str, locals: &Value) -> Option<String> {
     let show = |v: &Value| -> Option<String> {
         let text = match v {
             Value::Null => return None,
@@ -396,12 +433,7 @@ pub fn fill_value(key: &str, step: &Step, locals: &Value, trace: &Trace) -> Stri
         Some(if short.len() < text.len() { format!("{short}…") } else { short })
     };
     let first_line = |v: &Value| v["content"].as_str().map(|c| c.lines().next().unwrap_or("").to_string());
-    let value = match key {
-        "record_len" => Some(step.record_len.to_string()),
-        "record_len_next" => Some((step.record_len + 1).to_string()),
-        "max_calls" => Some(trace.max_calls.to_string()),
-        "status" => trace.ending().map(str::to_string),
-        "calls" => show(&trace.result["calls"]),
+    match key {
         "id" | "name" => show(&locals["call"][key]).or_else(|| show(&locals[key])),
         "call_id" => show(&locals["call"]["id"]),
         "error_name" => show(&locals["error"]["name"]),
@@ -409,8 +441,7 @@ pub fn fill_value(key: &str, step: &Step, locals: &Value, trace: &Trace) -> Stri
         "first_line" => first_line(&locals["result"]).or_else(|| first_line(&locals["return"])),
         "reason" => show(&locals["reason"]).or_else(|| show(&locals["response"]["stop_reason"])),
         other => show(&locals[other]),
-    };
-    value.unwrap_or_else(|| "—".into())
+    }
 }
 
 /// Where a trace label sits: `(function, displayed line)`. Lets authors set

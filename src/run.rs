@@ -159,6 +159,7 @@ pub fn record(
 }
 
 fn traced_ask(model: &mut dyn Model, messages: &[Value]) -> Result<Value, ModelError> {
+    trace::record_len(messages.len());
     let shown = format!("(the record, n = {})", messages.len());
     let args: [(&str, &dyn Local); 1] = [("messages", &shown)];
     let show = |r: &Result<Value, ModelError>| match r {

@@ -360,6 +360,12 @@ pub fn call<R>(
     value
 }
 
+/// The record now holds `len` messages (for a call that is given a record,
+/// before its first line has run).
+pub fn record_len(len: usize) {
+    with_recorder(|r| r.record_len = len as u32);
+}
+
 /// Record one emitted output line.
 pub fn emit(line: String) {
     with_recorder(|r| {

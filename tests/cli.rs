@@ -1,6 +1,9 @@
 //! The author CLI: `trace` prints the trace contract, `check` reports
 //! `file: field: problem` and exits non-zero.
 
+// The CLI is native only (the wasm32 build of the binary is the library).
+#![cfg(not(target_arch = "wasm32"))]
+
 use std::process::Command;
 
 fn cli(args: &[&str]) -> (i32, String, String) {

@@ -175,7 +175,7 @@ fn a_pseudo_locale_reaches_every_word_of_the_page() {
             check(&format!("{place} figure"), &figure::render(&moment), &mut found);
             let len = step.record_len as usize;
             check(&format!("{place} text"), &figure::text_alternative(&trace, len, xx), &mut found);
-            let (title, body) = caption(xx, step, &trace);
+            let (title, body) = caption(xx, &trace, position);
             check(&format!("{place} caption"), &format!("<p>{title}</p><p>{body}</p>"), &mut found);
             let counter = xx.fill("step_counter", &[("n", "1".into()), ("total", "2".into())]);
             check(&format!("{place} counter"), &counter, &mut found);
@@ -295,4 +295,48 @@ fn every_word_in_the_tables_is_used() {
         .filter(|k| !commands.contains(k) && !dynamic.iter().any(|p| k.starts_with(p)))
         .collect();
     assert!(unused.is_empty(), "words no code uses: {unused:?}");
+}
+
+#[test]
+fn every_caption_of_every_step_has_every_value_in_both_languages() {
+    let mut holes = Vec::new();
+    let mut captions = 0;
+    for (file, parsed) in load_shipped() {
+        let trace = record_scenario(&parsed.unwrap());
+        for (position, step) in trace.steps.iter().enumerate() {
+            for code in ["zh", "en"] {
+                let (title, body) = caption(Lang::parse(code).unwrap(), &trace, position);
+                captions += 1;
+                let text = format!("{title} {body}");
+                // Said in words only where the run really lacks the value.
+                let missing = text.contains("(missing)") || text.contains("（缺失）");
+                if text.contains(['—', '{', '}']) || (missing && file != "missing-stop-reason.json") {
+                    holes.push(format!("{file} step {position} ({}) {code}: {text}", step.label));
+                }
+            }
+        }
+    }
+    assert!(captions > 2000, "only {captions} captions");
+    holes.dedup();
+    assert!(
+        holes.is_empty(),
+        "{} captions with holes:\n{}",
+        holes.len(),
+        holes[..holes.len().min(20)].join("\n")
+    );
+}
+
+#[test]
+fn a_value_a_run_does_not_have_is_said_in_words() {
+    let s = load_shipped()
+        .into_iter()
+        .filter_map(|(_, p)| p.ok())
+        .find(|s| s.id == "missing-stop-reason")
+        .unwrap();
+    let trace = record_scenario(&s);
+    let at = trace.steps.iter().position(|st| st.label == "loop.read").unwrap();
+    let (_, en) = caption(Lang::parse("en").unwrap(), &trace, at);
+    assert!(en.starts_with("stop_reason = (missing)."), "{en}");
+    let (_, zh) = caption(Lang::parse("zh").unwrap(), &trace, at);
+    assert!(zh.starts_with("stop_reason = （缺失）"), "{zh}");
 }

@@ -129,11 +129,11 @@ fn every_reached_stage_has_captions_in_both_languages() {
     let mut stages = BTreeSet::new();
     for (file, parsed) in load_shipped() {
         let trace = record_scenario(&parsed.unwrap_or_else(|p| panic!("{file}: {p:?}")));
-        for step in &trace.steps {
+        for (i, step) in trace.steps.iter().enumerate() {
             stages.insert(lesson::stage(step));
             for code in ["zh", "en"] {
                 let lang = Lang::parse(code).unwrap();
-                let (title, body) = caption(lang, step, &trace);
+                let (title, body) = caption(lang, &trace, i);
                 assert!(
                     !title.is_empty() && !body.is_empty(),
                     "{file}: {} has no {code} caption",
@@ -164,11 +164,10 @@ fn captions_fill_live_values() {
     let (zh, en) = (Lang::parse("zh").unwrap(), Lang::parse("en").unwrap());
     let s = load_shipped().into_iter().filter_map(|(_, p)| p.ok()).find(|s| s.id == "report").unwrap();
     let trace = record_scenario(&s);
-    let save = trace.steps.iter().find(|s| s.label == "loop.save_results").unwrap();
-    let (_, text) = caption(en, save, &trace);
+    let at = |label: &str| trace.steps.iter().position(|s| s.label == label).unwrap();
+    let (_, text) = caption(en, &trace, at("loop.save_results"));
     assert!(text.contains("the record has 2 messages"), "{text}");
-    let (title, _) = caption(zh, trace.steps.iter().find(|s| s.label == "loop.next_call").unwrap(), &trace);
+    let (title, _) = caption(zh, &trace, at("loop.next_call"));
     assert_eq!(title, "第 1 / 4 次模型调用");
-    let collect = trace.steps.iter().find(|s| s.label == "loop.collect").unwrap();
-    assert!(caption(en, collect, &trace).1.contains("exit_code=1"));
+    assert!(caption(en, &trace, at("loop.collect")).1.contains("exit_code=1"));
 }

@@ -233,7 +233,7 @@ impl Page {
         let figure = figure::render(&moment);
         let alternative = figure::text_alternative(trace, s.record_len(), lang);
         let (title, body) = if started {
-            caption(lang, &step, trace)
+            caption(lang, trace, position)
         } else {
             let title = s.scenario().map(|x| x.title(lang.code()).to_string()).unwrap_or_default();
             (title, lang.word("not_started").to_string())
