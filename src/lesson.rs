@@ -464,6 +464,22 @@ pub fn line_of_label(label: &str) -> Option<(Function, u32)> {
     None
 }
 
+/// The lines of a function's listing where a run can stop: its signature
+/// (the `call` step) and every line a snapshot attaches to. A breakpoint
+/// elsewhere (a comment, a brace) could never be hit.
+pub fn stoppable_lines(function: Function) -> Vec<u32> {
+    let listing = listing(function);
+    let mut lines = vec![listing.signature_line()];
+    for line in listing.lines.iter().filter(|l| l.hidden) {
+        let t = line.text.trim_start();
+        let attach = if t.starts_with("head!(") { Attach::Above } else { Attach::Next };
+        lines.push(listing.display_line(line.source, attach));
+    }
+    lines.sort_unstable();
+    lines.dedup();
+    lines
+}
+
 /// Every label used in `runtime.rs`, in source order.
 pub fn labels() -> Vec<&'static str> {
     RUNTIME_SOURCE

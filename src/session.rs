@@ -19,6 +19,11 @@ use crate::trace::{Limits, Step};
 use crate::vocab::Function;
 use serde_json::{json, Value};
 
+/// The lesson's eight scenarios, in the lesson's order: the picker lists
+/// them first.
+pub const LESSON: [&str; 8] =
+    ["request", "error", "success", "timeout", "reject", "report", "limit", "truncated"];
+
 /// A scenario file as loaded: parsed, or its problems.
 #[derive(Clone, Debug)]
 pub struct Entry {
@@ -336,7 +341,12 @@ impl Session {
         let len = self.record_len();
         self.dbg.command(command, &self.trace.steps);
         if (self.position(), self.started()) != before {
-            self.previous_len = len;
+            // After Run, "new" is what the last step added, not the whole run.
+            let last_step = self.position().checked_sub(1).and_then(|p| self.trace.steps.get(p));
+            self.previous_len = match (command, last_step) {
+                (Command::Run, Some(s)) => s.record_len as usize,
+                _ => len,
+            };
             self.changes.step = true;
         }
     }
@@ -352,13 +362,31 @@ impl Session {
         }
     }
 
-    /// Flip the breakpoint on a listing line (a click on its number).
+    /// Flip the breakpoint on a listing line (a click on its number). A line
+    /// where the run can never stop (a comment, a brace) puts it on the next
+    /// line that can; when there is none, nothing changes and the error says
+    /// why. Returns whether a breakpoint is now set there.
     pub fn toggle_line(&mut self, function: Function, line: u32) -> Result<bool, String> {
-        if listing(function).line(line).is_none() {
-            return Err(format!("{} has no line {line}", function.name()));
-        }
+        let line = match stop_line(function, line) {
+            Ok(line) => line,
+            Err(why) => {
+                self.notice("notice_no_stop", &format!("{}:{line}", function.name()));
+                return Err(why);
+            }
+        };
         self.changes.breakpoints = true;
         Ok(self.dbg.toggle(function, line))
+    }
+
+    /// Breakpoints that this scenario's run never reaches (the page says so).
+    pub fn unreached_breakpoints(&self) -> Vec<(Function, u32)> {
+        let mut hit = std::collections::BTreeSet::new();
+        for step in &self.trace.steps {
+            if self.dbg.hits(step) {
+                hit.insert((step.function, lesson::line(step)));
+            }
+        }
+        self.dbg.breakpoints().filter(|b| !hit.contains(b)).collect()
     }
 
     /// Flip a breakpoint given in the one breakpoint grammar
@@ -411,7 +439,7 @@ impl Session {
     }
 
     /// Show entry `index` (the picker); a broken entry is ignored.
-    pub fn select(&mut self, index: usize) {
+    fn select(&mut self, index: usize) {
         if self.entries.get(index).is_some_and(|e| e.parsed.is_ok()) {
             self.current = index;
             self.rerecord();
@@ -490,10 +518,7 @@ pub fn parse_breakpoint(item: &str, entry: Function) -> Result<(Function, u32), 
     let item = item.trim();
     let place = |f: Function, n: &str| -> Result<(Function, u32), String> {
         let n: u32 = n.trim().parse().map_err(|_| format!("{n:?} is not a line number"))?;
-        match listing(f).line(n) {
-            Some(_) => Ok((f, n)),
-            None => Err(format!("{} has no line {n}", f.name())),
-        }
+        stop_line(f, n).map(|n| (f, n))
     };
     if let Some((f, n)) = item.split_once(':') {
         let f = Function::from_name(f.trim()).ok_or_else(|| format!("unknown function {f:?}"))?;
@@ -503,6 +528,18 @@ pub fn parse_breakpoint(item: &str, entry: Function) -> Result<(Function, u32), 
         return place(entry, item);
     }
     lesson::line_of_label(item).ok_or_else(|| format!("unknown label {item:?}"))
+}
+
+/// The line a breakpoint on `line` really goes to: that line if the run can
+/// stop there, else the next one that can.
+pub fn stop_line(function: Function, line: u32) -> Result<u32, String> {
+    if listing(function).line(line).is_none() {
+        return Err(format!("{} has no line {line}", function.name()));
+    }
+    lesson::stoppable_lines(function)
+        .into_iter()
+        .find(|n| *n >= line)
+        .ok_or_else(|| format!("{} stops on no line from line {line} on", function.name()))
 }
 
 /// A positive amount with an optional unit (`2`, `0.5s`, `500ms`, `64MB`),

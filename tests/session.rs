@@ -168,3 +168,46 @@ fn budgets_come_from_attributes_or_default_and_bad_ones_are_named() {
     let en = Lang::parse("en").unwrap();
     assert!(s.notices()[0].text(en).contains("time-budget soon"), "{}", s.notices()[0].text(en));
 }
+
+#[test]
+fn a_breakpoint_only_sits_where_the_run_can_stop_and_unreached_ones_are_named() {
+    use agent_loop_playground::lesson::{listing, stoppable_lines};
+    let f = Function::RunLoop;
+    let stoppable = stoppable_lines(f);
+    let rows = listing(f);
+    // A comment line of run_loop: the breakpoint goes to the next line that can stop.
+    let comment = rows
+        .lines
+        .iter()
+        .filter(|l| !l.hidden && l.text.trim_start().starts_with("//"))
+        .find_map(|l| l.number)
+        .expect("run_loop has a comment line");
+    assert!(!stoppable.contains(&comment));
+    let mut s = session("report", "en", "");
+    assert_eq!(s.toggle_line(f, comment), Ok(true));
+    let placed: Vec<(Function, u32)> = s.debugger().breakpoints().collect();
+    let next = *stoppable.iter().find(|n| **n > comment).unwrap();
+    assert_eq!(placed, vec![(f, next)]);
+    // The closing brace of the function: nothing after it can stop.
+    let last = rows.len();
+    assert!(s.toggle_line(f, last).is_err());
+    assert!(s.notices().iter().any(|n| n.key == "notice_no_stop"));
+    // In `limit` the model never answers: a breakpoint on loop.answered is never reached.
+    let mut s = session("limit", "en", "loop.answered, loop.ask");
+    let answered = line_of_label("loop.answered").unwrap();
+    assert_eq!(s.unreached_breakpoints(), vec![answered]);
+    s.load("report").unwrap();
+    assert!(s.unreached_breakpoints().is_empty(), "report reaches both");
+}
+
+#[test]
+fn after_run_only_what_the_last_step_added_is_new() {
+    let mut s = session("report", "en", "");
+    s.command(Command::Run);
+    assert_eq!(s.record_len(), 4);
+    assert_eq!(s.previous_len(), 4, "the last step (the return) added nothing");
+    let mut s = session("report", "en", "");
+    s.command(Command::Debug);
+    s.command(Command::Step);
+    assert_eq!(s.previous_len(), 0, "a step marks what it added");
+}

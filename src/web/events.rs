@@ -139,10 +139,7 @@ fn on_click(p: &mut Page, e: &Event) -> bool {
 fn on_change(p: &mut Page, e: &Event) -> bool {
     let Some(target) = e.target() else { return false };
     if let Some(select) = target.dyn_ref::<HtmlSelectElement>() {
-        if let Ok(i) = select.value().parse::<usize>() {
-            p.session.select(i);
-            return true;
-        }
+        return p.session.load(&select.value()).is_ok();
     } else if let Some(input) = target.dyn_ref::<HtmlInputElement>() {
         if input.class_list().contains("alp-reveal-box") {
             p.session.set_reveal(input.checked());

@@ -179,6 +179,12 @@ impl Page {
             })
             .collect();
         self.set_html(".alp-ticks", &ticks);
+        let note = view::unreached(&self.session.unreached_breakpoints(), self.session.lang());
+        let hidden = note.is_empty();
+        self.set_html(".alp-bp-note", &note);
+        if let Some(p) = self.q(".alp-bp-note") {
+            let _ = if hidden { p.set_attribute("hidden", "") } else { p.remove_attribute("hidden") };
+        }
     }
 
     fn draw_listing(&mut self) {

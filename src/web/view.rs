@@ -13,7 +13,8 @@ use crate::debugger::Command;
 use crate::i18n::Lang;
 use crate::lesson::Listing;
 use crate::protocol::Said;
-use crate::session::{Entry, Notice};
+use crate::scenario::Scenario;
+use crate::session::{Entry, Notice, LESSON};
 use crate::vocab::Function;
 use serde_json::Value;
 
@@ -185,6 +186,7 @@ pub fn shell() -> String {
 <div class="alp-problems" role="alert" hidden></div>
 <div class="alp-controls" role="toolbar"></div>
 <div class="alp-timeline"><input type="range" class="alp-slider" min="0" max="0" value="0"><svg class="alp-ticks" viewBox="0 0 1000 8" preserveAspectRatio="none" aria-hidden="true"></svg><span class="alp-counter" aria-live="off"></span></div>
+<p class="alp-bp-note" data-role="unreached" aria-live="polite" hidden></p>
 <div class="alp-main">
   <section class="alp-code-panel"><h2 class="alp-h3"><span class="alp-l-code"></span> <span class="alp-stack" translate="no"></span></h2><div class="alp-code" tabindex="-1"></div></section>
   <section class="alp-figure-panel"><h2 class="alp-h3 alp-l-record"></h2><div class="alp-figure"></div><div class="alp-sr alp-figure-text"></div></section>
@@ -208,24 +210,42 @@ pub const LABELS: [(&str, &str); 6] = [
     (".alp-l-output", "output"),
 ];
 
-/// The scenario picker's options: one group per function (only the
-/// author's function when set), broken files last and disabled.
+/// The scenario picker's options (values are scenario ids): the lesson's
+/// eight first, in the lesson's order, then the other cases of each
+/// function (only the author's function when set), broken files last and
+/// disabled.
 pub fn picker(entries: &[Entry], current: usize, only: Option<Function>, lang: Lang) -> String {
+    let fits = |s: &Scenario| only.is_none_or(|o| o == s.function);
+    let option = |i: usize, s: &Scenario| {
+        format!(
+            r#"<option value="{}"{}>{}</option>"#,
+            esc(&s.id),
+            if i == current { " selected" } else { "" },
+            esc(s.title(lang.code()))
+        )
+    };
+    let valid = || entries.iter().enumerate().filter_map(|(i, e)| e.parsed.as_ref().ok().map(|s| (i, s)));
     let mut html = String::new();
+    let lesson: String = LESSON
+        .iter()
+        .filter_map(|id| valid().find(|(_, s)| s.id == *id && fits(s)))
+        .map(|(i, s)| option(i, s))
+        .collect();
+    if !lesson.is_empty() {
+        html.push_str(&format!(
+            r#"<optgroup label="{}">{lesson}</optgroup>"#,
+            esc(lang.word("group_lesson"))
+        ));
+    }
     for f in Function::ALL.into_iter().filter(|f| only.is_none_or(|o| o == *f)) {
-        html.push_str(&format!(r#"<optgroup label="{}">"#, f.name()));
-        for (i, e) in entries.iter().enumerate() {
-            if let Ok(s) = &e.parsed {
-                if s.function == f {
-                    html.push_str(&format!(
-                        r#"<option value="{i}"{}>{}</option>"#,
-                        if i == current { " selected" } else { "" },
-                        esc(s.title(lang.code()))
-                    ));
-                }
-            }
+        let more: String = valid()
+            .filter(|(_, s)| s.function == f && !LESSON.contains(&s.id.as_str()))
+            .map(|(i, s)| option(i, s))
+            .collect();
+        if !more.is_empty() {
+            let label = lang.fill("group_more", &[("function", f.name().to_string())]);
+            html.push_str(&format!(r#"<optgroup label="{}">{more}</optgroup>"#, esc(&label)));
         }
-        html.push_str("</optgroup>");
     }
     let bad: Vec<&Entry> = entries.iter().filter(|e| e.parsed.is_err()).collect();
     if !bad.is_empty() {
@@ -291,4 +311,19 @@ pub fn output(lines: &[Said], upto: usize, lang: Lang) -> String {
     let text = if shown.is_empty() { esc(lang.word("no_output")) } else { shown.join("\n") };
     // The inner div keeps the panel scrolled to the newest line (column-reverse).
     format!("<div>{text}</div>")
+}
+
+/// The note under the timeline naming breakpoints this run never reaches
+/// (empty when every breakpoint is hit).
+pub fn unreached(breakpoints: &[(Function, u32)], lang: Lang) -> String {
+    if breakpoints.is_empty() {
+        return String::new();
+    }
+    let lines: Vec<String> = breakpoints
+        .iter()
+        .map(|(f, n)| {
+            lang.fill("unreached_line", &[("function", f.name().to_string()), ("n", n.to_string())])
+        })
+        .collect();
+    esc(&lang.fill("unreached", &[("lines", lines.join(", "))]))
 }

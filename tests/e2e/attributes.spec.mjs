@@ -23,7 +23,7 @@ test("attributes: controls, height, compact, breakpoints by label and line", asy
         maxHeight: getComputedStyle(code).maxHeight,
         lowerHidden: getComputedStyle(e.querySelector(SEL.lower)).display,
         breakpoints: e.state().breakpoints,
-        options: [...e.querySelectorAll(SEL.optgroup)].map((g) => g.label),
+        options: [...e.querySelectorAll(SEL.optgroup)].map((g) => [g.label, [...g.querySelectorAll("option")].map((o) => o.value)]),
         otherState: document.querySelector(el).state().scenario,
       };
     }, [EL, SEL]);
@@ -34,7 +34,10 @@ test("attributes: controls, height, compact, breakpoints by label and line", asy
     expect(r.lowerHidden, "compact").toBe("none");
     expect(r.breakpoints.length, "breakpoints=").toBe(2);
     expect(r.breakpoints.every((b) => b.function === "run_main")).toBe(true);
-    expect(r.options, "function= limits the picker").toEqual(["run_main"]);
+    // The lesson's run_main cases first, in the lesson's order, then the others of run_main only.
+    expect(r.options.map((g) => g[0]), "function= limits the picker").toEqual(["The lesson's eight", "More cases: run_main"]);
+    expect(r.options[0][1]).toEqual(["error", "success", "timeout", "reject"]);
+    expect(r.options[1][1]).toEqual(["long-output", "no-output", "non-empty-input", "os-error"]);
     expect(r.otherState, "the first element is unchanged").toBe("report");
   });
   await test.step("debug and continue stop at the breakpoints from the attribute", async () => {
