@@ -1,0 +1,268 @@
+//! The lesson's Python (`src/runtime.py`) runs the same steps as the Rust
+//! that is recorded: for every shipped scenario, CPython's line sequence
+//! (`sys.settrace`, via tests/python/replay.py) equals the sequence the
+//! Rust trace maps to through the `#|` marks, and the result, the record
+//! and the output are equal.
+//!
+//! The mapping: each `#| label` mark puts that Rust label on the Python
+//! line; a label used twice in runtime.rs is told apart as `label@1`,
+//! `label@2` (source order). A Rust step expands to every Python line that
+//! carries its label, in line order; a `call` step is the `def` line.
+//! Consecutive repeats collapse (several Rust steps inside one Python line
+//! are one Python step). One normalisation, on the Python side: the last
+//! check of a `for` loop (the line event that ends it) has no Rust step and
+//! is dropped.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+use agent_loop_playground::lesson::RUNTIME_SOURCE;
+use agent_loop_playground::run::{record_scenario, Trace};
+use agent_loop_playground::scenario::load_shipped;
+use agent_loop_playground::trace::Event;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+const PYTHON_SOURCE: &str = include_str!("../src/runtime.py");
+
+/// (function, line) or the call of a function.
+type At = (String, String, u32);
+
+/// The Python listing's marks: per function, its `def` line and each
+/// marked line with its keys.
+struct Marks {
+    defs: BTreeMap<String, u32>,
+    lines: Vec<(String, u32, Vec<String>)>,
+    for_lines: Vec<(String, u32)>,
+}
+
+fn marks() -> Marks {
+    let mut marks = Marks { defs: BTreeMap::new(), lines: Vec::new(), for_lines: Vec::new() };
+    let mut current = String::new();
+    for (i, line) in PYTHON_SOURCE.lines().enumerate() {
+        let n = i as u32 + 1;
+        if let Some(rest) = line.strip_prefix("def ") {
+            current = rest.split('(').next().unwrap_or("").to_string();
+            marks.defs.insert(current.clone(), n);
+        }
+        if line.trim_start().starts_with("for ") {
+            marks.for_lines.push((current.clone(), n));
+        }
+        if let Some((_, keys)) = line.split_once("  #| ") {
+            marks.lines.push((current.clone(), n, keys.split_whitespace().map(str::to_string).collect()));
+        }
+    }
+    marks
+}
+
+/// Which occurrence (1-based, source order) of its label a Rust snapshot is.
+fn occurrences() -> BTreeMap<u32, (String, usize)> {
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    let mut out = BTreeMap::new();
+    for (i, line) in RUNTIME_SOURCE.lines().enumerate() {
+        let t = line.trim_start();
+        let Some(rest) = t.strip_prefix("before!(\"").or_else(|| t.strip_prefix("head!(\"")) else {
+            continue;
+        };
+        let label = rest.split('"').next().unwrap_or("").to_string();
+        let n = seen.entry(label.clone()).or_default();
+        *n += 1;
+        out.insert(i as u32 + 1, (label, *n));
+    }
+    out
+}
+
+fn collapse(steps: Vec<At>) -> Vec<At> {
+    let mut out: Vec<At> = Vec::new();
+    for s in steps {
+        if out.last() != Some(&s) {
+            out.push(s);
+        }
+    }
+    out
+}
+
+/// The Python steps the Rust trace stands for.
+fn expected(
+    trace: &Trace,
+    marks: &Marks,
+    occurrences: &BTreeMap<u32, (String, usize)>,
+) -> Result<Vec<At>, String> {
+    let mut out = Vec::new();
+    for step in &trace.steps {
+        let function = step.function.name().to_string();
+        match step.event {
+            Event::Call => out.push(("call".into(), function.clone(), marks.defs[&function])),
+            Event::Line => {
+                let (label, k) = occurrences
+                    .get(&step.source_line())
+                    .cloned()
+                    .ok_or_else(|| format!("no label at runtime.rs:{}", step.source_line()))?;
+                let keyed = format!("{label}@{k}");
+                let lines: Vec<u32> = marks
+                    .lines
+                    .iter()
+                    .filter(|(f, _, keys)| *f == function && keys.iter().any(|x| *x == label || *x == keyed))
+                    .map(|(_, n, _)| *n)
+                    .collect();
+                if lines.is_empty() {
+                    return Err(format!(
+                        "no line of runtime.py is marked `{label}` (or `{keyed}`) in {function}"
+                    ));
+                }
+                out.extend(lines.into_iter().map(|n| ("line".to_string(), function.clone(), n)));
+            }
+            Event::Return | Event::Error => {}
+        }
+    }
+    Ok(collapse(out))
+}
+
+/// CPython's steps, without the last checks of `for` loops.
+fn actual(steps: &[Value], marks: &Marks) -> Vec<At> {
+    let steps: Vec<At> = steps
+        .iter()
+        .map(|s| {
+            (s[0].as_str().unwrap().into(), s[1].as_str().unwrap().into(), s[2].as_u64().unwrap() as u32)
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (i, s) in steps.iter().enumerate() {
+        let is_for = s.0 == "line" && marks.for_lines.iter().any(|(f, n)| *f == s.1 && *n == s.2);
+        let enters_body =
+            steps.get(i + 1).is_some_and(|next| next.0 == "line" && next.1 == s.1 && next.2 == s.2 + 1);
+        if is_for && !enters_body {
+            continue;
+        }
+        out.push(s.clone());
+    }
+    collapse(out)
+}
+
+fn show(steps: &[At], from: usize) -> String {
+    let lines: Vec<&str> = PYTHON_SOURCE.lines().collect();
+    steps
+        .iter()
+        .enumerate()
+        .skip(from.saturating_sub(3))
+        .take(8)
+        .map(|(i, (event, f, n))| {
+            let text =
+                lines.get(*n as usize - 1).map_or("", |l| l.split("  #| ").next().unwrap_or("").trim());
+            format!("{}{i:>4} {event} {f}:{n}  {text}", if i == from { ">" } else { " " })
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn python() -> &'static str {
+    "python3"
+}
+
+#[test]
+fn runtime_py_runs_the_same_steps_as_the_recorded_rust_for_every_scenario() {
+    let marks = marks();
+    let occurrences = occurrences();
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    for (file, parsed) in load_shipped() {
+        let scenario = parsed.unwrap_or_else(|p| panic!("{file}: {p:?}"));
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/scenarios").join(&file);
+        let out = Command::new(python())
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/replay.py"))
+            .arg(&path)
+            .output()
+            .unwrap_or_else(|e| panic!("CPython is needed for this test (python3): {e}"));
+        assert!(out.status.success(), "{file}: replay.py failed:\n{}", String::from_utf8_lossy(&out.stderr));
+        let py: Value = serde_json::from_slice(&out.stdout).expect("replay.py prints JSON");
+        let trace = record_scenario(&scenario);
+        let want = match expected(&trace, &marks, &occurrences) {
+            Ok(w) => w,
+            Err(why) => {
+                failures.push(format!("{file}: {why}"));
+                continue;
+            }
+        };
+        let got = actual(py["steps"].as_array().unwrap(), &marks);
+        if want != got {
+            let at = want.iter().zip(&got).position(|(a, b)| a != b).unwrap_or(want.len().min(got.len()));
+            failures.push(format!(
+                "{file}: the lines part at step {at} ({} Rust-mapped, {} CPython)\nRust maps to:\n{}\nCPython ran:\n{}",
+                want.len(),
+                got.len(),
+                show(&want, at),
+                show(&got, at)
+            ));
+            continue;
+        }
+        // The same outcome.
+        let rust_result = match (&trace.result, scenario.function.name()) {
+            (Value::Object(map), "run_loop") => {
+                let mut map = map.clone();
+                map.insert("messages".into(), json!(trace.record));
+                Value::Object(map)
+            }
+            (other, _) => other.clone(),
+        };
+        let rust_error = trace.error.as_ref().map(|e| e.kind.clone());
+        if py["result"] != rust_result || py["error"].as_str().map(str::to_string) != rust_error {
+            failures.push(format!(
+                "{file}: outcomes differ\n  rust:    {rust_result} {rust_error:?}\n  cpython: {} {}",
+                py["result"], py["error"]
+            ));
+            continue;
+        }
+        let rust_output: Vec<String> = trace.output.iter().map(ToString::to_string).collect();
+        if py["output"] != json!(rust_output) {
+            failures.push(format!(
+                "{file}: output differs\n  rust:    {rust_output:?}\n  cpython: {}",
+                py["output"]
+            ));
+            continue;
+        }
+        compared += 1;
+    }
+    assert!(failures.is_empty(), "{} of the scenarios differ:\n\n{}", failures.len(), failures.join("\n\n"));
+    assert!(compared >= 35, "compared {compared} scenarios");
+}
+
+#[test]
+fn every_executable_python_line_carries_a_rust_label() {
+    let marks = marks();
+    let occurrences = occurrences();
+    let labels: Vec<String> = occurrences.values().map(|(l, _)| l.clone()).collect();
+    let mut unmarked = Vec::new();
+    let mut in_function = false;
+    let mut in_docstring = false;
+    for (i, line) in PYTHON_SOURCE.lines().enumerate() {
+        let t = line.trim();
+        if line.starts_with("def ") {
+            in_function = true;
+            continue;
+        }
+        if !line.starts_with(' ') && !t.is_empty() {
+            in_function = false;
+        }
+        let quotes = t.matches("\"\"\"").count();
+        let was_docstring = in_docstring;
+        if quotes % 2 == 1 {
+            in_docstring = !in_docstring;
+        }
+        let code = in_function && !t.is_empty() && !t.starts_with('#') && !was_docstring && quotes == 0;
+        let exempt = t == "else:" || t.starts_with("return isinstance(block"); // no line event; a nested helper's body
+        if code && !exempt && !line.contains("  #| ") {
+            unmarked.push(format!("{}: {t}", i + 1));
+        }
+    }
+    assert!(unmarked.is_empty(), "lines without a `#|` label:\n{}", unmarked.join("\n"));
+    for (_, n, keys) in &marks.lines {
+        for key in keys {
+            let label = key.split('@').next().unwrap_or("");
+            assert!(
+                labels.iter().any(|l| l == label),
+                "runtime.py:{n}: `{key}` is not a label of runtime.rs"
+            );
+        }
+    }
+}
