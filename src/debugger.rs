@@ -4,9 +4,9 @@
 //! a search for the next position — nothing is ever re-run. This is the one
 //! breakpoint model; the page, the custom element and the tests all use it.
 
-use crate::lesson;
+use crate::lesson::{self, Key};
 use crate::trace::{Event, Step};
-use crate::vocab::Function;
+use crate::vocab::{Code, Function};
 use std::collections::BTreeSet;
 
 /// A control the learner can press.
@@ -61,12 +61,21 @@ impl Command {
     }
 }
 
-/// Where the learner is in a trace, and which lines they marked.
-#[derive(Clone, Debug, Default)]
+/// Where the learner is in a trace, which lines they marked, and which
+/// listing they read. Breakpoints are kept as step keys
+/// ([`lesson::Key`]), so one set means the same in both listings.
+#[derive(Clone, Debug)]
 pub struct Debugger {
     position: usize,
     started: bool,
-    breakpoints: BTreeSet<(Function, u32)>,
+    breakpoints: BTreeSet<Key>,
+    code: Code,
+}
+
+impl Default for Debugger {
+    fn default() -> Debugger {
+        Debugger { position: 0, started: false, breakpoints: BTreeSet::new(), code: Code::Rust }
+    }
 }
 
 impl Debugger {
@@ -84,36 +93,50 @@ impl Debugger {
         self.started
     }
 
+    /// The listing whose lines breakpoints and steps are counted in.
+    pub fn code(&self) -> Code {
+        self.code
+    }
+
+    /// Read another listing: the position and the breakpoints stay.
+    pub fn set_code(&mut self, code: Code) {
+        self.code = code;
+    }
+
+    /// The breakpoints as lines of the current listing.
     pub fn breakpoints(&self) -> impl Iterator<Item = (Function, u32)> + '_ {
-        self.breakpoints.iter().copied()
+        let mut lines: Vec<(Function, u32)> =
+            self.breakpoints.iter().map(|k| (k.0, lesson::line_of_key(self.code, *k))).collect();
+        lines.sort_unstable();
+        lines.dedup();
+        lines.into_iter()
     }
 
     pub fn has_breakpoint(&self, function: Function, line: u32) -> bool {
-        self.breakpoints.contains(&(function, line))
+        lesson::keys_on_line(self.code, function, line).iter().any(|k| self.breakpoints.contains(k))
     }
 
-    /// Flip a breakpoint; returns whether it is now set.
+    /// Flip the breakpoint on a line of the current listing; returns
+    /// whether it is now set. A line where the run never stops takes none.
     pub fn toggle(&mut self, function: Function, line: u32) -> bool {
-        if self.breakpoints.remove(&(function, line)) {
-            false
-        } else {
-            self.breakpoints.insert((function, line));
-            true
-        }
+        let on = !self.has_breakpoint(function, line);
+        self.set_breakpoint(function, line, on);
+        on && self.has_breakpoint(function, line)
     }
 
     pub fn set_breakpoint(&mut self, function: Function, line: u32, on: bool) {
-        if on {
-            self.breakpoints.insert((function, line));
-        } else {
-            self.breakpoints.remove(&(function, line));
+        for key in lesson::keys_on_line(self.code, function, line) {
+            if on {
+                self.breakpoints.insert(key);
+            } else {
+                self.breakpoints.remove(&key);
+            }
         }
     }
 
-    /// Does the learner's program stop at step `i`?
+    /// Does the learner's program stop at this step?
     pub fn hits(&self, step: &Step) -> bool {
-        matches!(step.event, Event::Line | Event::Call)
-            && self.breakpoints.contains(&(step.function, lesson::line(step)))
+        matches!(step.event, Event::Line | Event::Call) && self.breakpoints.contains(&lesson::step_key(step))
     }
 
     /// Indices of every step that hits a breakpoint (timeline ticks).
@@ -122,6 +145,25 @@ impl Debugger {
             return Vec::new();
         }
         steps.iter().enumerate().filter(|(_, s)| self.hits(s)).map(|(i, _)| i).collect()
+    }
+
+    /// Steps `a` and `b` are one step of the listing: in the Python,
+    /// several Rust steps inside one line of the same frame collapse.
+    fn same_stop(&self, a: &Step, b: &Step) -> bool {
+        self.code == Code::Python
+            && a.event == Event::Line
+            && b.event == Event::Line
+            && (a.function, a.depth) == (b.function, b.depth)
+            && lesson::line_in(self.code, a) == lesson::line_in(self.code, b)
+    }
+
+    /// The last index of the run of steps that are one stop with `here`.
+    fn end_of_stop(&self, here: usize, steps: &[Step]) -> usize {
+        let mut end = here;
+        while end + 1 < steps.len() && self.same_stop(&steps[here], &steps[end + 1]) {
+            end += 1;
+        }
+        end
     }
 
     /// Jump to a position (timeline slider).
@@ -150,6 +192,16 @@ impl Debugger {
         let next_where = |from: usize, ok: &dyn Fn(&Step) -> bool| {
             steps.iter().enumerate().skip(from).find(|(_, s)| ok(s)).map_or(last, |(i, _)| i)
         };
+        // Forward moves leave the current stop first; Back lands on the
+        // first step of the stop before.
+        let after = self.end_of_stop(here, steps) + 1;
+        let back = {
+            let mut p = here.saturating_sub(1);
+            while p > 0 && self.same_stop(&steps[p - 1], &steps[p]) {
+                p -= 1;
+            }
+            p
+        };
         let fresh = !self.started;
         // Every command starts the run but Reset, which goes back to before it.
         self.started = command != Command::Reset;
@@ -159,12 +211,12 @@ impl Debugger {
             Command::Debug => self.first_stop(steps),
             Command::Continue if fresh => self.first_stop(steps),
             Command::Step | Command::StepInto | Command::StepOut if fresh => 0,
-            Command::Continue => next_where(here + 1, &|s| self.hits(s)),
-            Command::StepInto => (here + 1).min(last),
-            Command::Step => next_where(here + 1, &|s| s.depth <= depth),
+            Command::Continue => next_where(after, &|s| self.hits(s)),
+            Command::StepInto => after.min(last),
+            Command::Step => next_where(after, &|s| s.depth <= depth),
             Command::StepOut if depth == 0 => last,
             Command::StepOut => next_where(here + 1, &|s| s.depth < depth),
-            Command::Back => here.saturating_sub(1),
+            Command::Back => back,
         };
         self.position
     }

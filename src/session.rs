@@ -11,12 +11,12 @@
 
 use crate::debugger::{Command, Debugger};
 use crate::i18n::Lang;
-use crate::lesson::{self, listing};
+use crate::lesson;
 use crate::protocol::{Model, Process};
 use crate::run::{record, Trace};
 use crate::scenario::{load_shipped, Problem, Scenario};
 use crate::trace::{Limits, Step};
-use crate::vocab::Function;
+use crate::vocab::{Code, Function};
 use serde_json::{json, Value};
 
 /// The lesson's eight scenarios, in the lesson's order: the picker lists
@@ -64,6 +64,8 @@ pub struct Options {
     pub memory_budget: String,
     /// The clock for the time budget (milliseconds); none: no time budget.
     pub clock: Option<fn() -> f64>,
+    /// The listing shown: `python` (the default) or `rust`.
+    pub listing: String,
 }
 
 /// Something the author should know (an unknown scenario, a breakpoint
@@ -93,6 +95,8 @@ pub struct Changes {
     pub catalogue: bool,
     pub notices: bool,
     pub reveal: bool,
+    /// Another listing (Python or Rust).
+    pub listing: bool,
 }
 
 impl Changes {
@@ -105,6 +109,7 @@ impl Changes {
             catalogue: true,
             notices: true,
             reveal: true,
+            listing: true,
         }
     }
 
@@ -164,6 +169,14 @@ impl Session {
             session.limits.bytes = Some(Limits::BYTES);
         }
         session.set_budgets(&options.time_budget, &options.memory_budget);
+        match Code::from_name(&options.listing) {
+            Some(code) => session.dbg.set_code(code),
+            None if options.listing.trim().is_empty() => session.dbg.set_code(Code::Python),
+            None => {
+                session.dbg.set_code(Code::Python);
+                session.notice("notice_listing", &options.listing);
+            }
+        }
         if let Some(w) = wanted {
             if session.scenario().map(|s| s.id.as_str()) != Some(w) {
                 let shown = session.scenario().map(|s| s.id.clone()).unwrap_or_default();
@@ -309,7 +322,8 @@ impl Session {
             "step": self.position(),
             "steps": self.trace.steps.len(),
             "started": self.started(),
-            "line": step.map(lesson::line),
+            "line": step.map(|s| lesson::line_in(self.dbg.code(), s)),
+            "listing": self.dbg.code().name(),
             "label": step.map(|s| s.label),
             "stage": step.map(lesson::stage),
             "depth": step.map(|s| s.depth),
@@ -367,7 +381,7 @@ impl Session {
     /// line that can; when there is none, nothing changes and the error says
     /// why. Returns whether a breakpoint is now set there.
     pub fn toggle_line(&mut self, function: Function, line: u32) -> Result<bool, String> {
-        let line = match stop_line(function, line) {
+        let line = match stop_line(self.dbg.code(), function, line) {
             Ok(line) => line,
             Err(why) => {
                 self.notice("notice_no_stop", &format!("{}:{line}", function.name()));
@@ -383,7 +397,7 @@ impl Session {
         let mut hit = std::collections::BTreeSet::new();
         for step in &self.trace.steps {
             if self.dbg.hits(step) {
-                hit.insert((step.function, lesson::line(step)));
+                hit.insert((step.function, lesson::line_in(self.dbg.code(), step)));
             }
         }
         self.dbg.breakpoints().filter(|b| !hit.contains(b)).collect()
@@ -394,7 +408,7 @@ impl Session {
     pub fn toggle_breakpoint(&mut self, function: &str, spec: &str) -> Result<bool, String> {
         let function =
             Function::from_name(function).ok_or_else(|| format!("unknown function {function:?}"))?;
-        let (f, n) = parse_breakpoint(spec, function)?;
+        let (f, n) = parse_breakpoint(spec, function, self.dbg.code())?;
         self.toggle_line(f, n)
     }
 
@@ -403,7 +417,7 @@ impl Session {
     pub fn set_breakpoints(&mut self, list: &str) {
         let entry = self.trace.function;
         for item in list.split([',', ' ']).map(str::trim).filter(|x| !x.is_empty()) {
-            match parse_breakpoint(item, entry) {
+            match parse_breakpoint(item, entry, self.dbg.code()) {
                 Ok((f, n)) => self.dbg.set_breakpoint(f, n, true),
                 Err(_) => {
                     self.notices
@@ -419,6 +433,21 @@ impl Session {
         if lang != self.lang {
             self.lang = lang;
             self.changes.lang = true;
+        }
+    }
+
+    /// The listing shown (`python` or `rust`): the position and the
+    /// breakpoints stay.
+    pub fn code(&self) -> Code {
+        self.dbg.code()
+    }
+
+    pub fn set_code(&mut self, code: Code) {
+        if code != self.dbg.code() {
+            self.dbg.set_code(code);
+            self.changes.listing = true;
+            self.changes.breakpoints = true;
+            self.changes.step = true;
         }
     }
 
@@ -512,13 +541,13 @@ impl Session {
 }
 
 /// The one breakpoint grammar: a label (`loop.ask`), a line number of
-/// `entry`'s listing (`12`), or `function:line` (`run_main:5`). The line
-/// must exist in that listing.
-pub fn parse_breakpoint(item: &str, entry: Function) -> Result<(Function, u32), String> {
+/// `entry`'s listing (`12`), or `function:line` (`run_main:5`); numbers
+/// count in the listing shown (`code`). The line must exist there.
+pub fn parse_breakpoint(item: &str, entry: Function, code: Code) -> Result<(Function, u32), String> {
     let item = item.trim();
     let place = |f: Function, n: &str| -> Result<(Function, u32), String> {
         let n: u32 = n.trim().parse().map_err(|_| format!("{n:?} is not a line number"))?;
-        stop_line(f, n).map(|n| (f, n))
+        stop_line(code, f, n).map(|n| (f, n))
     };
     if let Some((f, n)) = item.split_once(':') {
         let f = Function::from_name(f.trim()).ok_or_else(|| format!("unknown function {f:?}"))?;
@@ -527,16 +556,21 @@ pub fn parse_breakpoint(item: &str, entry: Function) -> Result<(Function, u32), 
     if item.chars().next().is_some_and(|c| c.is_ascii_digit()) {
         return place(entry, item);
     }
-    lesson::line_of_label(item).ok_or_else(|| format!("unknown label {item:?}"))
+    Function::ALL
+        .into_iter()
+        .flat_map(lesson::keys)
+        .find(|k| k.1 == item)
+        .map(|k| (k.0, lesson::line_of_key(code, k)))
+        .ok_or_else(|| format!("unknown label {item:?}"))
 }
 
 /// The line a breakpoint on `line` really goes to: that line if the run can
 /// stop there, else the next one that can.
-pub fn stop_line(function: Function, line: u32) -> Result<u32, String> {
-    if listing(function).line(line).is_none() {
+pub fn stop_line(code: Code, function: Function, line: u32) -> Result<u32, String> {
+    if lesson::listing_in(code, function).line(line).is_none() {
         return Err(format!("{} has no line {line}", function.name()));
     }
-    lesson::stoppable_lines(function)
+    lesson::stoppable_lines_in(code, function)
         .into_iter()
         .find(|n| *n >= line)
         .ok_or_else(|| format!("{} stops on no line from line {line} on", function.name()))

@@ -30,3 +30,27 @@ impl Function {
         Function::ALL.into_iter().find(|f| f.name() == name)
     }
 }
+
+/// The language a listing is shown in. The steps are recorded from the
+/// Rust; the Python is the lesson's, proven to run the same steps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Code {
+    Python,
+    Rust,
+}
+
+impl Code {
+    pub const ALL: [Code; 2] = [Code::Python, Code::Rust];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Code::Python => "python",
+            Code::Rust => "rust",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Code> {
+        Code::ALL.into_iter().find(|c| c.name() == name.trim().to_ascii_lowercase())
+    }
+}

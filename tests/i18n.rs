@@ -9,12 +9,12 @@
 
 use agent_loop_playground::debugger::Command;
 use agent_loop_playground::i18n::{self, Lang};
-use agent_loop_playground::lesson::{self, caption, listing};
+use agent_loop_playground::lesson::{self, caption};
 use agent_loop_playground::protocol::Said;
 use agent_loop_playground::run::record_scenario;
 use agent_loop_playground::scenario::{load_shipped, Problem};
 use agent_loop_playground::session::{Entry, Notice};
-use agent_loop_playground::vocab::Function;
+use agent_loop_playground::vocab::{Code, Function};
 use agent_loop_playground::web::{figure, view};
 use serde_json::Value;
 
@@ -162,7 +162,10 @@ fn a_pseudo_locale_reaches_every_word_of_the_page() {
         picker.split("<option").map(|p| p.split_once("</option>").map_or(p, |x| x.1)).collect();
     check("picker", &without_options, &mut found);
     for f in Function::ALL {
-        check(f.name(), &view::listing_rows(listing(f), xx), &mut found);
+        for code in Code::ALL {
+            let rows = view::listing_rows(lesson::listing_in(code, f), code, xx);
+            check(&format!("{} {}", f.name(), code.name()), &rows, &mut found);
+        }
     }
     // Every step of every scenario: figure, text alternative, caption, output.
     let mut steps = 0;
@@ -277,7 +280,7 @@ fn a_placeholder_is_only_a_plain_name() {
 fn every_word_in_the_tables_is_used() {
     let src = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
     let mut code = String::new();
-    for dir in [src.to_string(), format!("{src}/web")] {
+    for dir in [src.to_string(), format!("{src}/web"), format!("{src}/lesson"), format!("{src}/scenario")] {
         for entry in std::fs::read_dir(dir).unwrap().flatten() {
             if entry.path().extension().is_some_and(|e| e == "rs") {
                 code.push_str(&std::fs::read_to_string(entry.path()).unwrap());

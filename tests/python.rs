@@ -266,3 +266,22 @@ fn every_executable_python_line_carries_a_rust_label() {
         }
     }
 }
+
+#[test]
+fn every_step_stands_on_a_line_of_the_python_listing() {
+    use agent_loop_playground::lesson::{line_in, python_listing};
+    use agent_loop_playground::vocab::Code;
+    for (file, parsed) in load_shipped() {
+        let trace = record_scenario(&parsed.unwrap());
+        for (i, step) in trace.steps.iter().enumerate() {
+            let n = line_in(Code::Python, step);
+            let line = python_listing(step.function).line(n);
+            assert!(
+                line.is_some(),
+                "{file} step {i} ({}): Python line {n} is not in the listing",
+                step.label
+            );
+            assert!(!line.unwrap().text.trim().is_empty(), "{file} step {i}: a blank line");
+        }
+    }
+}

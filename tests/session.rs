@@ -6,7 +6,7 @@ use agent_loop_playground::lesson::line_of_label;
 use agent_loop_playground::protocol::{Model, ModelError, Request};
 use agent_loop_playground::scenario::Scenario;
 use agent_loop_playground::session::{parse_breakpoint, FixtureDoubles, Maker, Options, Session};
-use agent_loop_playground::vocab::Function;
+use agent_loop_playground::vocab::{Code, Function};
 use serde_json::{json, Value};
 
 fn session(scenario: &str, lang: &str, breakpoints: &str) -> Session {
@@ -14,6 +14,8 @@ fn session(scenario: &str, lang: &str, breakpoints: &str) -> Session {
         scenario: scenario.into(),
         lang: lang.into(),
         breakpoints: breakpoints.into(),
+        // These tests count lines in the Rust listing (the Python has its own tests).
+        listing: "rust".into(),
         ..Options::default()
     };
     Session::new(Box::new(FixtureDoubles), &options).expect("a session")
@@ -23,19 +25,31 @@ fn session(scenario: &str, lang: &str, breakpoints: &str) -> Session {
 fn one_breakpoint_grammar_labels_numbers_and_function_lines() {
     let (f, ask) = line_of_label("loop.ask").unwrap();
     assert_eq!(f, Function::RunLoop);
-    assert_eq!(parse_breakpoint("loop.ask", Function::RunMain), Ok((Function::RunLoop, ask)));
-    assert_eq!(parse_breakpoint(&ask.to_string(), Function::RunLoop), Ok((Function::RunLoop, ask)));
+    assert_eq!(parse_breakpoint("loop.ask", Function::RunMain, Code::Rust), Ok((Function::RunLoop, ask)));
     assert_eq!(
-        parse_breakpoint(&format!(" run_loop:{ask} "), Function::AskClaude),
+        parse_breakpoint(&ask.to_string(), Function::RunLoop, Code::Rust),
         Ok((Function::RunLoop, ask))
     );
     assert_eq!(
-        parse_breakpoint("loop.save_result", Function::RunLoop),
+        parse_breakpoint(&format!(" run_loop:{ask} "), Function::AskClaude, Code::Rust),
+        Ok((Function::RunLoop, ask))
+    );
+    assert_eq!(
+        parse_breakpoint("loop.save_result", Function::RunLoop, Code::Rust),
         Err("unknown label \"loop.save_result\"".into())
     );
-    assert_eq!(parse_breakpoint("run_loop:999", Function::RunLoop), Err("run_loop has no line 999".into()));
-    assert_eq!(parse_breakpoint("3.5", Function::RunLoop), Err("\"3.5\" is not a line number".into()));
-    assert_eq!(parse_breakpoint("bogus:3", Function::RunLoop), Err("unknown function \"bogus\"".into()));
+    assert_eq!(
+        parse_breakpoint("run_loop:999", Function::RunLoop, Code::Rust),
+        Err("run_loop has no line 999".into())
+    );
+    assert_eq!(
+        parse_breakpoint("3.5", Function::RunLoop, Code::Rust),
+        Err("\"3.5\" is not a line number".into())
+    );
+    assert_eq!(
+        parse_breakpoint("bogus:3", Function::RunLoop, Code::Rust),
+        Err("unknown function \"bogus\"".into())
+    );
 }
 
 #[test]
@@ -172,6 +186,7 @@ fn budgets_come_from_attributes_or_default_and_bad_ones_are_named() {
 #[test]
 fn a_breakpoint_only_sits_where_the_run_can_stop_and_unreached_ones_are_named() {
     use agent_loop_playground::lesson::{listing, stoppable_lines};
+    let _ = Code::Rust;
     let f = Function::RunLoop;
     let stoppable = stoppable_lines(f);
     let rows = listing(f);
@@ -210,4 +225,85 @@ fn after_run_only_what_the_last_step_added_is_new() {
     s.command(Command::Debug);
     s.command(Command::Step);
     assert_eq!(s.previous_len(), 0, "a step marks what it added");
+}
+
+fn python_session(scenario: &str, breakpoints: &str) -> Session {
+    let options = Options {
+        scenario: scenario.into(),
+        lang: "en".into(),
+        breakpoints: breakpoints.into(),
+        ..Options::default()
+    };
+    Session::new(Box::new(FixtureDoubles), &options).expect("a session")
+}
+
+#[test]
+fn the_python_listing_is_the_default_and_steps_one_python_line_at_a_time() {
+    use agent_loop_playground::lesson::line_in;
+    let mut s = python_session("report", "");
+    assert_eq!(s.code(), Code::Python);
+    assert_eq!(s.state()["listing"], "python");
+    // Step into through the whole run: no two stops in a row are the same
+    // Python line of the same frame (the Rust steps inside it collapse).
+    let mut stops = vec![];
+    s.command(Command::StepInto);
+    loop {
+        let step = *s.step().unwrap();
+        stops.push((s.position(), step.function, step.depth, step.event, line_in(Code::Python, &step)));
+        let before = s.position();
+        s.command(Command::StepInto);
+        if s.position() == before {
+            break;
+        }
+    }
+    for pair in stops.windows(2) {
+        let (a, b) = (&pair[0], &pair[1]);
+        let same_line = (a.1, a.2, a.4) == (b.1, b.2, b.4) && a.3 == b.3;
+        assert!(!same_line, "two stops on one Python line: {a:?} {b:?}");
+    }
+    let rust_steps = s.trace().steps.len();
+    assert!(stops.len() < rust_steps, "{} Python stops for {rust_steps} Rust steps", stops.len());
+    // Back walks the same stops in reverse.
+    let mut back = vec![s.position()];
+    loop {
+        let before = s.position();
+        s.command(Command::Back);
+        if s.position() == before {
+            break;
+        }
+        back.push(s.position());
+    }
+    back.reverse();
+    let forward: Vec<usize> = stops.iter().map(|x| x.0).collect();
+    assert_eq!(back, forward, "back visits every stop");
+}
+
+#[test]
+fn breakpoints_and_the_position_survive_a_switch_of_listing() {
+    use agent_loop_playground::lesson::{line_of_label, python_listing};
+    let mut s = python_session("report", "loop.save_results");
+    let py_line = s.state()["breakpoints"][0]["line"].as_u64().unwrap() as u32;
+    let text = python_listing(Function::RunLoop).line(py_line).unwrap().text;
+    assert!(text.contains("messages.append({\"role\": \"user\""), "{text}");
+    s.command(Command::Debug);
+    assert_eq!(s.state()["label"], "loop.save_results");
+    let position = s.position();
+    s.set_code(Code::Rust);
+    assert_eq!(s.position(), position, "the position stays");
+    let (_, rust_line) = line_of_label("loop.save_results").unwrap();
+    assert_eq!(s.state()["breakpoints"][0]["line"], rust_line);
+    assert_eq!(s.state()["line"], rust_line);
+    // A breakpoint set on a Python line stops at every step of that line.
+    let mut s = python_session("report", "");
+    let ask_line = (1..=python_listing(Function::RunLoop).len())
+        .find(|n| {
+            python_listing(Function::RunLoop).line(*n).unwrap().text.contains("response = ask(messages)")
+        })
+        .unwrap();
+    assert_eq!(s.toggle_line(Function::RunLoop, ask_line), Ok(true));
+    s.command(Command::Debug);
+    assert_eq!(s.state()["label"], "loop.ask");
+    s.command(Command::Continue);
+    assert_eq!(s.state()["label"], "loop.ask", "the second call");
+    assert_eq!(s.state()["recordLength"], 3);
 }

@@ -6,6 +6,7 @@
 //
 // Attributes: function, scenario, lang (zh|en), breakpoints (labels,
 // line numbers or function:line), controls (e.g. "debug,step,continue,reset"),
+// listing (python, the default, or rust),
 // height (max panel height, e.g. "320" or "20rem"), compact, time-budget
 // (seconds or "500ms"; default 2) and memory-budget (MB; default 256): how
 // long and how large one recording may grow before it is stopped. Each element owns its own trace, breakpoints and listeners; removing
@@ -78,7 +79,7 @@ function text(value, what) {
 
 class AgentLoopPlayground extends HTMLElement {
   static get observedAttributes() {
-    return ["scenario", "lang", "height"];
+    return ["scenario", "lang", "height", "listing"];
   }
 
   constructor() {
@@ -112,6 +113,7 @@ class AgentLoopPlayground extends HTMLElement {
         breakpoints: this.getAttribute("breakpoints") || "",
         controls: this.getAttribute("controls") || "",
         compact: this.hasAttribute("compact") ? "1" : "",
+        listing: this.getAttribute("listing") || "",
         timeBudget: this.getAttribute("time-budget") || "",
         memoryBudget: this.getAttribute("memory-budget") || "",
       });
@@ -155,6 +157,7 @@ class AgentLoopPlayground extends HTMLElement {
     try {
       if (name === "scenario") this.load(value);
       if (name === "lang") this._pg.setLang(value);
+      if (name === "listing") this._pg.setListing(value);
     } catch (error) {
       console.warn(`agent-loop-playground: ${name}=${value}: ${error.message || error}`);
     }

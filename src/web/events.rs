@@ -7,7 +7,7 @@ use super::callbacks::from_json;
 use super::render::Page;
 use crate::debugger::Command;
 use crate::i18n::Lang;
-use crate::vocab::Function;
+use crate::vocab::{Code, Function};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -126,6 +126,11 @@ fn on_click(p: &mut Page, e: &Event) -> bool {
         if p.session.toggle_line(f, n).is_err() {
             return false;
         }
+    } else if let Some(b) = hit(".alp-listing") {
+        let Some(code) = b.get_attribute("data-listing").and_then(|c| Code::from_name(&c)) else {
+            return false;
+        };
+        p.session.set_code(code);
     } else if let Some(b) = hit("[data-lang]") {
         let Some(lang) = b.get_attribute("data-lang").and_then(|l| Lang::parse(&l)) else { return false };
         p.session.set_lang(lang);

@@ -61,6 +61,7 @@ impl Playground {
             time_budget: opt_str(&options, "timeBudget"),
             memory_budget: opt_str(&options, "memoryBudget"),
             clock: Some(js_sys::Date::now),
+            listing: opt_str(&options, "listing"),
         };
         let session = Session::new(Box::new(JsDoubles { factory }), &wanted).map_err(js_err)?;
         let chosen: Vec<Command> =
@@ -155,6 +156,14 @@ impl Playground {
             }
             Err(_) => Ok(()),
         }
+    }
+
+    /// Show the `python` or the `rust` listing (position and breakpoints stay).
+    #[wasm_bindgen(js_name = setListing)]
+    pub fn set_listing(&self, name: &str) -> Result<(), JsError> {
+        let code = crate::vocab::Code::from_name(name)
+            .ok_or_else(|| js_err(format!("unknown listing {name:?} (python or rust)")))?;
+        self.apply(|s| s.set_code(code))
     }
 
     /// Jump to a step index (timeline).

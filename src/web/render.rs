@@ -7,9 +7,9 @@
 use super::figure::{self, Moment};
 use super::view::{self, esc};
 use crate::debugger::Command;
-use crate::lesson::{self, caption, listing};
+use crate::lesson::{self, caption, listing_in};
 use crate::session::Session;
-use crate::vocab::Function;
+use crate::vocab::{Code, Function};
 use std::collections::BTreeMap;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement, HtmlInputElement};
@@ -21,7 +21,7 @@ pub struct Page {
     /// What each panel shows now (selector → markup).
     shown: BTreeMap<&'static str, String>,
     /// The listing on screen.
-    shown_listing: Option<Function>,
+    shown_listing: Option<(Function, Code)>,
     current_row: Option<Element>,
     /// The controls the author chose to show.
     controls: Vec<Command>,
@@ -71,8 +71,9 @@ impl Page {
         if changes.reveal {
             self.draw_reveal();
         }
-        if changes.lang || changes.trace {
+        if changes.lang || changes.trace || changes.listing {
             self.shown_listing = None;
+            self.draw_listing_switch();
         }
         if changes.any() {
             self.draw_step();
@@ -187,14 +188,32 @@ impl Page {
         }
     }
 
+    /// The Python / Rust buttons follow the listing shown.
+    fn draw_listing_switch(&self) {
+        let code = self.session.code();
+        let _ = self.root.set_attribute("data-listing", code.name());
+        if let Ok(buttons) = self.root.query_selector_all(".alp-listing") {
+            for i in 0..buttons.length() {
+                if let Some(b) = buttons.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
+                    let pressed = b.get_attribute("data-listing").as_deref() == Some(code.name());
+                    let _ = b.set_attribute("aria-pressed", if pressed { "true" } else { "false" });
+                }
+            }
+        }
+        if let Some(group) = self.q(".alp-listings") {
+            let _ = group.set_attribute("aria-label", self.session.lang().word("listing"));
+        }
+    }
+
     fn draw_listing(&mut self) {
         let function = self.session.shown_function();
-        if self.shown_listing == Some(function) {
+        let code = self.session.code();
+        if self.shown_listing == Some((function, code)) {
             return;
         }
-        self.shown_listing = Some(function);
+        self.shown_listing = Some((function, code));
         self.current_row = None;
-        let rows = view::listing_rows(listing(function), self.session.lang());
+        let rows = view::listing_rows(listing_in(code, function), code, self.session.lang());
         self.set_html(".alp-code", &rows);
         self.draw_reveal();
         self.draw_breakpoints();
@@ -224,7 +243,7 @@ impl Page {
             let sel = format!(
                 r#".alp-row[data-function="{}"][data-line="{}"]"#,
                 step.function.name(),
-                lesson::line(&step)
+                lesson::line_in(s.code(), &step)
             );
             if let Some(row) = self.q(&sel) {
                 let _ = row.set_attribute("aria-current", "step");

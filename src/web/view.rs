@@ -15,7 +15,7 @@ use crate::lesson::Listing;
 use crate::protocol::Said;
 use crate::scenario::Scenario;
 use crate::session::{Entry, Notice, LESSON};
-use crate::vocab::Function;
+use crate::vocab::{Code, Function};
 use serde_json::Value;
 
 /// Escape text for HTML and SVG content and attribute values.
@@ -74,11 +74,11 @@ pub fn controls(lang: Lang, shown: &[Command]) -> String {
 }
 
 /// The rows of a listing.
-pub fn listing_rows(listing: &Listing, lang: Lang) -> String {
+pub fn listing_rows(listing: &Listing, code: Code, lang: Lang) -> String {
     let f = listing.function.name();
     let mut html = String::with_capacity(listing.lines.len() * 120);
     for line in &listing.lines {
-        let code = highlight(line.text);
+        let code = highlight(line.text, code);
         match line.number {
             Some(n) => html.push_str(&format!(
                 r#"<div class="alp-row" data-function="{f}" data-line="{n}"><button type="button" class="alp-bp" data-function="{f}" data-line="{n}" aria-pressed="false" aria-label="{label}">{n}</button><code translate="no">{code}</code></div>"#,
@@ -93,17 +93,23 @@ pub fn listing_rows(listing: &Listing, lang: Lang) -> String {
 }
 
 /// A very small Rust highlighter: comments, strings, keywords, macros.
-pub fn highlight(line: &str) -> String {
-    const KEYWORDS: [&str; 22] = [
+pub fn highlight(line: &str, language: Code) -> String {
+    const RUST: [&str; 22] = [
         "pub", "fn", "let", "mut", "if", "else", "for", "in", "return", "match", "Some", "None", "Ok", "Err",
         "true", "false", "use", "impl", "struct", "as", "dyn", "const",
     ];
+    const PYTHON: [&str; 20] = [
+        "def", "return", "if", "else", "elif", "for", "in", "not", "and", "or", "try", "except", "as",
+        "raise", "True", "False", "None", "import", "lambda", "is",
+    ];
+    let keywords: &[&str] = if language == Code::Python { &PYTHON } else { &RUST };
+    let comment = if language == Code::Python { "#" } else { "//" };
     let mut out = String::with_capacity(line.len() * 2);
     let chars: Vec<char> = line.chars().collect();
     let mut i = 0;
     while i < chars.len() {
         let c = chars[i];
-        if c == '/' && chars.get(i + 1) == Some(&'/') {
+        if comment.chars().enumerate().all(|(k, x)| chars.get(i + k) == Some(&x)) {
             let rest: String = chars[i..].iter().collect();
             out.push_str(&format!(r#"<span class="tk-c">{}</span>"#, esc(&rest)));
             break;
@@ -127,7 +133,7 @@ pub fn highlight(line: &str) -> String {
                 j += 1;
             }
             let word: String = chars[i..j].iter().collect();
-            let class = if KEYWORDS.contains(&word.as_str()) {
+            let class = if keywords.contains(&word.as_str()) {
                 Some("tk-k")
             } else if chars.get(j) == Some(&'!') {
                 Some("tk-m")
@@ -181,6 +187,7 @@ pub fn shell() -> String {
         r#"<div class="alp-bar">
   <label class="alp-pick"><span class="alp-l-scenario"></span> <select class="alp-select"></select></label>
   <div class="alp-langs" role="group">{langs}</div>
+  <div class="alp-listings" role="group"><button type="button" class="alp-listing" data-listing="python" translate="no">Python</button><button type="button" class="alp-listing" data-listing="rust" translate="no">Rust</button></div>
   <label class="alp-reveal"><input type="checkbox" class="alp-reveal-box"> <span class="alp-l-reveal"></span></label>
 </div>
 <div class="alp-problems" role="alert" hidden></div>
@@ -188,7 +195,7 @@ pub fn shell() -> String {
 <div class="alp-timeline"><input type="range" class="alp-slider" min="0" max="0" value="0"><svg class="alp-ticks" viewBox="0 0 1000 8" preserveAspectRatio="none" aria-hidden="true"></svg><span class="alp-counter" aria-live="off"></span></div>
 <p class="alp-bp-note" data-role="unreached" aria-live="polite" hidden></p>
 <div class="alp-main">
-  <section class="alp-code-panel"><h2 class="alp-h3"><span class="alp-l-code"></span> <span class="alp-stack" translate="no"></span></h2><div class="alp-code" tabindex="-1"></div></section>
+  <section class="alp-code-panel"><h2 class="alp-h3"><span class="alp-l-code"></span> <span class="alp-stack" translate="no"></span></h2><div class="alp-code" tabindex="-1"></div><p class="alp-provenance alp-l-provenance"></p></section>
   <section class="alp-figure-panel"><h2 class="alp-h3 alp-l-record"></h2><div class="alp-figure"></div><div class="alp-sr alp-figure-text"></div></section>
 </div>
 <section class="alp-caption" data-role="caption"><h2 class="alp-caption-title"></h2><p class="alp-caption-body"></p></section>
@@ -201,7 +208,8 @@ pub fn shell() -> String {
 }
 
 /// The label elements of the shell and the word each shows.
-pub const LABELS: [(&str, &str); 6] = [
+pub const LABELS: [(&str, &str); 7] = [
+    (".alp-l-provenance", "provenance"),
     (".alp-l-scenario", "scenario"),
     (".alp-l-reveal", "reveal"),
     (".alp-l-code", "code"),

@@ -9,6 +9,7 @@ test("attributes: controls, height, compact, breakpoints by label and line", asy
     r = await page.evaluate(async ([el, SEL]) => {
       const e = document.createElement(el);
       e.setAttribute("function", "run_main");
+      e.setAttribute("listing", "rust"); // run_main:5 counts in the Rust listing
       e.setAttribute("scenario", "timeout");
       e.setAttribute("controls", "debug,step,continue");
       e.setAttribute("height", "240");

@@ -3,7 +3,7 @@
 import { test, expect, EL, SEL, inside, open, state, lineOf, command, bp, pressed, langButton } from "./helpers.mjs";
 
 test("keyboard: F10/F11/Shift+F11/F8 and arrows while focused", async ({ page }) => {
-  await open(page, "?scenario=report&lang=en");
+  await open(page, "?scenario=report&lang=en&listing=rust");
   await test.step("F10 and the arrows move while the code has focus", async () => {
     await page.locator(inside(SEL.code)).focus();
     await page.keyboard.press("F10");
@@ -39,7 +39,7 @@ test("keyboard: F10/F11/Shift+F11/F8 and arrows while focused", async ({ page })
 });
 
 test("keyboard only: tab to the controls, set a breakpoint, debug, step, continue", async ({ page }) => {
-  await open(page, "?scenario=report&lang=en");
+  await open(page, "?scenario=report&lang=en&listing=rust");
   const focusOn = async (selector, max = 80) => {
     for (let i = 0; i < max; i++) {
       await page.keyboard.press("Tab");

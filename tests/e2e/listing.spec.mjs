@@ -1,11 +1,35 @@
 // The code listing: tracing lines are hidden until revealed.
-import { test, expect, EL, SEL, inside, open } from "./helpers.mjs";
+import { test, expect, EL, SEL, inside, open, state, command } from "./helpers.mjs";
 
 test("instrumentation toggle reveals the tracing lines", async ({ page }) => {
-  await open(page, "?scenario=report&lang=en");
+  await open(page, "?scenario=report&lang=en&listing=rust");
   const visible = () => page.$$eval(inside(SEL.instr), (r) => r.filter((x) => x.offsetParent !== null).length);
   expect(await visible()).toBe(0);
   await page.locator(inside(SEL.revealBox)).check();
   const shown = await visible();
   expect(shown, `tracing lines visible: ${shown}`).toBeGreaterThan(20);
+});
+
+test("the Python listing is shown by default; switching keeps the step and the breakpoints", async ({ page }) => {
+  await open(page, "?scenario=report&lang=en&breakpoints=loop.save_results");
+  const buttons = () => page.$$eval(`${EL} [data-listing]`, (bs) => bs.filter((b) => b.tagName === "BUTTON").map((b) => [b.dataset.listing, b.getAttribute("aria-pressed")]));
+  expect(await buttons()).toEqual([["python", "true"], ["rust", "false"]]);
+  const firstRow = await page.$eval(`${EL} ${SEL.row} code`, (c) => c.textContent);
+  expect(firstRow).toMatch(/^def run_loop\(ask, execute, max_calls=4, emit=print\):/);
+  expect(await page.$eval(`${EL} ${SEL.code}`, (c) => c.textContent.includes("#|")), "the marks are not shown").toBe(false);
+  await page.locator(command("debug")).click();
+  const py = await state(page);
+  expect([py.label, py.listing]).toEqual(["loop.save_results", "python"]);
+  const pyRow = await page.$eval(`${EL} ${SEL.currentRow} code`, (c) => c.textContent.trim());
+  expect(pyRow).toBe('messages.append({"role": "user", "content": results})');
+  await page.locator(`${EL} [data-listing="rust"]`).click();
+  const rust = await state(page);
+  expect([rust.step, rust.label, rust.listing]).toEqual([py.step, "loop.save_results", "rust"]);
+  expect(await page.$eval(`${EL} ${SEL.currentRow} code`, (c) => c.textContent.trim())).toBe('messages.push(json!({"role": "user", "content": results}));');
+  expect(rust.breakpoints).toEqual([{ function: "run_loop", line: rust.line }]);
+  expect(await page.$$eval(`${EL} ${SEL.currentRow}`, (r) => r.length), "exactly one current line").toBe(1);
+  // The element API and attribute.
+  await page.$eval(EL, (e) => e.setAttribute("listing", "python"));
+  expect((await state(page)).listing).toBe("python");
+  await expect(page.locator(`${EL} .alp-provenance`)).toContainText("checks the Python listing line by line against CPython");
 });

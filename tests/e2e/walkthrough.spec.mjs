@@ -2,13 +2,20 @@
 // debug, continue, step, continue to the end; in both languages.
 import { test, expect, EL, SEL, inside, open, state, cards, lineOf, current, command, bp, pressed } from "./helpers.mjs";
 
-for (const lang of ["zh", "en"]) {
-  test(`lesson walk-through in ${lang}`, async ({ page }) => {
-    await open(page, `?function=run_loop&scenario=report&lang=${lang}`);
+// The lines to stop at, as each listing writes them.
+const NEEDLES = {
+  python: { ask: "response = ask(messages)", save: 'messages.append({"role": "user"' },
+  rust: { ask: "ask(&messages)", save: 'messages.push(json!({"role": "user"' },
+};
+
+for (const [lang, listing] of [["zh", "python"], ["en", "python"], ["zh", "rust"], ["en", "rust"]]) {
+  test(`lesson walk-through in ${lang}, ${listing} listing`, async ({ page }) => {
+    await open(page, `?function=run_loop&scenario=report&lang=${lang}${listing === "rust" ? "&listing=rust" : ""}`);
+    expect((await state(page)).listing, "python is the default").toBe(listing);
     let ask, save;
     await test.step("find the ask and save lines and set breakpoints on them", async () => {
-      ask = await lineOf(page, "run_loop", "ask(&messages)");
-      save = await lineOf(page, "run_loop", 'messages.push(json!({"role": "user"');
+      ask = await lineOf(page, "run_loop", NEEDLES[listing].ask);
+      save = await lineOf(page, "run_loop", NEEDLES[listing].save);
       expect(ask && save, "both lines are in the listing").toBeTruthy();
       await page.locator(bp(ask, "run_loop")).click();
       await page.locator(bp(save, "run_loop")).click();

@@ -17,8 +17,14 @@ use serde::Serialize;
 use serde_json::Value;
 use std::sync::OnceLock;
 
+mod python;
+pub use python::{
+    keys, keys_on_line, line_in, line_of_key, listing_in, python_listing, step_key, stoppable_lines_in, Key,
+    PYTHON_SOURCE,
+};
+
 /// The source that was compiled into this binary.
-pub const RUNTIME_SOURCE: &str = include_str!("runtime.rs");
+pub const RUNTIME_SOURCE: &str = include_str!("../runtime.rs");
 
 /// One line of a listing.
 #[derive(Clone, Debug, Serialize)]
@@ -43,6 +49,11 @@ pub struct Listing {
 }
 
 impl Listing {
+    /// A listing whose every line shows (the Python).
+    fn plain(function: Function, lines: Vec<ListingLine>) -> Listing {
+        Listing { function, lines, attach: Vec::new() }
+    }
+
     fn cut(function: Function) -> Listing {
         let all: Vec<&'static str> = RUNTIME_SOURCE.lines().collect();
         let signature = format!("pub fn {}(", function.name());

@@ -1,0 +1,197 @@
+//! The lesson's Python beside the Rust that ran: the listing of
+//! `src/runtime.py` per function, and where each recorded step stands in it.
+//!
+//! A step is known by its *key*: the label of the `before!`/`head!` that
+//! took it and which occurrence of that label in runtime.rs it is (`call`
+//! for a frame's start). runtime.py marks each line with the keys it stands
+//! for (`#| loop.ask`, `#| main.return@2`); tests/python.rs proves with
+//! CPython that the marks are right. A key stands on the last Python line
+//! that carries it (a `try:` and its call, an `except` and its body are one
+//! step). Breakpoints are sets of keys, so they mean the same in both
+//! listings.
+
+use super::{listing, Listing, ListingLine, RUNTIME_SOURCE};
+use crate::trace::{Attach, Event, Step};
+use crate::vocab::{Code, Function};
+use std::sync::OnceLock;
+
+/// The lesson's Python, as compiled in.
+pub const PYTHON_SOURCE: &str = include_str!("../runtime.py");
+
+/// What a step stands for, the same in every listing.
+pub type Key = (Function, &'static str, u16);
+
+/// One snapshot point of runtime.rs.
+struct Point {
+    key: Key,
+    source: u32,
+    attach: Attach,
+}
+
+/// Every snapshot point of runtime.rs, with its function.
+fn points() -> &'static [Point] {
+    static POINTS: OnceLock<Vec<Point>> = OnceLock::new();
+    POINTS.get_or_init(|| {
+        let mut seen: Vec<(&'static str, u16)> = Vec::new();
+        let mut out = Vec::new();
+        for (i, line) in RUNTIME_SOURCE.lines().enumerate() {
+            let t = line.trim_start();
+            let (attach, rest) = match (t.strip_prefix("before!(\""), t.strip_prefix("head!(\"")) {
+                (Some(rest), _) => (Attach::Next, rest),
+                (_, Some(rest)) => (Attach::Above, rest),
+                _ => continue,
+            };
+            let label = rest.split('"').next().unwrap_or("");
+            let source = i as u32 + 1;
+            let Some(function) = Function::ALL.into_iter().find(|f| {
+                let l = listing(*f);
+                l.lines.first().is_some_and(|a| a.source <= source)
+                    && l.lines.last().is_some_and(|z| z.source >= source)
+            }) else {
+                continue;
+            };
+            let k = match seen.iter_mut().find(|(l, _)| *l == label) {
+                Some((_, n)) => {
+                    *n += 1;
+                    *n
+                }
+                None => {
+                    seen.push((label, 1));
+                    1
+                }
+            };
+            out.push(Point { key: (function, label, k), source, attach });
+        }
+        out
+    })
+}
+
+/// The key of a step (a `return` or `error` step stands where its frame
+/// last stood).
+pub fn step_key(step: &Step) -> Key {
+    if step.event == Event::Call {
+        return (step.function, "call", 0);
+    }
+    points().iter().find(|p| p.source == step.source_line()).map_or((step.function, "call", 0), |p| p.key)
+}
+
+/// Every key of a function: its call, then its snapshot points.
+pub fn keys(function: Function) -> Vec<Key> {
+    std::iter::once((function, "call", 0))
+        .chain(points().iter().filter(|p| p.key.0 == function).map(|p| p.key))
+        .collect()
+}
+
+/// A line of runtime.py: its function, its number in the file, its text
+/// without the mark, and the keys it carries.
+struct PyLine {
+    function: Option<Function>,
+    source: u32,
+    text: &'static str,
+    marks: Vec<&'static str>,
+}
+
+fn py_lines() -> &'static [PyLine] {
+    static LINES: OnceLock<Vec<PyLine>> = OnceLock::new();
+    LINES.get_or_init(|| {
+        let mut current = None;
+        PYTHON_SOURCE
+            .lines()
+            .enumerate()
+            .map(|(i, line)| {
+                if let Some(rest) = line.strip_prefix("def ") {
+                    current = Function::from_name(rest.split('(').next().unwrap_or(""));
+                } else if !line.starts_with(' ') && !line.trim().is_empty() {
+                    current = None;
+                }
+                let (text, marks) = match line.split_once("  #| ") {
+                    Some((code, marks)) => (code.trim_end(), marks.split_whitespace().collect()),
+                    None => (line, Vec::new()),
+                };
+                PyLine { function: current, source: i as u32 + 1, text, marks }
+            })
+            .collect()
+    })
+}
+
+/// The Python listing of one function: from its `def` to its last line,
+/// numbered from 1.
+pub fn python_listing(function: Function) -> &'static Listing {
+    static LISTINGS: OnceLock<[Listing; 3]> = OnceLock::new();
+    let all = LISTINGS.get_or_init(|| {
+        Function::ALL.map(|f| {
+            let mut lines: Vec<ListingLine> = py_lines()
+                .iter()
+                .filter(|l| l.function == Some(f))
+                .map(|l| ListingLine { source: l.source, number: None, text: l.text, hidden: false })
+                .collect();
+            while lines.last().is_some_and(|l| l.text.trim().is_empty()) {
+                lines.pop();
+            }
+            for (n, line) in lines.iter_mut().enumerate() {
+                line.number = Some(n as u32 + 1);
+            }
+            Listing::plain(f, lines)
+        })
+    });
+    &all[Function::ALL.iter().position(|f| *f == function).unwrap_or(0)]
+}
+
+/// The listing of a function in a language.
+pub fn listing_in(code: Code, function: Function) -> &'static Listing {
+    match code {
+        Code::Rust => listing(function),
+        Code::Python => python_listing(function),
+    }
+}
+
+/// Where a key stands in a listing (its displayed line number).
+pub fn line_of_key(code: Code, key: Key) -> u32 {
+    let (function, label, k) = key;
+    match code {
+        Code::Rust => {
+            let l = listing(function);
+            if label == "call" {
+                return l.signature_line();
+            }
+            points().iter().find(|p| p.key == key).map_or(0, |p| l.display_line(p.source, p.attach))
+        }
+        Code::Python => {
+            let first = python_listing(function).lines.first().map_or(0, |l| l.source);
+            if label == "call" {
+                return 1;
+            }
+            let numbered = format!("{label}@{k}");
+            py_lines()
+                .iter()
+                .filter(|l| l.function == Some(function))
+                .filter(|l| l.marks.iter().any(|m| *m == label || *m == numbered))
+                .map(|l| l.source + 1 - first)
+                .next_back()
+                .unwrap_or(0)
+        }
+    }
+}
+
+/// The line a step shows in a listing.
+pub fn line_in(code: Code, step: &Step) -> u32 {
+    match code {
+        Code::Rust => super::line(step),
+        Code::Python => line_of_key(Code::Python, step_key(step)),
+    }
+}
+
+/// The keys that stand on a line of a listing (none: the run never stops
+/// there).
+pub fn keys_on_line(code: Code, function: Function, line: u32) -> Vec<Key> {
+    keys(function).into_iter().filter(|k| line_of_key(code, *k) == line).collect()
+}
+
+/// The lines of a listing where the run can stop, in order.
+pub fn stoppable_lines_in(code: Code, function: Function) -> Vec<u32> {
+    let mut lines: Vec<u32> =
+        keys(function).into_iter().map(|k| line_of_key(code, k)).filter(|n| *n > 0).collect();
+    lines.sort_unstable();
+    lines.dedup();
+    lines
+}
