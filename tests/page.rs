@@ -19,6 +19,8 @@ fn mount(options: &[(&str, &str)]) -> (HtmlElement, Playground) {
     doc.body().unwrap().append_child(&host).unwrap();
     let opts = js_sys::Object::new();
     Reflect::set(&opts, &JsValue::from_str("doubles"), &common::web::fixture_doubles()).unwrap();
+    // These tests count lines in the Rust listing (E2E covers the Python one).
+    Reflect::set(&opts, &JsValue::from_str("listing"), &JsValue::from_str("rust")).unwrap();
     for (k, v) in options {
         Reflect::set(&opts, &JsValue::from_str(k), &JsValue::from_str(v)).unwrap();
     }
