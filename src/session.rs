@@ -135,6 +135,8 @@ pub struct Session {
     notices: Vec<Notice>,
     changes: Changes,
     limits: Limits,
+    /// The message card whose full text is open.
+    opened: Option<usize>,
 }
 
 impl Session {
@@ -162,6 +164,7 @@ impl Session {
             notices: Vec::new(),
             changes: Changes::all(),
             limits: Limits::from(crate::trace::STEP_CAP),
+            opened: None,
         };
         if let Some(clock) = options.clock {
             session.limits = Limits::budgets(clock);
@@ -451,6 +454,17 @@ impl Session {
         }
     }
 
+    /// The message card whose full text is open.
+    pub fn opened(&self) -> Option<usize> {
+        self.opened
+    }
+
+    /// Open a card's full text, or close it when it is open.
+    pub fn toggle_card(&mut self, index: usize) {
+        self.opened = if self.opened == Some(index) { None } else { Some(index) };
+        self.changes.step = true;
+    }
+
     pub fn set_reveal(&mut self, on: bool) {
         self.reveal = on;
         self.changes.reveal = true;
@@ -532,6 +546,7 @@ impl Session {
             process = make();
         }
         self.trace = record(&scenario, model.as_mut(), process.as_mut(), self.limits);
+        self.opened = None;
         self.dbg.command(Command::Reset, &self.trace.steps);
         self.previous_len = 0;
         self.changes.trace = true;

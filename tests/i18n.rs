@@ -174,7 +174,9 @@ fn a_pseudo_locale_reaches_every_word_of_the_page() {
         let trace = record_scenario(scenario);
         for (position, step) in trace.steps.iter().enumerate() {
             let place = format!("{} step {position} ({})", scenario.id, step.label);
-            let moment = figure::Moment { trace: &trace, position, previous_len: 0, lang: xx, started: true };
+            let opened = (step.record_len > 0).then_some(0);
+            let moment =
+                figure::Moment { trace: &trace, position, previous_len: 0, lang: xx, started: true, opened };
             check(&format!("{place} figure"), &figure::render(&moment), &mut found);
             let len = step.record_len as usize;
             check(&format!("{place} text"), &figure::text_alternative(&trace, len, xx), &mut found);
@@ -189,7 +191,14 @@ fn a_pseudo_locale_reaches_every_word_of_the_page() {
             );
             steps += 1;
         }
-        let before = figure::Moment { trace: &trace, position: 0, previous_len: 0, lang: xx, started: false };
+        let before = figure::Moment {
+            trace: &trace,
+            position: 0,
+            previous_len: 0,
+            lang: xx,
+            started: false,
+            opened: None,
+        };
         check(&format!("{} not started", scenario.id), &figure::render(&before), &mut found);
         check(&format!("{} no output", scenario.id), &view::output(&trace.output, 0, xx), &mut found);
     }

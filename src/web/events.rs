@@ -126,6 +126,12 @@ fn on_click(p: &mut Page, e: &Event) -> bool {
         if p.session.toggle_line(f, n).is_err() {
             return false;
         }
+    } else if let Some(card) = hit("[data-message-index]") {
+        let Some(i) = card.get_attribute("data-message-index").and_then(|i| i.parse().ok()) else {
+            return false;
+        };
+        p.session.toggle_card(i);
+        return false;
     } else if let Some(b) = hit(".alp-listing") {
         let Some(code) = b.get_attribute("data-listing").and_then(|c| Code::from_name(&c)) else {
             return false;
@@ -171,6 +177,15 @@ fn on_input(p: &mut Page, e: &Event) -> bool {
 /// Debugger keys: F8, F10, F11, Shift+F11, and the arrows outside fields.
 fn on_key(p: &mut Page, e: &Event) -> bool {
     let Some(k) = e.dyn_ref::<KeyboardEvent>() else { return false };
+    // Enter or Space on a focused message card opens its full text.
+    let card = target_element(e).and_then(|t| t.closest("[data-message-index]").ok().flatten());
+    if let (Some(card), "Enter" | " ") = (card, k.key().as_str()) {
+        if let Some(i) = card.get_attribute("data-message-index").and_then(|i| i.parse().ok()) {
+            e.prevent_default();
+            p.session.toggle_card(i);
+        }
+        return false;
+    }
     let in_field =
         target_element(e).is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
     let command = match (k.key().as_str(), k.shift_key()) {

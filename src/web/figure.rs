@@ -31,6 +31,8 @@ pub struct Moment<'a> {
     pub previous_len: usize,
     pub lang: Lang,
     pub started: bool,
+    /// The card whose full text is open, if any.
+    pub opened: Option<usize>,
 }
 
 struct Svg {
@@ -107,17 +109,17 @@ fn rows_of(message: &Value, lang: Lang) -> Vec<Row> {
                             use_id: None,
                             result_id: Some(id),
                         });
+                        // The first line (exit code) and the last (where a
+                        // traceback says what went wrong).
                         let content = b["content"].as_str().unwrap_or("");
                         let first = content.lines().next().unwrap_or("");
-                        let second = content
+                        let last = content
                             .lines()
-                            .nth(1)
-                            .map(|l| format!("  ·  {}", clip(l, 24)))
+                            .skip(1)
+                            .last()
+                            .map(|l| format!("  ·  {}", clip(&lang.said_text(l), 40)))
                             .unwrap_or_default();
-                        rows.push(row(
-                            format!("   {}{second}", clip(&lang.said_text(first), 36)),
-                            "alp-t-dim",
-                        ));
+                        rows.push(row(format!("   {}{last}", clip(&lang.said_text(first), 30)), "alp-t-dim"));
                     }
                     other => rows.push(words(
                         lang.fill("not_in_lesson", &[("kind", other.unwrap_or("?").to_string())]),
@@ -220,10 +222,13 @@ pub fn render(m: &Moment) -> String {
         let changed = i >= m.previous_len.min(record_len) && m.started;
         let has_results = rows.iter().any(|r| r.result_id.is_some());
         let kind = if has_results { "tool_result" } else { role };
+        // A card opens its full text (click, or Enter when focused).
         cards.push_str(&format!(
-            r#"<g data-message-index="{i}" class="alp-card alp-role-{}{}">"#,
+            r#"<g data-message-index="{i}" class="alp-card alp-role-{}{}{}" tabindex="0" role="button" aria-pressed="{}">"#,
             esc(role),
-            if changed { " alp-changed" } else { "" }
+            if changed { " alp-changed" } else { "" },
+            if m.opened == Some(i) { " alp-opened" } else { "" },
+            m.opened == Some(i)
         ));
         cards.push_str(&format!(
             r#"<rect x="{CARD_X}" y="{}" width="{CARD_W}" height="{h}" rx="8" class="alp-card-bg"/>"#,
@@ -297,7 +302,7 @@ pub fn render(m: &Moment) -> String {
 
     let height = svg.y + 10.0;
     format!(
-        r#"<svg data-role="record" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {height}" width="{W}" height="{height}" role="img" aria-label="{title}"><title>{title}</title>{body}</svg>"#,
+        r#"<svg data-role="record" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {height}" width="{W}" height="{height}" role="group" aria-label="{title}"><title>{title}</title>{body}</svg>"#,
         title = esc(lang.word("figure_title")),
         body = svg.body
     )
@@ -517,4 +522,16 @@ pub fn text_alternative(t: &Trace, record_len: usize, lang: Lang) -> String {
     }
     html.push_str("</ol>");
     html
+}
+
+/// The full text of an open card (its message as JSON), for the region
+/// under the figure; empty when none is open.
+pub fn card_text(t: &Trace, opened: Option<usize>, record_len: usize, lang: Lang) -> String {
+    let Some(i) = opened.filter(|i| *i < record_len.min(t.record.len())) else { return String::new() };
+    let text = serde_json::to_string_pretty(&t.record[i]).unwrap_or_default();
+    format!(
+        r#"<h3 class="alp-h3">{}</h3><pre translate="no">{}</pre>"#,
+        esc(&lang.fill("card_full", &[("n", i.to_string())])),
+        esc(&text)
+    )
 }

@@ -39,6 +39,14 @@ impl Page {
             let _ = root.class_list().add_1("alp-compact");
         }
         root.set_inner_html(&view::shell());
+        // The setup panel starts open on wide screens only.
+        let wide = web_sys::window()
+            .and_then(|w| w.inner_width().ok())
+            .and_then(|w| w.as_f64())
+            .is_none_or(|w| w >= 900.0);
+        if let (false, Ok(Some(setup))) = (wide, root.query_selector(".alp-setup")) {
+            let _ = setup.remove_attribute("open");
+        }
         if !root.has_attribute("tabindex") {
             let _ = root.set_attribute("tabindex", "-1");
         }
@@ -64,6 +72,7 @@ impl Page {
         }
         if changes.lang || changes.trace || changes.catalogue {
             self.draw_picker();
+            self.draw_setup();
         }
         if changes.lang || changes.catalogue || changes.notices {
             self.draw_problems();
@@ -134,6 +143,11 @@ impl Page {
         let s = &self.session;
         let html = view::picker(s.entries(), s.current(), s.only_function(), s.lang());
         self.set_html(".alp-select", &html);
+    }
+
+    fn draw_setup(&mut self) {
+        let html = self.session.scenario().map(|s| view::setup(s, self.session.lang())).unwrap_or_default();
+        self.set_html(".alp-setup", &html);
     }
 
     fn draw_problems(&mut self) {
@@ -254,7 +268,9 @@ impl Page {
         let entry = trace.function;
         let stack =
             if started { view::stack(entry, step.function, step.depth) } else { entry.name().to_string() };
-        let moment = Moment { trace, position, previous_len: s.previous_len(), lang, started };
+        let moment =
+            Moment { trace, position, previous_len: s.previous_len(), lang, started, opened: s.opened() };
+        let card = figure::card_text(trace, s.opened(), s.record_len(), lang);
         let figure = figure::render(&moment);
         let alternative = figure::text_alternative(trace, s.record_len(), lang);
         let (title, body) = if started {
@@ -270,11 +286,13 @@ impl Page {
         let live = format!("{counter}. {title}. {body}");
         let locals = if started { view::locals(&trace.locals_json(&step)) } else { String::new() };
         let upto = if started { step.output_len as usize } else { 0 };
-        let output = view::output(&trace.output, upto, lang);
+        let at_end = started && position + 1 >= trace.steps.len();
+        let output = view::output_with(&trace.output, upto, lang, at_end.then_some(trace));
         let status = s.status().to_string();
         self.set_text(".alp-stack", &stack);
         self.set_html(".alp-figure", &figure);
         self.set_html(".alp-figure-text", &alternative);
+        self.set_html(".alp-card-full", &card);
         self.set_text(".alp-caption-title", &title);
         self.set_text(".alp-caption-body", &body);
         self.set_text(".alp-live", &live);

@@ -13,6 +13,7 @@ use crate::debugger::Command;
 use crate::i18n::Lang;
 use crate::lesson::Listing;
 use crate::protocol::Said;
+use crate::run::Trace;
 use crate::scenario::Scenario;
 use crate::session::{Entry, Notice, LESSON};
 use crate::vocab::{Code, Function};
@@ -196,8 +197,9 @@ pub fn shell() -> String {
 <p class="alp-bp-note" data-role="unreached" aria-live="polite" hidden></p>
 <div class="alp-main">
   <section class="alp-code-panel"><h2 class="alp-h3"><span class="alp-l-code"></span> <span class="alp-stack" translate="no"></span></h2><div class="alp-code" tabindex="-1"></div><p class="alp-provenance alp-l-provenance"></p></section>
-  <section class="alp-figure-panel"><h2 class="alp-h3 alp-l-record"></h2><div class="alp-figure"></div><div class="alp-sr alp-figure-text"></div></section>
+  <section class="alp-figure-panel"><h2 class="alp-h3 alp-l-record"></h2><div class="alp-figure"></div><div class="alp-card-full" data-role="card" aria-live="polite"></div><div class="alp-sr alp-figure-text"></div></section>
 </div>
+<details class="alp-setup" data-role="setup" open></details>
 <section class="alp-caption" data-role="caption"><h2 class="alp-caption-title"></h2><p class="alp-caption-body"></p></section>
 <div class="alp-sr alp-live" aria-live="polite"></div>
 <div class="alp-lower">
@@ -310,11 +312,20 @@ pub const OUTPUT_TAIL: usize = 40;
 
 /// The output up to `upto` lines, in `lang`, newest last (markup).
 pub fn output(lines: &[Said], upto: usize, lang: Lang) -> String {
+    output_with(lines, upto, lang, None)
+}
+
+/// The output, and at the end of the run what the entry point's caller
+/// prints about it ([`summary`]).
+pub fn output_with(lines: &[Said], upto: usize, lang: Lang, end: Option<&Trace>) -> String {
     let upto = upto.min(lines.len());
     let from = upto.saturating_sub(OUTPUT_TAIL);
     let mut shown: Vec<String> = lines[from..upto].iter().map(|l| esc(&lang.said(l))).collect();
     if from > 0 {
         shown.insert(0, esc(&lang.fill("output_more", &[("n", from.to_string())])));
+    }
+    if let Some(trace) = end {
+        shown.push(summary(trace, lang));
     }
     let text = if shown.is_empty() { esc(lang.word("no_output")) } else { shown.join("\n") };
     // The inner div keeps the panel scrolled to the newest line (column-reverse).
@@ -334,4 +345,81 @@ pub fn unreached(breakpoints: &[(Function, u32)], lang: Lang) -> String {
         })
         .collect();
     esc(&lang.fill("unreached", &[("lines", lines.join(", "))]))
+}
+
+/// What the lesson's entry point prints once the run is over: for
+/// `run_loop` the status, the model calls and the record length; for
+/// `run_main` the tool result; for `ask_claude` the stop reason and id.
+pub fn summary(trace: &Trace, lang: Lang) -> String {
+    let r = &trace.result;
+    let data = |text: String| format!(r#"<span translate="no">{}</span>"#, esc(&text));
+    if let Some(e) = &trace.error {
+        return esc(&lang.fill("summary_error", &[("kind", e.kind.clone()), ("message", e.message.clone())]));
+    }
+    match trace.function {
+        Function::RunLoop => {
+            let values = [
+                ("status", r["status"].as_str().unwrap_or("").to_string()),
+                ("calls", r["calls"].to_string()),
+                ("n", trace.record.len().to_string()),
+            ];
+            esc(&lang.fill("summary_loop", &values))
+        }
+        Function::RunMain => data(format!("tool_result: {r}")),
+        Function::AskClaude => {
+            let reason = r["stop_reason"].as_str().unwrap_or("?");
+            match r["id"].as_str() {
+                Some(id) => data(format!("stop_reason={reason} · id={id}")),
+                None => data(format!("stop_reason={reason}")),
+            }
+        }
+    }
+}
+
+/// The lesson's setup for the scenario on screen, as the course's demo
+/// shows it: the question, SYSTEM, TOOLS, the teaching doubles' script (the
+/// model's replies in order, the process outcome or outcomes) and the entry
+/// call. Code and data are shown as they are; the labels are words.
+pub fn setup(scenario: &Scenario, lang: Lang) -> String {
+    use crate::protocol::{tools, SYSTEM};
+    use crate::scenario::ProcessScript;
+    let code = |text: &str| format!(r#"<pre translate="no">{}</pre>"#, esc(text));
+    let item = |key: &str, body: String| format!("<dt>{}</dt><dd>{body}</dd>", esc(lang.word(key)));
+    let json = |v: &Value| clip(&v.to_string(), 400);
+    let mut html = String::new();
+    html.push_str(&item("setup_question", code(&format!("QUESTION = {:?}", scenario.question))));
+    if scenario.function != Function::RunMain {
+        html.push_str(&item("setup_system", code(&format!("SYSTEM = {SYSTEM:?}"))));
+        let tools = serde_json::to_string_pretty(&tools()).unwrap_or_default();
+        html.push_str(&item("setup_tools", code(&format!("TOOLS = {tools}"))));
+        let replies: Vec<String> =
+            scenario.model.iter().enumerate().map(|(i, r)| format!("{}. {}", i + 1, json(r))).collect();
+        let replies =
+            if replies.is_empty() { lang.word("setup_none").to_string() } else { replies.join("\n") };
+        html.push_str(&item("setup_model", code(&replies)));
+    }
+    if scenario.function != Function::AskClaude {
+        let runs = match &scenario.process {
+            ProcessScript::Always(v) => lang.fill("setup_always", &[("outcome", json(v))]),
+            ProcessScript::Each(runs) if runs.is_empty() => lang.word("setup_none").to_string(),
+            ProcessScript::Each(runs) => runs
+                .iter()
+                .enumerate()
+                .map(|(i, r)| format!("{}. {}", i + 1, json(r)))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        };
+        html.push_str(&item("setup_process", code(&runs)));
+    }
+    let timeout = scenario.timeout_s;
+    let entry = match scenario.function {
+        Function::AskClaude => "ask_claude(client, MODEL, [{\"role\": \"user\", \"content\": QUESTION}])".to_string(),
+        Function::RunMain => format!("run_main({}, workspace, timeout={timeout})", json(&scenario.call)),
+        Function::RunLoop => format!(
+            "ask = lambda messages: ask_claude(client, MODEL, messages)\nexecute = lambda call: run_main(call, workspace, timeout={timeout})\nrun_loop(ask, execute, max_calls={})",
+            scenario.max_calls
+        ),
+    };
+    html.push_str(&item("setup_entry", code(&entry)));
+    format!(r#"<summary>{}</summary><dl>{html}</dl>"#, esc(lang.word("setup_title")))
 }

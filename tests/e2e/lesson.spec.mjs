@@ -1,0 +1,53 @@
+// The lesson's panels: the setup and entry point, the output with its
+// closing line, and message cards that open their full text.
+import { test, expect, EL, open, command } from "./helpers.mjs";
+
+for (const lang of ["zh", "en"]) {
+  test(`setup, output and cards in ${lang}`, async ({ page }) => {
+    await open(page, `?scenario=report&lang=${lang}`);
+    const setup = page.locator(`${EL} [data-role="setup"]`);
+    await test.step("the setup panel shows question, SYSTEM, TOOLS, the doubles and the entry", async () => {
+      await expect(setup).toHaveAttribute("open", "");
+      await expect(setup.locator("summary")).toHaveText(lang === "zh" ? "教学设置与入口" : "Setup and entry point");
+      const text = await setup.textContent();
+      for (const needle of ["QUESTION = ", "SYSTEM = ", "TOOLS = ", '"name": "run_main"', "ZeroDivisionError", "run_loop(ask, execute, max_calls=4)"]) {
+        expect(text, needle).toContain(needle);
+      }
+      expect(text).toContain(lang === "zh" ? "教学替身：模型依次给出的响应" : "Teaching double: the model's replies, in order");
+    });
+    await test.step("at the end the output says how the run ended", async () => {
+      await page.locator(command("run")).click();
+      const output = await page.locator(`${EL} .alp-output`).textContent();
+      expect(output).toContain(lang === "zh" ? "结果：状态 answered · 模型调用 2 次 · 记录 4 条" : "Result: status answered · 2 model call(s) · 4 messages in the record");
+    });
+    await test.step("the tool_result card shows the last line of the traceback", async () => {
+      const card = await page.locator(`${EL} [data-message-index="2"]`).textContent();
+      expect(card).toContain("ZeroDivisionError: division by zero");
+    });
+    await test.step("a card opens its full text by click and by Enter", async () => {
+      await page.locator(`${EL} [data-message-index="2"]`).click();
+      const full = page.locator(`${EL} [data-role="card"]`);
+      await expect(full).toContainText('"tool_use_id": "call_1"');
+      await expect(full).toContainText("Traceback (most recent call last)");
+      await page.locator(`${EL} [data-message-index="2"]`).click();
+      await expect(full).toBeEmpty();
+      await page.locator(`${EL} [data-message-index="1"]`).focus();
+      await page.keyboard.press("Enter");
+      await expect(full).toContainText('"type": "tool_use"');
+    });
+  });
+}
+
+test("on a phone the setup starts closed", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await open(page, "?scenario=report&lang=en");
+  await expect(page.locator(`${EL} [data-role="setup"]`)).not.toHaveAttribute("open", "");
+});
+
+test("run_main and ask_claude print what their entry returns", async ({ page }) => {
+  await open(page, "?scenario=error&lang=en");
+  await page.locator(command("run")).click();
+  await expect(page.locator(`${EL} .alp-output`)).toContainText('tool_result: {"content":"exit_code=1');
+  await page.$eval(EL, (e) => { e.load("request"); e.command("run"); });
+  await expect(page.locator(`${EL} .alp-output`)).toContainText("stop_reason=tool_use · id=msg_01");
+});
