@@ -76,6 +76,8 @@ pub fn record(
     limits: impl Into<Limits>,
 ) -> Trace {
     let limits: Limits = limits.into();
+    // The model reads SYSTEM and the tool description in the scenario's language.
+    let outer = crate::protocol::set_lesson_texts(&scenario.system, &scenario.tool_description);
     // Once a budget has run out, the process is not started again.
     let mut process = Guarded(process);
     let process: &mut dyn Process = &mut process;
@@ -125,6 +127,7 @@ pub fn record(
             }
         }
     });
+    crate::protocol::set_lesson_texts(outer.0, outer.1);
     let Recording { steps, locals, output, cut } = rec;
     let (result, error) = match cut {
         Some(cut) => {

@@ -23,7 +23,7 @@ pub const OUTPUT_LIMIT: usize = 2000;
 /// back whatever the model answered.
 pub fn ask_claude(model: &mut dyn Model, messages: &[Value]) -> Result<Value, ModelError> {
     before!("ask.build", messages;);
-    let request = Request { model: MODEL, system: SYSTEM, messages, tools: tools(), max_tokens: MAX_TOKENS };
+    let request = Request { model: MODEL, system: &SYSTEM, messages, tools: tools(), max_tokens: MAX_TOKENS };
     before!("ask.create", messages; request);
     let response = model.create(&request)?;
     before!("ask.return", messages; response);

@@ -432,10 +432,18 @@ impl Session {
         self.changes.breakpoints = true;
     }
 
+    /// Switch language. The question, the model's words and what the model
+    /// reads are the learner's language too, so the run is recorded again
+    /// (milliseconds); it has the same steps, so the position stays.
     pub fn set_lang(&mut self, lang: Lang) {
         if lang != self.lang {
             self.lang = lang;
             self.changes.lang = true;
+            let (position, started) = (self.position(), self.started());
+            self.rerecord();
+            if started {
+                self.dbg.seek(position, &self.trace.steps);
+            }
         }
     }
 
@@ -537,7 +545,7 @@ impl Session {
     /// Record the current scenario again and go back to the start; the
     /// breakpoints stay.
     fn rerecord(&mut self) {
-        let Some(scenario) = self.scenario().cloned() else { return };
+        let Some(scenario) = self.scenario().map(|s| s.localized(self.lang)) else { return };
         let (mut model, mut process) = self.doubles.for_scenario(&scenario);
         if let Some(make) = &self.model {
             model = make();

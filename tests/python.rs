@@ -1,5 +1,7 @@
 //! The lesson's Python (`src/runtime.py`) runs the same steps as the Rust
-//! that is recorded: for every shipped scenario, CPython's line sequence
+//! that is recorded: for every shipped scenario, in Chinese and in English
+//! (the question, the model's words and what the model reads follow the
+//! language), CPython's line sequence
 //! (`sys.settrace`, via tests/python/replay.py) equals the sequence the
 //! Rust trace maps to through the `#|` marks, and the result, the record
 //! and the output are equal.
@@ -166,65 +168,86 @@ fn runtime_py_runs_the_same_steps_as_the_recorded_rust_for_every_scenario() {
     let occurrences = occurrences();
     let mut failures = Vec::new();
     let mut compared = 0;
+    let dir = std::env::temp_dir().join(format!("alp-python-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
     for (file, parsed) in load_shipped() {
-        let scenario = parsed.unwrap_or_else(|p| panic!("{file}: {p:?}"));
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/scenarios").join(&file);
-        let out = Command::new(python())
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/replay.py"))
-            .arg(&path)
-            .output()
-            .unwrap_or_else(|e| panic!("CPython is needed for this test (python3): {e}"));
-        assert!(out.status.success(), "{file}: replay.py failed:\n{}", String::from_utf8_lossy(&out.stderr));
-        let py: Value = serde_json::from_slice(&out.stdout).expect("replay.py prints JSON");
-        let trace = record_scenario(&scenario);
-        let want = match expected(&trace, &marks, &occurrences) {
-            Ok(w) => w,
-            Err(why) => {
-                failures.push(format!("{file}: {why}"));
-                continue;
+        for code in ["en", "zh"] {
+            let lang = agent_loop_playground::i18n::Lang::parse(code).unwrap();
+            let file = format!("{file} ({code})");
+            let scenario = parsed.as_ref().unwrap_or_else(|p| panic!("{file}: {p:?}")).localized(lang);
+            // The fixture as the learner meets it, with what the model reads.
+            let mut fixture = scenario.raw.clone();
+            fixture["question"] = json!(scenario.question);
+            fixture["system"] = json!(scenario.system);
+            fixture["tool_description"] = json!(scenario.tool_description);
+            let path = dir.join(format!("{}-{code}.json", scenario.id));
+            std::fs::write(&path, fixture.to_string()).unwrap();
+            let out = Command::new(python())
+                .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/replay.py"))
+                .arg(&path)
+                .output()
+                .unwrap_or_else(|e| panic!("CPython is needed for this test (python3): {e}"));
+            assert!(
+                out.status.success(),
+                "{file}: replay.py failed:\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let py: Value = serde_json::from_slice(&out.stdout).expect("replay.py prints JSON");
+            let trace = record_scenario(&scenario);
+            if code == "en" {
+                let plain = record_scenario(parsed.as_ref().unwrap());
+                assert_eq!(plain.output.len(), trace.output.len(), "{file}: English is the default");
             }
-        };
-        let got = actual(py["steps"].as_array().unwrap(), &marks);
-        if want != got {
-            let at = want.iter().zip(&got).position(|(a, b)| a != b).unwrap_or(want.len().min(got.len()));
-            failures.push(format!(
+            let want = match expected(&trace, &marks, &occurrences) {
+                Ok(w) => w,
+                Err(why) => {
+                    failures.push(format!("{file}: {why}"));
+                    continue;
+                }
+            };
+            let got = actual(py["steps"].as_array().unwrap(), &marks);
+            if want != got {
+                let at = want.iter().zip(&got).position(|(a, b)| a != b).unwrap_or(want.len().min(got.len()));
+                failures.push(format!(
                 "{file}: the lines part at step {at} ({} Rust-mapped, {} CPython)\nRust maps to:\n{}\nCPython ran:\n{}",
                 want.len(),
                 got.len(),
                 show(&want, at),
                 show(&got, at)
             ));
-            continue;
-        }
-        // The same outcome.
-        let rust_result = match (&trace.result, scenario.function.name()) {
-            (Value::Object(map), "run_loop") => {
-                let mut map = map.clone();
-                map.insert("messages".into(), json!(trace.record));
-                Value::Object(map)
+                continue;
             }
-            (other, _) => other.clone(),
-        };
-        let rust_error = trace.error.as_ref().map(|e| e.kind.clone());
-        if py["result"] != rust_result || py["error"].as_str().map(str::to_string) != rust_error {
-            failures.push(format!(
-                "{file}: outcomes differ\n  rust:    {rust_result} {rust_error:?}\n  cpython: {} {}",
-                py["result"], py["error"]
-            ));
-            continue;
+            // The same outcome.
+            let rust_result = match (&trace.result, scenario.function.name()) {
+                (Value::Object(map), "run_loop") => {
+                    let mut map = map.clone();
+                    map.insert("messages".into(), json!(trace.record));
+                    Value::Object(map)
+                }
+                (other, _) => other.clone(),
+            };
+            let rust_error = trace.error.as_ref().map(|e| e.kind.clone());
+            if py["result"] != rust_result || py["error"].as_str().map(str::to_string) != rust_error {
+                failures.push(format!(
+                    "{file}: outcomes differ\n  rust:    {rust_result} {rust_error:?}\n  cpython: {} {}",
+                    py["result"], py["error"]
+                ));
+                continue;
+            }
+            let rust_output: Vec<String> = trace.output.iter().map(ToString::to_string).collect();
+            if py["output"] != json!(rust_output) {
+                failures.push(format!(
+                    "{file}: output differs\n  rust:    {rust_output:?}\n  cpython: {}",
+                    py["output"]
+                ));
+                continue;
+            }
+            compared += 1;
         }
-        let rust_output: Vec<String> = trace.output.iter().map(ToString::to_string).collect();
-        if py["output"] != json!(rust_output) {
-            failures.push(format!(
-                "{file}: output differs\n  rust:    {rust_output:?}\n  cpython: {}",
-                py["output"]
-            ));
-            continue;
-        }
-        compared += 1;
     }
+    std::fs::remove_dir_all(&dir).ok();
     assert!(failures.is_empty(), "{} of the scenarios differ:\n\n{}", failures.len(), failures.join("\n\n"));
-    assert!(compared >= 35, "compared {compared} scenarios");
+    assert!(compared >= 70, "compared {compared} scenario runs (35 scenarios × zh, en)");
 }
 
 #[test]

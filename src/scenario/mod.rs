@@ -39,6 +39,7 @@
 //! - `hits`: trace labels (e.g. `loop.save_results`) at least one step must
 //!   carry; `misses`: labels no step may carry. A label may not be in both.
 
+use crate::i18n::Lang;
 use crate::protocol::{Model, ModelError, Process, ProcessOutcome, QUESTION};
 use crate::vocab::Function;
 use serde_json::{json, Map, Value};
@@ -68,7 +69,12 @@ pub struct Scenario {
     pub function: Function,
     /// `lang -> title`; at least `zh` and `en`.
     pub title: BTreeMap<String, String>,
+    /// The question, in the language this scenario was read for (English
+    /// unless [`Scenario::localized`]).
     pub question: String,
+    /// SYSTEM and the tool description the model reads, in that language.
+    pub system: String,
+    pub tool_description: String,
     pub program: String,
     pub max_calls: i64,
     pub call: Value,
@@ -155,7 +161,13 @@ impl Scenario {
             Some(_) => problem("title", "must be an object {\"zh\": …, \"en\": …}".into()),
             None => problem("title", "missing".into()),
         }
-        let question = string_field(obj, "question", QUESTION, &mut problem);
+        let question = match obj.get("question") {
+            None => QUESTION.to_string(),
+            Some(v) => in_language(v, "en").unwrap_or_else(|| {
+                problem("question", "must be a string or {\"zh\": …, \"en\": …} strings".into());
+                QUESTION.to_string()
+            }),
+        };
         let program = string_field(obj, "program", "print(10 / 0)", &mut problem);
         let max_calls = match obj.get("max_calls") {
             None => 4,
@@ -192,7 +204,7 @@ impl Scenario {
                         }
                     }
                 }
-                replies.clone()
+                replies.iter().map(|r| replies_in(r, "en")).collect()
             }
             Some(_) => {
                 problem("model", "must be a list of replies".into());
@@ -238,6 +250,8 @@ impl Scenario {
             function,
             title,
             question,
+            system: crate::protocol::SYSTEM_EN.to_string(),
+            tool_description: crate::protocol::TOOL_DESCRIPTION_EN.to_string(),
             program,
             max_calls,
             call,
@@ -247,6 +261,29 @@ impl Scenario {
             expect,
             raw,
         })
+    }
+
+    /// This scenario as a learner of `lang` meets it: the question, the
+    /// model's text blocks (where the fixture gives `{"zh": …, "en": …}`),
+    /// SYSTEM and the tool description in that language. `raw` follows, so
+    /// the page's JS doubles replay the same words.
+    pub fn localized(&self, lang: Lang) -> Scenario {
+        let code = lang.code();
+        let mut s = self.clone();
+        s.question = match self.raw.get("question") {
+            Some(v) => in_language(v, code).unwrap_or_else(|| self.question.clone()),
+            None => lang.word("lesson_question").to_string(),
+        };
+        s.system = lang.word("lesson_system").to_string();
+        s.tool_description = lang.word("lesson_tool").to_string();
+        if let Some(replies) = self.raw.get("model").and_then(Value::as_array) {
+            s.model = replies.iter().map(|r| replies_in(r, code)).collect();
+            s.raw["model"] = Value::Array(s.model.clone());
+        }
+        if s.raw.get("question").is_some() {
+            s.raw["question"] = Value::String(s.question.clone());
+        }
+        s
     }
 
     /// Title in `lang`, falling back to English, then the id.
@@ -281,6 +318,36 @@ pub const KNOWN_FIELDS: [&str; 12] = [
 
 fn is_id(s: &str) -> bool {
     !s.is_empty() && s.len() <= 64 && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// A text given as a string, or as `{"zh": …, "en": …}` (English when the
+/// language is missing); `None` for anything else.
+fn in_language(v: &Value, code: &str) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Object(map) => {
+            let all_strings = !map.is_empty() && map.values().all(Value::is_string);
+            let pick = map.get(code).or_else(|| map.get("en"))?;
+            all_strings.then(|| pick.as_str().map(str::to_string)).flatten()
+        }
+        _ => None,
+    }
+}
+
+/// A model reply with its text blocks in one language. A text that is not
+/// a language map stays as it is (a fixture may be malformed on purpose).
+fn replies_in(reply: &Value, code: &str) -> Value {
+    let mut reply = reply.clone();
+    if let Some(blocks) = reply.get_mut("content").and_then(Value::as_array_mut) {
+        for block in blocks {
+            if block["text"].is_object() {
+                if let Some(text) = in_language(&block["text"], code) {
+                    block["text"] = Value::String(text);
+                }
+            }
+        }
+    }
+    reply
 }
 
 fn string_field(

@@ -146,7 +146,8 @@ impl Page {
     }
 
     fn draw_setup(&mut self) {
-        let html = self.session.scenario().map(|s| view::setup(s, self.session.lang())).unwrap_or_default();
+        let lang = self.session.lang();
+        let html = self.session.scenario().map(|s| view::setup(&s.localized(lang), lang)).unwrap_or_default();
         self.set_html(".alp-setup", &html);
     }
 

@@ -381,16 +381,18 @@ pub fn summary(trace: &Trace, lang: Lang) -> String {
 /// model's replies in order, the process outcome or outcomes) and the entry
 /// call. Code and data are shown as they are; the labels are words.
 pub fn setup(scenario: &Scenario, lang: Lang) -> String {
-    use crate::protocol::{tools, SYSTEM};
     use crate::scenario::ProcessScript;
+    use serde_json::json;
     let code = |text: &str| format!(r#"<pre translate="no">{}</pre>"#, esc(text));
     let item = |key: &str, body: String| format!("<dt>{}</dt><dd>{body}</dd>", esc(lang.word(key)));
     let json = |v: &Value| clip(&v.to_string(), 400);
     let mut html = String::new();
     html.push_str(&item("setup_question", code(&format!("QUESTION = {:?}", scenario.question))));
     if scenario.function != Function::RunMain {
-        html.push_str(&item("setup_system", code(&format!("SYSTEM = {SYSTEM:?}"))));
-        let tools = serde_json::to_string_pretty(&tools()).unwrap_or_default();
+        html.push_str(&item("setup_system", code(&format!("SYSTEM = {:?}", scenario.system))));
+        let tools = json!([{"name": "run_main", "description": scenario.tool_description,
+            "input_schema": {"type": "object", "properties": {}, "additionalProperties": false}}]);
+        let tools = serde_json::to_string_pretty(&tools).unwrap_or_default();
         html.push_str(&item("setup_tools", code(&format!("TOOLS = {tools}"))));
         let replies: Vec<String> =
             scenario.model.iter().enumerate().map(|(i, r)| format!("{}. {}", i + 1, json(r))).collect();

@@ -51,3 +51,21 @@ test("run_main and ask_claude print what their entry returns", async ({ page }) 
   await page.$eval(EL, (e) => { e.load("request"); e.command("run"); });
   await expect(page.locator(`${EL} .alp-output`)).toContainText("stop_reason=tool_use · id=msg_01");
 });
+
+test("the question, the model's words and what the model reads follow the language", async ({ page }) => {
+  await open(page, "?scenario=report&lang=zh");
+  await page.locator(command("run")).click();
+  const cardsText = () => page.$$eval(`${EL} svg[data-role="record"] [data-message-index]`, (g) => g.map((c) => c.textContent));
+  let cards = await cardsText();
+  expect(cards[0]).toContain("请运行 main.py，只把结果告诉我。");
+  expect(cards[3]).toContain("main.py 运行失败：ZeroDivisionError");
+  await expect(page.locator(`${EL} [data-role="setup"]`)).toContainText("按用户的要求工作");
+  const before = await page.$eval(EL, (e) => e.state());
+  await page.locator(`${EL} [data-lang="en"]`).click();
+  const after = await page.$eval(EL, (e) => e.state());
+  expect([after.step, after.status, after.lang]).toEqual([before.step, before.status, "en"]);
+  cards = await cardsText();
+  expect(cards[0]).toContain("Run main.py and only report the result.");
+  expect(cards[3]).toContain("main.py failed: ZeroDivisionError");
+  await expect(page.locator(`${EL} [data-role="setup"]`)).toContainText("Work on the user's request.");
+});

@@ -83,8 +83,14 @@ def main(path):
     fixture = json.loads(pathlib.Path(path).read_text(encoding="utf-8-sig"))
     runtime = load_runtime()
     runtime.subprocess = process_double(copy.deepcopy(fixture.get("process", [])))
+    # The lesson's texts in the learner's language, swapped in the way a
+    # demo swaps module-level names (the test passes them with the fixture).
     if "question" in fixture:
         runtime.QUESTION = fixture["question"]
+    if "system" in fixture:
+        runtime.SYSTEM = fixture["system"]
+    if "tool_description" in fixture:
+        runtime.TOOLS = [dict(runtime.TOOLS[0], description=fixture["tool_description"])]
     client = Client(copy.deepcopy(fixture.get("model", [])))
     timeout = fixture.get("timeout_s", 3)
     if isinstance(timeout, float) and timeout.is_integer():
