@@ -162,6 +162,16 @@ impl Lang {
         }
     }
 
+    /// A status or error kind (`answered`, `step_cap`) as the code spells
+    /// it, with its meaning beside it where the language adds one.
+    pub fn status(self, code: &str) -> String {
+        let key = format!("gloss_{code}");
+        if !table(self).words.contains_key(&key) {
+            return code.to_string();
+        }
+        self.fill("with_gloss", &[("value", code.to_string()), ("gloss", self.word(&key).to_string())])
+    }
+
     /// A text from the record, translated when the core wrote it
     /// ([`Said::recognise`]), else as it is.
     pub fn said_text(self, text: &str) -> String {

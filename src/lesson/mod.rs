@@ -391,7 +391,8 @@ pub fn caption(lang: Lang, trace: &Trace, position: usize) -> (String, String) {
     let fill = |text: &str| {
         i18n::fill(text, |key| {
             let value = fill_value(key, trace, position);
-            Some(value.map_or_else(|| lang.word("value_missing").to_string(), |v| lang.said_text(&v)))
+            let shown = |v: String| if key == "status" { lang.status(&v) } else { lang.said_text(&v) };
+            Some(value.map_or_else(|| lang.word("value_missing").to_string(), shown))
         })
     };
     match lang.caption(stage(step)) {

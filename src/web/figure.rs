@@ -157,7 +157,7 @@ pub fn render(m: &Moment) -> String {
     let status = if !m.started {
         lang.word("status_not_started").to_string()
     } else if at_end {
-        t.ending().map_or_else(|| lang.word("status_done").to_string(), str::to_string)
+        t.ending().map_or_else(|| lang.word("status_done").to_string(), |e| lang.status(e))
     } else {
         lang.word("status_running").to_string()
     };

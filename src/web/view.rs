@@ -354,12 +354,14 @@ pub fn summary(trace: &Trace, lang: Lang) -> String {
     let r = &trace.result;
     let data = |text: String| format!(r#"<span translate="no">{}</span>"#, esc(&text));
     if let Some(e) = &trace.error {
-        return esc(&lang.fill("summary_error", &[("kind", e.kind.clone()), ("message", e.message.clone())]));
+        return esc(
+            &lang.fill("summary_error", &[("kind", lang.status(&e.kind)), ("message", e.message.clone())])
+        );
     }
     match trace.function {
         Function::RunLoop => {
             let values = [
-                ("status", r["status"].as_str().unwrap_or("").to_string()),
+                ("status", lang.status(r["status"].as_str().unwrap_or(""))),
                 ("calls", r["calls"].to_string()),
                 ("n", trace.record.len().to_string()),
             ];
