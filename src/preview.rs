@@ -213,7 +213,7 @@ impl Local for crate::protocol::Request<'_> {
         serde_json::json!({
             "model": self.model,
             "system": self.system,
-            "messages": format!("(the record, n = {})", self.messages.len()),
+            "messages": record_ref(self.messages.len()),
             "tools": self.tools,
             "max_tokens": self.max_tokens,
         })
@@ -285,6 +285,18 @@ fn write_preview(v: &Value, depth: usize, out: &mut Vec<u8>) {
             let _ = serde_json::to_writer(out, other);
         }
     }
+}
+
+/// How a local that is the whole record is shown: it is what the figure
+/// draws, so only its length (`(the record, n = 4)`).
+pub fn record_ref(len: usize) -> String {
+    format!("(the record, n = {len})")
+}
+
+/// The length in a [`record_ref`] text, if the text is one exactly.
+pub fn read_record_ref(text: &str) -> Option<usize> {
+    let n: usize = text.strip_prefix("(the record, n = ")?.strip_suffix(')')?.parse().ok()?;
+    (record_ref(n) == text).then_some(n)
 }
 
 /// The preview of a local as a JSON value (the text [`Local::write`]

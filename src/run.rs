@@ -111,7 +111,7 @@ pub fn record(
                 [("question", &scenario.question), ("max_calls", &scenario.max_calls)];
             let show = |r: &Result<crate::protocol::Outcome, crate::protocol::LoopError>| match r {
                 Ok(o) => json!({"status": o.status, "text": o.text, "calls": o.calls,
-                                "messages": format!("(the record, n = {})", o.messages.len())}),
+                                "messages": crate::preview::record_ref(o.messages.len())}),
                 Err(e) => json!({"error": e}),
             };
             let returned = trace::call(Function::RunLoop, &args, show, || {
@@ -163,7 +163,7 @@ pub fn record(
 
 fn traced_ask(model: &mut dyn Model, messages: &[Value]) -> Result<Value, ModelError> {
     trace::record_len(messages.len());
-    let shown = format!("(the record, n = {})", messages.len());
+    let shown = crate::preview::record_ref(messages.len());
     let args: [(&str, &dyn Local); 1] = [("messages", &shown)];
     let show = |r: &Result<Value, ModelError>| match r {
         Ok(v) => v.clone(),

@@ -285,13 +285,17 @@ impl Page {
         let counter =
             lang.fill("step_counter", &[("n", shown_number.to_string()), ("total", total.to_string())]);
         let live = format!("{counter}. {title}. {body}");
-        let locals = if started { view::locals(&trace.locals_json(&step)) } else { String::new() };
+        let locals = if started { view::locals(&trace.locals_json(&step), lang) } else { String::new() };
         let upto = if started { step.output_len as usize } else { 0 };
         let at_end = started && position + 1 >= trace.steps.len();
         let output = view::output_with(&trace.output, upto, lang, at_end.then_some(trace));
         let status = s.status().to_string();
         self.set_text(".alp-stack", &stack);
+        let figure_changed = self.shown.get(".alp-figure").is_none_or(|shown| *shown != figure);
         self.set_html(".alp-figure", &figure);
+        if figure_changed && started {
+            scroll_to_change(self.q(".alp-figure"));
+        }
         self.set_html(".alp-figure-text", &alternative);
         self.set_html(".alp-card-full", &card);
         self.set_text(".alp-caption-title", &title);
@@ -318,9 +322,31 @@ fn scroll_into_code(row: &Element, code: Option<Element>) {
     let bottom = top + row.offset_height();
     let view_top = code.scroll_top();
     let view_h = code.client_height();
-    if top < view_top {
-        code.set_scroll_top((top - 24).max(0));
-    } else if bottom > view_top + view_h {
-        code.set_scroll_top(bottom - view_h + 24);
+    // Three rows of context above and below the line.
+    let context = 3 * row.offset_height();
+    if top - context < view_top {
+        code.set_scroll_top((top - context).max(0));
+    } else if bottom + context > view_top + view_h {
+        code.set_scroll_top(bottom - view_h + context);
+    }
+}
+
+/// Bring the newest changed card of the figure into its panel's view.
+fn scroll_to_change(figure: Option<Element>) {
+    let Some(figure) = figure else { return };
+    let Ok(changed) = figure.query_selector_all(".alp-changed") else { return };
+    let Some(changed) =
+        changed.item(changed.length().saturating_sub(1)).and_then(|n| n.dyn_into::<Element>().ok())
+    else {
+        return;
+    };
+    let (card, panel) = (changed.get_bounding_client_rect(), figure.get_bounding_client_rect());
+    let top = card.top() - panel.top() + f64::from(figure.scroll_top());
+    let bottom = top + card.height();
+    let (view_top, view_h) = (f64::from(figure.scroll_top()), f64::from(figure.client_height()));
+    // Show its bottom (where a new card grows), but never lose its top.
+    let target = if top < view_top || bottom - top > view_h { top - 12.0 } else { bottom - view_h + 12.0 };
+    if top < view_top || bottom > view_top + view_h {
+        figure.set_scroll_top(target.max(0.0) as i32);
     }
 }

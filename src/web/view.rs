@@ -292,14 +292,24 @@ pub fn problems(entries: &[Entry], notices: &[Notice], lang: Lang) -> String {
     html
 }
 
-/// The locals of a step as a definition list.
-pub fn locals(locals: &Value) -> String {
+/// The locals of a step as a definition list. A local that stands for the
+/// whole record is said in the page's language.
+pub fn locals(locals: &Value, lang: Lang) -> String {
     let mut html = String::new();
     if let Value::Object(map) = locals {
         for (k, v) in map {
-            let shown = match v {
-                Value::String(s) => format!("{s:?}"),
-                other => other.to_string(),
+            let record = |v: &Value| v.as_str().and_then(crate::preview::read_record_ref);
+            let shown = match (record(v), record(&v["messages"])) {
+                (Some(n), _) => lang.fill("record_ref", &[("n", n.to_string())]),
+                (_, Some(n)) => {
+                    let mut v = v.clone();
+                    v["messages"] = Value::String(lang.fill("record_ref", &[("n", n.to_string())]));
+                    v.to_string()
+                }
+                _ => match v {
+                    Value::String(s) => format!("{s:?}"),
+                    other => other.to_string(),
+                },
             };
             html.push_str(&format!("<dt>{}</dt><dd>{}</dd>", esc(k), esc(&clip(&shown, 240))));
         }

@@ -69,3 +69,35 @@ test("the question, the model's words and what the model reads follow the langua
   expect(cards[3]).toContain("main.py failed: ZeroDivisionError");
   await expect(page.locator(`${EL} [data-role="setup"]`)).toContainText("Work on the user's request.");
 });
+
+test("the current line keeps context in view; the figure scrolls to the card that changed", async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await open(page, "?scenario=keeps-asking&lang=en");
+  await page.$eval(EL, (e) => e.setAttribute("height", "260"));
+  await page.locator(command("debug")).click();
+  // Step until a step adds a card to a record that no longer fits.
+  for (let i = 0; i < 200; i++) {
+    const before = (await page.$eval(EL, (e) => e.state())).recordLength;
+    await page.locator(command("step")).click();
+    const now = await page.$eval(EL, (e) => ({ n: e.state().recordLength, scrolls: e.querySelector(".alp-figure").scrollHeight > e.querySelector(".alp-figure").clientHeight }));
+    if (now.n > before && now.n >= 5 && now.scrolls) break;
+  }
+  const view = await page.$eval(EL, (e) => {
+    const code = e.querySelector(".alp-code");
+    const row = e.querySelector('[aria-current="step"]');
+    const r = row.getBoundingClientRect(), c = code.getBoundingClientRect();
+    const fig = e.querySelector(".alp-figure");
+    const changed = [...e.querySelectorAll(".alp-figure .alp-changed")].pop();
+    const f = fig.getBoundingClientRect();
+    const k = changed ? changed.getBoundingClientRect() : null;
+    return {
+      above: r.top - c.top, below: c.bottom - r.bottom, rowHeight: r.height,
+      figureScrolls: fig.scrollHeight > fig.clientHeight,
+      cardVisible: k ? k.top >= f.top - 1 && k.bottom <= f.bottom + 1 : null,
+    };
+  });
+  expect(view.above, "context above the current line").toBeGreaterThanOrEqual(view.rowHeight * 2);
+  expect(view.below, "context below the current line").toBeGreaterThanOrEqual(view.rowHeight * 2);
+  expect(view.figureScrolls, "the record is taller than its panel").toBe(true);
+  expect(view.cardVisible, "the changed card is in view").toBe(true);
+});
