@@ -8,8 +8,9 @@ const NEEDLES = {
   rust: { ask: "ask(&messages)", save: 'messages.push(json!({"role": "user"' },
 };
 
-for (const [lang, listing] of [["zh", "python"], ["en", "python"], ["zh", "rust"], ["en", "rust"]]) {
-  test(`lesson walk-through in ${lang}, ${listing} listing`, async ({ page }) => {
+for (const [lang, listing, width] of [["zh", "python", 1440], ["en", "python", 1440], ["zh", "rust", 1440], ["en", "rust", 1440], ["zh", "python", 390], ["en", "python", 390]]) {
+  test(`lesson walk-through in ${lang}, ${listing} listing, ${width} px`, async ({ page }) => {
+    await page.setViewportSize({ width, height: width > 400 ? 900 : 844 });
     await open(page, `?function=run_loop&scenario=report&lang=${lang}${listing === "rust" ? "&listing=rust" : ""}`);
     expect((await state(page)).listing, "python is the default").toBe(listing);
     let ask, save;
