@@ -199,13 +199,13 @@ pub fn shell() -> String {
   <section class="alp-code-panel"><h2 class="alp-h3"><span class="alp-l-code"></span> <span class="alp-stack" translate="no"></span></h2><div class="alp-code" tabindex="-1"></div><p class="alp-provenance alp-l-provenance"></p></section>
   <section class="alp-figure-panel"><h2 class="alp-h3 alp-l-record"></h2><div class="alp-figure"></div><div class="alp-card-full" data-role="card" aria-live="polite"></div><div class="alp-sr alp-figure-text"></div></section>
 </div>
-<details class="alp-setup" data-role="setup" open></details>
 <section class="alp-caption" data-role="caption"><h2 class="alp-caption-title"></h2><p class="alp-caption-body"></p></section>
 <div class="alp-sr alp-live" aria-live="polite"></div>
 <div class="alp-lower">
   <section class="alp-locals-panel"><h2 class="alp-h3 alp-l-locals"></h2><dl class="alp-locals" translate="no"></dl></section>
   <section class="alp-output-panel"><h2 class="alp-h3 alp-l-output"></h2><pre class="alp-output"></pre></section>
-</div>"#
+</div>
+<details class="alp-setup" data-role="setup" open></details>"#
     )
 }
 
