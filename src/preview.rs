@@ -240,6 +240,19 @@ fn shortened(s: &str) -> std::borrow::Cow<'_, str> {
     format!("{head}… (+{} chars)", total - PREVIEW_CHARS).into()
 }
 
+/// The length, in characters, of the string a preview stands for: its own
+/// length, or for a shortened one the length it had (read back exactly).
+pub fn full_length(shown: &str) -> usize {
+    let shown_chars = shown.chars().count();
+    let cut = shown.strip_suffix(" chars)").and_then(|s| s.rsplit_once("… (+"));
+    match cut {
+        Some((head, more)) if head.chars().count() == PREVIEW_CHARS => {
+            more.parse::<usize>().map_or(shown_chars, |n| PREVIEW_CHARS + n)
+        }
+        _ => shown_chars,
+    }
+}
+
 fn write_str(s: &str, out: &mut Vec<u8>) {
     let _ = serde_json::to_writer(out, s);
 }

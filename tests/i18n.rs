@@ -352,3 +352,19 @@ fn a_value_a_run_does_not_have_is_said_in_words() {
     let (_, zh) = caption(Lang::parse("zh").unwrap(), &trace, at);
     assert!(zh.starts_with("stop_reason = （缺失）"), "{zh}");
 }
+
+#[test]
+fn a_capped_output_shows_its_length_before_and_after() {
+    use agent_loop_playground::preview::full_length;
+    assert_eq!(full_length("short"), 5);
+    let long = "x".repeat(5000);
+    let shown = agent_loop_playground::trace::preview(&long);
+    assert_eq!(full_length(shown.as_str().unwrap()), 5000);
+    let s = load_shipped().into_iter().filter_map(|(_, p)| p.ok()).find(|s| s.id == "long-output").unwrap();
+    let trace = record_scenario(&s);
+    let en = Lang::parse("en").unwrap();
+    let at = trace.steps.iter().position(|st| st.label == "main.cap").unwrap();
+    let moment = figure::Moment { trace: &trace, position: at, previous_len: 0, lang: en, started: true, opened: None };
+    let svg = figure::render(&moment);
+    assert!(svg.contains("output length: 5000 → 2000 characters (cap 2000)"), "{svg}");
+}

@@ -419,6 +419,19 @@ fn in_flight(svg: &mut Svg, m: &Moment, locals: &Value) {
             if let Some(rc) = locals["returncode"].as_i64() {
                 lines.push((format!("process: returncode={rc}"), true));
             }
+            // Where the output is capped, its length before → after.
+            if matches!(step.label, "main.cap" | "main.placeholder" | "main.content") {
+                let limit = crate::runtime::OUTPUT_LIMIT;
+                let before = output_before_cap(m);
+                if before > limit {
+                    let values = [
+                        ("before", before.to_string()),
+                        ("after", limit.to_string()),
+                        ("limit", limit.to_string()),
+                    ];
+                    lines.push((lang.fill("output_cap", &values), false));
+                }
+            }
             if result.is_object() {
                 let content = result["content"]
                     .as_str()
@@ -534,4 +547,15 @@ pub fn card_text(t: &Trace, opened: Option<usize>, record_len: usize, lang: Lang
         esc(&lang.fill("card_full", &[("n", i.to_string())])),
         esc(&text)
     )
+}
+
+/// The output's length before the cap: at the `main.cap` step of the
+/// current `run_main` (this step or one of the last few).
+fn output_before_cap(m: &Moment) -> usize {
+    m.trace.steps[..=m.position]
+        .iter()
+        .rev()
+        .take(4)
+        .find(|s| s.label == "main.cap")
+        .map_or(0, |s| crate::preview::full_length(m.trace.locals_json(s)["output"].as_str().unwrap_or("")))
 }
