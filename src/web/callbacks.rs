@@ -22,7 +22,10 @@ pub struct JsDoubles {
 
 impl Doubles for JsDoubles {
     fn for_scenario(&self, scenario: &Scenario) -> (Box<dyn Model>, Box<dyn Process>) {
-        let doubles = self.factory.call1(&JsValue::NULL, &from_json(&scenario.raw)).unwrap_or(JsValue::NULL);
+        // The script as this scenario reads it (its replies in its language).
+        let mut script = scenario.raw.clone();
+        script["model"] = Value::Array(scenario.model.clone());
+        let doubles = self.factory.call1(&JsValue::NULL, &from_json(&script)).unwrap_or(JsValue::NULL);
         let get = |k: &str| {
             Reflect::get(&doubles, &JsValue::from_str(k)).ok().and_then(|f| f.dyn_into::<Function>().ok())
         };
