@@ -364,7 +364,14 @@ fn a_capped_output_shows_its_length_before_and_after() {
     let trace = record_scenario(&s);
     let en = Lang::parse("en").unwrap();
     let at = trace.steps.iter().position(|st| st.label == "main.cap").unwrap();
-    let moment = figure::Moment { trace: &trace, position: at, previous_len: 0, lang: en, started: true, opened: None };
+    let moment = figure::Moment {
+        trace: &trace,
+        position: at,
+        previous_len: 0,
+        lang: en,
+        started: true,
+        opened: None,
+    };
     let svg = figure::render(&moment);
     assert!(svg.contains("output length: 5000 → 2000 characters (cap 2000)"), "{svg}");
 }
