@@ -7,7 +7,11 @@
 use std::process::Command;
 
 fn cli(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_agent-loop-playground")).args(args).output().unwrap();
+    outcome(Command::new(env!("CARGO_BIN_EXE_agent-loop-playground")).args(args).output().unwrap())
+}
+
+/// Exit code, standard output and standard error of a finished run.
+fn outcome(out: std::process::Output) -> (i32, String, String) {
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -99,12 +103,7 @@ fn cli_within(args: &[&std::ffi::OsStr], seconds: u64) -> (i32, String, String) 
         }
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    outcome(child.wait_with_output().unwrap())
 }
 
 #[test]

@@ -205,12 +205,13 @@ fn a_pseudo_locale_reaches_every_word_of_the_page() {
     assert!(steps > 1000, "only {steps} steps rendered");
     found.sort();
     found.dedup();
-    assert!(
-        found.is_empty(),
-        "{} hard-coded words:\n{}",
-        found.len(),
-        found[..found.len().min(40)].join("\n")
-    );
+    none_of(&found, "hard-coded words");
+}
+
+/// Fails naming the first findings, if there are any.
+fn none_of(found: &[String], what: &str) {
+    let shown = found[..found.len().min(40)].join("\n");
+    assert!(found.is_empty(), "{} {what}:\n{shown}", found.len());
 }
 
 #[test]
@@ -330,12 +331,7 @@ fn every_caption_of_every_step_has_every_value_in_both_languages() {
     }
     assert!(captions > 2000, "only {captions} captions");
     holes.dedup();
-    assert!(
-        holes.is_empty(),
-        "{} captions with holes:\n{}",
-        holes.len(),
-        holes[..holes.len().min(20)].join("\n")
-    );
+    none_of(&holes, "captions with holes");
 }
 
 #[test]

@@ -9,13 +9,19 @@ use agent_loop_playground::session::{parse_breakpoint, FixtureDoubles, Maker, Op
 use agent_loop_playground::vocab::{Code, Function};
 use serde_json::{json, Value};
 
+/// Most tests count lines in the Rust listing (the Python has its own tests).
 fn session(scenario: &str, lang: &str, breakpoints: &str) -> Session {
+    let mut s = session_in("rust", scenario, breakpoints);
+    s.set_lang(Lang::parse(lang).unwrap());
+    s
+}
+
+fn session_in(listing: &str, scenario: &str, breakpoints: &str) -> Session {
     let options = Options {
         scenario: scenario.into(),
-        lang: lang.into(),
+        lang: "en".into(),
         breakpoints: breakpoints.into(),
-        // These tests count lines in the Rust listing (the Python has its own tests).
-        listing: "rust".into(),
+        listing: listing.into(),
         ..Options::default()
     };
     Session::new(Box::new(FixtureDoubles), &options).expect("a session")
@@ -34,22 +40,15 @@ fn one_breakpoint_grammar_labels_numbers_and_function_lines() {
         parse_breakpoint(&format!(" run_loop:{ask} "), Function::AskClaude, Code::Rust),
         Ok((Function::RunLoop, ask))
     );
-    assert_eq!(
-        parse_breakpoint("loop.save_result", Function::RunLoop, Code::Rust),
-        Err("unknown label \"loop.save_result\"".into())
-    );
-    assert_eq!(
-        parse_breakpoint("run_loop:999", Function::RunLoop, Code::Rust),
-        Err("run_loop has no line 999".into())
-    );
-    assert_eq!(
-        parse_breakpoint("3.5", Function::RunLoop, Code::Rust),
-        Err("\"3.5\" is not a line number".into())
-    );
-    assert_eq!(
-        parse_breakpoint("bogus:3", Function::RunLoop, Code::Rust),
-        Err("unknown function \"bogus\"".into())
-    );
+    let refused = [
+        ("loop.save_result", "unknown label \"loop.save_result\""),
+        ("run_loop:999", "run_loop has no line 999"),
+        ("3.5", "\"3.5\" is not a line number"),
+        ("bogus:3", "unknown function \"bogus\""),
+    ];
+    for (item, why) in refused {
+        assert_eq!(parse_breakpoint(item, Function::RunLoop, Code::Rust), Err(why.to_string()), "{item}");
+    }
 }
 
 #[test]
@@ -228,13 +227,7 @@ fn after_run_only_what_the_last_step_added_is_new() {
 }
 
 fn python_session(scenario: &str, breakpoints: &str) -> Session {
-    let options = Options {
-        scenario: scenario.into(),
-        lang: "en".into(),
-        breakpoints: breakpoints.into(),
-        ..Options::default()
-    };
-    Session::new(Box::new(FixtureDoubles), &options).expect("a session")
+    session_in("python", scenario, breakpoints)
 }
 
 #[test]
