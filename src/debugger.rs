@@ -195,12 +195,16 @@ impl Debugger {
         // Forward moves leave the current stop first; Back lands on the
         // first step of the stop before.
         let after = self.end_of_stop(here, steps) + 1;
-        let back = {
-            let mut p = here.saturating_sub(1);
+        // From anywhere inside a stop, Back goes to the stop before it.
+        let start_of = |mut p: usize| {
             while p > 0 && self.same_stop(&steps[p - 1], &steps[p]) {
                 p -= 1;
             }
             p
+        };
+        let back = match start_of(here) {
+            0 => 0,
+            start => start_of(start - 1),
         };
         let fresh = !self.started;
         // Every command starts the run but Reset, which goes back to before it.

@@ -152,11 +152,16 @@ impl Lang {
 
     /// One of the core's fixed sentences as this language says it; the
     /// code's own English when the table has no translation.
+    ///
+    /// The code's own words stay; where this language translates them, the
+    /// translation stands beside them (`model call 1（模型调用 1）`).
     pub fn said(self, said: &Said) -> String {
         match table(self).said.get(said.kind()) {
             Some(text) => {
                 let values = said.values();
-                fill(text, |name| values.iter().find(|(k, _)| *k == name).map(|(_, v)| v.clone()))
+                let gloss =
+                    fill(text, |name| values.iter().find(|(k, _)| *k == name).map(|(_, v)| v.clone()));
+                self.fill("with_gloss", &[("value", said.to_string()), ("gloss", gloss)])
             }
             None => said.to_string(),
         }

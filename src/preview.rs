@@ -167,6 +167,20 @@ impl<T: Local> Local for Vec<T> {
         self.as_slice().fingerprint(h);
     }
 }
+impl<T: Local> Local for Option<T> {
+    fn write(&self, out: &mut Vec<u8>) {
+        match self {
+            Some(v) => v.write(out),
+            None => out.extend_from_slice(b"null"),
+        }
+    }
+    fn fingerprint(&self, h: &mut Fnv) {
+        match self {
+            Some(v) => v.fingerprint(h),
+            None => h.tag(0),
+        }
+    }
+}
 impl<T: Local + ?Sized> Local for &T {
     fn write(&self, out: &mut Vec<u8>) {
         (**self).write(out);

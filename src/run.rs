@@ -173,7 +173,7 @@ fn traced_ask(model: &mut dyn Model, messages: &[Value]) -> Result<Value, ModelE
 }
 
 fn traced_run_main(call: &Value, process: &mut dyn Process, timeout_s: f64) -> Value {
-    let args: [(&str, &dyn Local); 2] = [("call", call), ("timeout_s", &timeout_s)];
+    let args: [(&str, &dyn Local); 2] = [("call", call), ("timeout", &timeout_s)];
     trace::call(Function::RunMain, &args, Value::clone, || runtime::run_main(call, process, timeout_s))
 }
 

@@ -78,7 +78,7 @@ def run_loop(ask, execute, max_calls=4, emit=print):
             text = f"model request failed: {type(error).__name__}"  #| loop.model_error
             return {"status": "model_error", "text": text, "calls": number, "messages": messages}  #| loop.finish_model_error
         reason = response.get("stop_reason") or "(none)"  #| loop.read
-        blocks = response.get("content")  #| loop.check_format
+        blocks = response.get("content")  #| loop.content
         if not isinstance(blocks, list) or not all(is_lesson_block(block) for block in blocks):  #| loop.check_format
             text = "the response is not in a format this lesson supports"  #| loop.bad_format
             return {"status": "protocol_error", "text": text, "calls": number, "messages": messages}  #| loop.finish_bad_format

@@ -33,8 +33,8 @@ pub fn ask_claude(model: &mut dyn Model, messages: &[Value]) -> Result<Value, Mo
 /// Run `python main.py` for one tool request and wrap what happened in a
 /// `tool_result`. A failing program is a result too; this function never
 /// decides whether the user got an answer.
-pub fn run_main(call: &Value, process: &mut dyn Process, timeout_s: f64) -> Value {
-    before!("main.envelope"; call, timeout_s);
+pub fn run_main(call: &Value, process: &mut dyn Process, timeout: f64) -> Value {
+    before!("main.envelope"; call, timeout);
     let mut result = json!({"type": "tool_result", "tool_use_id": call["id"]});
     before!("main.validate"; call, result);
     if call["name"] != "run_main" || call["input"] != json!({}) {
@@ -45,8 +45,8 @@ pub fn run_main(call: &Value, process: &mut dyn Process, timeout_s: f64) -> Valu
         before!("main.return"; result);
         return result;
     }
-    before!("main.spawn"; call, result, timeout_s);
-    match process.run(&["python", "main.py"], timeout_s) {
+    before!("main.spawn"; call, result, timeout);
+    match process.run(&["python", "main.py"], timeout) {
         ProcessOutcome::Exited { returncode, stdout, stderr } => {
             before!("main.exited"; returncode, stdout, stderr);
             let output = format!("{stdout}{stderr}").trim().to_string();
@@ -60,8 +60,8 @@ pub fn run_main(call: &Value, process: &mut dyn Process, timeout_s: f64) -> Valu
             result["is_error"] = json!(returncode != 0);
         }
         ProcessOutcome::TimedOut => {
-            before!("main.timeout"; timeout_s, result);
-            result["content"] = json!(format!("timed out after {timeout_s} s"));
+            before!("main.timeout"; timeout, result);
+            result["content"] = json!(format!("timed out after {timeout} s"));
             before!("main.timeout_flag"; result);
             result["is_error"] = json!(true);
         }
@@ -116,8 +116,10 @@ pub fn run_loop(
         };
         before!("loop.read", messages; number, response);
         let reason = response["stop_reason"].as_str().unwrap_or("(none)").to_string();
-        before!("loop.check_format", messages; number, response, reason);
-        let Some(blocks) = response["content"].as_array().filter(|b| b.iter().all(is_lesson_block)) else {
+        before!("loop.content", messages; number, response, reason);
+        let blocks = response["content"].as_array();
+        before!("loop.check_format", messages; number, reason, blocks);
+        let Some(blocks) = blocks.filter(|b| b.iter().all(is_lesson_block)) else {
             before!("loop.bad_format", messages; number, response, reason);
             let text = "the response is not in a format this lesson supports".to_string();
             before!("loop.finish_bad_format", messages; number, text);

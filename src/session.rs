@@ -473,6 +473,13 @@ impl Session {
         self.changes.step = true;
     }
 
+    /// Close an open card's full text.
+    pub fn close_card(&mut self) {
+        if self.opened.take().is_some() {
+            self.changes.step = true;
+        }
+    }
+
     pub fn set_reveal(&mut self, on: bool) {
         self.reveal = on;
         self.changes.reveal = true;

@@ -275,7 +275,9 @@ fn every_language_has_every_word_caption_and_sentence() {
     assert_eq!(Said::recognise("timed out after 1.2.3 s"), None);
     assert_eq!(Said::recognise("timed out after x s"), None);
     assert_eq!(Said::recognise("exit_code=1"), None);
-    assert_eq!(Lang::parse("zh").unwrap().said_text("(no output)"), "（无输出）");
+    // The code's words stay; the translation stands beside them.
+    assert_eq!(Lang::parse("zh").unwrap().said_text("(no output)"), "(no output)（无输出）");
+    assert_eq!(Lang::parse("en").unwrap().said_text("(no output)"), "(no output)");
 }
 
 #[test]

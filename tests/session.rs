@@ -300,3 +300,20 @@ fn breakpoints_and_the_position_survive_a_switch_of_listing() {
     assert_eq!(s.state()["label"], "loop.ask", "the second call");
     assert_eq!(s.state()["recordLength"], 3);
 }
+
+#[test]
+fn back_from_inside_a_python_line_goes_to_the_line_before() {
+    use agent_loop_playground::lesson::line_in;
+    let mut s = python_session("report", "");
+    // ask.build and ask.create are one Python line: land on the second one.
+    let create = s.trace().steps.iter().position(|st| st.label == "ask.create").unwrap();
+    s.seek(create);
+    let here = line_in(Code::Python, s.step().unwrap());
+    s.command(Command::Back);
+    let back = s.step().unwrap();
+    assert_ne!(
+        (back.function, line_in(Code::Python, back)),
+        (Function::AskClaude, here),
+        "Back moved to another line"
+    );
+}

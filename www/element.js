@@ -193,6 +193,9 @@ class AgentLoopPlayground extends HTMLElement {
   load(scenarioId) {
     return this._need().load(text(scenarioId, "scenario id"));
   }
+  setListing(name) {
+    return this._need().setListing(text(name, "listing"));
+  }
   addScenario(fixture) {
     return this._need().addScenario(typeof fixture === "string" ? fixture : JSON.stringify(fixture));
   }

@@ -240,7 +240,7 @@ pub fn stage_of(label: &str) -> &'static str {
         "loop.next_call" | "loop.announce" => "loop.next_call",
         "loop.ask" => "loop.ask",
         "loop.model_error" | "loop.finish_model_error" => "loop.model_error",
-        "loop.read" | "loop.check_format" => "loop.read",
+        "loop.read" | "loop.content" | "loop.check_format" => "loop.read",
         "loop.bad_format" | "loop.finish_bad_format" => "loop.bad_format",
         "loop.save_response" => "loop.save_response",
         "loop.find_calls" | "loop.join_text" | "loop.join_lines" => "loop.split",

@@ -188,6 +188,10 @@ fn on_key(p: &mut Page, e: &Event) -> bool {
     }
     let in_field =
         target_element(e).is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
+    if k.key() == "Escape" && p.session.opened().is_some() {
+        p.session.close_card();
+        return false;
+    }
     let command = match (k.key().as_str(), k.shift_key()) {
         ("F8", _) => Command::Continue,
         ("F10", _) => Command::Step,

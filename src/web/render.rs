@@ -284,7 +284,8 @@ impl Page {
         let shown_number = if started { position + 1 } else { 0 };
         let counter =
             lang.fill("step_counter", &[("n", shown_number.to_string()), ("total", total.to_string())]);
-        let live = format!("{counter}. {title}. {body}");
+        let live = lang
+            .fill("live", &[("counter", counter.clone()), ("title", title.clone()), ("body", body.clone())]);
         let locals = if started { view::locals(&trace.locals_json(&step), lang) } else { String::new() };
         let upto = if started { step.output_len as usize } else { 0 };
         let at_end = started && position + 1 >= trace.steps.len();

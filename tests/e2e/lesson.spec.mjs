@@ -34,6 +34,8 @@ for (const lang of ["zh", "en"]) {
       await page.locator(`${EL} [data-message-index="1"]`).focus();
       await page.keyboard.press("Enter");
       await expect(full).toContainText('"type": "tool_use"');
+      await page.keyboard.press("Escape");
+      await expect(full).toBeEmpty();
     });
   });
 }

@@ -31,5 +31,8 @@ test("the Python listing is shown by default; switching keeps the step and the b
   // The element API and attribute.
   await page.$eval(EL, (e) => e.setAttribute("listing", "python"));
   expect((await state(page)).listing).toBe("python");
+  await page.$eval(EL, (e) => e.setListing("rust"));
+  expect((await state(page)).listing).toBe("rust");
+  await page.$eval(EL, (e) => e.setListing("python"));
   await expect(page.locator(`${EL} .alp-provenance`)).toContainText("checks the Python listing line by line against CPython");
 });
