@@ -293,7 +293,11 @@ impl Page {
         let status = s.status().to_string();
         self.set_text(".alp-stack", &stack);
         let figure_changed = self.shown.get(".alp-figure").is_none_or(|shown| *shown != figure);
+        let focused_card = self.focused_card();
         self.set_html(".alp-figure", &figure);
+        if let (true, Some(i)) = (figure_changed, focused_card) {
+            self.focus_card(&i);
+        }
         if figure_changed && started {
             scroll_to_change(self.q(".alp-figure"));
         }
@@ -311,6 +315,29 @@ impl Page {
         self.set_html(".alp-locals", &locals);
         self.set_html(".alp-output", &output);
         let _ = self.root.set_attribute("data-status", &status);
+    }
+}
+
+impl Page {
+    /// The index of the message card that has the keyboard focus, if any.
+    fn focused_card(&self) -> Option<String> {
+        let active = self.root.owner_document()?.active_element()?;
+        let root: &web_sys::Node = self.root.as_ref();
+        if !root.contains(Some(&active)) {
+            return None;
+        }
+        active.get_attribute("data-message-index")
+    }
+
+    /// Give the focus back to a card after the figure was drawn anew.
+    fn focus_card(&self, index: &str) {
+        let Some(card) = self.q(&format!(r#".alp-figure [data-message-index="{index}"]"#)) else { return };
+        // SVG elements have focus() too; call it without a web-sys binding.
+        if let Ok(focus) = js_sys::Reflect::get(&card, &"focus".into()) {
+            if let Some(focus) = focus.dyn_ref::<js_sys::Function>() {
+                let _ = focus.call0(&card);
+            }
+        }
     }
 }
 
