@@ -2,11 +2,16 @@
 // closing line, and message cards that open their full text.
 import { test, expect, EL, open, command } from "./helpers.mjs";
 
-for (const lang of ["zh", "en"]) {
-  test(`setup, output and cards in ${lang}`, async ({ page }) => {
+for (const [lang, width] of [["zh", 1440], ["en", 1440], ["zh", 390], ["en", 390]]) {
+  test(`setup, output and cards in ${lang} at ${width} px`, async ({ page }) => {
+    await page.setViewportSize({ width, height: width > 400 ? 900 : 844 });
     await open(page, `?scenario=report&lang=${lang}`);
     const setup = page.locator(`${EL} [data-role="setup"]`);
     await test.step("the setup panel shows question, SYSTEM, TOOLS, the doubles and the entry", async () => {
+      if (width < 900) {
+        await expect(setup, "closed on a phone").not.toHaveAttribute("open", "");
+        await setup.locator("summary").click();
+      }
       await expect(setup).toHaveAttribute("open", "");
       await expect(setup.locator("summary")).toHaveText(lang === "zh" ? "教学设置与入口" : "Setup and entry point");
       const text = await setup.textContent();
@@ -54,7 +59,8 @@ test("run_main and ask_claude print what their entry returns", async ({ page }) 
   await expect(page.locator(`${EL} .alp-output`)).toContainText("stop_reason=tool_use · id=msg_01");
 });
 
-test("the question, the model's words and what the model reads follow the language", async ({ page }) => {
+for (const width of [1440, 390]) test(`the question, the model's words and what the model reads follow the language (${width} px)`, async ({ page }) => {
+  await page.setViewportSize({ width, height: width > 400 ? 900 : 844 });
   await open(page, "?scenario=report&lang=zh");
   await page.locator(command("run")).click();
   const cardsText = () => page.$$eval(`${EL} svg[data-role="record"] [data-message-index]`, (g) => g.map((c) => c.textContent));

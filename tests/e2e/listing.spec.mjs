@@ -10,8 +10,9 @@ test("instrumentation toggle reveals the tracing lines", async ({ page }) => {
   expect(shown, `tracing lines visible: ${shown}`).toBeGreaterThan(20);
 });
 
-test("the Python listing is shown by default; switching keeps the step and the breakpoints", async ({ page }) => {
-  await open(page, "?scenario=report&lang=en&breakpoints=loop.save_results");
+for (const [lang, width] of [["en", 1440], ["zh", 1440], ["en", 390], ["zh", 390]]) test(`the Python listing is shown by default; switching keeps the step and the breakpoints (${lang}, ${width} px)`, async ({ page }) => {
+  await page.setViewportSize({ width, height: width > 400 ? 900 : 844 });
+  await open(page, `?scenario=report&lang=${lang}&breakpoints=loop.save_results`);
   const buttons = () => page.$$eval(`${EL} [data-listing]`, (bs) => bs.filter((b) => b.tagName === "BUTTON").map((b) => [b.dataset.listing, b.getAttribute("aria-pressed")]));
   expect(await buttons()).toEqual([["python", "true"], ["rust", "false"]]);
   const firstRow = await page.$eval(`${EL} ${SEL.row} code`, (c) => c.textContent);
@@ -34,5 +35,5 @@ test("the Python listing is shown by default; switching keeps the step and the b
   await page.$eval(EL, (e) => e.setListing("rust"));
   expect((await state(page)).listing).toBe("rust");
   await page.$eval(EL, (e) => e.setListing("python"));
-  await expect(page.locator(`${EL} .alp-provenance`)).toContainText("checks the Python listing line by line against CPython");
+  await expect(page.locator(`${EL} .alp-provenance`)).toContainText(lang === "zh" ? "在 CPython 上逐行核对" : "checks the Python listing line by line against CPython");
 });

@@ -35,11 +35,25 @@ test("the picker lists the lesson's eight first, in the lesson's order, by id", 
   expect(groups[groups.length - 1][1]).toContain("stop-sequence");
 });
 
-test("a breakpoint the scenario never reaches is named under the timeline", async ({ page }) => {
-  await open(page, "?scenario=limit&lang=en&breakpoints=loop.answered,loop.ask");
+for (const [lang, width] of [["en", 1440], ["zh", 390]]) test(`a breakpoint the scenario never reaches is named under the timeline (${lang}, ${width} px)`, async ({ page }) => {
+  await page.setViewportSize({ width, height: width > 400 ? 900 : 844 });
+  await open(page, `?scenario=limit&lang=${lang}&breakpoints=loop.answered,loop.ask`);
   const note = page.locator(`${EL} [data-role="unreached"]`);
   await expect(note).toBeVisible();
-  await expect(note).toContainText("never reaches these breakpoints");
+  await expect(note).toContainText(lang === "zh" ? "这个场景里不会停在这些断点" : "never reaches these breakpoints");
   await page.$eval(EL, (e) => e.load("report"));
   await expect(note).toBeHidden();
+});
+
+for (const [lang, width] of [["zh", 1440], ["en", 390]]) test(`says-done and stop-sequence: stop on stop_reason, never on the text (${lang}, ${width} px)`, async ({ page }) => {
+  await page.setViewportSize({ width, height: width > 400 ? 900 : 844 });
+  await open(page, `?scenario=says-done&lang=${lang}`);
+  await page.$eval(EL, (e) => e.command("run"));
+  const done = await page.$eval(EL, (e) => e.state());
+  expect([done.status, done.recordLength]).toEqual(["answered", 4]);
+  await page.$eval(EL, (e) => { e.load("stop-sequence"); e.command("run"); });
+  expect((await page.$eval(EL, (e) => e.state())).status).toBe("model_stopped");
+  await page.$eval(EL, (e) => { e.load("limit"); e.toggleBreakpoint("run_loop", "loop.call_limit"); e.command("debug"); });
+  const caption = await page.locator(`${EL} [data-role="caption"]`).textContent();
+  expect(caption).toContain(lang === "zh" ? "安全网" : "safety net");
 });
