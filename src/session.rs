@@ -180,13 +180,28 @@ impl Session {
                 session.notice("notice_listing", &options.listing);
             }
         }
+        let function_given = options.function.trim();
+        if !function_given.is_empty() && only_function.is_none() {
+            session.notice("notice_function", function_given);
+        }
         if let Some(w) = wanted {
-            if session.scenario().map(|s| s.id.as_str()) != Some(w) {
-                let shown = session.scenario().map(|s| s.id.clone()).unwrap_or_default();
-                session.notices.push(Notice {
+            let shown = session.scenario().map(|s| s.id.clone()).unwrap_or_default();
+            let other_function =
+                session.entries.iter().filter_map(|e| e.parsed.as_ref().ok()).find(|s| s.id == w);
+            match other_function {
+                Some(s) if only_function.is_some_and(|f| f != s.function) => session.notices.push(Notice {
+                    key: "notice_scenario_function",
+                    values: vec![
+                        ("value", w.to_string()),
+                        ("function", s.function.name().into()),
+                        ("shown", shown),
+                    ],
+                }),
+                _ if shown != w => session.notices.push(Notice {
                     key: "notice_scenario",
                     values: vec![("value", w.to_string()), ("shown", shown)],
-                });
+                }),
+                _ => {}
             }
         }
         session.rerecord();
@@ -627,15 +642,15 @@ pub fn parse_amount(text: &str, units: &[(&str, f64)], bare: f64) -> Option<f64>
     (value > 0.0).then_some(value * scale)
 }
 
-/// The entry to show first: the wanted id, else a lesson favourite of the
-/// wanted function, else the first valid one of it.
+/// The entry to show first: the wanted id if it belongs to the wanted
+/// function, else a lesson favourite of that function, else its first.
 fn pick(entries: &[Entry], wanted: Option<&str>, function: Option<Function>) -> Option<usize> {
     fn valid(e: &Entry) -> Option<&Scenario> {
         e.parsed.as_ref().ok()
     }
     let fits = |s: &Scenario| function.is_none_or(|f| s.function == f);
     if let Some(w) = wanted {
-        if let Some(i) = entries.iter().position(|e| valid(e).is_some_and(|s| s.id == w)) {
+        if let Some(i) = entries.iter().position(|e| valid(e).is_some_and(|s| s.id == w && fits(s))) {
             return Some(i);
         }
     }

@@ -29,6 +29,8 @@ pub struct Page {
     pub dispatching: bool,
     /// A handler moved the playground again during that event.
     pub event_pending: bool,
+    /// Notices already said in the console.
+    warned: usize,
 }
 
 impl Page {
@@ -59,6 +61,7 @@ impl Page {
             controls,
             dispatching: false,
             event_pending: false,
+            warned: 0,
         };
         page.draw();
         page
@@ -152,6 +155,12 @@ impl Page {
     }
 
     fn draw_problems(&mut self) {
+        // Each notice is also said once in the console, for the author.
+        for notice in self.session.notices().iter().skip(self.warned) {
+            let text = format!("agent-loop-playground: {}", notice.text(self.session.lang()));
+            web_sys::console::warn_1(&wasm_bindgen::JsValue::from_str(&text));
+        }
+        self.warned = self.session.notices().len();
         let s = &self.session;
         let html = view::problems(s.entries(), s.notices(), s.lang());
         let hidden = html.is_empty();

@@ -191,7 +191,7 @@ pub fn shell() -> String {
   <div class="alp-listings" role="group"><button type="button" class="alp-listing" data-listing="python" translate="no">Python</button><button type="button" class="alp-listing" data-listing="rust" translate="no">Rust</button></div>
   <label class="alp-reveal"><input type="checkbox" class="alp-reveal-box"> <span class="alp-l-reveal"></span></label>
 </div>
-<div class="alp-problems" role="alert" hidden></div>
+<div class="alp-problems" data-role="notice" role="status" hidden></div>
 <div class="alp-controls" role="toolbar"></div>
 <div class="alp-timeline"><input type="range" class="alp-slider" min="0" max="0" value="0"><svg class="alp-ticks" viewBox="0 0 1000 8" preserveAspectRatio="none" aria-hidden="true"></svg><span class="alp-counter" aria-live="off"></span></div>
 <p class="alp-bp-note" data-role="unreached" aria-live="polite" hidden></p>

@@ -48,3 +48,35 @@ test("attributes: controls, height, compact, breakpoints by label and line", asy
     expect((await state(page, "#extra")).label).toBe("main.spawn");
   });
 });
+
+test("author mistakes are shown in the element and said once in the console", async ({ page, problems }) => {
+  await open(page, "?scenario=report&lang=en");
+  const cases = [
+    [{ scenario: "nope" }, "There is no scenario nope; showing report."],
+    [{ breakpoints: "loop.save_result" }, "Cannot place breakpoint loop.save_result"],
+    [{ function: "bogus" }, "function bogus cannot be used"],
+    [{ function: "run_main", scenario: "report" }, "Scenario report belongs to run_loop"],
+    [{ listing: "cobol" }, "listing cobol cannot be used"],
+    [{ "time-budget": "soon" }, "time-budget soon cannot be used"],
+  ];
+  for (const [i, [attributes, expected]] of cases.entries()) {
+    const result = await page.evaluate(async ([attributes, i]) => {
+      const e = document.createElement("agent-loop-playground");
+      e.id = `mistake-${i}`;
+      e.setAttribute("lang", "en");
+      for (const [k, v] of Object.entries(attributes)) e.setAttribute(k, v);
+      document.body.append(e);
+      await new Promise((ok) => e.addEventListener("playground-ready", ok, { once: true }));
+      const box = e.querySelector('[data-role="notice"]');
+      e.command("run");
+      return { role: box.getAttribute("role"), hidden: box.hidden, text: box.textContent, status: e.state().status };
+    }, [attributes, i]);
+    expect(result.role).toBe("status");
+    expect(result.hidden, JSON.stringify(attributes)).toBe(false);
+    expect(result.text).toContain(expected);
+    expect(["answered", "call_limit", "model_stopped", "protocol_error", "model_error"].concat(["done"]), "it still works").toContain(result.status === "done" ? "done" : result.status);
+  }
+  const warnings = problems.filter((p) => p.startsWith("console.warning: agent-loop-playground:"));
+  expect(warnings.length, "one console warning per notice").toBe(cases.length);
+  problems.splice(0, problems.length, ...problems.filter((p) => !warnings.includes(p)));
+});
