@@ -308,3 +308,37 @@ fn every_step_stands_on_a_line_of_the_python_listing() {
         }
     }
 }
+
+#[test]
+fn the_python_names_are_read_from_the_listing() {
+    use agent_loop_playground::lesson::python_names;
+    use agent_loop_playground::vocab::Function;
+    let main = python_names(Function::RunMain);
+    for name in ["call", "workspace", "timeout", "result", "process", "error", "output"] {
+        assert!(main.iter().any(|n| n == name), "run_main has {name}: {main:?}");
+    }
+    assert!(!main.iter().any(|n| n == "returncode" || n == "stdout"), "{main:?}");
+    let looped = python_names(Function::RunLoop);
+    for name in [
+        "ask",
+        "execute",
+        "max_calls",
+        "emit",
+        "messages",
+        "number",
+        "response",
+        "reason",
+        "blocks",
+        "calls",
+        "results",
+        "call",
+        "result",
+        "last_line",
+        "is_lesson_block",
+    ] {
+        assert!(looped.iter().any(|n| n == name), "run_loop has {name}: {looped:?}");
+    }
+    // Every local the Rust records in run_loop under a Python name is one the Python has.
+    let question_is_rust_only = !looped.iter().any(|n| n == "question");
+    assert!(question_is_rust_only);
+}

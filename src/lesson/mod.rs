@@ -19,8 +19,8 @@ use std::sync::OnceLock;
 
 mod python;
 pub use python::{
-    keys, keys_on_line, line_in, line_of_key, listing_in, python_listing, step_key, stoppable_lines_in, Key,
-    PYTHON_SOURCE,
+    keys, keys_on_line, line_in, line_of_key, listing_in, python_listing, python_names, step_key,
+    stoppable_lines_in, Key, PYTHON_SOURCE,
 };
 
 /// The source that was compiled into this binary.

@@ -195,3 +195,40 @@ pub fn stoppable_lines_in(code: Code, function: Function) -> Vec<u32> {
     lines.dedup();
     lines
 }
+
+/// The names a Python function has: its parameters and every name it
+/// assigns (`x = …`, `for x in`, `except … as x`, a nested `def x`). The
+/// page shows a recorded local in the Python listing only under a name the
+/// Python has.
+pub fn python_names(function: Function) -> &'static [String] {
+    static NAMES: OnceLock<[Vec<String>; 3]> = OnceLock::new();
+    let all = NAMES.get_or_init(|| {
+        Function::ALL.map(|f| {
+            let mut names = Vec::new();
+            let word = |s: &str| {
+                s.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect::<String>()
+            };
+            for line in python_listing(f).lines.iter().map(|l| l.text.trim()) {
+                if let Some(params) = line.strip_prefix(&format!("def {}(", f.name())) {
+                    let params = params.split(')').next().unwrap_or("");
+                    names.extend(params.split(',').map(|p| word(p.trim())).filter(|p| !p.is_empty()));
+                } else if let Some(rest) = line.strip_prefix("def ").or_else(|| line.strip_prefix("for ")) {
+                    names.push(word(rest));
+                } else if let Some((_, rest)) =
+                    line.split_once(" as ").filter(|_| line.starts_with("except "))
+                {
+                    names.push(word(rest));
+                } else if let Some((left, _)) = line.split_once(" = ") {
+                    let left = left.trim();
+                    if word(left) == left {
+                        names.push(left.to_string());
+                    }
+                }
+            }
+            names.sort();
+            names.dedup();
+            names
+        })
+    });
+    &all[Function::ALL.iter().position(|f| *f == function).unwrap_or(0)]
+}

@@ -10,6 +10,7 @@ use crate::debugger::Command;
 use crate::lesson::{self, caption, listing_in};
 use crate::session::Session;
 use crate::vocab::{Code, Function};
+use serde_json::Value;
 use std::collections::BTreeMap;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement, HtmlInputElement};
@@ -295,7 +296,19 @@ impl Page {
             lang.fill("step_counter", &[("n", shown_number.to_string()), ("total", total.to_string())]);
         let live = lang
             .fill("live", &[("counter", counter.clone()), ("title", title.clone()), ("body", body.clone())]);
-        let locals = if started { view::locals(&trace.locals_json(&step), lang) } else { String::new() };
+        let locals = if started {
+            {
+                // In the Python listing, only the names the Python has.
+                let mut shown = trace.locals_json(&step);
+                if let (Code::Python, Value::Object(map)) = (s.code(), &mut shown) {
+                    let names = lesson::python_names(step.function);
+                    map.retain(|k, _| k == "return" || names.iter().any(|n| n == k));
+                }
+                view::locals(&shown, lang)
+            }
+        } else {
+            String::new()
+        };
         let upto = if started { step.output_len as usize } else { 0 };
         let at_end = started && position + 1 >= trace.steps.len();
         let output = view::output_with(&trace.output, upto, lang, at_end.then_some(trace));

@@ -23,7 +23,7 @@ for (const [lang, width] of [["zh", 1440], ["en", 1440], ["zh", 390], ["en", 390
     await test.step("at the end the output says how the run ended", async () => {
       await page.locator(command("run")).click();
       const output = await page.locator(`${EL} .alp-output`).textContent();
-      expect(output).toContain(lang === "zh" ? "结果：状态 answered（已回答） · 模型调用 2 次 · 记录 4 条" : "Result: status answered · 2 model call(s) · 4 messages in the record");
+      expect(output).toContain(lang === "zh" ? "结果：状态 answered（已回答） · 模型调用 2 次 · 记录 4 条" : "Result: status answered · model calls: 2 · messages in the record: 4");
     });
     await test.step("the tool_result card shows the last line of the traceback", async () => {
       const card = await page.locator(`${EL} [data-message-index="2"]`).textContent();

@@ -37,3 +37,14 @@ for (const [lang, width] of [["en", 1440], ["zh", 1440], ["en", 390], ["zh", 390
   await page.$eval(EL, (e) => e.setListing("python"));
   await expect(page.locator(`${EL} .alp-provenance`)).toContainText(lang === "zh" ? "在 CPython 上逐行核对" : "checks the Python listing line by line against CPython");
 });
+
+test("the locals panel uses the names of the listing shown", async ({ page }) => {
+  await open(page, "?scenario=error&lang=en&breakpoints=main.cap");
+  await page.locator(command("debug")).click();
+  const names = () => page.$$eval(`${EL} .alp-locals dt`, (dts) => dts.map((d) => d.textContent));
+  const python = await names();
+  expect(python).toContain("output");
+  expect(python, "Python has no returncode local").not.toContain("returncode");
+  await page.locator(`${EL} [data-listing="rust"]`).click();
+  expect(await names()).toContain("returncode");
+});
