@@ -74,7 +74,7 @@ const stepTimes = async (at) => page.evaluate((at) => {
   for (let i = 0; i < 200; i++) {
     const t0 = performance.now();
     el.command(i % 2 ? "back" : "stepInto");
-    void el.querySelector('svg[data-role="record"]').getBoundingClientRect().height; // force layout
+    void el.shadowRoot.querySelector('svg[data-role="record"]').getBoundingClientRect().height; // force layout
     times.push(performance.now() - t0);
   }
   return times;
@@ -106,10 +106,10 @@ const long = await page.evaluate(() => {
     const t0 = performance.now();
     if (i === 0) el._need().seek(100000);
     else el.command(i % 2 ? "back" : "stepInto");
-    void el.querySelector('svg[data-role="record"]').getBoundingClientRect().height;
+    void el.shadowRoot.querySelector('svg[data-role="record"]').getBoundingClientRect().height;
     times.push(performance.now() - t0);
   }
-  return { times: times.slice(1), at: el.state().step, cards: el.querySelectorAll('svg[data-role="record"] [data-message-index]').length, recordLength: el.state().recordLength };
+  return { times: times.slice(1), at: el.state().step, cards: el.shadowRoot.querySelectorAll('svg[data-role="record"] [data-message-index]').length, recordLength: el.state().recordLength };
 });
 await browser.close();
 server.close();

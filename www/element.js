@@ -33,16 +33,10 @@ function loadWasm() {
   return ready;
 }
 
-// The stylesheet sits next to this script; add it once per document.
-function addStyles(doc) {
-  const href = new URL("./style.css", here).href;
-  if (![...doc.querySelectorAll('link[rel="stylesheet"]')].some((l) => l.href === href)) {
-    const link = doc.createElement("link");
-    link.rel = "stylesheet";
-    link.href = href;
-    doc.head.appendChild(link);
-  }
-}
+// The element's stylesheet sits next to this script and is linked inside
+// each element's shadow root: the host page's styles and the playground's
+// never meet.
+const elementCss = new URL("./element.css", here).href;
 
 // Callbacks must be synchronous: the loop is recorded in one go. An async
 // function is refused when it is assigned; a function that returns a
@@ -90,13 +84,36 @@ class AgentLoopPlayground extends HTMLElement {
     this._generation = 0;
   }
 
+  // The shadow root: the element's stylesheet and the playground's container.
+  _container() {
+    if (!this.shadowRoot) {
+      const shadow = this.attachShadow({ mode: "open" });
+      const link = document.createElement("link");
+      link.rel = "stylesheet";
+      link.href = elementCss;
+      // Drawn once its styles are there (no flash of an unstyled playground).
+      this._styled = new Promise((done) => {
+        link.addEventListener("load", done, { once: true });
+        link.addEventListener("error", done, { once: true });
+      });
+      shadow.append(link);
+    }
+    let box = this.shadowRoot.querySelector(".alp-root");
+    if (!box) {
+      box = document.createElement("div");
+      box.className = "alp-root";
+      this.shadowRoot.append(box);
+    }
+    return box;
+  }
+
   async connectedCallback() {
     // Moved in the page (removed and added back in one task): keep everything.
     if (this._pg) return;
     const generation = ++this._generation;
-    addStyles(this.ownerDocument);
+    this._container();
     try {
-      await loadWasm();
+      await Promise.all([loadWasm(), this._styled]);
     } catch (error) {
       this._fail(`could not load the WebAssembly module: ${error}`);
       return;
@@ -105,7 +122,7 @@ class AgentLoopPlayground extends HTMLElement {
     this._applyHeight(this.getAttribute("height"));
     try {
       performance.mark("alp:construct");
-      this._pg = new Playground(this, {
+      this._pg = new Playground(this._container(), {
         doubles: fixtureDoubles,
         function: this.getAttribute("function") || "",
         scenario: this.getAttribute("scenario") || "",
@@ -164,12 +181,13 @@ class AgentLoopPlayground extends HTMLElement {
   }
 
   _fail(message) {
-    this.textContent = "";
+    const container = this._container();
+    container.textContent = "";
     const box = document.createElement("p");
     box.className = "alp-crash";
     box.setAttribute("role", "alert");
     box.textContent = `Agent Loop Playground: ${message}`;
-    this.appendChild(box);
+    container.appendChild(box);
   }
 
   _need() {

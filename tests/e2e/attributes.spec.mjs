@@ -18,13 +18,13 @@ test("attributes: controls, height, compact, breakpoints by label and line", asy
       e.id = "extra";
       document.querySelector("main").appendChild(e);
       await new Promise((ok) => e.addEventListener("playground-ready", ok, { once: true }));
-      const code = e.querySelector(SEL.code);
+      const code = e.shadowRoot.querySelector(SEL.code);
       return {
-        buttons: [...e.querySelectorAll(SEL.anyCommand)].map((b) => b.dataset.command),
+        buttons: [...e.shadowRoot.querySelectorAll(SEL.anyCommand)].map((b) => b.dataset.command),
         maxHeight: getComputedStyle(code).maxHeight,
-        lowerHidden: getComputedStyle(e.querySelector(SEL.lower)).display,
+        lowerHidden: getComputedStyle(e.shadowRoot.querySelector(SEL.lower)).display,
         breakpoints: e.state().breakpoints,
-        options: [...e.querySelectorAll(SEL.optgroup)].map((g) => [g.label, [...g.querySelectorAll("option")].map((o) => o.value)]),
+        options: [...e.shadowRoot.querySelectorAll(SEL.optgroup)].map((g) => [g.label, [...g.querySelectorAll("option")].map((o) => o.value)]),
         otherState: document.querySelector(el).state().scenario,
       };
     }, [EL, SEL]);
@@ -67,7 +67,7 @@ test("author mistakes are shown in the element and said once in the console", as
       for (const [k, v] of Object.entries(attributes)) e.setAttribute(k, v);
       document.body.append(e);
       await new Promise((ok) => e.addEventListener("playground-ready", ok, { once: true }));
-      const box = e.querySelector('[data-role="notice"]');
+      const box = e.shadowRoot.querySelector('[data-role="notice"]');
       e.command("run");
       return { role: box.getAttribute("role"), hidden: box.hidden, text: box.textContent, status: e.state().status };
     }, [attributes, i]);

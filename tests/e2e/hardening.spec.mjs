@@ -144,7 +144,7 @@ test("replacing the scenario on screen keeps it on screen and records the new ve
       process: { returncode: 1, stdout: "", stderr: "ZeroDivisionError: division by zero\n" },
     };
     e.addScenario(fixture);
-    const select = e.querySelector(".alp-select");
+    const select = e.shadowRoot.querySelector(".alp-select");
     const shown = select.options[select.selectedIndex].textContent;
     e.command("run");
     return { scenario: e.state().scenario, status: e.state().status, shown };
@@ -218,7 +218,7 @@ test("a runaway model stops at the time budget with a caption, and the tab stays
     e.load("forever");
     const ms = performance.now() - t0;
     e.command("run");
-    return { ms, state: e.state(), caption: e.querySelector(".alp-caption-title").textContent };
+    return { ms, state: e.state(), caption: e.shadowRoot.querySelector(".alp-caption-title").textContent };
   });
   expect(out.state.status).toBe("time_budget");
   expect(out.caption).toBe("Recording stopped: out of time");

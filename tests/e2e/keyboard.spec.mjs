@@ -43,7 +43,13 @@ test("keyboard only: tab to the controls, set a breakpoint, debug, step, continu
   const focusOn = async (selector, max = 80) => {
     for (let i = 0; i < max; i++) {
       await page.keyboard.press("Tab");
-      if (await page.evaluate((s) => document.activeElement?.matches(s), selector)) return;
+      // The focused element, looking inside shadow roots.
+      const focused = (s) => {
+        let a = document.activeElement;
+        while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+        return a?.matches(s.split(" ").pop());
+      };
+      if (await page.evaluate(focused, selector)) return;
     }
     throw new Error(`never reached ${selector} with Tab`);
   };

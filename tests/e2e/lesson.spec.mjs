@@ -87,15 +87,15 @@ test("the current line keeps context in view; the figure scrolls to the card tha
   for (let i = 0; i < 200; i++) {
     const before = (await page.$eval(EL, (e) => e.state())).recordLength;
     await page.locator(command("step")).click();
-    const now = await page.$eval(EL, (e) => ({ n: e.state().recordLength, scrolls: e.querySelector(".alp-figure").scrollHeight > e.querySelector(".alp-figure").clientHeight }));
+    const now = await page.$eval(EL, (e) => ({ n: e.state().recordLength, scrolls: e.shadowRoot.querySelector(".alp-figure").scrollHeight > e.shadowRoot.querySelector(".alp-figure").clientHeight }));
     if (now.n > before && now.n >= 5 && now.scrolls) break;
   }
   const view = await page.$eval(EL, (e) => {
-    const code = e.querySelector(".alp-code");
-    const row = e.querySelector('[aria-current="step"]');
+    const code = e.shadowRoot.querySelector(".alp-code");
+    const row = e.shadowRoot.querySelector('[aria-current="step"]');
     const r = row.getBoundingClientRect(), c = code.getBoundingClientRect();
-    const fig = e.querySelector(".alp-figure");
-    const changed = [...e.querySelectorAll(".alp-figure .alp-changed")].pop();
+    const fig = e.shadowRoot.querySelector(".alp-figure");
+    const changed = [...e.shadowRoot.querySelectorAll(".alp-figure .alp-changed")].pop();
     const f = fig.getBoundingClientRect();
     const k = changed ? changed.getBoundingClientRect() : null;
     return {

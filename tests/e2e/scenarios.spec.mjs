@@ -10,7 +10,7 @@ test("every scenario loads, runs to its end, and emits one step event per move",
     (e, selectSel) => {
       let n = 0;
       e.addEventListener("playground-step", () => n++);
-      const select = e.querySelector(selectSel);
+      const select = e.shadowRoot.querySelector(selectSel);
       const statuses = [];
       for (const opt of [...select.options].filter((o) => !o.disabled)) {
         select.value = opt.value;

@@ -52,6 +52,7 @@ export function serve(mounts, virtual = {}) {
 export function serveCourse(dist) {
   const lesson = fs
     .readFileSync(path.join(dist, "course-example.html"), "utf8")
+    .replaceAll('href="page.css"', 'href="../assets/alp/page.css"')
     .replaceAll('src="element.js"', 'src="../assets/alp/element.js"')
     .replaceAll('src="iframe-resize.js"', 'src="../assets/alp/iframe-resize.js"')
     .replaceAll('src="index.html?', 'src="../assets/alp/index.html?');
