@@ -82,6 +82,8 @@ pub fn send_step(page: &Rc<RefCell<Page>>) {
         let init = web_sys::CustomEventInit::new();
         init.set_detail(&from_json(&detail));
         init.set_bubbles(true);
+        // Out of the element's shadow root to the host page's listeners.
+        init.set_composed(true);
         if let Ok(event) = web_sys::CustomEvent::new_with_event_init_dict("playground-step", &init) {
             let _ = root.dispatch_event(&event);
         }

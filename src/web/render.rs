@@ -343,7 +343,11 @@ impl Page {
 impl Page {
     /// The index of the message card that has the keyboard focus, if any.
     fn focused_card(&self) -> Option<String> {
-        let active = self.root.owner_document()?.active_element()?;
+        // The focus as this playground's root (a shadow root or the
+        // document) sees it.
+        let scope = self.root.get_root_node();
+        let active =
+            js_sys::Reflect::get(&scope, &"activeElement".into()).ok()?.dyn_into::<Element>().ok()?;
         let root: &web_sys::Node = self.root.as_ref();
         if !root.contains(Some(&active)) {
             return None;
