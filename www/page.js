@@ -5,7 +5,7 @@ import "./element.js";
 
 const params = new URLSearchParams(location.search);
 const el = document.querySelector("agent-loop-playground");
-for (const key of ["function", "scenario", "lang", "breakpoints", "controls", "listing"]) {
+for (const key of ["function", "scenario", "lang", "breakpoints", "controls", "listing", "theme"]) {
   if (params.get(key)) el.setAttribute(key, params.get(key));
 }
 const lang = params.get("lang") || el.getAttribute("lang") || "zh";

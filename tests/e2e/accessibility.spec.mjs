@@ -27,3 +27,19 @@ for (const lang of ["zh", "en"]) {
     expect(await axe(page)).toEqual([]);
   });
 }
+
+// Themes: light, dark, and the system setting; no axe violation (contrast
+// included) in either.
+for (const [how, query, scheme] of [["theme=dark", "&theme=dark", "light"], ["system dark", "", "dark"], ["theme=light on a dark system", "&theme=light", "dark"]]) {
+  test(`axe-core and colours: ${how}`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    await open(page, `?scenario=report&lang=en${query}`);
+    const background = () => page.$eval(EL, (e) => getComputedStyle(e.shadowRoot.querySelector(".alp")).backgroundColor);
+    const dark = how !== "theme=light on a dark system";
+    expect(await background()).toBe(dark ? "rgb(13, 17, 23)" : "rgb(255, 255, 255)");
+    await page.$eval(EL, (e) => { e.toggleBreakpoint("run_loop", "loop.save_results"); e.command("debug"); e.command("stepInto"); });
+    expect(await axe(page)).toEqual([]);
+    await page.$eval(EL, (e) => e.command("run"));
+    expect(await axe(page)).toEqual([]);
+  });
+}
