@@ -109,3 +109,30 @@ test("the current line keeps context in view; the figure scrolls to the card tha
   expect(view.figureScrolls, "the record is taller than its panel").toBe(true);
   expect(view.cardVisible, "the changed card is in view").toBe(true);
 });
+
+test("on a 390 px phone the controls and the caption stay on screen and nothing is clipped", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await open(page, "?scenario=report&lang=zh&breakpoints=loop.ask,loop.save_results");
+  const inView = (sel) => page.$eval(EL, (e, sel) => {
+    const r = e.shadowRoot.querySelector(sel).getBoundingClientRect();
+    return r.top >= -1 && r.bottom <= innerHeight + 1 && r.height > 0;
+  }, sel);
+  for (const name of ["debug", "continue", "continue", "step", "continue"]) {
+    await page.locator(command(name)).click();
+    expect(await inView(".alp-controls"), `controls after ${name}`).toBe(true);
+    expect(await inView(".alp-caption"), `caption after ${name}`).toBe(true);
+  }
+  const sizes = await page.$eval(EL, (e) => {
+    const fig = e.shadowRoot.querySelector(".alp-figure");
+    const svg = fig.querySelector("svg").getBoundingClientRect();
+    const bps = [...e.shadowRoot.querySelectorAll(".alp-bp")].map((b) => b.getBoundingClientRect()).filter((r) => r.height > 0);
+    return {
+      clipped: fig.scrollWidth > fig.clientWidth || svg.right > fig.getBoundingClientRect().right + 1,
+      smallest: Math.min(...bps.map((r) => Math.min(r.width, r.height))),
+      buttons: Math.min(...[...e.shadowRoot.querySelectorAll(".alp-btn")].map((b) => b.getBoundingClientRect().height)),
+    };
+  });
+  expect(sizes.clipped, "the figure fits the width").toBe(false);
+  expect(sizes.smallest, "breakpoint targets").toBeGreaterThanOrEqual(24);
+  expect(sizes.buttons, "control targets").toBeGreaterThanOrEqual(24);
+});
