@@ -48,6 +48,16 @@ impl Trace {
         self.locals.json(step.locals)
     }
 
+    /// What the entry point returned: `result`, with `run_loop`'s record put
+    /// back under `messages` (a copy: for writing out, not for every step).
+    pub fn returned(&self) -> Value {
+        let mut result = self.result.clone();
+        if let (Some(map), Function::RunLoop) = (result.as_object_mut(), self.function) {
+            map.insert("messages".into(), Value::Array(self.record.clone()));
+        }
+        result
+    }
+
     /// The final status of a `run_loop` trace (`answered`, …), if any.
     pub fn status(&self) -> Option<&str> {
         self.result.get("status").and_then(Value::as_str)

@@ -601,12 +601,7 @@ pub fn parse_breakpoint(item: &str, entry: Function, code: Code) -> Result<(Func
     if item.chars().next().is_some_and(|c| c.is_ascii_digit()) {
         return place(entry, item);
     }
-    Function::ALL
-        .into_iter()
-        .flat_map(lesson::keys)
-        .find(|k| k.1 == item)
-        .map(|k| (k.0, lesson::line_of_key(code, k)))
-        .ok_or_else(|| format!("unknown label {item:?}"))
+    lesson::line_of_label_in(code, item).ok_or_else(|| format!("unknown label {item:?}"))
 }
 
 /// The line a breakpoint on `line` really goes to: that line if the run can

@@ -218,14 +218,7 @@ fn runtime_py_runs_the_same_steps_as_the_recorded_rust_for_every_scenario() {
                 continue;
             }
             // The same outcome.
-            let rust_result = match (&trace.result, scenario.function.name()) {
-                (Value::Object(map), "run_loop") => {
-                    let mut map = map.clone();
-                    map.insert("messages".into(), json!(trace.record));
-                    Value::Object(map)
-                }
-                (other, _) => other.clone(),
-            };
+            let rust_result = trace.returned();
             let rust_error = trace.error.as_ref().map(|e| e.kind.clone());
             if py["result"] != rust_result || py["error"].as_str().map(str::to_string) != rust_error {
                 failures.push(format!(

@@ -12,15 +12,15 @@
 use crate::i18n::{self, Lang};
 use crate::run::Trace;
 use crate::trace::{Attach, Event, Step};
-use crate::vocab::Function;
+use crate::vocab::{Code, Function};
 use serde::Serialize;
 use serde_json::Value;
 use std::sync::OnceLock;
 
 mod python;
 pub use python::{
-    keys, keys_on_line, line_in, line_of_key, listing_in, python_listing, python_names, step_key,
-    stoppable_lines_in, Key, PYTHON_SOURCE,
+    keys, keys_on_line, line_in, line_of_key, line_of_label_in, listing_in, python_listing, python_names,
+    step_key, stoppable_lines_in, Key, PYTHON_SOURCE,
 };
 
 /// The source that was compiled into this binary.
@@ -343,35 +343,11 @@ impl Serialize for TraceOut<'_> {
                 s.collect_seq(self.0.steps.iter().map(|st| step_out(self.0, st)))
             }
         }
-        /// `run_loop`'s result carries the record it returned (kept once in
-        /// memory, written out in both places).
-        struct LoopResult<'a>(&'a Trace);
-        impl Serialize for LoopResult<'_> {
-            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                use serde::ser::SerializeMap;
-                let (Value::Object(map), Function::RunLoop) = (&self.0.result, self.0.function) else {
-                    return self.0.result.serialize(s);
-                };
-                let mut out = s.serialize_map(Some(map.len() + 1))?;
-                let mut written = false;
-                for (k, v) in map {
-                    if !written && k.as_str() > "messages" {
-                        out.serialize_entry("messages", &self.0.record)?;
-                        written = true;
-                    }
-                    out.serialize_entry(k, v)?;
-                }
-                if !written {
-                    out.serialize_entry("messages", &self.0.record)?;
-                }
-                out.end()
-            }
-        }
         let t = self.0;
         let mut out = s.serialize_struct("Trace", 8)?;
         out.serialize_field("scenario", &t.scenario)?;
         out.serialize_field("function", &t.function)?;
-        out.serialize_field("result", &LoopResult(t))?;
+        out.serialize_field("result", &t.returned())?;
         out.serialize_field("error", &t.error)?;
         out.serialize_field("output", &t.output)?;
         out.serialize_field("record", &t.record)?;
@@ -459,47 +435,16 @@ fn local_value(key: &str, locals: &Value) -> Option<String> {
 /// Where a trace label sits: `(function, displayed line)`. Lets authors set
 /// breakpoints by label (`loop.ask`) that survive code moves.
 pub fn line_of_label(label: &str) -> Option<(Function, u32)> {
-    for function in Function::ALL {
-        let listing = listing(function);
-        for line in listing.lines.iter().filter(|l| l.hidden) {
-            let t = line.text.trim_start();
-            let (attach, rest) = match (t.strip_prefix("before!(\""), t.strip_prefix("head!(\"")) {
-                (Some(rest), _) => (Attach::Next, rest),
-                (_, Some(rest)) => (Attach::Above, rest),
-                _ => continue,
-            };
-            if rest.split('"').next() == Some(label) {
-                return Some((function, listing.display_line(line.source, attach)));
-            }
-        }
-    }
-    None
+    line_of_label_in(Code::Rust, label)
 }
 
-/// The lines of a function's listing where a run can stop: its signature
-/// (the `call` step) and every line a snapshot attaches to. A breakpoint
-/// elsewhere (a comment, a brace) could never be hit.
+/// The lines of a function's Rust listing where a run can stop (see
+/// [`stoppable_lines_in`]).
 pub fn stoppable_lines(function: Function) -> Vec<u32> {
-    let listing = listing(function);
-    let mut lines = vec![listing.signature_line()];
-    for line in listing.lines.iter().filter(|l| l.hidden) {
-        let t = line.text.trim_start();
-        let attach = if t.starts_with("head!(") { Attach::Above } else { Attach::Next };
-        lines.push(listing.display_line(line.source, attach));
-    }
-    lines.sort_unstable();
-    lines.dedup();
-    lines
+    stoppable_lines_in(Code::Rust, function)
 }
 
 /// Every label used in `runtime.rs`, in source order.
 pub fn labels() -> Vec<&'static str> {
-    RUNTIME_SOURCE
-        .lines()
-        .filter_map(|l| {
-            let t = l.trim_start();
-            let rest = t.strip_prefix("before!(\"").or_else(|| t.strip_prefix("head!(\""))?;
-            rest.split('"').next()
-        })
-        .collect()
+    python::labels()
 }

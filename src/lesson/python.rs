@@ -75,6 +75,17 @@ pub fn step_key(step: &Step) -> Key {
     points().iter().find(|p| p.source == step.source_line()).map_or((step.function, "call", 0), |p| p.key)
 }
 
+/// Every label of runtime.rs, in source order.
+pub fn labels() -> Vec<&'static str> {
+    points().iter().map(|p| p.key.1).collect()
+}
+
+/// Where a label sits in a listing: `(function, line)` of its first use.
+/// Labels survive code moves, so authors set breakpoints by them.
+pub fn line_of_label_in(code: Code, label: &str) -> Option<(Function, u32)> {
+    points().iter().find(|p| p.key.1 == label).map(|p| (p.key.0, line_of_key(code, p.key)))
+}
+
 /// Every key of a function: its call, then its snapshot points.
 pub fn keys(function: Function) -> Vec<Key> {
     std::iter::once((function, "call", 0))

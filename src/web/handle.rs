@@ -189,11 +189,7 @@ impl Playground {
     pub fn outcome(&self) -> JsValue {
         let Ok(p) = self.page.try_borrow() else { return JsValue::NULL };
         let t = p.session.trace();
-        let mut result = t.result.clone();
-        if let Some(map) = result.as_object_mut().filter(|_| t.function == crate::vocab::Function::RunLoop) {
-            map.insert("messages".into(), serde_json::Value::Array(t.record.clone()));
-        }
-        from_json(&json!({"result": result, "error": t.error, "output": t.output}))
+        from_json(&json!({"result": t.returned(), "error": t.error, "output": t.output}))
     }
 }
 
