@@ -50,6 +50,10 @@ impl Doubles for FixtureDoubles {
 /// Makes a fresh author-supplied model (or process) for each recording.
 pub type Maker<T> = Box<dyn Fn() -> Box<T>>;
 
+/// The file name of a scenario added through the API (`addScenario`), which
+/// reports its problems to the caller itself.
+pub const ADDED: &str = "(added scenario)";
+
 /// How a playground starts; every field may be empty.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
@@ -66,6 +70,16 @@ pub struct Options {
     pub clock: Option<fn() -> f64>,
     /// The listing shown: `python` (the default) or `rust`.
     pub listing: String,
+    /// The control buttons, by command name (`debug,step,continue`); empty: all.
+    pub controls: String,
+    /// `1`–`6`: the panel titles are headings of that level; empty: they are
+    /// not headings (an embedded playground adds nothing to the host's outline).
+    pub heading_level: String,
+    /// `light`, `dark` or `auto` (drawn by the stylesheet; checked here).
+    pub theme: String,
+    /// Scenario files fetched by the element (`src=`): each file's name and
+    /// its text, or why it could not be read.
+    pub files: Vec<(String, Result<String, String>)>,
 }
 
 /// Something the author should know (an unknown scenario, a breakpoint
@@ -128,6 +142,8 @@ pub struct Session {
     dbg: Debugger,
     /// Record length at the step shown before the last move.
     previous_len: usize,
+    controls: Vec<Command>,
+    heading_level: Option<u8>,
     reveal: bool,
     doubles: Box<dyn Doubles>,
     model: Option<Maker<dyn Model>>,
@@ -143,8 +159,20 @@ impl Session {
     /// A session over the shipped scenarios. Unknown values in `options`
     /// become [`Notice`]s; the session still starts with its defaults.
     pub fn new(doubles: Box<dyn Doubles>, options: &Options) -> Result<Session, String> {
-        let entries: Vec<Entry> =
+        let mut entries: Vec<Entry> =
             load_shipped().into_iter().map(|(file, parsed)| Entry { file, parsed }).collect();
+        let mut unreadable = Vec::new();
+        for (file, text) in &options.files {
+            match text {
+                Ok(text) => {
+                    add_entry(&mut entries, file, Scenario::parse(text));
+                }
+                Err(why) => unreadable.push(Notice {
+                    key: "notice_src",
+                    values: vec![("value", file.clone()), ("why", why.clone())],
+                }),
+            }
+        }
         let only_function = Function::from_name(options.function.trim());
         let wanted = Some(options.scenario.trim()).filter(|s| !s.is_empty());
         let current = pick(&entries, wanted, only_function).ok_or("no valid scenario to show")?;
@@ -157,11 +185,13 @@ impl Session {
             trace: empty_trace(),
             dbg: Debugger::new(),
             previous_len: 0,
+            controls: Command::ALL.to_vec(),
+            heading_level: None,
             reveal: false,
             doubles,
             model: None,
             process: None,
-            notices: Vec::new(),
+            notices: unreadable,
             changes: Changes::all(),
             limits: Limits::from(crate::trace::STEP_CAP),
             opened: None,
@@ -180,6 +210,7 @@ impl Session {
                 session.notice("notice_listing", &options.listing);
             }
         }
+        session.set_presentation(options);
         let function_given = options.function.trim();
         if !function_given.is_empty() && only_function.is_none() {
             session.notice("notice_function", function_given);
@@ -236,6 +267,38 @@ impl Session {
                 None => self.notice("notice_memory_budget", memory),
             }
         }
+    }
+
+    /// The attributes that only change how the playground is drawn.
+    fn set_presentation(&mut self, options: &Options) {
+        let names: Vec<&str> = options.controls.split([',', ' ']).filter(|n| !n.is_empty()).collect();
+        let known: Vec<Command> = names.iter().filter_map(|n| Command::from_name(n)).collect();
+        if !known.is_empty() {
+            self.controls = known;
+        }
+        let unknown: Vec<&str> = names.into_iter().filter(|n| Command::from_name(n).is_none()).collect();
+        if !unknown.is_empty() {
+            self.notice("notice_controls", &unknown.join(", "));
+        }
+        let level = options.heading_level.trim();
+        match level.parse::<u8>() {
+            Ok(n @ 1..=6) => self.heading_level = Some(n),
+            _ if level.is_empty() => {}
+            _ => self.notice("notice_heading_level", level),
+        }
+        if !matches!(options.theme.trim(), "" | "auto" | "light" | "dark") {
+            self.notice("notice_theme", &options.theme);
+        }
+    }
+
+    /// The control buttons to show, in order.
+    pub fn controls(&self) -> &[Command] {
+        &self.controls
+    }
+
+    /// The heading level of the panel titles, if they are headings.
+    pub fn heading_level(&self) -> Option<u8> {
+        self.heading_level
     }
 
     fn notice(&mut self, key: &'static str, value: &str) {
@@ -525,31 +588,31 @@ impl Session {
     /// id; a broken one is listed with its problems and the error names
     /// them. Replacing the scenario on screen re-records it in place.
     pub fn add_scenario(&mut self, parsed: Result<Scenario, Vec<Problem>>) -> Result<String, String> {
+        self.add_file(ADDED, parsed)
+    }
+
+    /// Add a scenario read from `file` (its problems name the file). A
+    /// scenario with the id of one already there replaces it.
+    pub fn add_file(&mut self, file: &str, parsed: Result<Scenario, Vec<Problem>>) -> Result<String, String> {
         self.changes.catalogue = true;
-        match parsed {
-            Ok(scenario) => {
-                let id = scenario.id.clone();
-                let file = format!("{id}.json");
-                let entry = Entry { file, parsed: Ok(scenario) };
-                let same = self.entries.iter().position(|e| e.parsed.as_ref().is_ok_and(|p| p.id == id));
-                match same {
-                    Some(i) => {
-                        self.entries[i] = entry;
-                        if i == self.current {
-                            self.rerecord();
-                        }
-                    }
-                    None => self.entries.push(entry),
-                }
-                Ok(id)
-            }
+        let outcome = match &parsed {
+            Ok(scenario) => Ok(scenario.id.clone()),
             Err(problems) => {
-                let file = "(added scenario)".to_string();
-                let message = problems.iter().map(|p| format!("{file}: {p}")).collect::<Vec<_>>().join("\n");
-                self.entries.push(Entry { file, parsed: Err(problems) });
-                Err(message)
+                Err(problems.iter().map(|p| format!("{file}: {p}")).collect::<Vec<_>>().join("\n"))
             }
+        };
+        let replaced = add_entry(&mut self.entries, file, parsed);
+        if replaced == Some(self.current) {
+            self.rerecord();
         }
+        outcome
+    }
+
+    /// A scenario file that could not be fetched or read.
+    pub fn file_unreadable(&mut self, file: &str, why: &str) {
+        self.notices
+            .push(Notice { key: "notice_src", values: vec![("value", file.into()), ("why", why.into())] });
+        self.changes.notices = true;
     }
 
     /// Replace the model (`None` restores the scenario's double). Re-records.
@@ -639,6 +702,22 @@ pub fn parse_amount(text: &str, units: &[(&str, f64)], bare: f64) -> Option<f64>
 
 /// The entry to show first: the wanted id if it belongs to the wanted
 /// function, else a lesson favourite of that function, else its first.
+/// Add a parsed file to the catalogue; a valid scenario replaces one with
+/// the same id (its index is returned), a broken file is listed with its
+/// problems.
+fn add_entry(entries: &mut Vec<Entry>, file: &str, parsed: Result<Scenario, Vec<Problem>>) -> Option<usize> {
+    let same = match &parsed {
+        Ok(s) => entries.iter().position(|e| e.parsed.as_ref().is_ok_and(|p| p.id == s.id)),
+        Err(_) => None,
+    };
+    let entry = Entry { file: file.to_string(), parsed };
+    match same {
+        Some(i) => entries[i] = entry,
+        None => entries.push(entry),
+    }
+    same
+}
+
 fn pick(entries: &[Entry], wanted: Option<&str>, function: Option<Function>) -> Option<usize> {
     fn valid(e: &Entry) -> Option<&Scenario> {
         e.parsed.as_ref().ok()

@@ -317,3 +317,83 @@ fn back_from_inside_a_python_line_goes_to_the_line_before() {
         "Back moved to another line"
     );
 }
+
+/// A copy of a shipped scenario under another id, as a file would hold it.
+fn fixture_as(id: &str, from: &str) -> String {
+    let text = std::fs::read_to_string(format!("fixtures/scenarios/{from}.json")).unwrap();
+    let mut value: Value = serde_json::from_str(&text).unwrap();
+    value["id"] = json!(id);
+    value.to_string()
+}
+
+#[test]
+fn fetched_files_join_the_catalogue_and_their_problems_name_the_file() {
+    let options = Options {
+        scenario: "my-case".into(),
+        function: "run_loop".into(),
+        files: vec![
+            ("lessons/my-case.json".into(), Ok(fixture_as("my-case", "report"))),
+            (
+                "lessons/broken.json".into(),
+                Ok(r#"{"id": "broken", "function": "run_loop", "max_calls": "4"}"#.into()),
+            ),
+            ("lessons/missing.json".into(), Err("404 Not Found".into())),
+        ],
+        ..Options::default()
+    };
+    let s = Session::new(Box::new(FixtureDoubles), &options).unwrap();
+    assert_eq!(s.scenario().unwrap().id, "my-case", "the fetched scenario can be the one shown");
+    assert_eq!(s.trace().ending(), Some("answered"), "and it records like the shipped one");
+    let en = Lang::parse("en").unwrap();
+    let notices: Vec<String> = s.notices().iter().map(|n| n.text(en)).collect();
+    assert_eq!(
+        notices,
+        ["src lessons/missing.json could not be used: 404 Not Found. The built-in scenarios are still here."]
+    );
+    let broken: Vec<String> =
+        s.entries().iter().filter(|e| e.parsed.is_err()).map(|e| e.file.clone()).collect();
+    assert_eq!(broken, ["lessons/broken.json"]);
+    let problems = s.entries().iter().find(|e| e.file == "lessons/broken.json").unwrap();
+    let fields: Vec<String> = problems.parsed.as_ref().unwrap_err().iter().map(|p| p.field.clone()).collect();
+    assert!(fields.iter().any(|f| f == "max_calls"), "the field is named: {fields:?}");
+    assert!(
+        s.entries().iter().any(|e| e.parsed.as_ref().is_ok_and(|p| p.id == "success")),
+        "shipped ones stay"
+    );
+}
+
+#[test]
+fn a_fetched_file_with_a_shipped_id_replaces_it() {
+    let mut changed: Value = serde_json::from_str(&fixture_as("report", "report")).unwrap();
+    changed["max_calls"] = json!(1);
+    let options = Options {
+        scenario: "report".into(),
+        files: vec![("mine/report.json".into(), Ok(changed.to_string()))],
+        ..Options::default()
+    };
+    let s = Session::new(Box::new(FixtureDoubles), &options).unwrap();
+    let reports = s.entries().iter().filter(|e| e.parsed.as_ref().is_ok_and(|p| p.id == "report")).count();
+    assert_eq!(reports, 1);
+    assert_eq!(s.scenario().unwrap().max_calls, 1, "the author's version is the one shown");
+}
+
+#[test]
+fn presentation_attributes_are_checked_too() {
+    let options = Options {
+        controls: "debug, stepp step".into(),
+        heading_level: "7".into(),
+        theme: "night".into(),
+        ..Options::default()
+    };
+    let s = Session::new(Box::new(FixtureDoubles), &options).unwrap();
+    assert_eq!(s.controls(), [Command::Debug, Command::Step], "the known controls are kept");
+    assert_eq!(s.heading_level(), None);
+    let keys: Vec<&str> = s.notices().iter().map(|n| n.key).collect();
+    assert_eq!(keys, ["notice_controls", "notice_heading_level", "notice_theme"]);
+    let en = Lang::parse("en").unwrap();
+    assert!(s.notices()[0].text(en).contains("stepp"), "the wrong value is named");
+
+    let good = Options { heading_level: "3".into(), theme: "dark".into(), ..Options::default() };
+    let s = Session::new(Box::new(FixtureDoubles), &good).unwrap();
+    assert_eq!((s.heading_level(), s.notices().len(), s.controls().len()), (Some(3), 0, Command::ALL.len()));
+}

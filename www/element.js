@@ -6,7 +6,9 @@
 //
 // Attributes: function, scenario, lang (zh|en), breakpoints (labels,
 // line numbers or function:line), controls (e.g. "debug,step,continue,reset"),
-// listing (python, the default, or rust),
+// listing (python, the default, or rust), src (scenario files to fetch from
+// this site, space-separated), theme (auto, light, dark), heading-level (1–6:
+// panel titles become headings of that level; default: not headings),
 // height (max panel height, e.g. "320" or "20rem"), compact, time-budget
 // (seconds or "500ms"; default 2) and memory-budget (MB; default 256): how
 // long and how large one recording may grow before it is stopped. Each element owns its own trace, breakpoints and listeners; removing
@@ -37,6 +39,63 @@ function loadWasm() {
 // each element's shadow root: the host page's styles and the playground's
 // never meet.
 const elementCss = new URL("./element.css", here).href;
+
+// ---- src="lessons/a.json lessons/b.json": scenario files fetched at run time.
+const MAX_FILE_BYTES = 4 * 1024 * 1024;
+
+/** Fetch one scenario file: `{name, text}` or `{name, error}`, never a throw. */
+async function fetchScenario(name) {
+  let url;
+  try {
+    url = new URL(name, document.baseURI);
+  } catch {
+    return { name, error: "not a URL" };
+  }
+  if (url.origin !== location.origin) {
+    return { name, error: `only files from this site (${location.origin}) are fetched, not from ${url.origin}` };
+  }
+  try {
+    const response = await fetch(url, { credentials: "same-origin" });
+    if (!response.ok) return { name, error: `${response.status} ${response.statusText || "error"}`.trim() };
+    const text = await response.text();
+    if (text.length > MAX_FILE_BYTES) return { name, error: `larger than ${MAX_FILE_BYTES / 1048576} MB` };
+    return { name, text };
+  } catch (error) {
+    return { name, error: `could not be fetched (${error && error.message ? error.message : error})` };
+  }
+}
+
+function fetchScenarios(src) {
+  const names = (src || "").split(/\s+/).filter(Boolean);
+  return Promise.all(names.map(fetchScenario));
+}
+
+// ---- theme: follows the host page's declared color-scheme (an mdBook theme,
+// a dark course site), else the reader's system; theme="light|dark" wins.
+const following = new Set();
+let observer = null;
+function schemeOfPage(el) {
+  const parent = el.parentElement || document.documentElement;
+  const declared = getComputedStyle(parent).colorScheme || "normal";
+  const words = declared.split(/\s+/);
+  if (words.includes("dark") && !words.includes("light")) return "dark";
+  if (words.includes("light") && !words.includes("dark")) return "light";
+  return "";
+}
+function followPage(el, on) {
+  if (on) following.add(el);
+  else following.delete(el);
+  if (following.size && !observer) {
+    // Course sites switch themes with a class or attribute on <html> or <body>.
+    observer = new MutationObserver(() => following.forEach((e) => e._followScheme()));
+    const watch = { attributes: true, attributeFilter: ["class", "style", "data-theme", "data-color-scheme"] };
+    observer.observe(document.documentElement, watch);
+    if (document.body) observer.observe(document.body, watch);
+  } else if (!following.size && observer) {
+    observer.disconnect();
+    observer = null;
+  }
+}
 
 // Callbacks must be synchronous: the loop is recorded in one go. An async
 // function is refused when it is assigned; a function that returns a
@@ -73,7 +132,7 @@ function text(value, what) {
 
 class AgentLoopPlayground extends HTMLElement {
   static get observedAttributes() {
-    return ["scenario", "lang", "height", "listing"];
+    return ["scenario", "lang", "height", "listing", "src", "theme"];
   }
 
   constructor() {
@@ -112,8 +171,11 @@ class AgentLoopPlayground extends HTMLElement {
     if (this._pg) return;
     const generation = ++this._generation;
     this._container();
+    followPage(this, true);
+    this._followScheme();
+    let files = [];
     try {
-      await Promise.all([loadWasm(), this._styled]);
+      [, , files] = await Promise.all([loadWasm(), this._styled, fetchScenarios(this.getAttribute("src"))]);
     } catch (error) {
       this._fail(`could not load the WebAssembly module: ${error}`);
       return;
@@ -133,7 +195,11 @@ class AgentLoopPlayground extends HTMLElement {
         listing: this.getAttribute("listing") || "",
         timeBudget: this.getAttribute("time-budget") || "",
         memoryBudget: this.getAttribute("memory-budget") || "",
+        headingLevel: this.getAttribute("heading-level") || "",
+        theme: this.getAttribute("theme") || "",
+        files,
       });
+      this._src = this.getAttribute("src");
       if (this._model) this._pg.setModel(this._model);
       if (this._process) this._pg.setProcess(this._process);
     } catch (error) {
@@ -150,10 +216,12 @@ class AgentLoopPlayground extends HTMLElement {
   disconnectedCallback() {
     if (!this._pg) {
       this._generation++; // cancels a start still waiting for the module
+      followPage(this, false);
       return;
     }
     setTimeout(() => {
       if (this.isConnected || !this._pg) return;
+      followPage(this, false);
       this._generation++;
       this._pg.free(); // removes its listeners and clears the element
       this._pg = null;
@@ -168,13 +236,41 @@ class AgentLoopPlayground extends HTMLElement {
     else this.style.removeProperty("--alp-panel-height");
   }
 
+  // The page's color-scheme, unless theme="light|dark" says otherwise.
+  _followScheme() {
+    const box = this.shadowRoot && this.shadowRoot.querySelector(".alp-root");
+    if (!box) return;
+    const scheme = schemeOfPage(this);
+    if (scheme) box.dataset.scheme = scheme;
+    else delete box.dataset.scheme;
+  }
+
+  // Files named by a changed src= are fetched and added (shown ones stay).
+  async _loadSrc(value) {
+    if (value === this._src) return;
+    this._src = value;
+    const generation = this._generation;
+    const files = await fetchScenarios(value);
+    if (generation !== this._generation || !this._pg) return;
+    for (const file of files) {
+      try {
+        if (file.text !== undefined) this._pg.addScenarioFile(file.name, file.text);
+        else this._pg.fileUnreadable(file.name, file.error);
+      } catch (error) {
+        console.warn(`agent-loop-playground: src ${file.name}: ${error.message || error}`);
+      }
+    }
+  }
+
   attributeChangedCallback(name, oldValue, value) {
     if (name === "height") this._applyHeight(value);
+    if (name === "theme") this._followScheme();
     if (!this._pg || oldValue === value || value === null) return;
     try {
       if (name === "scenario") this.load(value);
       if (name === "lang") this._pg.setLang(value);
       if (name === "listing") this._pg.setListing(value);
+      if (name === "src") this._loadSrc(value);
     } catch (error) {
       console.warn(`agent-loop-playground: ${name}=${value}: ${error.message || error}`);
     }

@@ -184,6 +184,7 @@ fn on_key(p: &mut Page, e: &Event) -> bool {
     if let (Some(card), "Enter" | " ") = (card, k.key().as_str()) {
         if let Some(i) = card.get_attribute("data-message-index").and_then(|i| i.parse().ok()) {
             e.prevent_default();
+            e.stop_propagation();
             p.session.toggle_card(i);
         }
         return false;
@@ -203,7 +204,10 @@ fn on_key(p: &mut Page, e: &Event) -> bool {
         ("ArrowLeft" | "ArrowUp", _) if !in_field => Command::Back,
         _ => return false,
     };
+    // The key is the playground's: the host page (an mdBook binds the arrows
+    // to "next chapter") must not act on it as well.
     e.prevent_default();
+    e.stop_propagation();
     p.session.command(command);
     true
 }

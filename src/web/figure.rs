@@ -543,7 +543,7 @@ pub fn card_text(t: &Trace, opened: Option<usize>, record_len: usize, lang: Lang
     let Some(i) = opened.filter(|i| *i < record_len.min(t.record.len())) else { return String::new() };
     let text = serde_json::to_string_pretty(&t.record[i]).unwrap_or_default();
     format!(
-        r#"<h3 class="alp-h3">{}</h3><pre translate="no">{}</pre>"#,
+        r#"<p class="alp-h3">{}</p><pre translate="no">{}</pre>"#,
         esc(&lang.fill("card_full", &[("n", i.to_string())])),
         esc(&text)
     )

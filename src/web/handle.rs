@@ -31,6 +31,20 @@ fn opt_str(options: &JsValue, key: &str) -> String {
     Reflect::get(options, &JsValue::from_str(key)).ok().and_then(|v| v.as_string()).unwrap_or_default()
 }
 
+/// `options.files`: `[{name, text}]` or `[{name, error}]`, the scenario
+/// files the element fetched (`src=`).
+fn files(options: &JsValue) -> Vec<(String, Result<String, String>)> {
+    let list = Reflect::get(options, &JsValue::from_str("files")).unwrap_or(JsValue::UNDEFINED);
+    let Some(list) = list.dyn_ref::<js_sys::Array>() else { return Vec::new() };
+    list.iter()
+        .map(|f| {
+            let name = opt_str(&f, "name");
+            let text = Reflect::get(&f, &JsValue::from_str("text")).ok().and_then(|t| t.as_string());
+            (name, text.ok_or_else(|| opt_str(&f, "error")))
+        })
+        .collect()
+}
+
 fn js_err(message: impl std::fmt::Display) -> JsError {
     JsError::new(&message.to_string())
 }
@@ -62,13 +76,14 @@ impl Playground {
             memory_budget: opt_str(&options, "memoryBudget"),
             clock: Some(js_sys::Date::now),
             listing: opt_str(&options, "listing"),
+            controls: opt_str(&options, "controls"),
+            heading_level: opt_str(&options, "headingLevel"),
+            theme: opt_str(&options, "theme"),
+            files: files(&options),
         };
         let session = Session::new(Box::new(JsDoubles { factory }), &wanted).map_err(js_err)?;
-        let chosen: Vec<Command> =
-            opt_str(&options, "controls").split([',', ' ']).filter_map(Command::from_name).collect();
-        let controls = if chosen.is_empty() { Command::ALL.to_vec() } else { chosen };
         let compact = !opt_str(&options, "compact").is_empty();
-        let page = Rc::new(RefCell::new(Page::new(root, session, compact, controls)));
+        let page = Rc::new(RefCell::new(Page::new(root, session, compact)));
         let listeners = events::listen(&page);
         Ok(Playground { page, listeners })
     }
@@ -127,6 +142,21 @@ impl Playground {
         let mut id = String::new();
         self.update(|s| s.add_scenario(parsed).map(|added| id = added))?;
         Ok(id)
+    }
+
+    /// Add the text of a scenario file fetched from `name` (`src=`); its
+    /// problems name the file. Returns the scenario id.
+    #[wasm_bindgen(js_name = addScenarioFile)]
+    pub fn add_scenario_file(&self, name: String, text: String) -> Result<String, JsError> {
+        let mut id = String::new();
+        self.update(|s| s.add_file(&name, Scenario::parse(&text)).map(|added| id = added))?;
+        Ok(id)
+    }
+
+    /// A scenario file that could not be fetched: a notice in the element.
+    #[wasm_bindgen(js_name = fileUnreadable)]
+    pub fn file_unreadable(&self, name: String, why: String) -> Result<(), JsError> {
+        self.apply(|s| s.file_unreadable(&name, &why))
     }
 
     /// Replace the model double (`null` restores the fixture double).

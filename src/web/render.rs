@@ -6,7 +6,6 @@
 
 use super::figure::{self, Moment};
 use super::view::{self, esc};
-use crate::debugger::Command;
 use crate::lesson::{self, caption, listing_in};
 use crate::session::Session;
 use crate::vocab::{Code, Function};
@@ -24,24 +23,24 @@ pub struct Page {
     /// The listing on screen.
     shown_listing: Option<(Function, Code)>,
     current_row: Option<Element>,
-    /// The controls the author chose to show.
-    controls: Vec<Command>,
     /// A `playground-step` event is being sent (see `events::send_step`).
     pub dispatching: bool,
     /// A handler moved the playground again during that event.
     pub event_pending: bool,
     /// Notices already said in the console.
     warned: usize,
+    /// Broken scenario files already said in the console.
+    warned_files: usize,
 }
 
 impl Page {
     /// Build the shell inside `root` and draw everything.
-    pub fn new(root: HtmlElement, session: Session, compact: bool, controls: Vec<Command>) -> Page {
+    pub fn new(root: HtmlElement, session: Session, compact: bool) -> Page {
         let _ = root.class_list().add_1("alp");
         if compact {
             let _ = root.class_list().add_1("alp-compact");
         }
-        root.set_inner_html(&view::shell());
+        root.set_inner_html(&view::shell(session.heading_level()));
         // The setup panel starts open on wide screens only.
         let wide = web_sys::window()
             .and_then(|w| w.inner_width().ok())
@@ -59,10 +58,10 @@ impl Page {
             shown: BTreeMap::new(),
             shown_listing: None,
             current_row: None,
-            controls,
             dispatching: false,
             event_pending: false,
             warned: 0,
+            warned_files: 0,
         };
         page.draw();
         page
@@ -139,7 +138,7 @@ impl Page {
                 }
             }
         }
-        let controls = view::controls(lang, &self.controls);
+        let controls = view::controls(lang, self.session.controls());
         self.set_html(".alp-controls", &controls);
     }
 
@@ -162,6 +161,21 @@ impl Page {
             web_sys::console::warn_1(&wasm_bindgen::JsValue::from_str(&text));
         }
         self.warned = self.session.notices().len();
+        // And so is each broken scenario file (src=), with its problems; the
+        // API's addScenario throws them to its caller instead.
+        let broken: Vec<&crate::session::Entry> = self
+            .session
+            .entries()
+            .iter()
+            .filter(|e| e.parsed.is_err() && e.file != crate::session::ADDED)
+            .collect();
+        for entry in broken.iter().skip(self.warned_files) {
+            let problems = entry.parsed.as_ref().err().into_iter().flatten();
+            let text: Vec<String> = problems.map(|p| format!("{}: {p}", entry.file)).collect();
+            let text = format!("agent-loop-playground: {}", text.join("; "));
+            web_sys::console::warn_1(&wasm_bindgen::JsValue::from_str(&text));
+        }
+        self.warned_files = broken.len();
         let s = &self.session;
         let html = view::problems(s.entries(), s.notices(), s.lang());
         let hidden = html.is_empty();

@@ -169,8 +169,11 @@ pub fn stack(entry: Function, current: Function, depth: u16) -> String {
 }
 
 /// The page's frame: bar, notices, controls, timeline, panels. Filled in
-/// by the renderer; every word is set from the language tables.
-pub fn shell() -> String {
+/// by the renderer; every word is set from the language tables. The panel
+/// titles are headings of `heading_level` when given; otherwise plain text,
+/// so that an embedded playground adds nothing to the host page's outline.
+pub fn shell(heading_level: Option<u8>) -> String {
+    let h = heading_level.map_or(String::new(), |n| format!(r#" role="heading" aria-level="{n}""#));
     // The course's language first, then the others.
     let first = Lang::default_lang();
     let langs: String = std::iter::once(first)
@@ -196,14 +199,14 @@ pub fn shell() -> String {
 <div class="alp-timeline"><input type="range" class="alp-slider" min="0" max="0" value="0"><svg class="alp-ticks" viewBox="0 0 1000 8" preserveAspectRatio="none" aria-hidden="true"></svg><span class="alp-counter" aria-live="off"></span></div>
 <p class="alp-bp-note" data-role="unreached" aria-live="polite" hidden></p>
 <div class="alp-main">
-  <section class="alp-code-panel"><h2 class="alp-h3"><span class="alp-l-code"></span> <span class="alp-stack" translate="no"></span></h2><div class="alp-code" tabindex="-1"></div><p class="alp-provenance alp-l-provenance"></p></section>
-  <section class="alp-figure-panel"><h2 class="alp-h3 alp-l-record"></h2><div class="alp-figure"></div><div class="alp-card-full" data-role="card" aria-live="polite"></div><div class="alp-sr alp-figure-text"></div></section>
+  <section class="alp-code-panel"><div class="alp-h3"{h}><span class="alp-l-code"></span> <span class="alp-stack" translate="no"></span></div><div class="alp-code" tabindex="-1"></div><p class="alp-provenance alp-l-provenance"></p></section>
+  <section class="alp-figure-panel"><div class="alp-h3 alp-l-record"{h}></div><div class="alp-figure"></div><div class="alp-card-full" data-role="card" aria-live="polite"></div><div class="alp-sr alp-figure-text"></div></section>
 </div>
-<section class="alp-caption" data-role="caption"><h2 class="alp-caption-title"></h2><p class="alp-caption-body"></p></section>
+<section class="alp-caption" data-role="caption"><div class="alp-caption-title"{h}></div><p class="alp-caption-body"></p></section>
 <div class="alp-sr alp-live" aria-live="polite"></div>
 <div class="alp-lower">
-  <section class="alp-locals-panel"><h2 class="alp-h3 alp-l-locals"></h2><dl class="alp-locals" translate="no"></dl></section>
-  <section class="alp-output-panel"><h2 class="alp-h3 alp-l-output"></h2><pre class="alp-output"></pre></section>
+  <section class="alp-locals-panel"><div class="alp-h3 alp-l-locals"{h}></div><dl class="alp-locals" translate="no"></dl></section>
+  <section class="alp-output-panel"><div class="alp-h3 alp-l-output"{h}></div><pre class="alp-output"></pre></section>
 </div>
 <details class="alp-setup" data-role="setup" open></details>"#
     )

@@ -58,6 +58,9 @@ test("author mistakes are shown in the element and said once in the console", as
     [{ function: "run_main", scenario: "report" }, "Scenario report belongs to run_loop"],
     [{ listing: "cobol" }, "listing cobol cannot be used"],
     [{ "time-budget": "soon" }, "time-budget soon cannot be used"],
+    [{ controls: "debug,stepp" }, "controls stepp cannot be used"],
+    [{ "heading-level": "h2" }, "heading-level h2 cannot be used"],
+    [{ theme: "night" }, "theme night cannot be used"],
   ];
   for (const [i, [attributes, expected]] of cases.entries()) {
     const result = await page.evaluate(async ([attributes, i]) => {

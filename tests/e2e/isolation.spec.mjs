@@ -55,3 +55,56 @@ test("the host page keeps its styles and does not restyle the playground", async
   });
   expect(events).toBe(1);
 });
+
+test("an embedded playground adds no heading to the host's outline unless asked", async ({ page, baseURL }) => {
+  await page.route(`${baseURL}/host.html`, (route) => route.fulfill({ contentType: "text/html", body: HOST }));
+  await page.goto("/host.html");
+  const outline = await page.evaluate(async () => {
+    await import("./element.js");
+    const make = (level) => {
+      const el = document.createElement("agent-loop-playground");
+      el.setAttribute("lang", "en");
+      if (level) el.setAttribute("heading-level", level);
+      document.querySelector("#slot").append(el);
+      return new Promise((ok) => el.addEventListener("playground-ready", () => ok(el), { once: true }));
+    };
+    const headings = (el) =>
+      [...el.shadowRoot.querySelectorAll('h1, h2, h3, h4, h5, h6, [role="heading"]')].map((h) => h.getAttribute("aria-level") || h.tagName);
+    const plain = await make("");
+    const leveled = await make("3");
+    return { plain: headings(plain), leveled: headings(leveled), titles: leveled.shadowRoot.querySelector(".alp-caption-title").textContent };
+  });
+  expect(outline.plain, "no headings by default").toEqual([]);
+  expect(outline.leveled.length, "heading-level=3: the panel titles are headings").toBeGreaterThanOrEqual(5);
+  expect(new Set(outline.leveled)).toEqual(new Set(["3"]));
+  expect(outline.titles.length).toBeGreaterThan(0);
+});
+
+test("the playground follows the host page's color-scheme unless theme says otherwise", async ({ page, baseURL }) => {
+  const host = HOST.replace("<style>", "<style>html.dark { color-scheme: dark; } html.light { color-scheme: light; }");
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.route(`${baseURL}/host.html`, (route) => route.fulfill({ contentType: "text/html", body: host }));
+  await page.goto("/host.html");
+  await page.evaluate(async () => {
+    await import("./element.js");
+    for (const theme of ["", "light"]) {
+      const el = document.createElement("agent-loop-playground");
+      if (theme) el.setAttribute("theme", theme);
+      document.querySelector("#slot").append(el);
+      await new Promise((ok) => el.addEventListener("playground-ready", ok, { once: true }));
+    }
+  });
+  // Luminance of the background inside each element (0 black … 255 white).
+  const light = () => page.$$eval(EL, (els) => els.map((e) => {
+    const [r, g, b] = getComputedStyle(e.shadowRoot.querySelector(".alp-code")).backgroundColor.match(/\d+/g).map(Number);
+    return Math.round(0.2126 * r + 0.7152 * g + 0.0722 * b);
+  }));
+  const [auto0, fixed0] = await light();
+  expect(auto0, "a page that declares nothing, a light system: light").toBeGreaterThan(200);
+  await page.evaluate(() => document.documentElement.classList.add("dark"));
+  await expect.poll(async () => (await light())[0], { message: "the page turned dark: so does the playground" }).toBeLessThan(60);
+  expect((await light())[1], "theme=light stays light").toBe(fixed0);
+  await page.evaluate(() => { document.documentElement.classList.remove("dark"); document.documentElement.classList.add("light"); });
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expect.poll(async () => (await light())[0], { message: "the page declares light on a dark system: light" }).toBeGreaterThan(200);
+});

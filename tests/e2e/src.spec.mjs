@@ -1,0 +1,73 @@
+// src="…": scenario files fetched from the course site at run time, checked
+// with the same rules as `agent-loop-playground check`; a bad or missing
+// file is named in the element, and the shipped scenarios stay.
+import fs from "node:fs";
+import path from "node:path";
+import { test, expect, EL, root } from "./helpers.mjs";
+
+const report = JSON.parse(fs.readFileSync(path.join(root, "fixtures/scenarios/report.json"), "utf8"));
+const FILES = {
+  "/lessons/my-case.json": JSON.stringify({ ...report, id: "my-case", title: { zh: "我的案例", en: "My case" }, expect: undefined }),
+  "/lessons/broken.json": JSON.stringify({ id: "broken", function: "run_loop", title: { zh: "坏", en: "Broken" }, max_calls: "4", model: [] }),
+  "/lessons/not-json.json": "{ this is not json",
+};
+
+/** Serves FILES (others 404) and opens a page with one element made from `attributes`. */
+async function place(page, baseURL, attributes) {
+  await page.route(`${baseURL}/lessons/**`, (route) => {
+    const body = FILES[new URL(route.request().url()).pathname];
+    return body === undefined ? route.fulfill({ status: 404, body: "not found" }) : route.fulfill({ contentType: "application/json", body });
+  });
+  await page.route(`${baseURL}/host.html`, (route) =>
+    route.fulfill({ contentType: "text/html", body: '<!doctype html><html lang="en"><title>Course</title><body><main id="slot"></main>' }));
+  await page.goto("/host.html");
+  return page.evaluate(async (attributes) => {
+    await import("./element.js");
+    const el = document.createElement("agent-loop-playground");
+    for (const [k, v] of Object.entries(attributes)) el.setAttribute(k, v);
+    document.querySelector("#slot").append(el);
+    await new Promise((ok) => el.addEventListener("playground-ready", ok, { once: true }));
+    const notice = el.shadowRoot.querySelector('[data-role="notice"]');
+    const options = [...el.shadowRoot.querySelectorAll(".alp-select option")].map((o) => o.value || o.textContent);
+    return { state: el.state(), notice: notice.hidden ? "" : notice.textContent, options };
+  }, attributes);
+}
+
+test("a scenario file named in src is fetched, checked and shown", async ({ page, baseURL, requests }) => {
+  const r = await place(page, baseURL, { src: "lessons/my-case.json", scenario: "my-case", lang: "en" });
+  expect(r.state.scenario).toBe("my-case");
+  expect(r.notice).toBe("");
+  expect(r.options, "the shipped scenarios are still offered").toEqual(expect.arrayContaining(["my-case", "report", "success"]));
+  expect(requests.some((u) => u.endsWith("/lessons/my-case.json")), "resolved against the page").toBe(true);
+  const ended = await page.$eval(EL, (e) => (e.command("run"), e.state().status));
+  expect(ended).toBe("answered");
+});
+
+test("bad, missing and foreign files are named in the element; the rest still works", async ({ page, baseURL, problems }) => {
+  const r = await place(page, baseURL, {
+    src: "lessons/broken.json lessons/missing.json lessons/not-json.json https://elsewhere.example/x.json lessons/my-case.json",
+    scenario: "my-case",
+    lang: "en",
+  });
+  expect(r.state.scenario, "the good file among bad ones is still used").toBe("my-case");
+  expect(r.notice).toContain("lessons/broken.json");
+  expect(r.notice, "the field is named").toContain("max_calls");
+  expect(r.notice).toContain("src lessons/missing.json could not be used: 404");
+  expect(r.notice).toContain("lessons/not-json.json");
+  expect(r.notice).toContain("only files from this site");
+  const role = await page.$eval(EL, (e) => e.shadowRoot.querySelector('[data-role="notice"]').getAttribute("role"));
+  expect(role).toBe("status");
+  const warned = problems.filter((p) => p.startsWith("console.warning: agent-loop-playground:"));
+  expect(warned.length, "each bad file said once in the console").toBe(4);
+  // (and the browser's own line for the 404)
+  const said = (p) => warned.includes(p) || /status of 404/.test(p);
+  problems.splice(0, problems.length, ...problems.filter((p) => !said(p)));
+});
+
+test("changing src adds the new files to a running playground", async ({ page, baseURL }) => {
+  await place(page, baseURL, { lang: "en" });
+  await page.$eval(EL, (e) => e.setAttribute("src", "lessons/my-case.json"));
+  await expect.poll(() => page.$eval(EL, (e) => [...e.shadowRoot.querySelectorAll(".alp-select option")].some((o) => o.value === "my-case"))).toBe(true);
+  const shown = await page.$eval(EL, (e) => (e.load("my-case"), e.state().scenario));
+  expect(shown).toBe("my-case");
+});
