@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Copies the playground's element files from the release build (dist/) into
+# src/alp/ and builds the book into book/. Run `trunk build --release` (or
+# scripts/serve) first, and scripts/setup for mdbook 0.5.4.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+dist="${DIST:-$here/../../dist}"
+files="element.js element.css doubles.js agent-loop-playground.js agent-loop-playground_bg.wasm"
+
+for f in $files; do
+  [ -f "$dist/$f" ] || { echo "build.sh: $dist/$f is missing: run \`trunk build --release\` first" >&2; exit 1; }
+done
+command -v mdbook >/dev/null || { echo "build.sh: mdbook is not installed: run scripts/setup" >&2; exit 1; }
+
+mkdir -p "$here/src/alp"
+for f in $files; do cp "$dist/$f" "$here/src/alp/"; done
+mdbook build "$here" "$@"
+echo "built $here/book/ (serve it over HTTP, e.g. \`mdbook serve $here\` or \`python3 -m http.server -d $here/book\`)"

@@ -1,0 +1,120 @@
+// The npm package: scripts/pack builds target/agent-loop-playground-<v>.tgz
+// from dist/; a fresh project installs it offline (it has no dependencies)
+// and a page loads the element straight from node_modules/.
+import { test as base, expect } from "@playwright/test";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { root } from "./helpers.mjs";
+import { serve } from "./server.mjs";
+
+const EXPORTS = {
+  ".": "./element.js",
+  "./element.js": "./element.js",
+  "./element.css": "./element.css",
+  "./doubles.js": "./doubles.js",
+  "./iframe-resize.js": "./iframe-resize.js",
+  "./agent-loop-playground_bg.wasm": "./agent-loop-playground_bg.wasm",
+  "./package.json": "./package.json",
+};
+
+const INDEX = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>npm install agent-loop-playground</title>
+<link rel="icon" href="data:,">
+<script type="module" src="./node_modules/agent-loop-playground/element.js"></script>
+</head><body>
+<h1>Installed from npm</h1>
+<agent-loop-playground function="run_loop" scenario="report" lang="en" breakpoints="loop.ask"></agent-loop-playground>
+</body></html>
+`;
+
+let project; // the temp project that installed the tarball
+let server;
+let tarball;
+
+// Like helpers.mjs's `test`, but for this spec's own server: any console
+// error or warning, page error, failed request or foreign request fails.
+const test = base.extend({
+  problems: async ({}, use) => use([]),
+  page: async ({ page, problems }, use) => {
+    page.on("console", (m) => {
+      if (m.type() === "error" || m.type() === "warning") problems.push(`console.${m.type()}: ${m.text()}`);
+    });
+    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+    page.on("requestfailed", (r) => problems.push(`failed: ${r.url()} (${r.failure()?.errorText})`));
+    page.on("response", (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
+    page.on("request", (r) => {
+      const u = r.url();
+      if (!u.startsWith(server.origin) && !u.startsWith("data:")) problems.push(`foreign request: ${u}`);
+    });
+    await use(page);
+    expect(problems, "no console error, failed or foreign request").toEqual([]);
+  },
+});
+
+test.describe.configure({ mode: "default" }); // one worker: one pack, one install
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  const out = execFileSync(path.join(root, "scripts/pack"), { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  const m = out.match(/tarball: (\S+\.tgz)/);
+  expect(m, `scripts/pack printed the tarball path:\n${out}`).not.toBeNull();
+  tarball = path.resolve(root, m[1]);
+  project = fs.mkdtempSync(path.join(os.tmpdir(), "alp-npm-"));
+  const npm = (...args) => execFileSync("npm", args, { cwd: project, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  npm("init", "-y");
+  npm("install", "--offline", "--no-audit", "--no-fund", "--loglevel=error", tarball);
+  fs.writeFileSync(path.join(project, "index.html"), INDEX);
+  server = await serve([["/", project]]);
+});
+
+test.afterAll(async () => {
+  server?.close();
+  if (project) fs.rmSync(project, { recursive: true, force: true });
+});
+
+test("the tarball installs offline with the declared exports and no dependencies", async () => {
+  const dir = path.join(project, "node_modules/agent-loop-playground");
+  const pkg = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
+  const cargo = fs.readFileSync(path.join(root, "Cargo.toml"), "utf8").match(/^version = "([^"]+)"/m)[1];
+  expect(pkg.name).toBe("agent-loop-playground");
+  expect(pkg.version, "the version is the crate's").toBe(cargo);
+  expect(pkg.type).toBe("module");
+  expect(pkg.exports).toEqual(EXPORTS);
+  expect(pkg.sideEffects).toEqual(["./element.js"]);
+  expect(pkg.dependencies ?? {}, "no dependencies").toEqual({});
+  for (const target of new Set(Object.values(EXPORTS))) {
+    expect(fs.existsSync(path.join(dir, target)), `${target} is in the package`).toBe(true);
+  }
+  expect(fs.existsSync(path.join(dir, "agent-loop-playground.js")), "the wasm-bindgen glue element.js imports").toBe(true);
+  expect(fs.existsSync(path.join(dir, "README.md"))).toBe(true);
+  for (const f of ["element.js", "agent-loop-playground_bg.wasm"]) {
+    expect(fs.readFileSync(path.join(dir, f)).equals(fs.readFileSync(path.join(root, "dist", f))), `${f} is dist/'s`).toBe(true);
+  }
+  // The installing project's own manifest records it, and nothing else came along.
+  const own = JSON.parse(fs.readFileSync(path.join(project, "package.json"), "utf8"));
+  expect(Object.keys(own.dependencies)).toEqual(["agent-loop-playground"]);
+  expect(fs.readdirSync(path.join(project, "node_modules")).filter((d) => !d.startsWith("."))).toEqual(["agent-loop-playground"]);
+});
+
+test("a page loads the element from node_modules/ and steps it", async ({ page }) => {
+  const wasm = [];
+  page.on("response", (r) => { if (r.url().endsWith(".wasm")) wasm.push([new URL(r.url()).pathname, r.status()]); });
+  await page.goto(`${server.origin}/index.html`);
+  await page.waitForFunction(() => document.querySelector("agent-loop-playground")?.ready === true, null, { timeout: 15000 });
+  expect(wasm).toEqual([["/node_modules/agent-loop-playground/agent-loop-playground_bg.wasm", 200]]);
+  const el = page.locator("agent-loop-playground");
+  const start = await el.evaluate((e) => e.state());
+  expect(start.status).toBe("ready");
+  await el.locator('[data-command="debug"]').click();
+  const atAsk = await el.evaluate((e) => e.state());
+  expect(atAsk.label, "the breakpoint attribute was read").toBe("loop.ask");
+  await el.locator('[data-command="step"]').click();
+  const after = await el.evaluate((e) => e.state());
+  expect(after.step).toBeGreaterThan(atAsk.step);
+  // Its stylesheet came from the package folder, into the shadow root only.
+  const css = await el.evaluate((e) => [...e.shadowRoot.querySelectorAll('link[rel="stylesheet"]')].map((l) => new URL(l.href).pathname));
+  expect(css).toEqual(["/node_modules/agent-loop-playground/element.css"]);
+  expect(await page.evaluate(() => document.styleSheets.length), "no stylesheet in the document").toBe(0);
+});
