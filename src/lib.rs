@@ -15,6 +15,7 @@
 
 pub mod debugger;
 pub mod i18n;
+pub mod import;
 pub mod lesson;
 pub mod preview;
 pub mod protocol;

@@ -4,6 +4,10 @@
 //! `agent-loop-playground check <dir>` validates every `*.json` fixture in
 //! `<dir>` and prints `file: field: problem (line N)` lines; exit code 1 if
 //! any, or if there is no fixture at all.
+//! `agent-loop-playground import <conversation.json> [--id <id>]` turns a
+//! logged Messages API request body into a scenario on standard output;
+//! approximations are warnings on standard error, a refusal is exit 1 with
+//! nothing on standard output (see `agent_loop_playground::import`).
 //!
 //! It never panics: it reads only regular files of at most 16 MB (a FIFO or
 //! a device named `x.json` is skipped with a message), accepts a UTF-8 BOM,
@@ -28,6 +32,7 @@ fn main() {}
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
+    use agent_loop_playground::import;
     use agent_loop_playground::lesson::trace_json;
     use agent_loop_playground::run::record_scenario;
     use agent_loop_playground::scenario::{Problem, Scenario};
@@ -42,7 +47,10 @@ mod native {
 
     const USAGE: &str = "usage:
   agent-loop-playground trace <scenario.json>   print the recorded trace as JSON
-  agent-loop-playground check <dir>             validate every *.json fixture in <dir>";
+  agent-loop-playground check <dir>             validate every *.json fixture in <dir>
+  agent-loop-playground import <file> [--id <id>]
+                                                print a scenario that replays a logged Messages API
+                                                request body; approximations warned on stderr";
 
     pub fn cli() -> ExitCode {
         let args: Vec<OsString> = std::env::args_os().skip(1).collect();
@@ -50,6 +58,13 @@ mod native {
         match (command, args.len()) {
             (Some("trace"), 2) => trace(Path::new(&args[1])),
             (Some("check"), 2) => check(Path::new(&args[1])),
+            (Some("import"), _) => match import_args(&args[1..]) {
+                Some((file, id)) => import(Path::new(file), id),
+                None => {
+                    say_err(USAGE);
+                    ExitCode::from(2)
+                }
+            },
             _ => {
                 say_err(USAGE);
                 ExitCode::from(2)
@@ -138,6 +153,47 @@ mod native {
                 for p in problems {
                     say_err(&format!("{}: {}", file.display(), located(&p, &text)));
                 }
+                ExitCode::FAILURE
+            }
+        }
+    }
+
+    /// `<file>`, `<file> --id <id>` or `--id <id> <file>`; the id must be
+    /// UTF-8 (it is checked by the importer).
+    fn import_args(args: &[OsString]) -> Option<(&OsString, Option<&str>)> {
+        match args {
+            [file] => Some((file, None)),
+            [flag, id, file] | [file, flag, id] if flag == "--id" => Some((file, Some(id.to_str()?))),
+            _ => None,
+        }
+    }
+
+    fn import(file: &Path, id: Option<&str>) -> ExitCode {
+        let text = match read_fixture(file) {
+            Ok(t) => t,
+            Err(why) => {
+                say_err(&format!("{}: {why}", file.display()));
+                return ExitCode::from(2);
+            }
+        };
+        let name =
+            file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let id = id.map_or_else(|| import::id_from_file_name(&name), str::to_string);
+        match import::import(&text, &id, &name) {
+            Ok(imported) => {
+                for warning in &imported.warnings {
+                    say_err(&format!("{}: warning: {warning}", file.display()));
+                }
+                match write_out(&import::to_pretty_json(&imported.scenario)) {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(code) => code,
+                }
+            }
+            Err(refusals) => {
+                for refusal in &refusals {
+                    say_err(&format!("{}: {refusal}", file.display()));
+                }
+                say_err(&format!("{}: not imported", file.display()));
                 ExitCode::FAILURE
             }
         }

@@ -193,3 +193,64 @@ fn never_a_panic_for_odd_arguments_or_a_closed_or_full_output() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write the output"));
 }
+
+#[test]
+fn import_prints_a_scenario_that_check_accepts() {
+    let dir = scratch("import");
+    let (code, out, err) = cli(&["import", "tests/import/zero-division.json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "an exact import warns nothing: {err}");
+    let scenario: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(scenario["id"], "zero-division");
+    assert_eq!(scenario["expect"]["status"], "answered");
+    std::fs::write(dir.join("zero-division.json"), &out).unwrap();
+    let (code, out, _) = cli(&["import", "tests/import/two-rounds.json", "--id", "retry_once"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("\"id\": \"retry_once\""), "{out}");
+    std::fs::write(dir.join("retry_once.json"), &out).unwrap();
+    let (code, out, _) = cli(&["check", dir.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("checked 2 fixture(s): 2 ok, 0 with problems"), "{out}");
+    let (code, trace, _) = cli(&["trace", dir.join("zero-division.json").to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(trace.contains("ZeroDivisionError: division by zero"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn import_warns_approximations_and_refuses_what_it_cannot_replay() {
+    let (code, out, err) = cli(&["import", "tests/import/approximations.json"]);
+    assert_eq!(code, 0, "{err}");
+    for expected in [
+        "approximations.json: warning: messages[1].content[0]: thinking block: dropped (the lesson's loop never sees thinking)",
+        "approximations.json: warning: messages[1].content[1]: tool \"read_file\"",
+        "approximations.json: warning: messages[6]: a new user turn after the answer in messages[5]",
+    ] {
+        assert!(err.contains(expected), "expected `{expected}` in:\n{err}");
+    }
+    assert!(out.contains("thinking block: dropped"), "the notes repeat the warnings: {out}");
+
+    let dir = scratch("import-refused");
+    let file = dir.join("two-users.json");
+    let two_users =
+        r#"{"messages": [{"role": "user", "content": "Hi"}, {"role": "user", "content": "Run it"}]}"#;
+    std::fs::write(&file, two_users).unwrap();
+    let (code, out, err) = cli(&["import", file.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.is_empty(), "nothing on stdout: {out}");
+    assert!(err.contains("two-users.json: messages[1]: two user messages in a row"), "{err}");
+    std::fs::write(&file, "{\"messages\": [").unwrap();
+    let (code, out, err) = cli(&["import", file.to_str().unwrap()]);
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert!(err.contains("(file): not valid JSON"), "{err}");
+    let (code, _, err) = cli(&["import", "tests/import/zero-division.json", "--id", "a b"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("--id: \"a b\": use letters"), "{err}");
+    let (code, _, err) = cli(&["import", dir.join("missing.json").to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot read"), "{err}");
+    let (code, _, err) = cli(&["import"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("import <file> [--id <id>]"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

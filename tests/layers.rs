@@ -14,7 +14,7 @@ const LAYERS: &[&[&str]] = &[
     &["runtime"],
     &["scenario"],
     &["run"],
-    &["lesson"],
+    &["lesson", "import"],
     &["debugger"],
     &["session"],
     &["web"],
