@@ -17,6 +17,7 @@ pub mod debugger;
 pub mod i18n;
 pub mod import;
 pub mod lesson;
+pub mod predict;
 pub mod preview;
 pub mod protocol;
 pub mod run;

@@ -34,6 +34,7 @@ fn main() {}
 mod native {
     use agent_loop_playground::import;
     use agent_loop_playground::lesson::trace_json;
+    use agent_loop_playground::predict;
     use agent_loop_playground::run::record_scenario;
     use agent_loop_playground::scenario::{Problem, Scenario};
     use std::collections::BTreeMap;
@@ -222,7 +223,12 @@ mod native {
                 Ok(text) => match Scenario::parse(&text) {
                     Ok(s) => match ids.insert(s.id.clone(), file.clone()) {
                         Some(other) => vec![format!("id: {:?} is already used by {}", s.id, other.display())],
-                        None => Vec::new(),
+                        // A question must sit on a line this run reaches.
+                        None if s.questions.is_empty() => Vec::new(),
+                        None => {
+                            let unasked = predict::problems(&s, &record_scenario(&s));
+                            unasked.iter().map(|p| located(p, &text)).collect()
+                        }
                     },
                     Err(problems) => problems.iter().map(|p| located(p, &text)).collect(),
                 },

@@ -69,6 +69,21 @@ impl Trace {
     pub fn ending(&self) -> Option<&str> {
         self.status().or_else(|| self.error.as_ref().map(|e| e.kind.as_str()))
     }
+
+    /// The first step where this run and `other` part: a different line,
+    /// frame, record or locals, or one run ended while the other goes on.
+    /// `None` when they are the same step for step.
+    pub fn parts_from(&self, other: &Trace) -> Option<usize> {
+        let same = |a: &Step, b: &Step| {
+            (a.function, a.event, a.depth, a.label, a.record_len, a.output_len)
+                == (b.function, b.event, b.depth, b.label, b.record_len, b.output_len)
+                && self.locals_json(a) == other.locals_json(b)
+        };
+        let common = self.steps.len().min(other.steps.len());
+        (0..common)
+            .find(|&i| !same(&self.steps[i], &other.steps[i]))
+            .or((self.steps.len() != other.steps.len()).then_some(common))
+    }
 }
 
 /// Record `scenario` against its own fixture doubles.

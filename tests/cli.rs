@@ -254,3 +254,19 @@ fn import_warns_approximations_and_refuses_what_it_cannot_replay() {
     assert!(err.contains("import <file> [--id <id>]"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn check_names_a_question_that_this_run_never_asks() {
+    let dir = std::env::temp_dir().join(format!("alp-cli-questions-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string("fixtures/scenarios/truncated.json").unwrap()).unwrap();
+    // truncated stops before any tool runs: a question on saving results is never asked.
+    v["questions"][0]["at"] = "loop.save_results".into();
+    std::fs::write(dir.join("truncated.json"), serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    let (code, out, _) = cli(&["check", dir.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("truncated.json: questions[0].at:"), "{out}");
+    assert!(out.contains("never asked"), "{out}");
+}

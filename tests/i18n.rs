@@ -10,12 +10,13 @@
 use agent_loop_playground::debugger::Command;
 use agent_loop_playground::i18n::{self, Lang};
 use agent_loop_playground::lesson::{self, caption};
+use agent_loop_playground::predict;
 use agent_loop_playground::protocol::Said;
 use agent_loop_playground::run::record_scenario;
 use agent_loop_playground::scenario::{load_shipped, Problem};
-use agent_loop_playground::session::{Entry, Notice};
+use agent_loop_playground::session::{Answer, Comparison, Entry, Notice, Summary};
 use agent_loop_playground::vocab::{Code, Function};
-use agent_loop_playground::web::{figure, view};
+use agent_loop_playground::web::{explore, figure, view};
 use serde_json::Value;
 
 const OPEN: char = '⟪';
@@ -201,6 +202,34 @@ fn a_pseudo_locale_reaches_every_word_of_the_page() {
         };
         check(&format!("{} not started", scenario.id), &figure::render(&before), &mut found);
         check(&format!("{} no output", scenario.id), &view::output(&trace.output, 0, xx), &mut found);
+        // Predictions (the generated ones: authored texts are the author's),
+        // the what-if editors with a refused edit, and the comparison.
+        let breakpoint =
+            lesson::line_of_label_in(Code::Python, "loop.save_results").into_iter().collect::<Vec<_>>();
+        for ask in
+            predict::questions(scenario, &trace, xx, Code::Python, &breakpoint).iter().filter(|a| !a.authored)
+        {
+            for correct in [true, false] {
+                let answer = Answer { key: ask.key.clone(), choice: 0, correct };
+                let panel = explore::predict_panel(Some(ask), Some((ask, &answer)), (1, 2), xx);
+                check(&format!("{} question {}", scenario.id, ask.key), &panel, &mut found);
+            }
+        }
+        let editors =
+            explore::editors(&scenario.localized(xx), xx, &["model: must hold at least one reply".into()]);
+        check(&format!("{} editors", scenario.id), &editors, &mut found);
+        let summary = |t: &agent_loop_playground::run::Trace| Summary {
+            ending: t.ending().unwrap_or("done").into(),
+            calls: 2,
+            record: t.record.len(),
+            steps: t.steps.len(),
+        };
+        let comparison = Comparison { lesson: summary(&trace), changed: summary(&trace), parts_at: Some(3) };
+        for (here, there) in [(Some(("loop.ask", 9)), Some(("loop.ask", 9))), (Some(("loop.read", 10)), None)]
+        {
+            let html = explore::compare(&comparison, 3, here, there, (here, there), xx);
+            check(&format!("{} comparison", scenario.id), &html, &mut found);
+        }
     }
     assert!(steps > 1000, "only {steps} steps rendered");
     found.sort();
@@ -292,7 +321,13 @@ fn a_placeholder_is_only_a_plain_name() {
 fn every_word_in_the_tables_is_used() {
     let src = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
     let mut code = String::new();
-    for dir in [src.to_string(), format!("{src}/web"), format!("{src}/lesson"), format!("{src}/scenario")] {
+    for dir in [
+        src.to_string(),
+        format!("{src}/web"),
+        format!("{src}/lesson"),
+        format!("{src}/scenario"),
+        format!("{src}/session"),
+    ] {
         for entry in std::fs::read_dir(dir).unwrap().flatten() {
             if entry.path().extension().is_some_and(|e| e == "rs") {
                 code.push_str(&std::fs::read_to_string(entry.path()).unwrap());
@@ -301,7 +336,7 @@ fn every_word_in_the_tables_is_used() {
     }
     // Keys built at run time: a command's name, and these prefixes.
     let commands: Vec<&str> = Command::ALL.iter().map(|c| c.name()).collect();
-    let dynamic = ["card_", "pipe_", "key_", "gloss_"];
+    let dynamic = ["card_", "pipe_", "key_", "gloss_", "why_"];
     let unused: Vec<&str> = Lang::parse("en")
         .unwrap()
         .keys()

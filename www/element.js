@@ -9,6 +9,8 @@
 // listing (python, the default, or rust), src (scenario files to fetch from
 // this site, space-separated), theme (auto, light, dark), heading-level (1–6:
 // panel titles become headings of that level; default: not headings),
+// predict (present: ask before the lines that carry a question), step (a
+// step number or a label to start at),
 // height (max panel height, e.g. "320" or "20rem"), compact, time-budget
 // (seconds or "500ms"; default 2) and memory-budget (MB; default 256): how
 // long and how large one recording may grow before it is stopped. Each element owns its own trace, breakpoints and listeners; removing
@@ -16,7 +18,9 @@
 //
 // API: el.state(), el.command(name), el.toggleBreakpoint(function, line|label),
 // el.load(scenarioId), el.addScenario(json), el.model = fn, el.process = fn,
-// el.lang = "en". Event: "playground-step" (detail = state) after every move;
+// el.lang = "en", el.predict = true, el.answer(i), el.tryAgain(),
+// el.whatIf({model, process} | null). Events: "playground-step" (detail =
+// state) after every move; "playground-answer" after every answer;
 // "playground-ready" once the wasm is loaded.
 
 import init, { Playground } from "./agent-loop-playground.js";
@@ -132,7 +136,7 @@ function text(value, what) {
 
 class AgentLoopPlayground extends HTMLElement {
   static get observedAttributes() {
-    return ["scenario", "lang", "height", "listing", "src", "theme"];
+    return ["scenario", "lang", "height", "listing", "src", "theme", "predict"];
   }
 
   constructor() {
@@ -198,6 +202,8 @@ class AgentLoopPlayground extends HTMLElement {
         headingLevel: this.getAttribute("heading-level") || "",
         theme: this.getAttribute("theme") || "",
         files,
+        predict: this.hasAttribute("predict") ? "1" : "",
+        step: this.getAttribute("step") || "",
       });
       this._src = this.getAttribute("src");
       if (this._model) this._pg.setModel(this._model);
@@ -265,6 +271,10 @@ class AgentLoopPlayground extends HTMLElement {
   attributeChangedCallback(name, oldValue, value) {
     if (name === "height") this._applyHeight(value);
     if (name === "theme") this._followScheme();
+    if (name === "predict" && this._pg && (oldValue === null) !== (value === null)) {
+      this._pg.setPredict(value !== null);
+      return;
+    }
     if (!this._pg || oldValue === value || value === null) return;
     try {
       if (name === "scenario") this.load(value);
@@ -312,6 +322,25 @@ class AgentLoopPlayground extends HTMLElement {
   }
   addScenario(fixture) {
     return this._need().addScenario(typeof fixture === "string" ? fixture : JSON.stringify(fixture));
+  }
+  get predict() {
+    return this.hasAttribute("predict");
+  }
+  set predict(on) {
+    this.toggleAttribute("predict", !!on);
+  }
+  answer(choice) {
+    if (!Number.isInteger(choice) || choice < 0) throw new TypeError("choice must be the index of a choice (0 is the first)");
+    return this._need().answer(choice);
+  }
+  tryAgain() {
+    return this._need().tryAgain();
+  }
+  whatIf(edit) {
+    if (edit !== null && edit !== undefined && (typeof edit !== "object" || Array.isArray(edit))) {
+      throw new TypeError("whatIf takes {model: [...], process: ...} or null");
+    }
+    return this._need().whatIf(edit ?? null);
   }
   currentStep() {
     return this._need().currentStep();

@@ -4,10 +4,15 @@
 import "./element.js";
 
 const params = new URLSearchParams(location.search);
+// #scenario=…&lang=…&listing=…&breakpoints=…&step=…: where the learner was
+// (kept up to date below); it wins over the query.
+const fragment = new URLSearchParams(location.hash.slice(1));
 const el = document.querySelector("agent-loop-playground");
-for (const key of ["function", "scenario", "lang", "breakpoints", "controls", "listing", "theme"]) {
-  if (params.get(key)) el.setAttribute(key, params.get(key));
+for (const key of ["function", "scenario", "lang", "breakpoints", "controls", "listing", "theme", "step"]) {
+  const value = fragment.get(key) ?? params.get(key);
+  if (value) el.setAttribute(key, value);
 }
+if ((fragment.get("predict") ?? params.get("predict")) === "1") el.setAttribute("predict", "");
 const lang = params.get("lang") || el.getAttribute("lang") || "zh";
 document.documentElement.lang = lang.startsWith("en") ? "en" : "zh-CN";
 
@@ -17,6 +22,51 @@ el.addEventListener("playground-step", (e) => {
 });
 
 const embed = params.get("embed") === "1";
+
+/** The fragment for a state: enough to open the same state() again. */
+function fragmentOf(state) {
+  const f = new URLSearchParams();
+  f.set("scenario", state.scenario);
+  f.set("lang", state.lang);
+  f.set("listing", state.listing);
+  if (state.breakpoints.length) f.set("breakpoints", state.breakpoints.map((b) => `${b.function}:${b.line}`).join(","));
+  if (state.started) f.set("step", String(state.step));
+  if (state.predict) f.set("predict", "1");
+  return f.toString().replaceAll("%3A", ":").replaceAll("%2C", ",");
+}
+let pendingLink = 0;
+function keepLink() {
+  // After the event's own work (a breakpoint click sends no step event).
+  clearTimeout(pendingLink);
+  pendingLink = setTimeout(() => {
+    const state = el.state();
+    if (state) history.replaceState(history.state, "", `#${fragmentOf(state)}`);
+  }, 0);
+}
+if (!embed) {
+  for (const type of ["playground-ready", "playground-step", "playground-answer", "click", "change", "keyup"]) {
+    el.addEventListener(type, keepLink);
+  }
+  const copy = document.querySelector("#copy-link");
+  const shown = document.querySelector("#copy-link-url");
+  const said = document.querySelector("#copy-link-done");
+  copy?.addEventListener("click", async () => {
+    const state = el.state();
+    if (!state) return;
+    const url = `${location.href.split("#")[0]}#${fragmentOf(state)}`;
+    try {
+      await navigator.clipboard.writeText(url);
+      said.hidden = false;
+      shown.hidden = true;
+    } catch {
+      // No clipboard (permissions, an old browser): show the link to copy by hand.
+      shown.value = url;
+      shown.hidden = false;
+      said.hidden = true;
+      shown.select();
+    }
+  });
+}
 if (embed) {
   document.documentElement.classList.add("alp-embed");
   const SOURCE = "agent-loop-playground";
@@ -51,6 +101,8 @@ if (embed) {
   }).observe(document.documentElement);
   el.addEventListener("playground-ready", (e) => post("ready", { state: e.detail, height: height() }));
   el.addEventListener("playground-step", (e) => post("step", { state: e.detail }));
+  // A course site can keep the score: every answer goes to the parent too.
+  el.addEventListener("playground-answer", (e) => post("answer", { answer: e.detail }));
   const commands = new Set(["run", "debug", "step", "stepInto", "stepOut", "continue", "back", "reset"]);
   window.addEventListener("message", (e) => {
     const m = e.data;

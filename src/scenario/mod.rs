@@ -59,8 +59,11 @@ impl std::fmt::Display for Problem {
 }
 
 mod expect;
+mod questions;
 use expect::parse_expect;
 pub use expect::Expect;
+use questions::parse_questions;
+pub use questions::Question;
 
 /// A parsed scenario.
 #[derive(Clone, Debug, PartialEq)]
@@ -83,6 +86,8 @@ pub struct Scenario {
     pub process: ProcessScript,
     /// What the fixture says must happen; `None` without an `expect` field.
     pub expect: Option<Expect>,
+    /// What the learner is asked to predict, in order (`questions`).
+    pub questions: Vec<Question>,
     /// The untouched JSON, for the JS doubles and the page.
     pub raw: Value,
 }
@@ -242,6 +247,7 @@ impl Scenario {
             let function = obj.get("function").and_then(Value::as_str).and_then(Function::from_name);
             parse_expect(v, function, &mut problem)
         });
+        let questions = obj.get("questions").map(|v| parse_questions(v, &mut problem)).unwrap_or_default();
         if !problems.is_empty() {
             return Err(problems);
         }
@@ -259,6 +265,7 @@ impl Scenario {
             model,
             process,
             expect,
+            questions,
             raw,
         })
     }
@@ -301,7 +308,7 @@ impl Scenario {
 }
 
 /// Every field a fixture may have.
-pub const KNOWN_FIELDS: [&str; 12] = [
+pub const KNOWN_FIELDS: [&str; 13] = [
     "id",
     "function",
     "title",
@@ -314,6 +321,7 @@ pub const KNOWN_FIELDS: [&str; 12] = [
     "process",
     "notes",
     "expect",
+    "questions",
 ];
 
 fn is_id(s: &str) -> bool {

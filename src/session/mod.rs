@@ -18,6 +18,10 @@ use crate::scenario::{load_shipped, Problem, Scenario};
 use crate::trace::{Limits, Step};
 use crate::vocab::{Code, Function};
 use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+mod explore;
+pub use explore::{Answer, Comparison, Pending, Summary};
 
 /// The lesson's eight scenarios, in the lesson's order: the picker lists
 /// them first.
@@ -80,6 +84,10 @@ pub struct Options {
     /// Scenario files fetched by the element (`src=`): each file's name and
     /// its text, or why it could not be read.
     pub files: Vec<(String, Result<String, String>)>,
+    /// Ask before the lines that carry a question (the `predict` attribute).
+    pub predict: bool,
+    /// Where to start: a step number or a label (`loop.save_results`).
+    pub step: String,
 }
 
 /// Something the author should know (an unknown scenario, a breakpoint
@@ -111,6 +119,10 @@ pub struct Changes {
     pub reveal: bool,
     /// Another listing (Python or Rust).
     pub listing: bool,
+    /// Predictions: switched, a question asked or answered, the score.
+    pub predict: bool,
+    /// The setup panel's editors (a refused edit).
+    pub setup: bool,
 }
 
 impl Changes {
@@ -124,6 +136,8 @@ impl Changes {
             notices: true,
             reveal: true,
             listing: true,
+            predict: true,
+            setup: true,
         }
     }
 
@@ -153,6 +167,21 @@ pub struct Session {
     limits: Limits,
     /// The message card whose full text is open.
     opened: Option<usize>,
+    /// Predictions on, this run's questions, the one waiting, the answers
+    /// given in this scenario (by question key), the last one, and the
+    /// answers not yet sent to the page.
+    predict: bool,
+    asks: Vec<crate::predict::Ask>,
+    pending: Option<Pending>,
+    answers: BTreeMap<String, Answer>,
+    last_answer: Option<Answer>,
+    outbox: Vec<Value>,
+    /// A changed version of the scenario (what if), and the lesson's own
+    /// run kept beside it.
+    what_if: Option<Scenario>,
+    lesson_run: Option<Trace>,
+    /// What was wrong with the last edit (`field: problem`), until one works.
+    edit_problems: Vec<String>,
 }
 
 impl Session {
@@ -195,6 +224,15 @@ impl Session {
             changes: Changes::all(),
             limits: Limits::from(crate::trace::STEP_CAP),
             opened: None,
+            predict: false,
+            asks: Vec::new(),
+            pending: None,
+            answers: BTreeMap::new(),
+            last_answer: None,
+            outbox: Vec::new(),
+            what_if: None,
+            lesson_run: None,
+            edit_problems: Vec::new(),
         };
         if let Some(clock) = options.clock {
             session.limits = Limits::budgets(clock);
@@ -235,10 +273,40 @@ impl Session {
                 _ => {}
             }
         }
+        session.predict = options.predict;
         session.rerecord();
         session.set_breakpoints(&options.breakpoints);
+        session.start_at(&options.step);
         session.changes = Changes::all();
         Ok(session)
+    }
+
+    /// Start at a step: its number, or the first line with a label. A step
+    /// past the end opens the last one; either way a mistake is a notice.
+    pub fn start_at(&mut self, spec: &str) {
+        let spec = spec.trim();
+        if spec.is_empty() {
+            return;
+        }
+        let steps = &self.trace.steps;
+        let found = match spec.parse::<usize>() {
+            Ok(n) if n < steps.len() => Some(n),
+            Ok(_) => {
+                let last = steps.len().saturating_sub(1);
+                self.notices.push(Notice {
+                    key: "notice_step_past_end",
+                    values: vec![("value", spec.to_string()), ("last", last.to_string())],
+                });
+                Some(last)
+            }
+            Err(_) => steps.iter().position(|s| s.label == spec && s.event == crate::trace::Event::Line),
+        };
+        match found {
+            Some(n) => self.dbg.seek(n, &self.trace.steps),
+            None => self.notice("notice_step", spec),
+        }
+        self.changes.notices = true;
+        self.changes.step = true;
     }
 
     /// Use a smaller step cap (tests, benchmarks). Re-records.
@@ -318,6 +386,9 @@ impl Session {
     }
 
     pub fn scenario(&self) -> Option<&Scenario> {
+        if let Some(changed) = &self.what_if {
+            return Some(changed);
+        }
         self.entries.get(self.current).and_then(|e| e.parsed.as_ref().ok())
     }
 
@@ -414,6 +485,12 @@ impl Session {
             "recordLength": self.record_len(),
             "breakpoints": breakpoints,
             "lang": self.lang.code(),
+            "predict": self.predict,
+            "question": self.pending().map(|a| json!({
+                "key": a.key, "text": a.text, "choices": a.choices, "label": a.label, "step": a.step,
+            })),
+            "score": {"right": self.score().0, "answered": self.score().1},
+            "whatIf": self.what_if.is_some(),
         })
     }
 
@@ -434,7 +511,22 @@ impl Session {
     pub fn command(&mut self, command: Command) {
         let before = (self.position(), self.started());
         let len = self.record_len();
+        // A question on screen waits for its answer; only going back leaves it.
+        let backward = matches!(command, Command::Back | Command::Reset);
+        if self.pending.is_some() && !backward {
+            // (and the page brings the keyboard back to its choices)
+            self.changes.predict = true;
+            return;
+        }
+        self.pending = None;
+        if self.last_answer.take().is_some() {
+            self.changes.predict = true;
+        }
+        // The lines that run in this move start here (a restart: at the top).
+        let from = if !before.1 || command == Command::Debug { 0 } else { before.0 };
         self.dbg.command(command, &self.trace.steps);
+        let to = self.position();
+        self.stop_for_question(from, to);
         if (self.position(), self.started()) != before {
             // After Run, "new" is what the last step added, not the whole run.
             let last_step = self.position().checked_sub(1).and_then(|p| self.trace.steps.get(p));
@@ -450,6 +542,10 @@ impl Session {
     pub fn seek(&mut self, position: usize) {
         let before = (self.position(), self.started());
         let len = self.record_len();
+        // A jump on the timeline is not a prediction: it drops the question.
+        if self.pending.take().is_some() | self.last_answer.take().is_some() {
+            self.changes.predict = true;
+        }
         self.dbg.seek(position, &self.trace.steps);
         if (self.position(), self.started()) != before {
             self.previous_len = len;
@@ -470,7 +566,9 @@ impl Session {
             }
         };
         self.changes.breakpoints = true;
-        Ok(self.dbg.toggle(function, line))
+        let on = self.dbg.toggle(function, line);
+        self.refresh_questions();
+        Ok(on)
     }
 
     /// Breakpoints that this scenario's run never reaches (the page says so).
@@ -508,6 +606,7 @@ impl Session {
             }
         }
         self.changes.breakpoints = true;
+        self.refresh_questions();
     }
 
     /// Switch language. The question, the model's words and what the model
@@ -518,10 +617,13 @@ impl Session {
             self.lang = lang;
             self.changes.lang = true;
             let (position, started) = (self.position(), self.started());
+            let (pending, last) = (self.pending.take(), self.last_answer.take());
             self.rerecord();
             if started {
                 self.dbg.seek(position, &self.trace.steps);
             }
+            // The same run in other words: a question on screen stays.
+            (self.pending, self.last_answer) = (pending, last);
         }
     }
 
@@ -534,6 +636,7 @@ impl Session {
     pub fn set_code(&mut self, code: Code) {
         if code != self.dbg.code() {
             self.dbg.set_code(code);
+            self.refresh_questions();
             self.changes.listing = true;
             self.changes.breakpoints = true;
             self.changes.step = true;
@@ -578,6 +681,9 @@ impl Session {
     fn select(&mut self, index: usize) {
         if self.entries.get(index).is_some_and(|e| e.parsed.is_ok()) {
             self.current = index;
+            self.what_if = None;
+            self.edit_problems.clear();
+            self.answers.clear();
             self.rerecord();
         }
     }
@@ -630,15 +736,30 @@ impl Session {
     /// Record the current scenario again and go back to the start; the
     /// breakpoints stay.
     fn rerecord(&mut self) {
-        let Some(scenario) = self.scenario().map(|s| s.localized(self.lang)) else { return };
-        let (mut model, mut process) = self.doubles.for_scenario(&scenario);
+        let Some(lesson) = self.lesson_scenario().map(|s| s.localized(self.lang)) else { return };
+        let (mut model, mut process) = self.doubles.for_scenario(&lesson);
         if let Some(make) = &self.model {
             model = make();
         }
         if let Some(make) = &self.process {
             process = make();
         }
-        self.trace = record(&scenario, model.as_mut(), process.as_mut(), self.limits);
+        let lesson_run = record(&lesson, model.as_mut(), process.as_mut(), self.limits);
+        // What if: the changed script on its own doubles, the lesson's run beside it.
+        match self.what_if.as_ref().map(|s| s.localized(self.lang)) {
+            Some(changed) => {
+                let (mut model, mut process) = self.doubles.for_scenario(&changed);
+                self.trace = record(&changed, model.as_mut(), process.as_mut(), self.limits);
+                self.lesson_run = Some(lesson_run);
+            }
+            None => {
+                self.trace = lesson_run;
+                self.lesson_run = None;
+            }
+        }
+        self.pending = None;
+        self.last_answer = None;
+        self.refresh_questions();
         self.opened = None;
         self.dbg.command(Command::Reset, &self.trace.steps);
         self.previous_len = 0;

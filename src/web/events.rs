@@ -34,7 +34,10 @@ pub fn listen(page: &Rc<RefCell<Page>>) -> Vec<Listener> {
             let Ok(mut p) = page.try_borrow_mut() else { return };
             let notify = handler(&mut p, &e);
             p.draw();
+            let answers = p.session.take_answers();
+            let root = p.root.clone();
             drop(p);
+            send_answers(&root, answers);
             if notify {
                 send_step(&page);
             }
@@ -104,6 +107,19 @@ pub fn send_step(page: &Rc<RefCell<Page>>) {
     }
 }
 
+/// Tell the host page about each answer given (`playground-answer`).
+pub fn send_answers(root: &web_sys::HtmlElement, answers: Vec<serde_json::Value>) {
+    for detail in answers {
+        let init = web_sys::CustomEventInit::new();
+        init.set_detail(&from_json(&detail));
+        init.set_bubbles(true);
+        init.set_composed(true);
+        if let Ok(event) = web_sys::CustomEvent::new_with_event_init_dict("playground-answer", &init) {
+            let _ = root.dispatch_event(&event);
+        }
+    }
+}
+
 fn target_element(e: &Event) -> Option<Element> {
     e.target().and_then(|t| t.dyn_into::<Element>().ok())
 }
@@ -121,6 +137,11 @@ fn on_click(p: &mut Page, e: &Event) -> bool {
             Some(c) => p.session.command(c),
             None => return false,
         }
+    } else if let Some(b) = hit("[data-choice]") {
+        let Some(choice) = b.get_attribute("data-choice").and_then(|n| n.parse().ok()) else { return false };
+        return p.session.answer(choice).is_ok();
+    } else if let Some(b) = hit("[data-action]") {
+        return act(p, &b.get_attribute("data-action").unwrap_or_default());
     } else if let Some(b) = hit(".alp-bp") {
         let f = b.get_attribute("data-function").and_then(|f| Function::from_name(&f));
         let n = b.get_attribute("data-line").and_then(|n| n.parse().ok());
@@ -148,6 +169,31 @@ fn on_click(p: &mut Page, e: &Event) -> bool {
     true
 }
 
+/// The buttons of the prediction, what-if and comparison panels.
+fn act(p: &mut Page, action: &str) -> bool {
+    match action {
+        "try-again" => p.session.try_again(),
+        "to-parting" => p.session.to_parting(),
+        "back-to-lesson" => {
+            let _ = p.session.what_if(None);
+        }
+        "what-if" => {
+            let text = |field: &str| {
+                p.root
+                    .query_selector(&format!(r#"textarea[data-edit="{field}"]"#))
+                    .ok()
+                    .flatten()
+                    .and_then(|t| js_sys::Reflect::get(&t, &JsValue::from_str("value")).ok())
+                    .and_then(|v| v.as_string())
+            };
+            let (model, process) = (text("model"), text("process"));
+            return p.session.what_if_texts(model.as_deref(), process.as_deref()).is_ok();
+        }
+        _ => return false,
+    }
+    true
+}
+
 /// The scenario picker and the "show tracing lines" box.
 fn on_change(p: &mut Page, e: &Event) -> bool {
     let Some(target) = e.target() else { return false };
@@ -156,6 +202,10 @@ fn on_change(p: &mut Page, e: &Event) -> bool {
     } else if let Some(input) = target.dyn_ref::<HtmlInputElement>() {
         if input.class_list().contains("alp-reveal-box") {
             p.session.set_reveal(input.checked());
+        }
+        if input.class_list().contains("alp-predict-box") {
+            p.session.set_predict(input.checked());
+            return true;
         }
     }
     false

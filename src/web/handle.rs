@@ -80,6 +80,8 @@ impl Playground {
             heading_level: opt_str(&options, "headingLevel"),
             theme: opt_str(&options, "theme"),
             files: files(&options),
+            predict: !opt_str(&options, "predict").is_empty(),
+            step: opt_str(&options, "step"),
         };
         let session = Session::new(Box::new(JsDoubles { factory }), &wanted).map_err(js_err)?;
         let compact = !opt_str(&options, "compact").is_empty();
@@ -157,6 +159,42 @@ impl Playground {
     #[wasm_bindgen(js_name = fileUnreadable)]
     pub fn file_unreadable(&self, name: String, why: String) -> Result<(), JsError> {
         self.apply(|s| s.file_unreadable(&name, &why))
+    }
+
+    /// Predictions on or off.
+    #[wasm_bindgen(js_name = setPredict)]
+    pub fn set_predict(&self, on: bool) -> Result<JsValue, JsError> {
+        self.apply(|s| s.set_predict(on))?;
+        Ok(self.state())
+    }
+
+    /// Answer the question on screen (0 is the first choice); returns the
+    /// `playground-answer` detail, which is also sent as an event.
+    pub fn answer(&self, choice: u32) -> Result<JsValue, JsError> {
+        let mut detail = serde_json::Value::Null;
+        self.update(|s| s.answer(choice as usize).map(|d| detail = d))?;
+        Ok(from_json(&detail))
+    }
+
+    /// Forget this scenario's answers and start again.
+    #[wasm_bindgen(js_name = tryAgain)]
+    pub fn try_again(&self) -> Result<JsValue, JsError> {
+        self.apply(|s| s.try_again())?;
+        Ok(self.state())
+    }
+
+    /// `{model: [...], process: ...}` (either may be left out): record that
+    /// version and compare it with the lesson's run; `null` goes back. A bad
+    /// edit throws, naming each field, and changes nothing.
+    #[wasm_bindgen(js_name = whatIf)]
+    pub fn what_if(&self, edit: JsValue) -> Result<JsValue, JsError> {
+        let edit =
+            if edit.is_null() || edit.is_undefined() { None } else { Some(to_json(&edit).map_err(js_err)?) };
+        self.update(|s| {
+            s.what_if(edit.as_ref())
+                .map_err(|problems| problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))
+        })?;
+        Ok(self.state())
     }
 
     /// Replace the model double (`null` restores the fixture double).
@@ -241,7 +279,10 @@ impl Playground {
         let result = change(&mut page.session).map_err(js_err);
         let moved = page.session.peek_changes().step;
         page.draw();
+        let answers = page.session.take_answers();
+        let root = page.root.clone();
         drop(page);
+        events::send_answers(&root, answers);
         if moved {
             events::send_step(&self.page);
         }

@@ -2,14 +2,16 @@
 //! web-sys. It turns a [`crate::session::Session`] into DOM and events and
 //! decides nothing itself.
 //!
-//! - [`view`], [`figure`]: the markup of the panels and the SVG record
-//!   figure, as escaped strings. Pure: they compile and are tested natively.
+//! - [`view`], [`figure`], [`explore`]: the markup of the panels, the SVG
+//!   record figure, and the prediction / what-if panels, as escaped
+//!   strings. Pure: they compile and are tested natively.
 //! - `handle`: the opaque `Playground` handle JS holds (one per element).
 //! - `render`: draws what changed in the session.
 //! - `events`: DOM events → session calls → draw → `playground-step`.
 //! - `callbacks`: the model and the process as JS functions.
 //! - `bench` (feature `bench` only): a heap counter for the benchmark.
 
+pub mod explore;
 pub mod figure;
 pub mod view;
 

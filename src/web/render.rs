@@ -4,6 +4,7 @@
 //! panels, and of those only the ones whose markup differs from what is on
 //! screen, so a step that leaves a panel alone costs no DOM work there.
 
+use super::explore;
 use super::figure::{self, Moment};
 use super::view::{self, esc};
 use crate::lesson::{self, caption, listing_in};
@@ -76,6 +77,8 @@ impl Page {
         if changes.lang || changes.trace || changes.catalogue {
             self.draw_picker();
             self.draw_setup();
+        } else if changes.setup {
+            self.draw_edit_error();
         }
         if changes.lang || changes.catalogue || changes.notices {
             self.draw_problems();
@@ -89,6 +92,10 @@ impl Page {
         }
         if changes.any() {
             self.draw_step();
+            self.draw_compare();
+        }
+        if changes.predict || changes.lang {
+            self.draw_predict();
         }
         if changes.breakpoints || changes.trace || changes.lang {
             self.draw_breakpoints();
@@ -150,8 +157,74 @@ impl Page {
 
     fn draw_setup(&mut self) {
         let lang = self.session.lang();
-        let html = self.session.scenario().map(|s| view::setup(&s.localized(lang), lang)).unwrap_or_default();
+        let problems = self.session.edit_problems();
+        let html = self
+            .session
+            .scenario()
+            .map(|s| view::setup(&s.localized(lang), lang, problems))
+            .unwrap_or_default();
         self.set_html(".alp-setup", &html);
+    }
+
+    /// A refused edit: only its message changes; the learner's text stays
+    /// in the editors, and the run on screen stays as it was.
+    fn draw_edit_error(&mut self) {
+        let Some(error) = self.q(r#"[data-role="edit-error"]"#) else { return };
+        let problems = self.session.edit_problems();
+        let items: String = problems.iter().map(|p| format!("<li>{}</li>", esc(p))).collect();
+        error.set_inner_html(&format!("<ul>{items}</ul>"));
+        let _ = if problems.is_empty() {
+            error.set_attribute("hidden", "")
+        } else {
+            error.remove_attribute("hidden")
+        };
+        // The panel's markup is no longer what `shown` remembers.
+        self.shown.remove(".alp-setup");
+    }
+
+    /// The question waiting, the last answer and the score.
+    fn draw_predict(&mut self) {
+        let s = &self.session;
+        let html = explore::predict_panel(s.pending(), s.last_answer(), s.score(), s.lang());
+        let asking = s.pending().is_some();
+        let hidden = !s.predict() || html.is_empty();
+        if let Some(b) = self.q(".alp-predict-box").and_then(|e| e.dyn_into::<HtmlInputElement>().ok()) {
+            b.set_checked(s.predict());
+        }
+        // Keep the keyboard in the panel: on the first choice of a new question,
+        // else on the verdict of the answer just given.
+        let had_focus = self.root.matches(":focus-within").unwrap_or(false);
+        self.set_html(".alp-predict-panel", &html);
+        if let Some(panel) = self.q(".alp-predict-panel") {
+            let _ = if hidden { panel.set_attribute("hidden", "") } else { panel.remove_attribute("hidden") };
+        }
+        if had_focus && !hidden {
+            let target = if asking { ".alp-q-open [data-choice]" } else { ".alp-q-result" };
+            if let Some(el) = self.q(target).and_then(|e| e.dyn_into::<HtmlElement>().ok()) {
+                let _ = el.focus();
+            }
+        }
+    }
+
+    /// The lesson's run beside the changed one (what if), in lockstep.
+    fn draw_compare(&mut self) {
+        let s = &self.session;
+        let html = match s.comparison() {
+            Some(c) => {
+                let position = s.position();
+                let here = s.step().map(|st| (st.label, lesson::line_in(s.code(), st)));
+                let at =
+                    |i: usize| s.trace().steps.get(i).map(|st| (st.label, lesson::line_in(s.code(), st)));
+                let parting = c.parts_at.map_or((None, None), |n| (s.lesson_step(n), at(n)));
+                explore::compare(&c, position, here, s.lesson_step(position), parting, s.lang())
+            }
+            None => String::new(),
+        };
+        let hidden = html.is_empty();
+        self.set_html(".alp-compare", &html);
+        if let Some(panel) = self.q(".alp-compare") {
+            let _ = if hidden { panel.set_attribute("hidden", "") } else { panel.remove_attribute("hidden") };
+        }
     }
 
     fn draw_problems(&mut self) {

@@ -193,6 +193,7 @@ pub fn shell(heading_level: Option<u8>) -> String {
   <div class="alp-langs" role="group">{langs}</div>
   <div class="alp-listings" role="group"><button type="button" class="alp-listing" data-listing="python" translate="no">Python</button><button type="button" class="alp-listing" data-listing="rust" translate="no">Rust</button></div>
   <label class="alp-reveal"><input type="checkbox" class="alp-reveal-box"> <span class="alp-l-reveal"></span></label>
+  <label class="alp-predict"><input type="checkbox" class="alp-predict-box"> <span class="alp-l-predict"></span></label>
 </div>
 <div class="alp-problems" data-role="notice" role="status" hidden></div>
 <div class="alp-controls" role="toolbar"></div>
@@ -203,6 +204,8 @@ pub fn shell(heading_level: Option<u8>) -> String {
   <section class="alp-figure-panel"><div class="alp-h3 alp-l-record"{h}></div><div class="alp-figure"></div><div class="alp-card-full" data-role="card" aria-live="polite"></div><div class="alp-sr alp-figure-text"></div></section>
 </div>
 <section class="alp-caption" data-role="caption"><div class="alp-caption-title"{h}></div><p class="alp-caption-body"></p></section>
+<section class="alp-predict-panel" data-role="predict" hidden></section>
+<section class="alp-compare" data-role="compare" hidden></section>
 <div class="alp-sr alp-live" aria-live="polite"></div>
 <div class="alp-lower">
   <section class="alp-locals-panel"><div class="alp-h3 alp-l-locals"{h}></div><dl class="alp-locals" translate="no"></dl></section>
@@ -213,7 +216,8 @@ pub fn shell(heading_level: Option<u8>) -> String {
 }
 
 /// The label elements of the shell and the word each shows.
-pub const LABELS: [(&str, &str); 7] = [
+pub const LABELS: [(&str, &str); 8] = [
+    (".alp-l-predict", "predict"),
     (".alp-l-provenance", "provenance"),
     (".alp-l-scenario", "scenario"),
     (".alp-l-reveal", "reveal"),
@@ -395,8 +399,7 @@ pub fn summary(trace: &Trace, lang: Lang) -> String {
 /// shows it: the question, SYSTEM, TOOLS, the teaching doubles' script (the
 /// model's replies in order, the process outcome or outcomes) and the entry
 /// call. Code and data are shown as they are; the labels are words.
-pub fn setup(scenario: &Scenario, lang: Lang) -> String {
-    use crate::scenario::ProcessScript;
+pub fn setup(scenario: &Scenario, lang: Lang, edit_problems: &[String]) -> String {
     use serde_json::json;
     let code = |text: &str| format!(r#"<pre translate="no">{}</pre>"#, esc(text));
     let item = |key: &str, body: String| format!("<dt>{}</dt><dd>{body}</dd>", esc(lang.word(key)));
@@ -409,24 +412,6 @@ pub fn setup(scenario: &Scenario, lang: Lang) -> String {
             "input_schema": {"type": "object", "properties": {}, "additionalProperties": false}}]);
         let tools = serde_json::to_string_pretty(&tools).unwrap_or_default();
         html.push_str(&item("setup_tools", code(&format!("TOOLS = {tools}"))));
-        let replies: Vec<String> =
-            scenario.model.iter().enumerate().map(|(i, r)| format!("{}. {}", i + 1, json(r))).collect();
-        let replies =
-            if replies.is_empty() { lang.word("setup_none").to_string() } else { replies.join("\n") };
-        html.push_str(&item("setup_model", code(&replies)));
-    }
-    if scenario.function != Function::AskClaude {
-        let runs = match &scenario.process {
-            ProcessScript::Always(v) => lang.fill("setup_always", &[("outcome", json(v))]),
-            ProcessScript::Each(runs) if runs.is_empty() => lang.word("setup_none").to_string(),
-            ProcessScript::Each(runs) => runs
-                .iter()
-                .enumerate()
-                .map(|(i, r)| format!("{}. {}", i + 1, json(r)))
-                .collect::<Vec<_>>()
-                .join("\n"),
-        };
-        html.push_str(&item("setup_process", code(&runs)));
     }
     let timeout = scenario.timeout_s;
     let entry = match scenario.function {
@@ -438,5 +423,6 @@ pub fn setup(scenario: &Scenario, lang: Lang) -> String {
         ),
     };
     html.push_str(&item("setup_entry", code(&entry)));
-    format!(r#"<summary>{}</summary><dl>{html}</dl>"#, esc(lang.word("setup_title")))
+    let editors = super::explore::editors(scenario, lang, edit_problems);
+    format!(r#"<summary>{}</summary><dl>{html}</dl>{editors}"#, esc(lang.word("setup_title")))
 }

@@ -1,0 +1,225 @@
+//! Predict, then step: the questions a learner answers before a line runs.
+//!
+//! A question belongs to a step: it is asked when a move would run that
+//! step's line, and the answer shows before the move goes on. Two sources:
+//!
+//! - **authored** in the scenario (`questions`, see `scenario::Question`),
+//!   attached to the n-th step with a label;
+//! - **generated** from the recorded trace, so their answers are facts of
+//!   this run: how many messages the record holds after a line that
+//!   appends (the first two such lines), how the run ends (`run_loop`, on
+//!   the first line), and whether the first breakpoint is ever hit (on the
+//!   first move).
+//!
+//! At most one question per step; an authored one wins. Every generated
+//! answer is read from the same trace the learner then steps through (the
+//! tests check each one against the trace).
+
+use crate::i18n::Lang;
+use crate::lesson;
+use crate::run::Trace;
+use crate::scenario::{Problem, Scenario};
+use crate::trace::Event;
+use crate::vocab::{Code, Function};
+
+/// One question, ready to ask, in one language.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ask {
+    /// Stable across languages and listings: `q0` (authored, by index),
+    /// `record-15`, `status`, `breakpoint`.
+    pub key: String,
+    /// Asked before the line of this step runs.
+    pub step: usize,
+    pub label: &'static str,
+    pub text: String,
+    pub choices: Vec<String>,
+    /// Index of the right choice.
+    pub answer: usize,
+    pub explain: String,
+    pub authored: bool,
+}
+
+/// How many record-growth questions one run asks.
+const RECORD_QUESTIONS: usize = 2;
+
+/// Every question of this run, in step order, one per step.
+pub fn questions(
+    scenario: &Scenario,
+    trace: &Trace,
+    lang: Lang,
+    code: Code,
+    breakpoints: &[(Function, u32)],
+) -> Vec<Ask> {
+    let mut asks = authored(scenario, trace, lang);
+    let generated = breakpoint_question(trace, lang, code, breakpoints)
+        .into_iter()
+        .chain(status_question(trace, lang))
+        .chain(record_questions(trace, lang));
+    for ask in generated {
+        if asks.iter().all(|a| a.step != ask.step) {
+            asks.push(ask);
+        }
+    }
+    asks.sort_by_key(|a| a.step);
+    asks
+}
+
+/// Authored questions whose label this run never reaches (the author
+/// named a wrong label, or this scenario takes another road).
+pub fn problems(scenario: &Scenario, trace: &Trace) -> Vec<Problem> {
+    scenario
+        .questions
+        .iter()
+        .enumerate()
+        .filter(|(_, q)| step_of(trace, &q.at, q.occurrence).is_none())
+        .map(|(i, q)| {
+            let known = lesson::labels().contains(&q.at.as_str());
+            let why = if known {
+                format!(
+                    "this run reaches {:?} fewer than {} time(s), so the question is never asked",
+                    q.at, q.occurrence
+                )
+            } else {
+                format!("unknown label {:?} (labels are listed in docs/trace-format.md)", q.at)
+            };
+            Problem { field: format!("questions[{i}].at"), message: why }
+        })
+        .collect()
+}
+
+/// The index of the `occurrence`-th line step labelled `label`.
+fn step_of(trace: &Trace, label: &str, occurrence: usize) -> Option<usize> {
+    trace
+        .steps
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.event == Event::Line && s.label == label)
+        .nth(occurrence.saturating_sub(1))
+        .map(|(i, _)| i)
+}
+
+fn authored(scenario: &Scenario, trace: &Trace, lang: Lang) -> Vec<Ask> {
+    let mut asks: Vec<Ask> = Vec::new();
+    for (i, q) in scenario.questions.iter().enumerate() {
+        let Some(step) = step_of(trace, &q.at, q.occurrence) else { continue };
+        if asks.iter().any(|a| a.step == step) {
+            continue;
+        }
+        let (text, choices, explain) = q.texts(lang.code());
+        asks.push(Ask {
+            key: format!("q{i}"),
+            step,
+            label: trace.steps[step].label,
+            text,
+            choices,
+            answer: q.answer,
+            explain,
+            authored: true,
+        });
+    }
+    asks
+}
+
+/// "How many messages will the record hold after this line runs?" at the
+/// first lines that append to it.
+fn record_questions(trace: &Trace, lang: Lang) -> Vec<Ask> {
+    let steps = &trace.steps;
+    (0..steps.len().saturating_sub(1))
+        .filter(|&i| steps[i].event == Event::Line && steps[i + 1].record_len > steps[i].record_len)
+        .take(RECORD_QUESTIONS)
+        .map(|i| {
+            let before = steps[i].record_len as usize;
+            let after = steps[i + 1].record_len as usize;
+            // Plausible neighbours: nothing added, one added, two added.
+            let choices: Vec<usize> = (before..=before + 2).collect();
+            let answer = choices.iter().position(|&n| n == after).unwrap_or(0);
+            let added = after - before;
+            let explain = lang.fill(
+                if added == 1 { "explain_record_one" } else { "explain_record_many" },
+                &[("before", before.to_string()), ("after", after.to_string()), ("added", added.to_string())],
+            );
+            Ask {
+                key: format!("record-{i}"),
+                step: i,
+                label: steps[i].label,
+                text: lang.word("ask_record").to_string(),
+                choices: choices.iter().map(|n| n.to_string()).collect(),
+                answer,
+                explain,
+                authored: false,
+            }
+        })
+        .collect()
+}
+
+/// The statuses a run_loop can end with that are worth weighing: the three
+/// common ones, and the right one when it is rarer.
+const LIKELY_ENDINGS: [&str; 3] = ["answered", "call_limit", "model_stopped"];
+
+/// "Which status will this run end with?" on the loop's first line.
+fn status_question(trace: &Trace, lang: Lang) -> Option<Ask> {
+    if trace.function != Function::RunLoop {
+        return None;
+    }
+    let ending = trace.status()?;
+    let first = trace.steps.iter().position(|s| s.event == Event::Line)?;
+    let mut endings: Vec<&str> = LIKELY_ENDINGS.to_vec();
+    if !endings.contains(&ending) {
+        endings.push(ending);
+    }
+    let calls = trace.result.get("calls").and_then(serde_json::Value::as_i64).unwrap_or(0);
+    let explain = lang.fill(
+        "explain_status",
+        &[
+            ("status", lang.status(ending)),
+            ("calls", calls.to_string()),
+            ("why", lang.word(&why_key(ending)).to_string()),
+        ],
+    );
+    Some(Ask {
+        key: "status".into(),
+        step: first,
+        label: trace.steps[first].label,
+        text: lang.word("ask_status").to_string(),
+        choices: endings.iter().map(|e| lang.status(e)).collect(),
+        answer: endings.iter().position(|e| *e == ending)?,
+        explain,
+        authored: false,
+    })
+}
+
+fn why_key(ending: &str) -> String {
+    format!("why_{ending}")
+}
+
+/// "Will the breakpoint on line N be hit?" on the first move, for the
+/// first breakpoint in the listing shown.
+fn breakpoint_question(
+    trace: &Trace,
+    lang: Lang,
+    code: Code,
+    breakpoints: &[(Function, u32)],
+) -> Option<Ask> {
+    let &(function, line) = breakpoints.first()?;
+    let hits = trace
+        .steps
+        .iter()
+        .filter(|s| s.event == Event::Line && s.function == function && lesson::line_in(code, s) == line)
+        .count();
+    let place = [("line", line.to_string()), ("function", function.name().to_string())];
+    let explain = if hits > 0 {
+        lang.fill("explain_breakpoint_hit", &[place[0].clone(), place[1].clone(), ("n", hits.to_string())])
+    } else {
+        lang.fill("explain_breakpoint_missed", &place)
+    };
+    Some(Ask {
+        key: "breakpoint".into(),
+        step: 0,
+        label: trace.steps.first()?.label,
+        text: lang.fill("ask_breakpoint", &place),
+        choices: vec![lang.word("choice_yes").to_string(), lang.word("choice_no").to_string()],
+        answer: if hits > 0 { 0 } else { 1 },
+        explain,
+        authored: false,
+    })
+}

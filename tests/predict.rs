@@ -1,0 +1,277 @@
+//! Predictions and what-if, natively: every generated question's answer is
+//! a fact of the trace; the lesson's scenarios carry their own questions;
+//! a what-if edit re-records, compares, and a bad edit changes nothing.
+
+use agent_loop_playground::debugger::Command;
+use agent_loop_playground::i18n::Lang;
+use agent_loop_playground::lesson;
+use agent_loop_playground::predict::{problems, questions};
+use agent_loop_playground::run::record_scenario;
+use agent_loop_playground::scenario::{load_shipped, Scenario};
+use agent_loop_playground::session::{FixtureDoubles, Options, Session, LESSON};
+use agent_loop_playground::trace::Event;
+use agent_loop_playground::vocab::{Code, Function};
+use serde_json::{json, Value};
+
+fn shipped() -> Vec<Scenario> {
+    load_shipped().into_iter().filter_map(|(_, s)| s.ok()).collect()
+}
+
+fn langs() -> [Lang; 2] {
+    [Lang::parse("en").unwrap(), Lang::parse("zh").unwrap()]
+}
+
+#[test]
+fn every_generated_answer_is_what_the_trace_does() {
+    let mut checked = 0;
+    for scenario in shipped() {
+        let trace = record_scenario(&scenario);
+        // A breakpoint that is hit and one that is not, in both listings.
+        let lines: Vec<(Function, u32)> = [Code::Python, Code::Rust]
+            .into_iter()
+            .flat_map(|code| {
+                ["loop.save_results", "main.timeout", "ask.create"]
+                    .into_iter()
+                    .filter_map(move |label| lesson::line_of_label_in(code, label).map(|l| (code, l)))
+            })
+            .map(|(_, l)| l)
+            .collect();
+        for lang in langs() {
+            for code in [Code::Python, Code::Rust] {
+                for bp in lines.iter().map(|l| vec![*l]).chain([vec![]]) {
+                    let asks = questions(&scenario, &trace, lang, code, &bp);
+                    for a in asks.iter().filter(|a| !a.authored) {
+                        assert!(a.answer < a.choices.len(), "{}: {}", scenario.id, a.key);
+                        let unique: std::collections::BTreeSet<&String> = a.choices.iter().collect();
+                        assert_eq!(
+                            unique.len(),
+                            a.choices.len(),
+                            "{}: distinct choices {:?}",
+                            scenario.id,
+                            a.choices
+                        );
+                        let right = &a.choices[a.answer];
+                        match a.key.as_str() {
+                            "status" => {
+                                assert_eq!(right, &lang.status(trace.status().unwrap()), "{}", scenario.id)
+                            }
+                            "breakpoint" => {
+                                let (f, line) = bp[0];
+                                let hit = trace.steps.iter().any(|s| {
+                                    s.event == Event::Line
+                                        && s.function == f
+                                        && lesson::line_in(code, s) == line
+                                });
+                                let yes = lang.word("choice_yes");
+                                assert_eq!(right == yes, hit, "{}: {} {f:?}:{line}", scenario.id, a.text);
+                                assert_eq!(a.step, 0, "asked on the first move");
+                            }
+                            key if key.starts_with("record-") => {
+                                let after = trace.steps[a.step + 1].record_len;
+                                assert_eq!(right, &after.to_string(), "{}: {key}", scenario.id);
+                                assert!(trace.steps[a.step].record_len < after, "the line appends");
+                            }
+                            other => panic!("unexpected generated question {other}"),
+                        }
+                        checked += 1;
+                    }
+                    let steps: Vec<usize> = asks.iter().map(|a| a.step).collect();
+                    let mut sorted = steps.clone();
+                    sorted.dedup();
+                    assert_eq!(steps, sorted, "{}: one question per step, in order", scenario.id);
+                }
+            }
+        }
+    }
+    assert!(checked > 500, "only {checked} generated questions were checked");
+}
+
+#[test]
+fn the_lessons_scenarios_carry_their_own_questions_and_every_one_is_asked() {
+    for scenario in shipped() {
+        let trace = record_scenario(&scenario);
+        assert_eq!(problems(&scenario, &trace), vec![], "{}", scenario.id);
+        if LESSON.contains(&scenario.id.as_str()) {
+            assert!(
+                scenario.questions.len() >= 2,
+                "{} has {} authored questions",
+                scenario.id,
+                scenario.questions.len()
+            );
+        }
+        for lang in langs() {
+            for q in &scenario.questions {
+                let (text, choices, explain) = q.texts(lang.code());
+                assert!(
+                    !text.is_empty() && !explain.is_empty() && choices.iter().all(|c| !c.is_empty()),
+                    "{}",
+                    scenario.id
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_question_on_a_label_the_run_never_reaches_is_a_problem() {
+    let mut raw: Value =
+        serde_json::from_str(&std::fs::read_to_string("fixtures/scenarios/truncated.json").unwrap()).unwrap();
+    let q = |at: &str| json!({"at": at, "text": "?", "choices": ["a", "b"], "answer": 0, "explain": "."});
+    raw["questions"] = json!([q("loop.save_results"), q("loop.nowhere")]);
+    let scenario = Scenario::from_value(raw).unwrap();
+    let found = problems(&scenario, &record_scenario(&scenario));
+    let fields: Vec<&str> = found.iter().map(|p| p.field.as_str()).collect();
+    assert_eq!(fields, ["questions[0].at", "questions[1].at"]);
+    assert!(found[0].message.contains("never asked"), "{}", found[0].message);
+    assert!(found[1].message.contains("unknown label"), "{}", found[1].message);
+}
+
+#[test]
+fn bad_question_shapes_are_named_by_path() {
+    let mut raw: Value =
+        serde_json::from_str(&std::fs::read_to_string("fixtures/scenarios/report.json").unwrap()).unwrap();
+    raw["questions"] = json!([
+        {"at": "loop.ask", "text": "?", "choices": ["only one"], "answer": 0, "explain": "."},
+        {"at": "loop.ask", "text": "?", "choices": ["a", "b"], "answer": 2, "explain": ".", "hint": "x"},
+        {"text": 3, "choices": ["a", ""], "explain": "."}
+    ]);
+    let fields: Vec<String> = Scenario::from_value(raw).unwrap_err().into_iter().map(|p| p.field).collect();
+    for field in [
+        "questions[0].choices",
+        "questions[1].answer",
+        "questions[1].hint",
+        "questions[2].at",
+        "questions[2].text",
+        "questions[2].choices[1]",
+        "questions[2].answer",
+    ] {
+        assert!(fields.iter().any(|f| f == field), "{field} missing from {fields:?}");
+    }
+}
+
+fn session(scenario: &str, breakpoints: &str, predict: bool) -> Session {
+    let options = Options {
+        scenario: scenario.into(),
+        lang: "en".into(),
+        breakpoints: breakpoints.into(),
+        predict,
+        ..Options::default()
+    };
+    Session::new(Box::new(FixtureDoubles), &options).unwrap()
+}
+
+#[test]
+fn a_move_stops_before_a_question_and_goes_on_after_the_answer() {
+    let mut s = session("report", "loop.save_results", true);
+    s.command(Command::Debug);
+    let ask = s.pending().expect("the breakpoint question is asked first").clone();
+    assert_eq!((ask.key.as_str(), s.position()), ("breakpoint", 0));
+    // Stepping on without an answer does nothing.
+    s.command(Command::Step);
+    assert_eq!(s.position(), 0);
+    assert!(s.answer(9).is_err(), "no such choice");
+    let wrong = 1 - ask.answer;
+    let detail = s.answer(wrong).unwrap();
+    assert_eq!(detail["correct"], json!(false));
+    assert_eq!(detail["scenario"], json!("report"));
+    assert_eq!(s.score(), (0, 1));
+    // The move goes on and stops at the next question (the status one, on the first line).
+    let next = s.pending().expect("the status question").clone();
+    assert_eq!(next.key, "status");
+    s.answer(next.answer).unwrap();
+    assert_eq!(s.score(), (1, 2));
+    assert_eq!(s.take_answers().len(), 2, "two playground-answer events");
+    // Debug's target was the breakpoint; record questions on the way stop it first.
+    while let Some(a) = s.pending().cloned() {
+        s.answer(a.answer).unwrap();
+    }
+    assert_eq!(s.step().unwrap().label, "loop.save_results", "the move ends where Debug was going");
+    assert_eq!(s.state()["score"], json!({"right": 3, "answered": 4}));
+    // Answered questions are not asked again; try again forgets them.
+    s.command(Command::Debug);
+    assert!(s.pending().is_none());
+    s.try_again();
+    assert_eq!(s.score(), (0, 0));
+    s.command(Command::Debug);
+    assert!(s.pending().is_some());
+}
+
+#[test]
+fn with_predict_off_nothing_is_asked_and_switching_it_on_asks() {
+    let mut s = session("report", "", false);
+    s.command(Command::Run);
+    assert!(s.pending().is_none() && s.questions().is_empty());
+    s.command(Command::Reset);
+    s.set_predict(true);
+    assert!(!s.questions().is_empty());
+    s.command(Command::Run);
+    let ask = s.pending().expect("Run stops at the first question").clone();
+    assert_eq!(s.position(), ask.step);
+    assert_eq!(s.state()["question"]["key"], json!(ask.key));
+}
+
+#[test]
+fn what_if_the_second_reply_had_stopped_at_max_tokens() {
+    let mut s = session("report", "", false);
+    let lesson_steps = s.trace().steps.len();
+    let first = s.scenario().unwrap().localized(Lang::parse("en").unwrap()).model[0].clone();
+    let edit = json!({"model": [first, {"stop_reason": "max_tokens", "content": []}]});
+    s.what_if(Some(&edit)).unwrap();
+    assert!(s.is_what_if());
+    assert_eq!(s.trace().ending(), Some("model_stopped"));
+    assert_eq!(s.state()["whatIf"], json!(true));
+    let c = s.comparison().unwrap();
+    assert_eq!((c.lesson.ending.as_str(), c.changed.ending.as_str()), ("answered", "model_stopped"));
+    let at = c.parts_at.expect("they part");
+    // They part where the second model call returns its reply: the same steps before.
+    assert_eq!(s.trace().steps[at].label, "ask.return");
+    assert!(s.trace().steps[..at].iter().filter(|st| st.label == "loop.ask").count() == 2);
+    assert_eq!(s.lesson_step(at).unwrap().0, "ask.return");
+    s.to_parting();
+    assert_eq!(s.position(), at);
+    s.what_if(None).unwrap();
+    assert!(!s.is_what_if() && s.comparison().is_none());
+    assert_eq!(s.trace().steps.len(), lesson_steps, "back to the lesson's run");
+}
+
+#[test]
+fn a_bad_edit_names_the_field_and_leaves_the_run_as_it_was() {
+    let mut s = session("report", "", false);
+    s.command(Command::Step);
+    s.command(Command::Step);
+    let before = (s.state(), s.trace().steps.len());
+    let cases: [(Option<&str>, Option<&str>, &str); 5] = [
+        (Some("[{"), None, "model"),
+        (Some("{}"), None, "model"),
+        (Some("[]"), None, "model"),
+        (Some(r#"[{"stop_reason": 5, "content": []}]"#), None, "model[0].stop_reason"),
+        (None, Some(r#"{"returncode": "one"}"#), "process"),
+    ];
+    for (model, process, field) in cases {
+        let problems = s.what_if_texts(model, process).expect_err(field);
+        assert!(problems.iter().any(|p| p.field.starts_with(field)), "{field}: {problems:?}");
+        assert_eq!((s.state(), s.trace().steps.len()), before, "{field}: nothing changed");
+    }
+    assert!(s.what_if(Some(&json!({"expect": {}}))).is_err(), "only model and process");
+}
+
+#[test]
+fn a_start_step_is_a_number_or_a_label_and_past_the_end_is_the_last() {
+    let at = |step: &str| {
+        let options = Options { scenario: "report".into(), step: step.into(), ..Options::default() };
+        let s = Session::new(Box::new(FixtureDoubles), &options).unwrap();
+        (
+            s.position(),
+            s.started(),
+            s.notices().iter().map(|n| n.key).collect::<Vec<_>>(),
+            s.trace().steps.len(),
+        )
+    };
+    assert_eq!(at("12").0, 12);
+    let (p, started, notices, len) = at("99999");
+    assert_eq!((p, started, notices), (len - 1, true, vec!["notice_step_past_end"]));
+    let (p, _, _, _) = at("loop.save_results");
+    assert!(p > 0);
+    assert_eq!(at("loop.nowhere").2, vec!["notice_step"]);
+    assert!(!at("").1);
+}
