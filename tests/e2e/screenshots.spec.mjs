@@ -1,4 +1,5 @@
-// Refreshes the README screenshots docs/screenshot-{desktop,narrow}-{zh,en}.png
+// Refreshes the README screenshots docs/screenshot-{desktop,narrow}-{zh,en}.png,
+// docs/predict-en.png and docs/compare-zh.png
 // (the old `run.mjs --screenshots`). Skipped unless SCREENSHOTS=1:
 //   SCREENSHOTS=1 npx playwright test screenshots
 // zh text needs a CJK font on the machine (Debian: fonts-noto-cjk).
@@ -25,3 +26,30 @@ for (const [width, height, name] of [[1440, 900, "desktop"], [390, 844, "narrow"
     }
   });
 }
+
+test.describe("predict and what-if 1280x900", () => {
+  test.use({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
+  test("docs/predict-en.png", async ({ page }) => {
+    await open(page, "?scenario=report&lang=en&predict=1");
+    await page.$eval(EL, (e) => {
+      // Past the first question (answered wrong), to the second one.
+      for (let i = 0; i < 20 && !e.state().question; i++) e.command("step");
+      e.answer(1);
+      for (let i = 0; i < 40 && !e.state().question; i++) e.command("step");
+      e.shadowRoot.querySelector('[data-role="predict"]').scrollIntoView({ block: "center" });
+    });
+    await page.waitForTimeout(100);
+    await page.screenshot({ path: path.join(root, "docs/predict-en.png") });
+  });
+  test("docs/compare-zh.png", async ({ page }) => {
+    await open(page, "?scenario=report&lang=zh");
+    await page.$eval(EL, (e) => {
+      const first = JSON.parse(e.shadowRoot.querySelector('textarea[data-edit="model"]').value)[0];
+      e.whatIf({ model: [first, { stop_reason: "max_tokens", content: [] }] });
+      e.command("run");
+      e.shadowRoot.querySelector('[data-role="compare"]').scrollIntoView({ block: "start" });
+    });
+    await page.waitForTimeout(100);
+    await page.screenshot({ path: path.join(root, "docs/compare-zh.png") });
+  });
+});
