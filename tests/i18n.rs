@@ -98,10 +98,13 @@ fn words_in(markup: &str) -> Vec<String> {
     out
 }
 
-/// What is left of a text once the ⟪…⟫ words are cut out.
+/// What is left of a text once the ⟪…⟫ words are cut out. A narrow figure
+/// wraps a long sentence over lines: a piece that starts with the end of a
+/// wrapped word (its first mark is ⟫) starts inside it.
 fn outside_words(text: &str) -> String {
     let mut out = String::new();
-    let mut depth = 0;
+    let first_mark = text.chars().find(|c| *c == OPEN || *c == CLOSE);
+    let mut depth = i32::from(first_mark == Some(CLOSE));
     for c in text.chars() {
         match c {
             OPEN => depth += 1,
@@ -176,8 +179,15 @@ fn a_pseudo_locale_reaches_every_word_of_the_page() {
         for (position, step) in trace.steps.iter().enumerate() {
             let place = format!("{} step {position} ({})", scenario.id, step.label);
             let opened = (step.record_len > 0).then_some(0);
-            let moment =
-                figure::Moment { trace: &trace, position, previous_len: 0, lang: xx, started: true, opened };
+            let moment = figure::Moment {
+                trace: &trace,
+                position,
+                previous_len: 0,
+                lang: xx,
+                started: true,
+                opened,
+                layout: if position % 2 == 0 { figure::Layout::WIDE } else { figure::Layout::NARROW },
+            };
             check(&format!("{place} figure"), &figure::render(&moment), &mut found);
             let len = step.record_len as usize;
             check(&format!("{place} text"), &figure::text_alternative(&trace, len, xx), &mut found);
@@ -199,6 +209,7 @@ fn a_pseudo_locale_reaches_every_word_of_the_page() {
             lang: xx,
             started: false,
             opened: None,
+            layout: figure::Layout::NARROW,
         };
         check(&format!("{} not started", scenario.id), &figure::render(&before), &mut found);
         check(&format!("{} no output", scenario.id), &view::output(&trace.output, 0, xx), &mut found);
@@ -404,6 +415,7 @@ fn a_capped_output_shows_its_length_before_and_after() {
         lang: en,
         started: true,
         opened: None,
+        layout: figure::Layout::WIDE,
     };
     let svg = figure::render(&moment);
     assert!(svg.contains("output length: 5000 → 2000 characters (cap 2000)"), "{svg}");

@@ -206,6 +206,12 @@ class AgentLoopPlayground extends HTMLElement {
         step: this.getAttribute("step") || "",
       });
       this._src = this.getAttribute("src");
+      // A narrow element (a phone, a course's side column) gets a narrow figure.
+      this._resize = new ResizeObserver(() => {
+        cancelAnimationFrame(this._resizeFrame);
+        this._resizeFrame = requestAnimationFrame(() => this._pg && this._pg.relayout());
+      });
+      this._resize.observe(this);
       if (this._model) this._pg.setModel(this._model);
       if (this._process) this._pg.setProcess(this._process);
     } catch (error) {
@@ -229,6 +235,7 @@ class AgentLoopPlayground extends HTMLElement {
       if (this.isConnected || !this._pg) return;
       followPage(this, false);
       this._generation++;
+      this._resize?.disconnect();
       this._pg.free(); // removes its listeners and clears the element
       this._pg = null;
     }, 0);

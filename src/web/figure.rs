@@ -14,10 +14,38 @@ use crate::run::Trace;
 use crate::trace::{Event, Function};
 use serde_json::Value;
 
-const W: f64 = 520.0;
-const CARD_X: f64 = 40.0;
-const CARD_W: f64 = 460.0;
 const LINE_H: f64 = 18.0;
+
+/// The figure's geometry: wide (a desktop column) or narrow (a phone, a
+/// narrow course column), where long lines wrap instead of shrinking.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Layout {
+    /// Width of the drawing (its viewBox).
+    pub w: f64,
+    card_x: f64,
+    card_w: f64,
+}
+
+impl Layout {
+    pub const WIDE: Layout = Layout { w: 520.0, card_x: 40.0, card_w: 460.0 };
+    pub const NARROW: Layout = Layout { w: 340.0, card_x: 24.0, card_w: 310.0 };
+    /// The layout for a figure box `width` CSS pixels wide.
+    pub fn for_width(width: f64) -> Layout {
+        if width > 0.0 && width < Layout::WIDE.w - 20.0 {
+            Layout::NARROW
+        } else {
+            Layout::WIDE
+        }
+    }
+    /// Room for text inside a card.
+    fn card_text(&self) -> f64 {
+        self.card_w - 28.0
+    }
+    /// Room for text inside a full-width panel.
+    fn panel_text(&self) -> f64 {
+        self.w - 48.0
+    }
+}
 /// Records longer than this fold their middle.
 pub const FOLD_AFTER: usize = 20;
 const KEEP_HEAD: usize = 1;
@@ -33,11 +61,13 @@ pub struct Moment<'a> {
     pub started: bool,
     /// The card whose full text is open, if any.
     pub opened: Option<usize>,
+    pub layout: Layout,
 }
 
 struct Svg {
     body: String,
     y: f64,
+    l: Layout,
 }
 
 impl Svg {
@@ -63,14 +93,28 @@ struct Row {
     class: &'static str,
     use_id: Option<String>,
     result_id: Option<String>,
+    /// The rest of a wrapped row (drawn indented).
+    more: bool,
 }
 
 fn rows_of(message: &Value, lang: Lang) -> Vec<Row> {
     let mut rows = Vec::new();
-    let row =
-        |text: String, class: &'static str| Row { text, data: true, use_id: None, result_id: None, class };
-    let words =
-        |text: String, class: &'static str| Row { text, data: false, use_id: None, result_id: None, class };
+    let row = |text: String, class: &'static str| Row {
+        text,
+        data: true,
+        use_id: None,
+        result_id: None,
+        class,
+        more: false,
+    };
+    let words = |text: String, class: &'static str| Row {
+        text,
+        data: false,
+        use_id: None,
+        result_id: None,
+        class,
+        more: false,
+    };
     match &message["content"] {
         Value::String(s) => rows.push(row(format!("“{}”", clip(s, 56)), "alp-t-text")),
         Value::Array(blocks) if blocks.is_empty() => {
@@ -97,6 +141,7 @@ fn rows_of(message: &Value, lang: Lang) -> Vec<Row> {
                             class: "alp-t-use",
                             use_id: Some(id),
                             result_id: None,
+                            more: false,
                         });
                     }
                     Some("tool_result") => {
@@ -108,6 +153,7 @@ fn rows_of(message: &Value, lang: Lang) -> Vec<Row> {
                             class: if err { "alp-t-err" } else { "alp-t-ok" },
                             use_id: None,
                             result_id: Some(id),
+                            more: false,
                         });
                         // The first line (exit code) and the last (where a
                         // traceback says what went wrong).
@@ -142,7 +188,8 @@ pub fn render(m: &Moment) -> String {
     let locals = step.map(|s| t.locals_json(s)).unwrap_or(Value::Null);
     let at_end = m.started && m.position + 1 >= t.steps.len();
     let lang = m.lang;
-    let mut svg = Svg { body: String::new(), y: 10.0 };
+    let l = m.layout;
+    let mut svg = Svg { body: String::new(), y: 10.0, l };
 
     // Status strip: budget, stop_reason, status. (text, is data, class)
     let number = latest_number(t, m.position);
@@ -169,6 +216,11 @@ pub fn render(m: &Moment) -> String {
     let mut x = 10.0;
     for (i, (text, data, class)) in chips.iter().enumerate() {
         let w = 16.0 + text_width(text);
+        // Chips that do not fit go to the next line.
+        if x > 10.0 && x + w > l.w - 6.0 {
+            x = 10.0;
+            svg.y += 30.0;
+        }
         svg.body.push_str(&format!(r#"<g class="{class}" data-chip="{i}">"#));
         svg.rect(x, svg.y, w, 24.0, "alp-chip-bg");
         if *data {
@@ -189,7 +241,7 @@ pub fn render(m: &Moment) -> String {
     svg.text(10.0, svg.y + 12.0, "alp-h", &lang.fill("record_title", &[("n", record_len.to_string())]));
     svg.y += 22.0;
     if record_len == 0 {
-        svg.text(CARD_X, svg.y + 14.0, "alp-t-dim", lang.word("empty_record"));
+        svg.text(l.card_x, svg.y + 14.0, "alp-t-dim", lang.word("empty_record"));
         svg.y += 24.0;
     }
     let folded = record_len > FOLD_AFTER;
@@ -209,7 +261,7 @@ pub fn render(m: &Moment) -> String {
             let note = lang.fill("folded", &[("n", hidden.to_string())]);
             cards.push_str(&format!(
                 r#"<text x="{}" y="{}" class="alp-t-dim alp-fold">{}</text>"#,
-                CARD_X + 10.0,
+                l.card_x + 10.0,
                 svg.y + 14.0,
                 esc(&note)
             ));
@@ -217,7 +269,7 @@ pub fn render(m: &Moment) -> String {
         }
         let message = &t.record[i];
         let role = message["role"].as_str().unwrap_or("?");
-        let rows = rows_of(message, m.lang);
+        let rows = wrap_rows(rows_of(message, m.lang), l.card_text());
         let h = 26.0 + LINE_H * rows.len() as f64;
         let changed = i >= m.previous_len.min(record_len) && m.started;
         let has_results = rows.iter().any(|r| r.result_id.is_some());
@@ -231,8 +283,8 @@ pub fn render(m: &Moment) -> String {
             m.opened == Some(i)
         ));
         cards.push_str(&format!(
-            r#"<rect x="{CARD_X}" y="{}" width="{CARD_W}" height="{h}" rx="8" class="alp-card-bg"/>"#,
-            svg.y
+            r#"<rect x="{}" y="{}" width="{}" height="{h}" rx="8" class="alp-card-bg"/>"#,
+            l.card_x, svg.y, l.card_w
         ));
         let label = match kind {
             "user" | "assistant" | "tool_result" => lang.word(&format!("card_{kind}")),
@@ -240,7 +292,7 @@ pub fn render(m: &Moment) -> String {
         };
         cards.push_str(&format!(
             r#"<text x="{}" y="{}" class="alp-card-head"><tspan class="alp-data">#{} {}</tspan>{}</text>"#,
-            CARD_X + 10.0,
+            l.card_x + 10.0,
             svg.y + 17.0,
             i,
             esc(&format!("{role} · ")),
@@ -249,7 +301,7 @@ pub fn render(m: &Moment) -> String {
         if changed {
             cards.push_str(&format!(
                 r#"<text x="{}" y="{}" class="alp-new">{}</text>"#,
-                CARD_X + CARD_W - 34.0,
+                l.card_x + l.card_w - 34.0,
                 svg.y + 17.0,
                 esc(lang.word("new"))
             ));
@@ -258,7 +310,7 @@ pub fn render(m: &Moment) -> String {
             let y = svg.y + 26.0 + LINE_H * r as f64 + 12.0;
             cards.push_str(&format!(
                 r#"<text x="{}" y="{y}" class="{}{}">{}</text>"#,
-                CARD_X + 14.0,
+                l.card_x + if row.more { 26.0 } else { 14.0 },
                 row.class,
                 if row.data { " alp-data" } else { "" },
                 esc(&row.text)
@@ -278,13 +330,13 @@ pub fn render(m: &Moment) -> String {
         match result_rows.iter().find(|(rid, y2)| rid == id && y2 > y1) {
             Some((_, y2)) => links.push_str(&format!(
                 r#"<path class="alp-pair" d="M{a} {y1} C {b} {y1}, {b} {y2}, {a} {y2}"/><circle class="alp-pair-dot" cx="{a}" cy="{y1}" r="3"/><circle class="alp-pair-dot" cx="{a}" cy="{y2}" r="3"/>"#,
-                a = CARD_X,
-                b = CARD_X - 30.0,
+                a = l.card_x,
+                b = (l.card_x - 30.0).max(3.0),
             )),
             None => marks.push_str(&format!(
                 r#"<g class="alp-unpaired"><circle cx="{a}" cy="{y1}" r="5"/><text x="{x}" y="{ty}" class="alp-t-warn">{label}</text></g>"#,
-                a = CARD_X,
-                x = CARD_X + CARD_W - 70.0,
+                a = l.card_x,
+                x = l.card_x + l.card_w - 70.0,
                 ty = y1 + 4.0,
                 label = esc(lang.word("unpaired")),
             )),
@@ -302,7 +354,8 @@ pub fn render(m: &Moment) -> String {
 
     let height = svg.y + 10.0;
     format!(
-        r#"<svg data-role="record" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {height}" width="{W}" height="{height}" role="group" aria-label="{title}"><title>{title}</title>{body}</svg>"#,
+        r#"<svg data-role="record" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {height}" width="{w}" height="{height}" role="group" aria-label="{title}"><title>{title}</title>{body}</svg>"#,
+        w = l.w,
         title = esc(lang.word("figure_title")),
         body = svg.body
     )
@@ -311,7 +364,53 @@ pub fn render(m: &Moment) -> String {
 /// Approximate rendered width of monospace text at 12px: wide (CJK)
 /// characters take about twice the room of ASCII ones.
 fn text_width(text: &str) -> f64 {
-    text.chars().map(|c| if (c as u32) >= 0x1100 { 12.5 } else { 7.3 }).sum()
+    text.chars().map(char_width).sum()
+}
+
+fn char_width(c: char) -> f64 {
+    if (c as u32) >= 0x1100 {
+        12.5
+    } else {
+        7.3
+    }
+}
+
+/// A line cut into pieces that fit in `room` pixels: after a gap of two
+/// spaces (between fields) if there is one, else after a space, else
+/// anywhere. A piece keeps its last space, so the pieces read as the line.
+fn wrap(line: &str, room: f64) -> Vec<String> {
+    let mut pieces = Vec::new();
+    let mut rest = line.to_string();
+    while text_width(&rest) > room && pieces.len() < 8 {
+        let mut width = 0.0;
+        let fits = rest.char_indices().take_while(|(_, c)| {
+            width += char_width(*c);
+            width <= room
+        });
+        let end = fits.last().map_or(0, |(i, c)| i + c.len_utf8());
+        let head = &rest[..end];
+        let cut = head.rfind("  ").or_else(|| head.rfind(' ')).filter(|&i| i > 8).map_or(end, |i| i + 1);
+        if cut == 0 {
+            break;
+        }
+        pieces.push(rest[..cut].to_string());
+        rest = rest[cut..].trim_start().to_string();
+    }
+    pieces.push(rest);
+    pieces
+}
+
+/// The rows of a card, long ones wrapped; a tool id stays on the first piece.
+fn wrap_rows(rows: Vec<Row>, room: f64) -> Vec<Row> {
+    let mut out = Vec::new();
+    for row in rows {
+        let mut pieces = wrap(&row.text, room).into_iter();
+        let first = pieces.next().unwrap_or_default();
+        let (class, data) = (row.class, row.data);
+        out.push(Row { text: first, ..row });
+        out.extend(pieces.map(|text| Row { text, data, class, use_id: None, result_id: None, more: true }));
+    }
+    out
 }
 
 /// The model call number at or before `position`.
@@ -381,8 +480,15 @@ fn in_flight(svg: &mut Svg, m: &Moment, locals: &Value) {
                 .any(|s| lesson::stage(s) == "main.reject");
             svg.text(10.0, svg.y + 12.0, "alp-h", lang.word("tool_run"));
             svg.y += 20.0;
+            // Four boxes in a row, or two rows of two where it is narrow.
+            let per_row = if svg.l.w < Layout::WIDE.w { 2 } else { 4 };
+            let box_w = (svg.l.w - 20.0 - 14.0 * (per_row as f64 - 1.0)) / per_row as f64 - 12.0;
             let mut x = 10.0;
             for (i, name) in stages.iter().enumerate() {
+                if i > 0 && i % per_row == 0 {
+                    x = 10.0;
+                    svg.y += 34.0;
+                }
                 let skipped = rejected && i == 2;
                 let class = match (i.cmp(&reached), skipped) {
                     (std::cmp::Ordering::Equal, _) => "alp-pipe alp-pipe-now",
@@ -393,13 +499,13 @@ fn in_flight(svg: &mut Svg, m: &Moment, locals: &Value) {
                 let label =
                     if skipped { lang.word("pipe_skipped") } else { lang.word(&format!("pipe_{name}")) };
                 svg.body.push_str(&format!(r#"<g class="{class}" data-pipe="{name}">"#));
-                svg.rect(x, svg.y, 112.0, 26.0, "alp-pipe-bg");
+                svg.rect(x, svg.y, box_w, 26.0, "alp-pipe-bg");
                 svg.text(x + 10.0, svg.y + 17.0, "alp-pipe-text", label);
                 svg.body.push_str("</g>");
                 if i + 1 < stages.len() {
-                    svg.data(x + 114.0, svg.y + 17.0, "alp-t-dim", "→");
+                    svg.data(x + box_w + 2.0, svg.y + 17.0, "alp-t-dim", "→");
                 }
-                x += 126.0;
+                x += box_w + 14.0;
             }
             svg.y += 34.0;
             let call = if locals["call"].is_object() { &locals["call"] } else { &Value::Null };
@@ -451,9 +557,12 @@ fn in_flight(svg: &mut Svg, m: &Moment, locals: &Value) {
 
 /// A titled box of lines; each line is `(text, is data)`.
 fn panel(svg: &mut Svg, title: &str, lines: &[(String, bool)], class: &str) {
+    let room = svg.l.panel_text();
+    let lines: Vec<(String, bool)> =
+        lines.iter().flat_map(|(line, data)| wrap(line, room).into_iter().map(move |l| (l, *data))).collect();
     let h = 26.0 + LINE_H * lines.len() as f64;
     svg.body.push_str(&format!(r#"<g class="alp-panel {class}">"#));
-    svg.rect(10.0, svg.y, W - 20.0, h, "alp-panel-bg");
+    svg.rect(10.0, svg.y, svg.l.w - 20.0, h, "alp-panel-bg");
     svg.text(20.0, svg.y + 17.0, "alp-card-head", title);
     for (i, (line, data)) in lines.iter().enumerate() {
         let y = svg.y + 26.0 + LINE_H * i as f64 + 12.0;
@@ -486,15 +595,17 @@ fn staged(svg: &mut Svg, m: &Moment, locals: &Value) {
             )
         })
         .collect();
+    let l = svg.l;
+    let lines: Vec<String> = lines.iter().flat_map(|line| wrap(line, l.card_text())).collect();
     let h = 26.0 + LINE_H * lines.len() as f64;
     svg.body.push_str(r#"<g class="alp-staged" data-role="staged">"#);
     svg.body.push_str(&format!(
-        r#"<rect x="{CARD_X}" y="{}" width="{CARD_W}" height="{h}" rx="8" class="alp-staged-bg"/>"#,
-        svg.y
+        r#"<rect x="{}" y="{}" width="{}" height="{h}" rx="8" class="alp-staged-bg"/>"#,
+        l.card_x, svg.y, l.card_w
     ));
-    svg.text(CARD_X + 10.0, svg.y + 17.0, "alp-card-head", m.lang.word("staged"));
+    svg.text(l.card_x + 10.0, svg.y + 17.0, "alp-card-head", m.lang.word("staged"));
     for (i, line) in lines.iter().enumerate() {
-        svg.data(CARD_X + 14.0, svg.y + 26.0 + LINE_H * i as f64 + 12.0, "alp-t-dim", line);
+        svg.data(l.card_x + 14.0, svg.y + 26.0 + LINE_H * i as f64 + 12.0, "alp-t-dim", line);
     }
     svg.body.push_str("</g>");
     svg.y += h + 10.0;

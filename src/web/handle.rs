@@ -161,6 +161,14 @@ impl Playground {
         self.apply(|s| s.file_unreadable(&name, &why))
     }
 
+    /// The element changed size: the figure is laid out again when it
+    /// crosses between wide and narrow.
+    pub fn relayout(&self) {
+        if let Ok(mut page) = self.page.try_borrow_mut() {
+            page.relayout();
+        }
+    }
+
     /// Predictions on or off.
     #[wasm_bindgen(js_name = setPredict)]
     pub fn set_predict(&self, on: bool) -> Result<JsValue, JsError> {

@@ -5,7 +5,7 @@
 //! screen, so a step that leaves a panel alone costs no DOM work there.
 
 use super::explore;
-use super::figure::{self, Moment};
+use super::figure::{self, Layout, Moment};
 use super::view::{self, esc};
 use crate::lesson::{self, caption, listing_in};
 use crate::session::Session;
@@ -32,6 +32,8 @@ pub struct Page {
     warned: usize,
     /// Broken scenario files already said in the console.
     warned_files: usize,
+    /// The figure's geometry, from the width of its box.
+    layout: Layout,
 }
 
 impl Page {
@@ -63,9 +65,30 @@ impl Page {
             event_pending: false,
             warned: 0,
             warned_files: 0,
+            layout: Layout::WIDE,
         };
+        page.layout = page.measured_layout();
         page.draw();
         page
+    }
+
+    /// The layout the figure's box asks for now.
+    fn measured_layout(&self) -> Layout {
+        let width = self.q(".alp-figure").map_or(0, |f| f.client_width());
+        Layout::for_width(f64::from(width))
+    }
+
+    /// The element was resized: lay the figure out again if it crossed
+    /// between wide and narrow. Returns whether it did.
+    pub fn relayout(&mut self) -> bool {
+        let layout = self.measured_layout();
+        if layout == self.layout {
+            return false;
+        }
+        self.layout = layout;
+        self.shown.remove(".alp-figure");
+        self.draw_step();
+        true
     }
 
     /// Draw what changed in the session since the last draw.
@@ -366,8 +389,15 @@ impl Page {
         let entry = trace.function;
         let stack =
             if started { view::stack(entry, step.function, step.depth) } else { entry.name().to_string() };
-        let moment =
-            Moment { trace, position, previous_len: s.previous_len(), lang, started, opened: s.opened() };
+        let moment = Moment {
+            trace,
+            position,
+            previous_len: s.previous_len(),
+            lang,
+            started,
+            opened: s.opened(),
+            layout: self.layout,
+        };
         let card = figure::card_text(trace, s.opened(), s.record_len(), lang);
         let figure = figure::render(&moment);
         let alternative = figure::text_alternative(trace, s.record_len(), lang);

@@ -136,3 +136,22 @@ test("on a 390 px phone the controls and the caption stay on screen and nothing 
   expect(sizes.smallest, "breakpoint targets").toBeGreaterThanOrEqual(24);
   expect(sizes.buttons, "control targets").toBeGreaterThanOrEqual(24);
 });
+
+test("a narrow element lays its figure out narrow (wrapped, not shrunk), and follows a resize", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await open(page, "?scenario=two-calls&lang=en");
+  await page.locator(command("run")).click();
+  const figure = () => page.$eval(EL, (e) => {
+    const svg = e.shadowRoot.querySelector('svg[data-role="record"]');
+    const box = e.shadowRoot.querySelector(".alp-figure");
+    return { width: svg.viewBox.baseVal.width, scale: svg.getBoundingClientRect().width / svg.viewBox.baseVal.width, fits: box.scrollWidth <= box.clientWidth };
+  });
+  const narrow = await figure();
+  expect(narrow.width).toBe(340);
+  expect(narrow.scale, "text is drawn at about its own size").toBeGreaterThan(0.95);
+  expect(narrow.fits).toBe(true);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await expect.poll(async () => (await figure()).width).toBe(520);
+  const state = await page.$eval(EL, (e) => e.state());
+  expect(state.status, "a resize changes nothing else").toBe("answered");
+});
