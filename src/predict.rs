@@ -15,6 +15,7 @@
 //! answer is read from the same trace the learner then steps through (the
 //! tests check each one against the trace).
 
+use crate::debugger::{Command, Debugger};
 use crate::i18n::Lang;
 use crate::lesson;
 use crate::run::Trace;
@@ -193,7 +194,8 @@ fn why_key(ending: &str) -> String {
 }
 
 /// "Will the breakpoint on line N be hit?" on the first move, for the
-/// first breakpoint in the listing shown.
+/// first breakpoint in the listing shown. Its stops are counted the way the
+/// learner meets them: Debug, then Continue to the end.
 fn breakpoint_question(
     trace: &Trace,
     lang: Lang,
@@ -201,11 +203,7 @@ fn breakpoint_question(
     breakpoints: &[(Function, u32)],
 ) -> Option<Ask> {
     let &(function, line) = breakpoints.first()?;
-    let hits = trace
-        .steps
-        .iter()
-        .filter(|s| s.event == Event::Line && s.function == function && lesson::line_in(code, s) == line)
-        .count();
+    let hits = stops_at(trace, code, function, line);
     let place = [("line", line.to_string()), ("function", function.name().to_string())];
     let explain = if hits > 0 {
         lang.fill("explain_breakpoint_hit", &[place[0].clone(), place[1].clone(), ("n", hits.to_string())])
@@ -213,7 +211,8 @@ fn breakpoint_question(
         lang.fill("explain_breakpoint_missed", &place)
     };
     Some(Ask {
-        key: "breakpoint".into(),
+        // Another breakpoint is another question.
+        key: format!("breakpoint-{}-{line}", function.name()),
         step: 0,
         label: trace.steps.first()?.label,
         text: lang.fill("ask_breakpoint", &place),
@@ -222,4 +221,24 @@ fn breakpoint_question(
         explain,
         authored: false,
     })
+}
+
+/// How many times Debug and then Continue stop at this breakpoint alone.
+pub fn stops_at(trace: &Trace, code: Code, function: Function, line: u32) -> usize {
+    let mut dbg = Debugger::new();
+    dbg.set_code(code);
+    dbg.set_breakpoint(function, line, true);
+    let last = trace.steps.len().saturating_sub(1);
+    let mut stops = 0;
+    dbg.command(Command::Debug, &trace.steps);
+    loop {
+        let here = dbg.position();
+        if here < last || trace.steps.get(here).is_some_and(|s| dbg.hits(s)) {
+            stops += 1;
+        }
+        if here >= last {
+            return stops;
+        }
+        dbg.command(Command::Continue, &trace.steps);
+    }
 }

@@ -73,6 +73,28 @@ impl Trace {
     /// The first step where this run and `other` part: a different line,
     /// frame, record or locals, or one run ended while the other goes on.
     /// `None` when they are the same step for step.
+    /// What differs between step `i` of this run and of `other`: the
+    /// names of the locals that differ, or `line` / `record` / `end`.
+    pub fn differences(&self, other: &Trace, i: usize) -> Vec<String> {
+        let (Some(a), Some(b)) = (self.steps.get(i), other.steps.get(i)) else { return vec!["end".into()] };
+        let mut out = Vec::new();
+        if (a.function, a.event, a.depth, a.label) != (b.function, b.event, b.depth, b.label) {
+            out.push("line".into());
+        }
+        if a.record_len != b.record_len {
+            out.push("record".into());
+        }
+        let (x, y) = (self.locals_json(a), other.locals_json(b));
+        let names = x.as_object().into_iter().chain(y.as_object()).flat_map(|m| m.keys());
+        let mut seen = std::collections::BTreeSet::new();
+        for name in names {
+            if seen.insert(name.clone()) && x.get(name) != y.get(name) {
+                out.push(name.clone());
+            }
+        }
+        out
+    }
+
     pub fn parts_from(&self, other: &Trace) -> Option<usize> {
         let same = |a: &Step, b: &Step| {
             (a.function, a.event, a.depth, a.label, a.record_len, a.output_len)

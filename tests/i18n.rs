@@ -222,7 +222,13 @@ fn a_pseudo_locale_reaches_every_word_of_the_page() {
         {
             for correct in [true, false] {
                 let answer = Answer { key: ask.key.clone(), choice: 0, correct };
-                let panel = explore::predict_panel(Some(ask), Some((ask, &answer)), (1, 2), xx);
+                let panel = explore::predict_panel(
+                    Some(ask),
+                    Some((Function::RunLoop, 7, "messages = []")),
+                    Some((ask, &answer)),
+                    (1, 2),
+                    xx,
+                );
                 check(&format!("{} question {}", scenario.id, ask.key), &panel, &mut found);
             }
         }
@@ -235,10 +241,15 @@ fn a_pseudo_locale_reaches_every_word_of_the_page() {
             record: t.record.len(),
             steps: t.steps.len(),
         };
-        let comparison = Comparison { lesson: summary(&trace), changed: summary(&trace), parts_at: Some(3) };
+        let comparison = Comparison {
+            lesson: summary(&trace),
+            changed: summary(&trace),
+            parts_at: Some(3),
+            differs: vec!["line".into(), "response".into()],
+        };
         for (here, there) in [(Some(("loop.ask", 9)), Some(("loop.ask", 9))), (Some(("loop.read", 10)), None)]
         {
-            let html = explore::compare(&comparison, 3, here, there, (here, there), xx);
+            let html = explore::compare(&comparison, Some(3), here, there, (here, there), xx);
             check(&format!("{} comparison", scenario.id), &html, &mut found);
         }
     }
@@ -347,7 +358,7 @@ fn every_word_in_the_tables_is_used() {
     }
     // Keys built at run time: a command's name, and these prefixes.
     let commands: Vec<&str> = Command::ALL.iter().map(|c| c.name()).collect();
-    let dynamic = ["card_", "pipe_", "key_", "gloss_", "why_"];
+    let dynamic = ["card_", "pipe_", "key_", "gloss_", "why_", "differs_"];
     let unused: Vec<&str> = Lang::parse("en")
         .unwrap()
         .keys()

@@ -15,8 +15,8 @@ const LAYERS: &[&[&str]] = &[
     &["scenario"],
     &["run"],
     &["lesson", "import"],
-    &["predict"],
     &["debugger"],
+    &["predict"],
     &["session"],
     &["web"],
 ];

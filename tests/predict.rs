@@ -8,7 +8,7 @@ use agent_loop_playground::lesson;
 use agent_loop_playground::predict::{problems, questions};
 use agent_loop_playground::run::record_scenario;
 use agent_loop_playground::scenario::{load_shipped, Scenario};
-use agent_loop_playground::session::{FixtureDoubles, Options, Session, LESSON};
+use agent_loop_playground::session::{stop_line, FixtureDoubles, Options, Session, LESSON};
 use agent_loop_playground::trace::Event;
 use agent_loop_playground::vocab::{Code, Function};
 use serde_json::{json, Value};
@@ -26,18 +26,16 @@ fn every_generated_answer_is_what_the_trace_does() {
     let mut checked = 0;
     for scenario in shipped() {
         let trace = record_scenario(&scenario);
-        // A breakpoint that is hit and one that is not, in both listings.
-        let lines: Vec<(Function, u32)> = [Code::Python, Code::Rust]
-            .into_iter()
-            .flat_map(|code| {
-                ["loop.save_results", "main.timeout", "ask.create"]
-                    .into_iter()
-                    .filter_map(move |label| lesson::line_of_label_in(code, label).map(|l| (code, l)))
-            })
-            .map(|(_, l)| l)
-            .collect();
         for lang in langs() {
             for code in [Code::Python, Code::Rust] {
+                // Breakpoints that are hit and ones that are not, on the entry
+                // line of a function (a call step) and inside it, in this listing.
+                let lines: Vec<(Function, u32)> = ["loop.save_results", "main.timeout", "ask.create"]
+                    .into_iter()
+                    .filter_map(|label| lesson::line_of_label_in(code, label))
+                    // (placed the way a click on line 1 places it)
+                    .chain(Function::ALL.map(|f| (f, stop_line(code, f, 1).unwrap())))
+                    .collect();
                 for bp in lines.iter().map(|l| vec![*l]).chain([vec![]]) {
                     let asks = questions(&scenario, &trace, lang, code, &bp);
                     for a in asks.iter().filter(|a| !a.authored) {
@@ -55,10 +53,11 @@ fn every_generated_answer_is_what_the_trace_does() {
                             "status" => {
                                 assert_eq!(right, &lang.status(trace.status().unwrap()), "{}", scenario.id)
                             }
-                            "breakpoint" => {
+                            key if key.starts_with("breakpoint-") => {
                                 let (f, line) = bp[0];
+                                // A breakpoint stops on a line step, or on the call step of its `def` line.
                                 let hit = trace.steps.iter().any(|s| {
-                                    s.event == Event::Line
+                                    matches!(s.event, Event::Line | Event::Call)
                                         && s.function == f
                                         && lesson::line_in(code, s) == line
                                 });
@@ -165,7 +164,8 @@ fn a_move_stops_before_a_question_and_goes_on_after_the_answer() {
     let mut s = session("report", "loop.save_results", true);
     s.command(Command::Debug);
     let ask = s.pending().expect("the breakpoint question is asked first").clone();
-    assert_eq!((ask.key.as_str(), s.position()), ("breakpoint", 0));
+    assert!(ask.key.starts_with("breakpoint-"), "{}", ask.key);
+    assert_eq!(s.position(), 0);
     // Stepping on without an answer does nothing.
     s.command(Command::Step);
     assert_eq!(s.position(), 0);
@@ -274,4 +274,109 @@ fn a_start_step_is_a_number_or_a_label_and_past_the_end_is_the_last() {
     assert!(p > 0);
     assert_eq!(at("loop.nowhere").2, vec!["notice_step"]);
     assert!(!at("").1);
+}
+
+#[test]
+fn removing_the_breakpoint_of_an_open_question_does_not_leave_the_learner_stuck() {
+    let mut s = session("report", "loop.save_results", true);
+    s.command(Command::Debug);
+    assert_eq!(s.pending().map(|a| a.key.starts_with("breakpoint")), Some(true));
+    let (f, line) = lesson::line_of_label_in(Code::Python, "loop.save_results").unwrap();
+    s.toggle_line(f, line).unwrap();
+    assert!(s.pending().is_none(), "its question is gone");
+    let at = s.position();
+    s.command(Command::Step);
+    assert!(s.position() > at || s.pending().is_some(), "stepping works again");
+}
+
+#[test]
+fn the_breakpoint_question_counts_stops_as_the_debugger_makes_them() {
+    // A breakpoint on the def line stops when the function is entered (a call step);
+    // one Python line that stands for several steps stops once.
+    for (breakpoint, scenario) in
+        [("run_main:1", "report"), ("ask_claude:4", "report"), ("ask_claude:3", "report")]
+    {
+        let mut s = session(scenario, breakpoint, true);
+        let ask = s.questions().iter().find(|a| a.key.starts_with("breakpoint")).cloned().unwrap();
+        // What the learner sees: Debug, then Continue until the end.
+        let mut probe = session(scenario, breakpoint, false);
+        let last = probe.trace().steps.len() - 1;
+        let mut stops = 0;
+        probe.command(Command::Debug);
+        while probe.position() < last {
+            stops += 1;
+            probe.command(Command::Continue);
+        }
+        let said_yes = ask.answer == 0;
+        assert_eq!(said_yes, stops > 0, "{breakpoint}: {}", ask.explain);
+        if stops > 0 {
+            assert!(
+                ask.explain.contains(&format!(" {stops} time")),
+                "{breakpoint}: {stops} stops, {}",
+                ask.explain
+            );
+        }
+        s.command(Command::Debug);
+    }
+}
+
+#[test]
+fn a_changed_breakpoint_asks_its_question_again() {
+    let mut s = session("report", "loop.save_results", true);
+    s.command(Command::Debug);
+    let first = s.pending().unwrap().clone();
+    s.answer(first.answer).unwrap();
+    while let Some(a) = s.pending().cloned() {
+        s.answer(a.answer).unwrap();
+    }
+    s.command(Command::Reset);
+    s.set_breakpoints("loop.ask");
+    s.command(Command::Debug);
+    let again = s.pending().expect("a question about the new breakpoint").clone();
+    assert!(again.key.starts_with("breakpoint") && again.key != first.key, "{} vs {}", again.key, first.key);
+}
+
+#[test]
+fn answers_given_in_a_what_if_run_do_not_count_for_the_lesson() {
+    let mut s = session("report", "", true);
+    let first = s.scenario().unwrap().localized(Lang::parse("en").unwrap()).model.clone();
+    s.what_if(Some(&json!({"model": first}))).unwrap();
+    s.command(Command::Run);
+    let ask = s.pending().unwrap().clone();
+    s.answer(ask.answer).unwrap();
+    s.what_if(None).unwrap();
+    assert_eq!(s.score(), (0, 0));
+    s.command(Command::Run);
+    assert_eq!(s.pending().map(|a| a.key.clone()), Some(ask.key), "the lesson asks it again");
+}
+
+#[test]
+fn an_unchanged_reply_follows_the_language_in_a_what_if_run() {
+    let mut s = session("report", "", false);
+    let en = s.scenario().unwrap().localized(Lang::parse("en").unwrap()).model.clone();
+    s.what_if(Some(&json!({ "model": en }))).unwrap();
+    assert_eq!(s.comparison().unwrap().parts_at, None, "the same replies: the same run");
+    s.set_lang(Lang::parse("zh").unwrap());
+    assert_eq!(s.comparison().unwrap().parts_at, None, "still the same run in Chinese");
+}
+
+#[test]
+fn a_fetched_file_is_checked_like_check_does_and_replacing_the_shown_one_leaves_what_if() {
+    let mut raw: Value =
+        serde_json::from_str(&std::fs::read_to_string("fixtures/scenarios/report.json").unwrap()).unwrap();
+    raw["id"] = json!("mine");
+    raw["questions"][0]["at"] = json!("loop.save_respons");
+    let options =
+        Options { files: vec![("lessons/mine.json".into(), Ok(raw.to_string()))], ..Options::default() };
+    let s = Session::new(Box::new(FixtureDoubles), &options).unwrap();
+    let entry = s.entries().iter().find(|e| e.file == "lessons/mine.json").unwrap();
+    let problems = entry.parsed.as_ref().expect_err("a question on an unknown label is refused");
+    assert_eq!(problems[0].field, "questions[0].at");
+
+    let mut s = session("report", "", false);
+    let first = s.scenario().unwrap().localized(Lang::parse("en").unwrap()).model[0].clone();
+    s.what_if(Some(&json!({"model": [first]}))).unwrap();
+    let report = std::fs::read_to_string("fixtures/scenarios/report.json").unwrap();
+    s.add_file("lessons/report.json", Scenario::parse(&report)).unwrap();
+    assert!(!s.is_what_if(), "a new version of the scenario on screen ends what-if");
 }

@@ -47,25 +47,26 @@ const elementCss = new URL("./element.css", here).href;
 // ---- src="lessons/a.json lessons/b.json": scenario files fetched at run time.
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
-/** Fetch one scenario file: `{name, text}` or `{name, error}`, never a throw. */
+/** Fetch one scenario file: `{name, text}` or `{name, error, detail}` (error:
+ *  url, origin, status, size or network; the element words it), never a throw. */
 async function fetchScenario(name) {
   let url;
   try {
     url = new URL(name, document.baseURI);
   } catch {
-    return { name, error: "not a URL" };
+    return { name, error: "url", detail: "" };
   }
   if (url.origin !== location.origin) {
-    return { name, error: `only files from this site (${location.origin}) are fetched, not from ${url.origin}` };
+    return { name, error: "origin", detail: url.origin };
   }
   try {
     const response = await fetch(url, { credentials: "same-origin" });
-    if (!response.ok) return { name, error: `${response.status} ${response.statusText || "error"}`.trim() };
+    if (!response.ok) return { name, error: "status", detail: `${response.status} ${response.statusText}`.trim() };
     const text = await response.text();
-    if (text.length > MAX_FILE_BYTES) return { name, error: `larger than ${MAX_FILE_BYTES / 1048576} MB` };
+    if (text.length > MAX_FILE_BYTES) return { name, error: "size", detail: String(MAX_FILE_BYTES / 1048576) };
     return { name, text };
   } catch (error) {
-    return { name, error: `could not be fetched (${error && error.message ? error.message : error})` };
+    return { name, error: "network", detail: String(error && error.message ? error.message : error) };
   }
 }
 
@@ -268,7 +269,7 @@ class AgentLoopPlayground extends HTMLElement {
     for (const file of files) {
       try {
         if (file.text !== undefined) this._pg.addScenarioFile(file.name, file.text);
-        else this._pg.fileUnreadable(file.name, file.error);
+        else this._pg.fileUnreadable(file.name, file.error, file.detail);
       } catch (error) {
         console.warn(`agent-loop-playground: src ${file.name}: ${error.message || error}`);
       }

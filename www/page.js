@@ -13,13 +13,15 @@ for (const key of ["function", "scenario", "lang", "breakpoints", "controls", "l
   if (value) el.setAttribute(key, value);
 }
 if ((fragment.get("predict") ?? params.get("predict")) === "1") el.setAttribute("predict", "");
-const lang = params.get("lang") || el.getAttribute("lang") || "zh";
+const lang = el.getAttribute("lang") || "zh";
 document.documentElement.lang = lang.startsWith("en") ? "en" : "zh-CN";
 
 // The page's own header and footer follow the playground's language.
-el.addEventListener("playground-step", (e) => {
-  document.documentElement.lang = e.detail.lang === "en" ? "en" : "zh-CN";
-});
+for (const type of ["playground-ready", "playground-step"]) {
+  el.addEventListener(type, (e) => {
+    document.documentElement.lang = e.detail.lang === "en" ? "en" : "zh-CN";
+  });
+}
 
 const embed = params.get("embed") === "1";
 
@@ -30,7 +32,9 @@ function fragmentOf(state) {
   f.set("lang", state.lang);
   f.set("listing", state.listing);
   if (state.breakpoints.length) f.set("breakpoints", state.breakpoints.map((b) => `${b.function}:${b.line}`).join(","));
-  if (state.started) f.set("step", String(state.step));
+  // A what-if version is not in the link (it opens the lesson's run): its
+  // step could be past the lesson's end, so only the start is kept.
+  if (state.started && !state.whatIf) f.set("step", String(state.step));
   if (state.predict) f.set("predict", "1");
   return f.toString().replaceAll("%3A", ":").replaceAll("%2C", ",");
 }

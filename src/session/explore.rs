@@ -7,7 +7,8 @@
 //! What if: [`Session::what_if`] records a changed copy of the scenario and
 //! keeps the lesson's own run beside it for [`Session::comparison`].
 
-use super::{Changes, Session};
+use super::Session;
+use crate::i18n::Lang;
 use crate::lesson;
 use crate::predict::{self, Ask};
 use crate::run::Trace;
@@ -38,6 +39,8 @@ pub struct Comparison {
     pub changed: Summary,
     /// The first step where the runs part (`None`: the same throughout).
     pub parts_at: Option<usize>,
+    /// What differs there: local names, or `line`, `record`, `end`.
+    pub differs: Vec<String>,
 }
 
 /// What a run came to.
@@ -143,6 +146,12 @@ impl Session {
         self.changes.predict = true;
     }
 
+    /// An answer was given and its event is not sent yet (the page moves
+    /// the focus to the verdict).
+    pub fn answered_now(&self) -> bool {
+        !self.outbox.is_empty()
+    }
+
     /// Answers given since the last call, for `playground-answer` events.
     pub fn take_answers(&mut self) -> Vec<Value> {
         std::mem::take(&mut self.outbox)
@@ -174,6 +183,10 @@ impl Session {
             }
             _ => Vec::new(),
         };
+        // A question that is gone (its breakpoint removed) no longer waits.
+        if self.pending.as_ref().is_some_and(|p| self.asks.iter().all(|a| a.key != p.key)) {
+            self.pending = None;
+        }
         self.changes.predict = true;
     }
 
@@ -192,6 +205,8 @@ impl Session {
         let Some(edit) = edit else {
             self.edit_problems.clear();
             if self.what_if.take().is_some() {
+                // Answers given in the changed run were about that run.
+                self.answers.clear();
                 self.rerecord();
             }
             return Ok(());
@@ -215,9 +230,10 @@ impl Session {
                 Ok(v) => {
                     edit.insert(field.into(), v);
                 }
-                Err(e) => {
-                    problems.push(Problem { field: field.into(), message: format!("not valid JSON: {e}") })
-                }
+                Err(e) => problems.push(Problem {
+                    field: field.into(),
+                    message: format!("{}: {e}", english("edit_not_json")),
+                }),
             }
         }
         if !problems.is_empty() {
@@ -228,36 +244,41 @@ impl Session {
 
     /// A refused edit: said in the setup panel; the run stays as it was.
     fn refused(&mut self, problems: Vec<Problem>) -> Vec<Problem> {
-        self.edit_problems = problems.iter().map(ToString::to_string).collect();
+        self.edit_problems = problems.clone();
         self.changes.setup = true;
         problems
     }
 
-    /// What was wrong with the last edit, one `field: problem` per line.
-    pub fn edit_problems(&self) -> &[String] {
+    /// What was wrong with the last edit (the page words the ones it knows:
+    /// [`EDIT_WORDS`]).
+    pub fn edit_problems(&self) -> &[Problem] {
         &self.edit_problems
     }
 
     fn changed_scenario(&self, edit: &Value) -> Result<Scenario, Vec<Problem>> {
-        let problem =
-            |field: &str, message: &str| vec![Problem { field: field.into(), message: message.into() }];
+        let problem = |field: &str, key: &str| vec![Problem { field: field.into(), message: english(key) }];
         let Some(edit) = edit.as_object() else {
-            return Err(problem("(edit)", "must be an object: {\"model\": [...], \"process\": ...}"));
+            return Err(problem("(edit)", "edit_not_object"));
         };
         if let Some(key) = edit.keys().find(|k| !EDITABLE.contains(&k.as_str())) {
-            return Err(problem(key, "only model and process can be changed"));
+            return Err(problem(key, "edit_only"));
         }
-        let base = self.lesson_scenario().ok_or_else(|| problem("(edit)", "no scenario is shown"))?;
-        let mut raw = base.localized(self.lang).raw;
+        let base = self.lesson_scenario().ok_or_else(|| problem("(edit)", "edit_no_scenario"))?;
+        let shown = base.localized(self.lang);
+        let mut raw = base.raw.clone();
         if let Some(model) = edit.get("model") {
             match model.as_array() {
-                None => return Err(problem("model", "must be a list of replies")),
-                Some(list) if list.is_empty() => {
-                    return Err(problem("model", "must hold at least one reply"))
-                }
+                None => return Err(problem("model", "edit_not_list")),
+                Some(list) if list.is_empty() => return Err(problem("model", "edit_empty")),
                 Some(list) => {
                     check_replies(list)?;
-                    raw["model"] = model.clone();
+                    // A reply left as shown keeps every language; a changed one is
+                    // the learner's own words.
+                    let replies = list.iter().enumerate().map(|(i, reply)| match shown.model.get(i) {
+                        Some(same) if same == reply => base.raw["model"][i].clone(),
+                        _ => reply.clone(),
+                    });
+                    raw["model"] = Value::Array(replies.collect());
                 }
             }
         }
@@ -280,10 +301,12 @@ impl Session {
     /// The lesson's run beside the changed one (`None` unless what-if).
     pub fn comparison(&self) -> Option<Comparison> {
         let lesson = self.lesson_run.as_ref()?;
+        let parts_at = lesson.parts_from(&self.trace);
         Some(Comparison {
             lesson: Summary::of(lesson),
             changed: Summary::of(&self.trace),
-            parts_at: lesson.parts_from(&self.trace),
+            parts_at,
+            differs: parts_at.map(|i| lesson.differences(&self.trace, i)).unwrap_or_default(),
         })
     }
 
@@ -314,12 +337,10 @@ fn check_replies(list: &[Value]) -> Result<(), Vec<Problem>> {
                 None | Some(Value::String(_)) | Some(Value::Null) => None,
                 Some(_) => Some(Problem {
                     field: format!("model[{i}].stop_reason"),
-                    message: "must be a text, e.g. \"end_turn\"".into(),
+                    message: english("edit_stop_reason"),
                 }),
             },
-            _ => {
-                Some(Problem { field: format!("model[{i}]"), message: "must be an object (a reply)".into() })
-            }
+            _ => Some(Problem { field: format!("model[{i}]"), message: english("edit_not_reply") }),
         })
         .collect();
     if problems.is_empty() {
@@ -329,9 +350,20 @@ fn check_replies(list: &[Value]) -> Result<(), Vec<Problem>> {
     }
 }
 
-impl Changes {
-    /// Only the prediction panel (and the step it moved to) changed.
-    pub fn predict_only(&self) -> bool {
-        self.predict && !self.trace
-    }
+/// The problems of an edit that the page words in the learner's language;
+/// the API's messages are their English (`english`).
+pub const EDIT_WORDS: [&str; 8] = [
+    "edit_not_json",
+    "edit_not_object",
+    "edit_only",
+    "edit_no_scenario",
+    "edit_not_list",
+    "edit_empty",
+    "edit_not_reply",
+    "edit_stop_reason",
+];
+
+/// A word of the English table: the API's messages (one source for each).
+fn english(key: &str) -> String {
+    Lang::parse("en").map_or_else(|| key.to_string(), |en| en.word(key).to_string())
 }

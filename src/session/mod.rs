@@ -21,7 +21,7 @@ use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
 mod explore;
-pub use explore::{Answer, Comparison, Pending, Summary};
+pub use explore::{Answer, Comparison, Pending, Summary, EDIT_WORDS};
 
 /// The lesson's eight scenarios, in the lesson's order: the picker lists
 /// them first.
@@ -58,6 +58,10 @@ pub type Maker<T> = Box<dyn Fn() -> Box<T>>;
 /// reports its problems to the caller itself.
 pub const ADDED: &str = "(added scenario)";
 
+/// Why a fetched file could not be read: a reason (`status`, `origin`,
+/// `size`, `url`, `network`) and a detail (the server's answer, …).
+pub type Unreadable = (String, String);
+
 /// How a playground starts; every field may be empty.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
@@ -82,8 +86,9 @@ pub struct Options {
     /// `light`, `dark` or `auto` (drawn by the stylesheet; checked here).
     pub theme: String,
     /// Scenario files fetched by the element (`src=`): each file's name and
-    /// its text, or why it could not be read.
-    pub files: Vec<(String, Result<String, String>)>,
+    /// its text, or why it could not be read (`status`, `origin`, `size`,
+    /// `url` or `network`) with a detail.
+    pub files: Vec<(String, Result<String, Unreadable>)>,
     /// Ask before the lines that carry a question (the `predict` attribute).
     pub predict: bool,
     /// Where to start: a step number or a label (`loop.save_results`).
@@ -180,8 +185,8 @@ pub struct Session {
     /// run kept beside it.
     what_if: Option<Scenario>,
     lesson_run: Option<Trace>,
-    /// What was wrong with the last edit (`field: problem`), until one works.
-    edit_problems: Vec<String>,
+    /// What was wrong with the last edit, until one works.
+    edit_problems: Vec<Problem>,
 }
 
 impl Session {
@@ -194,12 +199,9 @@ impl Session {
         for (file, text) in &options.files {
             match text {
                 Ok(text) => {
-                    add_entry(&mut entries, file, Scenario::parse(text));
+                    add_entry(&mut entries, file, checked(Scenario::parse(text)));
                 }
-                Err(why) => unreadable.push(Notice {
-                    key: "notice_src",
-                    values: vec![("value", file.clone()), ("why", why.clone())],
-                }),
+                Err((why, detail)) => unreadable.push(unreadable_file(file, why, detail)),
             }
         }
         let only_function = Function::from_name(options.function.trim());
@@ -513,7 +515,7 @@ impl Session {
         let len = self.record_len();
         // A question on screen waits for its answer; only going back leaves it.
         let backward = matches!(command, Command::Back | Command::Reset);
-        if self.pending.is_some() && !backward {
+        if self.pending().is_some() && !backward {
             // (and the page brings the keyboard back to its choices)
             self.changes.predict = true;
             return;
@@ -701,6 +703,7 @@ impl Session {
     /// scenario with the id of one already there replaces it.
     pub fn add_file(&mut self, file: &str, parsed: Result<Scenario, Vec<Problem>>) -> Result<String, String> {
         self.changes.catalogue = true;
+        let parsed = checked(parsed);
         let outcome = match &parsed {
             Ok(scenario) => Ok(scenario.id.clone()),
             Err(problems) => {
@@ -709,15 +712,16 @@ impl Session {
         };
         let replaced = add_entry(&mut self.entries, file, parsed);
         if replaced == Some(self.current) {
+            // A new version of the scenario on screen: what-if was about the old one.
+            self.what_if = None;
             self.rerecord();
         }
         outcome
     }
 
     /// A scenario file that could not be fetched or read.
-    pub fn file_unreadable(&mut self, file: &str, why: &str) {
-        self.notices
-            .push(Notice { key: "notice_src", values: vec![("value", file.into()), ("why", why.into())] });
+    pub fn file_unreadable(&mut self, file: &str, why: &str, detail: &str) {
+        self.notices.push(unreadable_file(file, why, detail));
         self.changes.notices = true;
     }
 
@@ -823,6 +827,34 @@ pub fn parse_amount(text: &str, units: &[(&str, f64)], bare: f64) -> Option<f64>
 
 /// The entry to show first: the wanted id if it belongs to the wanted
 /// function, else a lesson favourite of that function, else its first.
+/// Why a scenario file could not be read (`status`: the server's answer,
+/// `origin`: another site, `size`, `url`, else the network), as a notice.
+fn unreadable_file(file: &str, why: &str, detail: &str) -> Notice {
+    let key = match why {
+        "status" => "notice_src_status",
+        "origin" => "notice_src_origin",
+        "size" => "notice_src_size",
+        "url" => "notice_src_url",
+        _ => "notice_src_network",
+    };
+    Notice { key, values: vec![("value", file.into()), ("detail", detail.into())] }
+}
+
+/// A file's scenario with the checks `check` adds to parsing: each of its
+/// questions must sit on a line its run reaches.
+fn checked(parsed: Result<Scenario, Vec<Problem>>) -> Result<Scenario, Vec<Problem>> {
+    let scenario = parsed?;
+    if scenario.questions.is_empty() {
+        return Ok(scenario);
+    }
+    let problems = crate::predict::problems(&scenario, &crate::run::record_scenario(&scenario));
+    if problems.is_empty() {
+        Ok(scenario)
+    } else {
+        Err(problems)
+    }
+}
+
 /// Add a parsed file to the catalogue; a valid scenario replaces one with
 /// the same id (its index is returned), a broken file is listed with its
 /// problems.

@@ -5,8 +5,9 @@
 use super::view::esc;
 use crate::i18n::Lang;
 use crate::predict::Ask;
+use crate::scenario::Problem;
 use crate::scenario::{ProcessScript, Scenario};
-use crate::session::{Answer, Comparison, Summary};
+use crate::session::{Answer, Comparison, Summary, EDIT_WORDS};
 use crate::vocab::Function;
 use serde_json::Value;
 
@@ -15,6 +16,7 @@ use serde_json::Value;
 /// Empty when there is nothing to show.
 pub fn predict_panel(
     pending: Option<&Ask>,
+    line: Option<(Function, u32, &str)>,
     last: Option<(&Ask, &Answer)>,
     score: (usize, usize),
     lang: Lang,
@@ -37,13 +39,14 @@ pub fn predict_panel(
     }
     if let Some(ask) = pending {
         html.push_str(&format!(
-            r#"<div class="alp-q alp-q-open"><p class="alp-q-title">{}</p><p class="alp-q-text" id="alp-q-text">{}</p>{}</div>"#,
+            r#"<div class="alp-q alp-q-open"><p class="alp-q-title">{}</p>{}<p class="alp-q-text" id="alp-q-text">{}</p>{}</div>"#,
             esc(lang.word("predict_title")),
+            quoted(line, lang),
             esc(&ask.text),
             choices(ask, None)
         ));
     }
-    if score.1 > 0 || pending.is_some() {
+    if score.1 > 0 {
         html.push_str(&format!(
             r#"<p class="alp-score">{} <button type="button" class="alp-try-again" data-action="try-again">{}</button></p>"#,
             esc(&lang.fill("score", &[("right", score.0.to_string()), ("answered", score.1.to_string())])),
@@ -51,6 +54,18 @@ pub fn predict_panel(
         ));
     }
     html
+}
+
+/// The line a question is about: where it is, and its code.
+fn quoted(line: Option<(Function, u32, &str)>, lang: Lang) -> String {
+    let Some((function, n, code)) = line else { return String::new() };
+    let place =
+        lang.fill("predict_line", &[("line", n.to_string()), ("function", function.name().to_string())]);
+    format!(
+        r#"<p class="alp-q-line"><span>{}</span> <code translate="no">{}</code></p>"#,
+        esc(&place),
+        esc(code)
+    )
 }
 
 /// The choices of a question: buttons while it waits; afterwards the
@@ -77,6 +92,24 @@ fn choices(ask: &Ask, answered: Option<&Answer>) -> String {
         .collect();
     let label = if answered.is_none() { r#" aria-labelledby="alp-q-text""# } else { "" };
     format!(r#"<div class="alp-choices" role="group"{label}>{buttons}</div>"#)
+}
+
+/// The problems of a refused edit in the learner's language: the ones the
+/// session words ([`EDIT_WORDS`], by their English) are translated; the
+/// scenario format's own checks stay as `check` says them.
+pub fn edit_problems(problems: &[Problem], lang: Lang) -> Vec<String> {
+    let english = Lang::parse("en");
+    problems
+        .iter()
+        .map(|p| {
+            let known = EDIT_WORDS.iter().find_map(|key| {
+                let en = english?.word(key);
+                let rest = p.message.strip_prefix(en)?;
+                (rest.is_empty() || rest.starts_with(": ")).then(|| format!("{}{rest}", lang.word(key)))
+            });
+            format!("{}: {}", p.field, known.unwrap_or_else(|| p.message.clone()))
+        })
+        .collect()
 }
 
 /// The editors of the setup panel: the model's replies and the process
@@ -125,7 +158,7 @@ pub type At = Option<(&'static str, u32)>;
 /// is at the step shown (so both can be stepped in lockstep).
 pub fn compare(
     c: &Comparison,
-    position: usize,
+    position: Option<usize>,
     here: At,
     lesson_here: At,
     parting: (At, At),
@@ -140,7 +173,7 @@ pub fn compare(
         )
     };
     let rows = [
-        row("compare_status", &|s| s.ending.clone()),
+        row("compare_status", &|s| lang.status(&s.ending)),
         row("compare_calls", &|s| s.calls.to_string()),
         row("compare_record", &|s| s.record.to_string()),
         row("compare_steps", &|s| s.steps.to_string()),
@@ -161,11 +194,31 @@ pub fn compare(
         ),
         None => lang.word("compare_same").to_string(),
     };
+    // What differs there, in the learner's words where there are some.
+    let differs: Vec<String> = c
+        .differs
+        .iter()
+        .map(|d| match d.as_str() {
+            "line" | "record" | "end" => lang.word(&format!("differs_{d}")).to_string(),
+            local => local.to_string(),
+        })
+        .collect();
+    let differs = if differs.is_empty() {
+        String::new()
+    } else {
+        format!(" {}", lang.fill("compare_differs", &[("what", differs.join(", "))]))
+    };
     let same = here == lesson_here;
-    let lockstep = lang.fill(
-        if same { "compare_lockstep_same" } else { "compare_lockstep_other" },
-        &[("n", (position + 1).to_string()), ("lesson", place(lesson_here))],
-    );
+    // Where the lesson's run is at the step shown (once the learner has started).
+    let lockstep = position.map_or(String::new(), |p| {
+        let key = if same { "compare_lockstep_same" } else { "compare_lockstep_other" };
+        let text = lang.fill(key, &[("n", (p + 1).to_string()), ("lesson", place(lesson_here))]);
+        format!(
+            r#"<p class="alp-lockstep{}">{}</p>"#,
+            if same { "" } else { " alp-lockstep-apart" },
+            esc(&text)
+        )
+    });
     let to_parting = if c.parts_at.is_some() {
         format!(
             r#"<button type="button" data-action="to-parting">{}</button> "#,
@@ -175,13 +228,12 @@ pub fn compare(
         String::new()
     };
     format!(
-        r#"<p class="alp-compare-title">{}</p><table><thead><tr><td></td><th scope="col">{}</th><th scope="col">{}</th></tr></thead><tbody>{rows}</tbody></table><p class="alp-parting">{}</p><p class="alp-lockstep{}">{}</p><p>{to_parting}<button type="button" data-action="back-to-lesson">{}</button></p>"#,
+        r#"<p class="alp-compare-title">{}</p><table><thead><tr><td></td><th scope="col">{}</th><th scope="col">{}</th></tr></thead><tbody>{rows}</tbody></table><p class="alp-parting">{}{}</p>{lockstep}<p>{to_parting}<button type="button" data-action="back-to-lesson">{}</button></p>"#,
         esc(lang.word("compare_title")),
         esc(lang.word("compare_lesson")),
         esc(lang.word("compare_changed")),
         esc(&parts),
-        if same { "" } else { " alp-lockstep-apart" },
-        esc(&lockstep),
+        esc(&differs),
         esc(lang.word("compare_back"))
     )
 }

@@ -12,7 +12,7 @@ use crate::i18n::Lang;
 use crate::lesson;
 use crate::protocol::{Model, Process};
 use crate::scenario::{Problem, Scenario};
-use crate::session::{Maker, Options, Session};
+use crate::session::{Maker, Options, Session, Unreadable};
 use js_sys::{Function as JsFunction, Reflect};
 use serde_json::json;
 use std::cell::RefCell;
@@ -33,14 +33,14 @@ fn opt_str(options: &JsValue, key: &str) -> String {
 
 /// `options.files`: `[{name, text}]` or `[{name, error}]`, the scenario
 /// files the element fetched (`src=`).
-fn files(options: &JsValue) -> Vec<(String, Result<String, String>)> {
+fn files(options: &JsValue) -> Vec<(String, Result<String, Unreadable>)> {
     let list = Reflect::get(options, &JsValue::from_str("files")).unwrap_or(JsValue::UNDEFINED);
     let Some(list) = list.dyn_ref::<js_sys::Array>() else { return Vec::new() };
     list.iter()
         .map(|f| {
             let name = opt_str(&f, "name");
             let text = Reflect::get(&f, &JsValue::from_str("text")).ok().and_then(|t| t.as_string());
-            (name, text.ok_or_else(|| opt_str(&f, "error")))
+            (name, text.ok_or_else(|| (opt_str(&f, "error"), opt_str(&f, "detail"))))
         })
         .collect()
 }
@@ -157,8 +157,8 @@ impl Playground {
 
     /// A scenario file that could not be fetched: a notice in the element.
     #[wasm_bindgen(js_name = fileUnreadable)]
-    pub fn file_unreadable(&self, name: String, why: String) -> Result<(), JsError> {
-        self.apply(|s| s.file_unreadable(&name, &why))
+    pub fn file_unreadable(&self, name: String, why: String, detail: String) -> Result<(), JsError> {
+        self.apply(|s| s.file_unreadable(&name, &why, &detail))
     }
 
     /// The element changed size: the figure is laid out again when it

@@ -180,11 +180,11 @@ impl Page {
 
     fn draw_setup(&mut self) {
         let lang = self.session.lang();
-        let problems = self.session.edit_problems();
+        let problems = explore::edit_problems(self.session.edit_problems(), lang);
         let html = self
             .session
             .scenario()
-            .map(|s| view::setup(&s.localized(lang), lang, problems))
+            .map(|s| view::setup(&s.localized(lang), lang, &problems))
             .unwrap_or_default();
         self.set_html(".alp-setup", &html);
     }
@@ -193,7 +193,7 @@ impl Page {
     /// in the editors, and the run on screen stays as it was.
     fn draw_edit_error(&mut self) {
         let Some(error) = self.q(r#"[data-role="edit-error"]"#) else { return };
-        let problems = self.session.edit_problems();
+        let problems = explore::edit_problems(self.session.edit_problems(), self.session.lang());
         let items: String = problems.iter().map(|p| format!("<li>{}</li>", esc(p))).collect();
         error.set_inner_html(&format!("<ul>{items}</ul>"));
         let _ = if problems.is_empty() {
@@ -205,27 +205,47 @@ impl Page {
         self.shown.remove(".alp-setup");
     }
 
-    /// The question waiting, the last answer and the score.
+    /// The question waiting (with the line it is about), the last answer
+    /// and the score.
     fn draw_predict(&mut self) {
         let s = &self.session;
-        let html = explore::predict_panel(s.pending(), s.last_answer(), s.score(), s.lang());
+        let code = s.code();
+        // The line the question is about, quoted: on a phone the listing may be off screen.
+        let line = s.pending().and_then(|a| s.trace().steps.get(a.step)).map(|step| {
+            let n = lesson::line_in(code, step);
+            let text = listing_in(code, step.function)
+                .lines
+                .iter()
+                .find(|l| l.number == Some(n))
+                .map_or("", |l| l.text.trim());
+            (step.function, n, text)
+        });
+        let html = explore::predict_panel(s.pending(), line, s.last_answer(), s.score(), s.lang());
         let asking = s.pending().is_some();
+        let just_answered = s.answered_now();
         let hidden = !s.predict() || html.is_empty();
         if let Some(b) = self.q(".alp-predict-box").and_then(|e| e.dyn_into::<HtmlInputElement>().ok()) {
             b.set_checked(s.predict());
         }
-        // Keep the keyboard in the panel: on the first choice of a new question,
-        // else on the verdict of the answer just given.
         let had_focus = self.root.matches(":focus-within").unwrap_or(false);
         self.set_html(".alp-predict-panel", &html);
         if let Some(panel) = self.q(".alp-predict-panel") {
             let _ = if hidden { panel.set_attribute("hidden", "") } else { panel.remove_attribute("hidden") };
         }
-        if had_focus && !hidden {
-            let target = if asking { ".alp-q-open [data-choice]" } else { ".alp-q-result" };
-            if let Some(el) = self.q(target).and_then(|e| e.dyn_into::<HtmlElement>().ok()) {
-                let _ = el.focus();
-            }
+        if !had_focus {
+            return;
+        }
+        // Keep the keyboard in the playground: on the first choice of a new
+        // question, on the verdict of an answer just given, and on the code
+        // when what had the focus is gone.
+        let target = match (asking, just_answered) {
+            (true, _) => Some(".alp-q-open [data-choice]"),
+            (false, true) => Some(".alp-q-result"),
+            _ if !self.root.matches(":focus-within").unwrap_or(true) => Some(".alp-code"),
+            _ => None,
+        };
+        if let Some(el) = target.and_then(|t| self.q(t)).and_then(|e| e.dyn_into::<HtmlElement>().ok()) {
+            let _ = el.focus();
         }
     }
 
@@ -234,12 +254,14 @@ impl Page {
         let s = &self.session;
         let html = match s.comparison() {
             Some(c) => {
-                let position = s.position();
+                // Where the lesson's run is, once the learner has started.
+                let position = s.started().then_some(s.position());
+                let lesson_here = position.and_then(|p| s.lesson_step(p));
                 let here = s.step().map(|st| (st.label, lesson::line_in(s.code(), st)));
                 let at =
                     |i: usize| s.trace().steps.get(i).map(|st| (st.label, lesson::line_in(s.code(), st)));
                 let parting = c.parts_at.map_or((None, None), |n| (s.lesson_step(n), at(n)));
-                explore::compare(&c, position, here, s.lesson_step(position), parting, s.lang())
+                explore::compare(&c, position, here, lesson_here, parting, s.lang())
             }
             None => String::new(),
         };
@@ -401,7 +423,10 @@ impl Page {
         let card = figure::card_text(trace, s.opened(), s.record_len(), lang);
         let figure = figure::render(&moment);
         let alternative = figure::text_alternative(trace, s.record_len(), lang);
-        let (title, body) = if started {
+        let (title, body) = if s.pending().is_some() {
+            // The caption would give the answer away: it waits for it.
+            (lang.word("caption_predict_title").to_string(), lang.word("caption_predict").to_string())
+        } else if started {
             caption(lang, trace, position)
         } else {
             let title = s.scenario().map(|x| x.title(lang.code()).to_string()).unwrap_or_default();

@@ -207,3 +207,32 @@ test("in iframe mode every answer is posted to the parent", async ({ page, baseU
   const posted = await page.evaluate(() => window.messages.find((m) => m.type === "answer"));
   expect(posted).toMatchObject({ source: "agent-loop-playground", answer: { question: "status", scenario: "report", choice: 0 } });
 });
+
+test("while a question waits the caption does not give the answer away, and the keys keep working after it", async ({ page }) => {
+  await open(page, "?scenario=report&lang=en&predict=1");
+  await page.locator(`${EL} .alp-code`).focus();
+  for (let i = 0; i < 10 && !(await state(page)).question; i++) await page.keyboard.press("F10");
+  const q = (await state(page)).question;
+  expect(q.key).toBe("status");
+  await expect(page.locator(`${EL} [data-role="caption"]`)).toContainText("Your prediction first");
+  await expect(page.locator(`${panel} .alp-q-line code`), "the line is quoted beside the question").not.toBeEmpty();
+  await page.keyboard.press("Enter"); // the first choice has the focus
+  await expect(page.locator(`${EL} [data-role="caption"]`)).not.toContainText("Your prediction first");
+  const before = (await state(page)).step;
+  await page.keyboard.press("F10"); // the verdict had the focus and goes away
+  await page.keyboard.press("F10");
+  const after = await state(page);
+  expect(after.step > before || after.question !== null, "F10 still moves (or asks)").toBe(true);
+});
+
+test("the link of a page opened in another language follows the fragment, and a what-if run keeps no step", async ({ page }) => {
+  await page.goto("/index.html?lang=zh#scenario=report&lang=en");
+  await page.waitForFunction((el) => document.querySelector(el)?.ready === true, EL);
+  expect(await page.evaluate(() => document.documentElement.lang)).toBe("en");
+  await page.$eval(EL, (e) => {
+    const first = JSON.parse(e.shadowRoot.querySelector('textarea[data-edit="model"]').value)[0];
+    e.whatIf({ model: [first, { stop_reason: "max_tokens", content: [] }] });
+    e.command("run");
+  });
+  await expect.poll(() => page.evaluate(() => location.hash)).not.toContain("step=");
+});

@@ -52,9 +52,9 @@ test("bad, missing and foreign files are named in the element; the rest still wo
   expect(r.state.scenario, "the good file among bad ones is still used").toBe("my-case");
   expect(r.notice).toContain("lessons/broken.json");
   expect(r.notice, "the field is named").toContain("max_calls");
-  expect(r.notice).toContain("src lessons/missing.json could not be used: 404");
+  expect(r.notice).toContain("src lessons/missing.json could not be fetched: the server answered 404");
   expect(r.notice).toContain("lessons/not-json.json");
-  expect(r.notice).toContain("only files from this site");
+  expect(r.notice).toContain("only files from this page's own site are fetched");
   const role = await page.$eval(EL, (e) => e.shadowRoot.querySelector('[data-role="notice"]').getAttribute("role"));
   expect(role).toBe("status");
   const warned = problems.filter((p) => p.startsWith("console.warning: agent-loop-playground:"));
