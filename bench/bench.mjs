@@ -1,7 +1,13 @@
 // Browser half of bench/run. Prints figures, writes docs/bench/results.json
 // and docs/bench/chart.svg. Medians over several runs; machines here are
-// noisy, so budgets are reported, never asserted.
+// noisy, so budgets and goals are reported, never asserted.
+//
+// Also the comparison with Pyodide (bench/pyodide/: the project's own
+// src/runtime.py under sys.settrace on the report scenario, in the same
+// headless Chromium, served by the same local server), with cold loads of
+// both pages interleaved so machine noise hits both alike.
 import { chromium } from "playwright-core";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
@@ -14,73 +20,201 @@ const nativeText = fs.existsSync(process.argv[2] || "") ? fs.readFileSync(proces
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(s.length * p))]; };
 const round = (x, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
-// 1. Transfer size: every file the page loads, gzip -9.
-// dist/ is the page as shipped (transfer, first render); dist-bench/ is the
-// same page built with the `bench` feature (a heap counter) for the rest.
-const server = await serve([["/bench/", path.join(root, "dist-bench")], ["/", dist]]);
+// The budgets of the "Performance" issue, and the comparison's goals.
+const BUDGET = { transferKB: 100, firstRenderMs: 120, recordMs: 700, bytesPerStep: 150, stepP95Ms: 4 };
+const GOAL = { sooner: 25, fewerBytes: 60 };
+const RUNS = 7;
+
+// ---- Pyodide: installed for the bench only by bench/pyodide/install.
+const PYODIDE_VERSION = "314.0.7";
+const pyodideBase = path.join(root, "target/bench-pyodide");
+const pyodideDir = path.join(pyodideBase, "node_modules/pyodide");
+const pyodideFound = (() => {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(pyodideDir, "package.json"), "utf8")).version;
+  } catch {
+    return null;
+  }
+})();
+const comparing = pyodideFound === PYODIDE_VERSION;
+// The report scenario as the learner meets it in English (what tests/python.rs
+// hands replay.py): the fixture's model texts are {zh, en} maps, and the raw
+// file would stop the Python loop with a TypeError at its "\n".join.
+const fixtureDir = path.join(pyodideBase, "fixture");
+const fixtureEn = path.join(fixtureDir, "report.en.json");
+{
+  const fixture = JSON.parse(fs.readFileSync(path.join(root, "fixtures/scenarios/report.json"), "utf8"));
+  for (const reply of fixture.model || []) {
+    for (const block of reply.content || []) {
+      if (block.text && typeof block.text === "object") block.text = block.text.en;
+    }
+  }
+  fs.mkdirSync(fixtureDir, { recursive: true });
+  fs.writeFileSync(fixtureEn, JSON.stringify(fixture, null, 2) + "\n");
+}
+
+// One server for everything. dist/ is the page as shipped (transfer, first
+// render, step latency, recording time); dist-bench/ is the same page built
+// with the `bench` feature (a heap counter) for the retained heap.
+const mounts = [
+  ["/compare/pyodide/", path.join(root, "bench/pyodide")],
+  ["/compare/pyodide-dist/", pyodideDir],
+  ["/compare/src/", path.join(root, "src")],
+  ["/compare/tests/python/", path.join(root, "tests/python")],
+  ["/compare/fixture/", fixtureDir],
+  ["/bench/", path.join(root, "dist-bench")],
+  ["/", dist],
+];
+/** The file on disk the server answers `pathname` with (as serve() does). */
+const fileFor = (pathname) => {
+  for (const [prefix, dir] of mounts) {
+    if (!pathname.startsWith(prefix)) continue;
+    let rel = decodeURIComponent(pathname.slice(prefix.length));
+    if (rel === "" || rel.endsWith("/")) rel += "index.html";
+    return path.resolve(dir, rel);
+  }
+  return null;
+};
+const server = await serve(mounts);
 const browser = await chromium.launch({
   executablePath: "/usr/bin/chromium",
   args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--js-flags=--expose-gc"],
 });
-const loaded = new Set();
-{
-  const page = await browser.newPage();
-  page.on("request", (r) => loaded.add(new URL(r.url()).pathname));
-  await page.goto(`${server.origin}/index.html`);
-  await page.waitForFunction(() => document.querySelector("agent-loop-playground")?.ready);
-  await page.close();
-}
-const files = {};
-for (const p of [...loaded].sort()) {
-  const file = path.join(dist, p === "/" ? "index.html" : p.slice(1));
-  if (!fs.existsSync(file)) continue;
-  const raw = fs.readFileSync(file);
-  files[p] = { bytes: raw.length, gzip: zlib.gzipSync(raw, { level: 9 }).length };
-}
-const totalGzip = Object.values(files).reduce((a, f) => a + f.gzip, 0);
 
-// 2. Navigation → first rendered snapshot (listing + figure in the DOM).
-const firstRender = [];
-for (let i = 0; i < 7; i++) {
+const OURS = `${server.origin}/index.html`;
+const PYODIDE = `${server.origin}/compare/pyodide/index.html`;
+const oursReady = () => document.querySelector("agent-loop-playground")?.ready;
+const pyodideReady = () => window.__firstSnapshot !== undefined || window.__error !== undefined;
+
+// 1. Transfer: every file a page requests, gzip -9, and the number of requests.
+async function transfer(url, ready) {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.addInitScript(() => {
-    new MutationObserver((_, obs) => {
-      if (document.querySelector('agent-loop-playground svg[data-role="record"]') && document.querySelector(".alp-row")) {
-        window.__firstRender = performance.now();
-        obs.disconnect();
-      }
-    }).observe(document, { childList: true, subtree: true });
-  });
-  await page.goto(`${server.origin}/index.html`);
-  await page.waitForFunction(() => window.__firstRender !== undefined);
-  firstRender.push(await page.evaluate(() => window.__firstRender));
+  const requests = [];
+  page.on("request", (r) => requests.push(r.url()));
+  await page.goto(url);
+  await page.waitForFunction(ready, null, { timeout: 180000 });
+  const extra = url === PYODIDE ? await page.evaluate(() => ({ error: window.__error, trace: window.__trace, python: window.__python })) : {};
   await context.close();
+  const network = requests.filter((u) => /^https?:/.test(u));
+  const offOrigin = network.filter((u) => !u.startsWith(server.origin + "/"));
+  const files = {};
+  for (const p of [...new Set(network.filter((u) => !offOrigin.includes(u)).map((u) => new URL(u).pathname))].sort()) {
+    const file = fileFor(p);
+    if (!file || !fs.existsSync(file)) continue;
+    const raw = fs.readFileSync(file);
+    files[p] = { bytes: raw.length, gzip: zlib.gzipSync(raw, { level: 9 }).length };
+  }
+  const totalGzip = Object.values(files).reduce((a, f) => a + f.gzip, 0);
+  const totalBytes = Object.values(files).reduce((a, f) => a + f.bytes, 0);
+  return { files, totalGzip, totalBytes, requests: network.length, offOrigin, ...extra };
+}
+const ours = await transfer(OURS, oursReady);
+const pyodide = comparing ? await transfer(PYODIDE, pyodideReady) : null;
+if (pyodide?.error) console.log(`WARNING: the Pyodide page failed: ${pyodide.error}`);
+
+// 2. Cold loads, interleaved (playground, Pyodide, playground, …), each in a
+//    fresh browser context (empty cache): navigation → first rendered
+//    snapshot (listing + figure in the DOM) for ours; navigation → trace
+//    ready for Pyodide.
+async function coldOurs() {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  // The element draws into its shadow root: watch that root from the moment
+  // it is attached.
+  await page.addInitScript(() => {
+    const attach = Element.prototype.attachShadow;
+    Element.prototype.attachShadow = function (options) {
+      const shadow = attach.call(this, options);
+      if (this.localName === "agent-loop-playground") {
+        new MutationObserver((_, obs) => {
+          if (window.__firstRender === undefined && shadow.querySelector('svg[data-role="record"]') && shadow.querySelector(".alp-row")) {
+            window.__firstRender = performance.now();
+            obs.disconnect();
+          }
+        }).observe(shadow, { childList: true, subtree: true });
+      }
+      return shadow;
+    };
+  });
+  await page.goto(OURS);
+  await page.waitForFunction(() => window.__firstRender !== undefined);
+  const ms = await page.evaluate(() => window.__firstRender);
+  await context.close();
+  return ms;
+}
+async function coldPyodide() {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(PYODIDE);
+  await page.waitForFunction(pyodideReady, null, { timeout: 180000 });
+  const { ms, error } = await page.evaluate(() => ({ ms: window.__firstSnapshot, error: window.__error }));
+  await context.close();
+  if (error) throw new Error(`the Pyodide page failed: ${error}`);
+  return ms;
+}
+const firstRender = [];
+const pyodideFirst = [];
+for (let i = 0; i < RUNS; i++) {
+  firstRender.push(await coldOurs());
+  if (comparing && !pyodide.error) pyodideFirst.push(await coldPyodide());
 }
 
-// 3. Step latency (command → DOM updated, layout included) at step 1 and at
-//    step 100,000 of a 10,000-call loop; 4. recording that loop in the browser.
+// 3. Step latency (command → DOM updated, layout included) near step 1 of
+//    the report scenario and at step 100,000 of a 10,000-call loop, on the
+//    shipped page with the Python listing (the default), the setup and
+//    output panels, and predictions on (?predict=1). Forward moves; a move
+//    that stops at a question is followed by el.answer(0), which counts as
+//    a step. Every measured step is checked to have moved.
+//    4. Recording that loop in the browser.
 const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-await page.goto(`${server.origin}/bench/index.html?scenario=report`);
-await page.waitForFunction(() => document.querySelector("agent-loop-playground")?.ready);
-const stepTimes = async (at) => page.evaluate((at) => {
+await page.goto(`${OURS}?scenario=report&predict=1`);
+await page.waitForFunction(oursReady);
+const setup = await page.evaluate(() => {
   const el = document.querySelector("agent-loop-playground");
-  el.command("reset");
-  if (at > 0) el.command("stepInto");
-  // Warm up first: the figure is for a page in use, not the JIT's first pass.
-  for (let i = 0; i < 100; i++) el.command(i % 2 ? "back" : "stepInto");
+  const s = el.state();
+  const box = (q) => el.shadowRoot.querySelector(q)?.getBoundingClientRect().height || 0;
+  return { listing: s.listing, predict: s.predict, setupOpen: !!el.shadowRoot.querySelector("details.alp-setup")?.open, setupHeight: box("details.alp-setup"), outputHeight: box(".alp-output-panel") };
+});
+const walk = (n, restartAtEnd) => page.evaluate(([n, restartAtEnd]) => {
+  const el = document.querySelector("agent-loop-playground");
+  const figure = el.shadowRoot.querySelector('svg[data-role="record"]');
+  const where = (s) => `${s.step}|${s.started}|${s.question ? s.question.key : ""}`;
   const times = [];
-  for (let i = 0; i < 200; i++) {
+  let answers = 0, moved = 0, laps = 0, lo = Infinity, hi = 0;
+  for (let i = 0; i < n; i++) {
+    let s = el.state();
+    if (!s.question && s.step >= s.steps - 1 && restartAtEnd) {
+      el.tryAgain(); // forget the answers: the questions come back
+      laps++;
+      s = el.state();
+    }
+    const before = where(s);
+    const answering = s.question !== null;
     const t0 = performance.now();
-    el.command(i % 2 ? "back" : "stepInto");
-    void el.shadowRoot.querySelector('svg[data-role="record"]').getBoundingClientRect().height; // force layout
+    if (answering) el.answer(0);
+    else el.command("stepInto");
+    void figure.getBoundingClientRect().height; // force layout
     times.push(performance.now() - t0);
+    const after = el.state();
+    if (answering) answers++;
+    if (where(after) !== before) moved++;
+    lo = Math.min(lo, after.step);
+    hi = Math.max(hi, after.step);
   }
-  return times;
-}, at);
-const short = await stepTimes(1);
-const recording = await page.evaluate(async () => {
+  const s = el.state();
+  return { times, answers, moved, laps, from: lo, to: hi, at: s.step, recordLength: s.recordLength,
+    cards: el.shadowRoot.querySelectorAll('svg[data-role="record"] [data-message-index]').length };
+}, [n, restartAtEnd]);
+// Warm up first: the figure is for a page in use, not the JIT's first pass.
+await page.evaluate(() => document.querySelector("agent-loop-playground").tryAgain());
+await walk(100, true);
+await page.evaluate(() => document.querySelector("agent-loop-playground").tryAgain());
+const short = await walk(200, true);
+
+const record10k = () => page.evaluate(async () => {
   const { wasmMemoryBytes } = await import("./element.js");
   // The heap counter exists only in the bench build (cargo feature `bench`).
   const glue = await import("./agent-loop-playground.js");
@@ -98,19 +232,33 @@ const recording = await page.evaluate(async () => {
   const after = await wasmMemoryBytes();
   return { ms, steps: el.state().steps, status: el.outcome().result.status, memoryGrowth: after - before, heapRetained: heapBytes() - heapBefore };
 });
-const long = await page.evaluate(() => {
+const recording = await record10k();
+const seek = (at) => page.evaluate((at) => document.querySelector("agent-loop-playground")._need().seek(at), at);
+await seek(100000);
+await walk(50, false);
+await seek(100000);
+const long = await walk(200, false);
+await page.close();
+
+// The heap retained per step, from the bench build's heap counter.
+const heapPage = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+await heapPage.goto(`${server.origin}/bench/index.html?scenario=report`);
+await heapPage.waitForFunction(oursReady);
+const heap = await heapPage.evaluate(async () => {
+  const glue = await import("./agent-loop-playground.js");
+  if (!glue.heapBytes) return { ms: NaN, steps: 0, heapRetained: NaN };
   const el = document.querySelector("agent-loop-playground");
-  const times = [];
-  el.command("stepInto");
-  for (let i = 0; i < 200; i++) {
-    const t0 = performance.now();
-    if (i === 0) el._need().seek(100000);
-    else el.command(i % 2 ? "back" : "stepInto");
-    void el.shadowRoot.querySelector('svg[data-role="record"]').getBoundingClientRect().height;
-    times.push(performance.now() - t0);
-  }
-  return { times: times.slice(1), at: el.state().step, cards: el.shadowRoot.querySelectorAll('svg[data-role="record"] [data-message-index]').length, recordLength: el.state().recordLength };
+  const heapBefore = glue.heapBytes();
+  const id = el.addScenario({ id: "bench-10k", function: "run_loop", title: { zh: "一万次", en: "10,000 calls" }, max_calls: 10000,
+    model: [], process: { returncode: 1, stdout: "", stderr: "ZeroDivisionError: division by zero\n" } });
+  let n = 0;
+  el.model = () => ({ stop_reason: "tool_use", content: [{ type: "tool_use", id: `call_${++n}`, name: "run_main", input: {} }] });
+  const t0 = performance.now();
+  el.load(id);
+  const ms = performance.now() - t0;
+  return { ms, steps: el.state().steps, heapRetained: glue.heapBytes() - heapBefore };
 });
+await heapPage.close();
 await browser.close();
 server.close();
 
@@ -120,56 +268,154 @@ for (const [key, re] of [["steps", /steps\s+(\d+)/], ["record_ms", /record time\
   if (m) native[key] = Number(m[1]);
 }
 
+// ---- The Pyodide trace against CPython's replay of the same fixture.
+const lineEvents = (steps) => (steps || []).filter((s) => s[0] === "line");
+let cpython = null;
+try {
+  const out = execFileSync("python3", [path.join(root, "tests/python/replay.py"), fixtureEn], { encoding: "utf8" });
+  const version = execFileSync("python3", ["-c", "import sys; print(sys.version.split()[0])"], { encoding: "utf8" }).trim();
+  cpython = { ...JSON.parse(out), version };
+} catch (error) {
+  console.log(`WARNING: CPython's replay could not run: ${error.message.split("\n")[0]}`);
+}
+let traceCheck = null;
+if (comparing && pyodide.trace) {
+  const py = lineEvents(pyodide.trace.steps);
+  const cp = cpython ? lineEvents(cpython.steps) : null;
+  traceCheck = {
+    pyodide_python: pyodide.python,
+    pyodide_line_events: py.length,
+    pyodide_status: pyodide.trace.result?.status ?? pyodide.trace.error,
+    cpython_python: cpython?.version ?? null,
+    cpython_line_events: cp ? cp.length : null,
+    cpython_status: cpython ? (cpython.result?.status ?? cpython.error) : null,
+    same_count: cp ? cp.length === py.length : null,
+    same_lines: cp ? JSON.stringify(cp) === JSON.stringify(py) : null,
+  };
+  if (cp && !traceCheck.same_count) {
+    // Which (function, line) ran a different number of times.
+    const count = (events) => events.reduce((m, [, f, n]) => m.set(`${f}:${n}`, (m.get(`${f}:${n}`) || 0) + 1), new Map());
+    const a = count(cp), b = count(py);
+    const collapse = (events) => JSON.stringify(events.filter((e, i) => i === 0 || JSON.stringify(e) !== JSON.stringify(events[i - 1])));
+    traceCheck.same_without_repeats = collapse(cp) === collapse(py);
+    traceCheck.differences = [...new Set([...a.keys(), ...b.keys()])]
+      .filter((k) => a.get(k) !== b.get(k))
+      .map((k) => ({ line: k, cpython: a.get(k) || 0, pyodide: b.get(k) || 0 }));
+  }
+}
+
+const oursMedian = median(firstRender);
+const pyodideMedian = pyodideFirst.length ? median(pyodideFirst) : NaN;
+const comparison = comparing && pyodideFirst.length ? {
+  pyodide_version: PYODIDE_VERSION,
+  runs_each: RUNS,
+  method: "cold loads in a fresh browser context each, alternating playground / Pyodide; ours: navigation → first rendered snapshot; Pyodide: navigation → sys.settrace trace of src/runtime.py on the report scenario ready",
+  first_snapshot_ms: {
+    ours: { median: round(oursMedian), runs: firstRender.map((x) => round(x)) },
+    pyodide: { median: round(pyodideMedian), runs: pyodideFirst.map((x) => round(x)) },
+  },
+  transfer: {
+    ours: { total_gzip_bytes: ours.totalGzip, total_bytes: ours.totalBytes, requests: ours.requests },
+    pyodide: { total_gzip_bytes: pyodide.totalGzip, total_bytes: pyodide.totalBytes, requests: pyodide.requests, files: pyodide.files },
+  },
+  ratio_time: round(pyodideMedian / oursMedian, 1),
+  goal_time: GOAL.sooner,
+  ratio_bytes: round(pyodide.totalGzip / ours.totalGzip, 1),
+  goal_bytes: GOAL.fewerBytes,
+  trace: traceCheck,
+} : null;
+
+const bytesPerStep = heap.heapRetained / heap.steps;
 const results = {
   date: new Date().toISOString(),
-  transfer: { total_gzip_bytes: totalGzip, budget_bytes: 120 * 1024, files },
-  first_render_ms: { median: round(median(firstRender)), runs: firstRender.map((x) => round(x)), budget: 150 },
+  transfer: { total_gzip_bytes: ours.totalGzip, requests: ours.requests, budget_bytes: BUDGET.transferKB * 1024, files: ours.files },
+  first_render_ms: { median: round(oursMedian), runs: firstRender.map((x) => round(x)), budget: BUDGET.firstRenderMs },
   step_latency_ms: {
-    at_step_1: { p50: round(pct(short, 0.5), 3), p95: round(pct(short, 0.95), 3) },
-    at_step_100000: { p50: round(pct(long.times, 0.5), 3), p95: round(pct(long.times, 0.95), 3), position: long.at, record_length: long.recordLength, cards_drawn: long.cards },
-    budget_p95: 4,
+    settings: { listing: setup.listing, predict: setup.predict, setup_panel_open: setup.setupOpen, setup_panel_height: round(setup.setupHeight, 0), output_panel_height: round(setup.outputHeight, 0) },
+    at_step_1: { p50: round(pct(short.times, 0.5), 3), p95: round(pct(short.times, 0.95), 3), steps: short.times.length, moved: short.moved, answers: short.answers, laps: short.laps, from: short.from, to: short.to },
+    at_step_100000: { p50: round(pct(long.times, 0.5), 3), p95: round(pct(long.times, 0.95), 3), steps: long.times.length, moved: long.moved, answers: long.answers, from: long.from, to: long.to, record_length: long.recordLength, cards_drawn: long.cards },
+    budget_p95: BUDGET.stepP95Ms,
   },
-  browser_record_10000_calls: { ms: round(recording.ms), steps: recording.steps, status: recording.status,
+  browser_record_10000_calls: { ms: round(recording.ms), steps: recording.steps, status: recording.status, predict: setup.predict,
+    ns_per_step: Math.round(recording.ms * 1e6 / recording.steps),
     wasm_memory_growth_bytes: recording.memoryGrowth, peak_bytes_per_step: round(recording.memoryGrowth / recording.steps, 1),
-    heap_retained_bytes: recording.heapRetained, bytes_per_step: round(recording.heapRetained / recording.steps, 1), budget_ms: 1000, budget_bytes_per_step: 200 },
+    heap_retained_bytes: heap.heapRetained, bytes_per_step: round(bytesPerStep, 1), heap_build_ms: round(heap.ms),
+    budget_ms: BUDGET.recordMs, budget_bytes_per_step: BUDGET.bytesPerStep },
   native_record_10000_calls: native,
+  pyodide_comparison: comparison,
 };
 fs.mkdirSync(path.join(root, "docs/bench"), { recursive: true });
 fs.writeFileSync(path.join(root, "docs/bench/results.json"), JSON.stringify(results, null, 2) + "\n");
 
-// A small bar chart: measured / budget for each figure (1.0 = on budget).
+// A small bar chart: measured / budget for each figure (1.0 = on budget),
+// then the comparison: Pyodide ÷ ours against the goal (more is better).
 const bars = [
-  ["transfer (gzip KB)", totalGzip / 1024, 120],
-  ["first render (ms)", median(firstRender), 150],
-  ["step p95 @1 (ms)", pct(short, 0.95), 4],
-  ["step p95 @100k (ms)", pct(long.times, 0.95), 4],
-  ["record 10k calls (ms)", recording.ms, 1000],
-  ["bytes / step (retained)", recording.heapRetained / recording.steps, 200],
-  ["bytes / step (peak memory)", recording.memoryGrowth / recording.steps, 200],
+  ["transfer (gzip KB)", ours.totalGzip / 1024, BUDGET.transferKB],
+  ["first render (ms)", oursMedian, BUDGET.firstRenderMs],
+  ["step p95 @1 (ms)", pct(short.times, 0.95), BUDGET.stepP95Ms],
+  ["step p95 @100k (ms)", pct(long.times, 0.95), BUDGET.stepP95Ms],
+  ["record 10k calls (ms)", recording.ms, BUDGET.recordMs],
+  ["bytes / step (retained)", bytesPerStep, BUDGET.bytesPerStep],
+  ["bytes / step (peak memory)", recording.memoryGrowth / recording.steps, BUDGET.bytesPerStep],
 ];
-const W = 720, rowH = 34, x0 = 200, scaleW = 380;
-let svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${bars.length * rowH + 50}" font-family="sans-serif" font-size="12">`;
+const goals = comparison ? [
+  ["Pyodide ÷ ours: first snapshot", comparison.ratio_time, GOAL.sooner, `${round(pyodideMedian / 1000, 2)} s vs ${round(oursMedian, 0)} ms`],
+  ["Pyodide ÷ ours: gzip bytes", comparison.ratio_bytes, GOAL.fewerBytes, `${(pyodide.totalGzip / 1048576).toFixed(2)} MB vs ${kb(ours.totalGzip)}`],
+] : [];
+const W = 860, rowH = 34, x0 = 220, scaleW = 380;
+const height = 50 + bars.length * rowH + (goals.length ? 30 + goals.length * rowH : 0);
+let svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${height}" font-family="sans-serif" font-size="12">`;
 svg += `<text x="10" y="18" font-weight="bold">Agent Loop Playground — measured vs budget (bar end = measured, line = budget)</text>`;
-bars.forEach(([label, value, budget], i) => {
-  const y = 32 + i * rowH;
-  const ratio = value / budget;
+const row = (y, label, ratio, good, text) => {
   const w = Math.min(ratio, 2) / 2 * scaleW;
-  const colour = ratio <= 1 ? "#1b6e3a" : "#b3261e";
   svg += `<text x="10" y="${y + 16}">${label}</text>`;
-  svg += `<rect x="${x0}" y="${y + 4}" width="${w.toFixed(1)}" height="16" fill="${colour}"/>`;
+  svg += `<rect x="${x0}" y="${y + 4}" width="${w.toFixed(1)}" height="16" fill="${good ? "#1b6e3a" : "#b3261e"}"/>`;
   svg += `<line x1="${x0 + scaleW / 2}" x2="${x0 + scaleW / 2}" y1="${y}" y2="${y + 24}" stroke="#333" stroke-dasharray="3 2"/>`;
-  svg += `<text x="${x0 + scaleW + 8}" y="${y + 16}">${round(value, 1)} / ${budget}</text>`;
-});
+  svg += `<text x="${x0 + scaleW + 8}" y="${y + 16}">${text}</text>`;
+};
+bars.forEach(([label, value, budget], i) => row(32 + i * rowH, label, value / budget, value <= budget, `${round(value, 1)} / ${budget}`));
+if (goals.length) {
+  const y0 = 32 + bars.length * rowH + 10;
+  svg += `<text x="10" y="${y0 + 12}" font-weight="bold">vs Pyodide ${PYODIDE_VERSION}: runtime.py under sys.settrace, report scenario; interleaved cold loads, medians of ${RUNS} (line = goal, more is better)</text>`;
+  goals.forEach(([label, ratio, goal, detail], i) => row(y0 + 20 + i * rowH, label, ratio / goal, ratio >= goal, `${ratio}× / ≥ ${goal}× (${detail})`));
+}
 svg += `</svg>\n`;
 fs.writeFileSync(path.join(root, "docs/bench/chart.svg"), svg);
 
+// ---- Everything, printed.
+const nativeBeside = (value, unit) => (value === undefined ? "" : `   native ${value} ${unit}`);
+const printFiles = (files) => {
+  for (const [p, f] of Object.entries(files)) console.log(`    ${p.padEnd(48)} ${String(f.bytes).padStart(8)} B  gzip ${String(f.gzip).padStart(7)} B`);
+};
 console.log("\nbrowser (headless Chromium, 127.0.0.1)");
-console.log(`  transfer, gzip total   ${(totalGzip / 1024).toFixed(1)} KB (budget 120 KB)`);
-for (const [p, f] of Object.entries(files)) console.log(`    ${p.padEnd(48)} ${String(f.bytes).padStart(8)} B  gzip ${String(f.gzip).padStart(7)} B`);
-console.log(`  first rendered snapshot ${round(median(firstRender), 1)} ms median of ${firstRender.length} (budget 150 ms)`);
-console.log(`  step latency @1        p50 ${round(pct(short, 0.5), 3)} ms  p95 ${round(pct(short, 0.95), 3)} ms (budget p95 4 ms)`);
-console.log(`  step latency @${long.at}  p50 ${round(pct(long.times, 0.5), 3)} ms  p95 ${round(pct(long.times, 0.95), 3)} ms  (record ${long.recordLength}, cards drawn ${long.cards})`);
-console.log(`  record 10,000 calls    ${round(recording.ms, 0)} ms, ${recording.steps} steps, ${recording.status} (budget 1000 ms)`);
-console.log(`  heap retained          ${(recording.heapRetained / 1e6).toFixed(1)} MB = ${round(recording.heapRetained / recording.steps, 1)} bytes/step (budget 200)`);
+console.log(`  transfer, gzip total   ${kb(ours.totalGzip)} in ${ours.requests} requests (budget ${BUDGET.transferKB} KB)`);
+printFiles(ours.files);
+console.log(`  first rendered snapshot ${round(oursMedian, 1)} ms median of ${firstRender.length} cold loads (budget ${BUDGET.firstRenderMs} ms)`);
+console.log(`  step settings          listing ${setup.listing}, predict ${setup.predict}, setup panel ${setup.setupOpen ? "open" : "closed"} (${round(setup.setupHeight, 0)} px), output panel ${round(setup.outputHeight, 0)} px`);
+console.log(`  step latency @1        p50 ${round(pct(short.times, 0.5), 3)} ms  p95 ${round(pct(short.times, 0.95), 3)} ms (budget p95 ${BUDGET.stepP95Ms} ms)  steps ${short.from}–${short.to} of report, ${short.moved}/${short.times.length} moved, ${short.answers} answers, ${short.laps} restarts`);
+console.log(`  step latency @100000   p50 ${round(pct(long.times, 0.5), 3)} ms  p95 ${round(pct(long.times, 0.95), 3)} ms  steps ${long.from}–${long.to}, ${long.moved}/${long.times.length} moved, ${long.answers} answers (record ${long.recordLength}, cards drawn ${long.cards})`);
+console.log(`  record 10,000 calls    ${round(recording.ms, 0)} ms, ${recording.steps} steps = ${Math.round(recording.ms * 1e6 / recording.steps)} ns/step, ${recording.status}, predict ${setup.predict} (budget ${BUDGET.recordMs} ms)${nativeBeside(native.record_ms, "ms")}${native.ns_per_step ? `, ${native.ns_per_step} ns/step` : ""}`);
+console.log(`  heap retained          ${(heap.heapRetained / 1e6).toFixed(1)} MB = ${round(bytesPerStep, 1)} bytes/step (budget ${BUDGET.bytesPerStep}; bench build, recorded in ${round(heap.ms, 0)} ms)${nativeBeside(native.bytes_per_step, "B/step")}`);
 console.log(`  wasm memory growth     ${(recording.memoryGrowth / 1e6).toFixed(1)} MB = ${round(recording.memoryGrowth / recording.steps, 1)} bytes/step at peak (linear memory never shrinks)`);
+if (!comparing) {
+  console.log(`\nPyodide comparison skipped: pyodide ${PYODIDE_VERSION} is not in ${path.relative(root, pyodideDir)} (found ${pyodideFound ?? "nothing"}); run bench/pyodide/install`);
+} else if (comparison) {
+  console.log(`\nvs Pyodide ${PYODIDE_VERSION} (Python ${pyodide.python}; src/runtime.py under sys.settrace, report scenario; ${RUNS} cold loads each, interleaved)`);
+  console.log(`  time to first snapshot ours ${round(oursMedian, 1)} ms  pyodide ${round(pyodideMedian, 1)} ms  (runs: ours ${firstRender.map((x) => round(x, 0)).join(", ")}; pyodide ${pyodideFirst.map((x) => round(x, 0)).join(", ")})`);
+  console.log(`  transfer, gzip         ours ${kb(ours.totalGzip)} in ${ours.requests} requests  pyodide ${kb(pyodide.totalGzip)} (${(pyodide.totalBytes / 1048576).toFixed(1)} MB raw) in ${pyodide.requests} requests`);
+  printFiles(pyodide.files);
+  console.log(`  ratio, time            pyodide / ours = ${comparison.ratio_time}× (goal ≥ ${GOAL.sooner}× sooner)`);
+  console.log(`  ratio, bytes           pyodide / ours = ${comparison.ratio_bytes}× (goal ≥ ${GOAL.fewerBytes}× fewer bytes)`);
+  if (traceCheck) {
+    console.log(`  trace                  pyodide ${traceCheck.pyodide_line_events} line events (${traceCheck.pyodide_status}); CPython ${traceCheck.cpython_python} ${traceCheck.cpython_line_events} (${traceCheck.cpython_status})${traceCheck.same_lines ? ", the same lines in the same order" : ""}`);
+    if (traceCheck.same_count === false) {
+      console.log(`  WARNING: Pyodide's trace has ${traceCheck.pyodide_line_events} line events, CPython's replay ${traceCheck.cpython_line_events}:`);
+      for (const d of traceCheck.differences) console.log(`    ${d.line.padEnd(16)} CPython ${d.cpython}  Pyodide ${d.pyodide}`);
+      if (traceCheck.same_without_repeats) console.log(`    the same lines in the same order once a line repeated right after itself counts once: CPython ${traceCheck.pyodide_python} reports a line again after a comprehension or generator expression on it, ${traceCheck.cpython_python} does not`);
+    }
+  }
+}
+for (const [name, t] of [["ours", ours], ["pyodide", pyodide]]) {
+  if (t?.offOrigin.length) console.log(`WARNING: ${name} requested ${t.offOrigin.length} URLs off the local server: ${t.offOrigin.slice(0, 3).join(" ")}`);
+}
 console.log("wrote docs/bench/results.json and docs/bench/chart.svg");
