@@ -1,17 +1,19 @@
 //! Compiles the shipped scenario fixtures and the language tables into the binary,
 //! minified (sorted by file name), so the page needs no extra request and
-//! tests see every file (for wasm32 without their `expect`, which only the
-//! test suite reads). A fixture that is not valid JSON is kept as it is:
+//! tests see every file (for wasm32 without their `expect` and `notes`,
+//! which the page never reads). A fixture that is not valid JSON is kept as it is:
 //! the page and `check` must report it, not the build.
 use std::{env, fs, path::Path};
 
 fn minified(text: &str) -> String {
     match serde_json::from_str::<serde_json::Value>(text) {
         Ok(mut v) => {
-            // A fixture's `expect` is for the test suite; the page does not need it.
+            // A fixture's `expect` is for the test suite and its `notes` for
+            // authors; the page reads neither.
             if env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("wasm32") {
                 if let Some(map) = v.as_object_mut() {
                     map.remove("expect");
+                    map.remove("notes");
                 }
             }
             v.to_string()
