@@ -236,7 +236,7 @@ pub fn python_names(function: Function) -> &'static [String] {
                     }
                 }
             }
-            names.sort();
+            names.sort_unstable();
             names.dedup();
             names
         })
