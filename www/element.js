@@ -79,20 +79,28 @@ function fetchScenarios(src) {
 // a dark course site), else the reader's system; theme="light|dark" wins.
 const following = new Set();
 let observer = null;
-function schemeOfPage(el) {
-  const parent = el.parentElement || document.documentElement;
-  const declared = getComputedStyle(parent).colorScheme || "normal";
-  const words = declared.split(/\s+/);
-  if (words.includes("dark") && !words.includes("light")) return "dark";
-  if (words.includes("light") && !words.includes("dark")) return "light";
-  return "";
+// Read once per change of the page (reading a computed style costs a style
+// pass over the whole page, playgrounds included): cached until <html> or
+// <body> changes.
+let pageScheme = null;
+function schemeOfPage() {
+  if (pageScheme === null) {
+    const from = document.body || document.documentElement;
+    const words = (getComputedStyle(from).colorScheme || "normal").split(/\s+/);
+    pageScheme = words.includes("dark") && !words.includes("light") ? "dark"
+      : words.includes("light") && !words.includes("dark") ? "light" : "";
+  }
+  return pageScheme;
 }
 function followPage(el, on) {
   if (on) following.add(el);
   else following.delete(el);
   if (following.size && !observer) {
     // Course sites switch themes with a class or attribute on <html> or <body>.
-    observer = new MutationObserver(() => following.forEach((e) => e._followScheme()));
+    observer = new MutationObserver(() => {
+      pageScheme = null;
+      following.forEach((e) => e._followScheme());
+    });
     const watch = { attributes: true, attributeFilter: ["class", "style", "data-theme", "data-color-scheme"] };
     observer.observe(document.documentElement, watch);
     if (document.body) observer.observe(document.body, watch);
@@ -204,13 +212,17 @@ class AgentLoopPlayground extends HTMLElement {
         theme: this.getAttribute("theme") || "",
         files,
         predict: this.hasAttribute("predict") ? "1" : "",
+        // The figure's layout is guessed from this (the page around is laid out already).
+        width: this.getBoundingClientRect().width,
         step: this.getAttribute("step") || "",
       });
       this._src = this.getAttribute("src");
       // A narrow element (a phone, a course's side column) gets a narrow figure.
-      this._resize = new ResizeObserver(() => {
+      // (its width comes with the entry: nothing is measured again)
+      this._resize = new ResizeObserver((entries) => {
+        const width = entries[entries.length - 1].contentRect.width;
         cancelAnimationFrame(this._resizeFrame);
-        this._resizeFrame = requestAnimationFrame(() => this._pg && this._pg.relayout());
+        this._resizeFrame = requestAnimationFrame(() => this._pg && this._pg.relayout(width));
       });
       this._resize.observe(this);
       if (this._model) this._pg.setModel(this._model);
@@ -254,7 +266,7 @@ class AgentLoopPlayground extends HTMLElement {
   _followScheme() {
     const box = this.shadowRoot && this.shadowRoot.querySelector(".alp-root");
     if (!box) return;
-    const scheme = schemeOfPage(this);
+    const scheme = schemeOfPage();
     if (scheme) box.dataset.scheme = scheme;
     else delete box.dataset.scheme;
   }

@@ -37,6 +37,18 @@ impl Layout {
             Layout::WIDE
         }
     }
+    /// The layout for an element `width` CSS pixels wide (0: unknown):
+    /// the figure takes half of it above 900 px (code beside it), else all
+    /// of it, less padding.
+    pub fn for_element(width: f64) -> Layout {
+        let figure = if width > 900.0 { width / 2.0 - 28.0 } else { width - 34.0 };
+        if width > 0.0 {
+            Layout::for_width(figure)
+        } else {
+            Layout::WIDE
+        }
+    }
+
     /// Room for text inside a card.
     fn card_text(&self) -> f64 {
         self.card_w - 28.0

@@ -85,7 +85,8 @@ impl Playground {
         };
         let session = Session::new(Box::new(JsDoubles { factory }), &wanted).map_err(js_err)?;
         let compact = !opt_str(&options, "compact").is_empty();
-        let page = Rc::new(RefCell::new(Page::new(root, session, compact)));
+        let width = Reflect::get(&options, &JsValue::from_str("width")).ok().and_then(|w| w.as_f64());
+        let page = Rc::new(RefCell::new(Page::new(root, session, compact, width.unwrap_or(0.0))));
         let listeners = events::listen(&page);
         Ok(Playground { page, listeners })
     }
@@ -161,11 +162,11 @@ impl Playground {
         self.apply(|s| s.file_unreadable(&name, &why, &detail))
     }
 
-    /// The element changed size: the figure is laid out again when it
-    /// crosses between wide and narrow.
-    pub fn relayout(&self) {
+    /// The element is now `width` CSS pixels wide: the figure is laid out
+    /// again when it crosses between wide and narrow.
+    pub fn relayout(&self, width: f64) {
         if let Ok(mut page) = self.page.try_borrow_mut() {
-            page.relayout();
+            page.relayout(width);
         }
     }
 

@@ -38,7 +38,10 @@ pub struct Page {
 
 impl Page {
     /// Build the shell inside `root` and draw everything.
-    pub fn new(root: HtmlElement, session: Session, compact: bool) -> Page {
+    /// `width`: the element's width in CSS pixels (0: unknown), from which
+    /// the figure's layout is guessed without forcing a layout of the new
+    /// markup; the element's resize observer corrects a wrong guess.
+    pub fn new(root: HtmlElement, session: Session, compact: bool, width: f64) -> Page {
         let _ = root.class_list().add_1("alp");
         if compact {
             let _ = root.class_list().add_1("alp-compact");
@@ -67,21 +70,15 @@ impl Page {
             warned_files: 0,
             layout: Layout::WIDE,
         };
-        page.layout = page.measured_layout();
+        page.layout = Layout::for_element(width);
         page.draw();
         page
     }
 
-    /// The layout the figure's box asks for now.
-    fn measured_layout(&self) -> Layout {
-        let width = self.q(".alp-figure").map_or(0, |f| f.client_width());
-        Layout::for_width(f64::from(width))
-    }
-
-    /// The element was resized: lay the figure out again if it crossed
-    /// between wide and narrow. Returns whether it did.
-    pub fn relayout(&mut self) -> bool {
-        let layout = self.measured_layout();
+    /// The element is now `width` CSS pixels wide: lay the figure out again
+    /// if it crossed between wide and narrow. Returns whether it did.
+    pub fn relayout(&mut self, width: f64) -> bool {
+        let layout = Layout::for_element(width);
         if layout == self.layout {
             return false;
         }
