@@ -343,6 +343,10 @@ const results = {
     budget_ms: BUDGET.recordMs, budget_bytes_per_step: BUDGET.bytesPerStep },
   native_record_10000_calls: native,
   pyodide_comparison: comparison,
+  // Written by bench/size-profile.mjs just before (bench/run).
+  size_profile: fs.existsSync(path.join(root, "target/bench-size-profile.json"))
+    ? JSON.parse(fs.readFileSync(path.join(root, "target/bench-size-profile.json"), "utf8"))
+    : null,
 };
 fs.mkdirSync(path.join(root, "docs/bench"), { recursive: true });
 fs.writeFileSync(path.join(root, "docs/bench/results.json"), JSON.stringify(results, null, 2) + "\n");

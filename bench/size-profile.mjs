@@ -1,0 +1,82 @@
+// Where the page's bytes go: the wasm's code by crate and by function (twiggy
+// over a build that keeps function names: wasm-bindgen --keep-debug on
+// cargo's output, before wasm-opt, so the shares are indicative and the
+// absolute sizes larger than what ships), and the text built into it
+// (fixtures, language tables, the two listings), each gzip -9 alone.
+//
+//   node bench/size-profile.mjs <names.wasm>      prints the profile, writes
+//                                                 target/bench-size-profile.json
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import zlib from "node:zlib";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const wasm = process.argv[2];
+const gz = (buf) => zlib.gzipSync(buf, { level: 9 }).length;
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+
+/** The crate an item belongs to, from its demangled name. */
+function crateOf(name) {
+  if (name.startsWith("data segment") || name.startsWith("data[")) return "(data)";
+  if (name.includes("function names") || name.startsWith("custom section")) return "(names, not shipped)";
+  if (/^(import|export|table|elem|type|global|memory)\b/.test(name) || name.startsWith("wasm magic")) return "(wasm sections)";
+  const m = name.match(/^<?(?:&(?:mut )?)?([a-z_][a-z0-9_]*)(?:\[[0-9a-f]+\])?::/);
+  if (m) {
+    const c = m[1];
+    if (c === "agent_loop_playground") {
+      const module = name.match(/^<?agent_loop_playground::([a-z_]+)/);
+      return `agent_loop_playground::${module ? module[1] : "?"}`;
+    }
+    return c;
+  }
+  const impl = name.match(/^<([a-z_][a-z0-9_]*)(?:\[[0-9a-f]+\])?::/);
+  if (impl) return impl[1];
+  if (/^(wasm_bindgen|__wbg|__wbindgen)/.test(name)) return "wasm_bindgen";
+  if (/^(dlmalloc|__rust|__rdl|__rg)/.test(name)) return "alloc (dlmalloc)";
+  return "(other)";
+}
+
+const profile = { wasm_with_names: null, by_crate: [], top_functions: [], embedded_text: [] };
+if (wasm && fs.existsSync(wasm)) {
+  let items = [];
+  try {
+    items = JSON.parse(execFileSync("twiggy", ["top", "-f", "json", wasm], { encoding: "utf8", maxBuffer: 1 << 28 }));
+  } catch (error) {
+    console.log(`  (twiggy could not read ${wasm}: ${String(error.message).split("\n")[0]})`);
+  }
+  const shipped = items.filter((i) => crateOf(i.name) !== "(names, not shipped)");
+  const total = shipped.reduce((a, i) => a + i.shallow_size, 0);
+  const groups = new Map();
+  for (const i of shipped) groups.set(crateOf(i.name), (groups.get(crateOf(i.name)) || 0) + i.shallow_size);
+  profile.wasm_with_names = { file: path.relative(root, wasm), bytes_without_names: total };
+  profile.by_crate = [...groups.entries()].sort((a, b) => b[1] - a[1]).map(([crate, bytes]) => ({ crate, bytes, share: +(bytes / total).toFixed(4) }));
+  profile.top_functions = shipped.filter((i) => !i.name.startsWith("data")).slice(0, 15).map((i) => ({ name: i.name.replace(/::h[0-9a-f]{16}$/, ""), bytes: i.shallow_size }));
+}
+// The text compiled into the module, each part gzip -9 on its own.
+const minified = (file) => Buffer.from(JSON.stringify(JSON.parse(fs.readFileSync(file, "utf8"))));
+const scenarios = fs.readdirSync(path.join(root, "fixtures/scenarios")).filter((f) => f.endsWith(".json"))
+  .map((f) => { const v = JSON.parse(fs.readFileSync(path.join(root, "fixtures/scenarios", f), "utf8")); delete v.expect; delete v.notes; return JSON.stringify(v); }).join("");
+const parts = [
+  ["fixtures/scenarios (minified, without expect/notes)", Buffer.from(scenarios)],
+  ["fixtures/i18n/zh.json", minified(path.join(root, "fixtures/i18n/zh.json"))],
+  ["fixtures/i18n/en.json", minified(path.join(root, "fixtures/i18n/en.json"))],
+  ["src/runtime.rs (the Rust listing)", fs.readFileSync(path.join(root, "src/runtime.rs"))],
+  ["src/runtime.py (the Python listing)", fs.readFileSync(path.join(root, "src/runtime.py"))],
+];
+profile.embedded_text = parts.map(([name, buf]) => ({ name, bytes: buf.length, gzip: gz(buf) }));
+
+console.log("\nsize profile (where the bytes go)");
+if (profile.wasm_with_names) {
+  console.log(`  wasm by crate/module (${profile.wasm_with_names.file}, before wasm-opt: ${kb(profile.wasm_with_names.bytes_without_names)} without names)`);
+  for (const g of profile.by_crate.slice(0, 16)) console.log(`    ${g.crate.padEnd(40)} ${kb(g.bytes).padStart(9)}  ${(g.share * 100).toFixed(1).padStart(5)} %`);
+  console.log("  largest functions");
+  for (const f of profile.top_functions.slice(0, 10)) console.log(`    ${String(f.bytes).padStart(7)} B  ${f.name.slice(0, 90)}`);
+} else {
+  console.log("  (no wasm with names: the code profile is skipped)");
+}
+console.log("  text built into the module (gzip -9 of each part alone)");
+for (const p of profile.embedded_text) console.log(`    ${p.name.padEnd(52)} ${kb(p.bytes).padStart(9)}  gzip ${kb(p.gzip).padStart(8)}`);
+fs.mkdirSync(path.join(root, "target"), { recursive: true });
+fs.writeFileSync(path.join(root, "target/bench-size-profile.json"), JSON.stringify(profile, null, 2));
