@@ -194,6 +194,15 @@ fn rows_of(message: &Value, lang: Lang) -> Vec<Row> {
 /// The figure as SVG markup. Data text (ids, field names, values) carries
 /// the class `alp-data`; every other word comes from the language tables.
 pub fn render(m: &Moment) -> String {
+    render_parts(m).concat()
+}
+
+/// The figure in three drawings, each drawn from its own top so that one
+/// can stay on screen while another changes: the status strip with what is
+/// in flight (changes at almost every step), the record (changes when a
+/// message is added, a card is opened, or the run is restarted), and the
+/// staged results. The record is `svg[data-role="record"]`.
+pub fn render_parts(m: &Moment) -> [String; 3] {
     let t = m.trace;
     let step = t.steps.get(m.position);
     let record_len = step.map_or(0, |s| s.record_len as usize).min(t.record.len());
@@ -202,6 +211,7 @@ pub fn render(m: &Moment) -> String {
     let lang = m.lang;
     let l = m.layout;
     let mut svg = Svg { body: String::new(), y: 10.0, l };
+    let title = esc(lang.word("figure_title"));
 
     // Status strip: budget, stop_reason, status. (text, is data, class)
     let number = latest_number(t, m.position);
@@ -248,6 +258,15 @@ pub fn render(m: &Moment) -> String {
     if m.started {
         in_flight(&mut svg, m, &locals);
     }
+    // The status strip and what is in flight: the caption and the live
+    // region say the same in words.
+    let head = drawing(
+        std::mem::take(&mut svg.body),
+        l.w,
+        svg.y - 8.0,
+        r#"aria-hidden="true" class="alp-fig-head""#,
+    );
+    svg.y = 4.0;
 
     // The record.
     svg.text(10.0, svg.y + 12.0, "alp-h", &lang.fill("record_title", &[("n", record_len.to_string())]));
@@ -360,16 +379,25 @@ pub fn render(m: &Moment) -> String {
     svg.body.push_str(&cards);
     svg.body.push_str(&marks);
 
+    let record_attrs = format!(r#"data-role="record" role="group" aria-label="{title}""#);
+    let body = format!("<title>{title}</title>{}", std::mem::take(&mut svg.body));
+    let record = drawing(body, l.w, svg.y + 4.0, &record_attrs);
+    svg.y = 4.0;
     if m.started {
         staged(&mut svg, m, &locals);
     }
+    let staged = if svg.body.is_empty() {
+        String::new()
+    } else {
+        drawing(svg.body, l.w, svg.y, r#"class="alp-fig-staged""#)
+    };
+    [head, record, staged]
+}
 
-    let height = svg.y + 10.0;
+/// One `<svg>` of the figure, `w` × `h` from its own top.
+fn drawing(body: String, w: f64, h: f64, attrs: &str) -> String {
     format!(
-        r#"<svg data-role="record" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {height}" width="{w}" height="{height}" role="group" aria-label="{title}"><title>{title}</title>{body}</svg>"#,
-        w = l.w,
-        title = esc(lang.word("figure_title")),
-        body = svg.body
+        r#"<svg xmlns="http://www.w3.org/2000/svg" {attrs} viewBox="0 0 {w} {h}" width="{w}" height="{h}">{body}</svg>"#
     )
 }
 

@@ -83,7 +83,9 @@ impl Page {
             return false;
         }
         self.layout = layout;
-        self.shown.remove(".alp-figure");
+        for part in [".alp-fig-head", ".alp-fig-record", ".alp-fig-staged"] {
+            self.shown.remove(part);
+        }
         self.draw_step();
         true
     }
@@ -418,7 +420,7 @@ impl Page {
             layout: self.layout,
         };
         let card = figure::card_text(trace, s.opened(), s.record_len(), lang);
-        let figure = figure::render(&moment);
+        let [head, record, staged] = figure::render_parts(&moment);
         let alternative = figure::text_alternative(trace, s.record_len(), lang);
         let (title, body) = if s.pending().is_some() {
             // The caption would give the answer away: it waits for it.
@@ -453,9 +455,12 @@ impl Page {
         let output = view::output_with(&trace.output, upto, lang, at_end.then_some(trace));
         let status = s.status().to_string();
         self.set_text(".alp-stack", &stack);
-        let figure_changed = self.shown.get(".alp-figure").is_none_or(|shown| *shown != figure);
+        // Three drawings: most steps only change the first.
+        let figure_changed = self.shown.get(".alp-fig-record").is_none_or(|shown| *shown != record);
         let focused_card = self.focused_card();
-        self.set_html(".alp-figure", &figure);
+        self.set_html(".alp-fig-head", &head);
+        self.set_html(".alp-fig-record", &record);
+        self.set_html(".alp-fig-staged", &staged);
         if let (true, Some(i)) = (figure_changed, focused_card) {
             self.focus_card(&i);
         }
