@@ -214,9 +214,11 @@ await walk(100, true);
 await page.evaluate(() => document.querySelector("agent-loop-playground").tryAgain());
 const short = await walk(200, true);
 
-const record10k = () => page.evaluate(async () => {
+// Record a 10,000-call run_loop in the page (runs in the browser; Playwright
+// sends the function's source). The heap counter exists only in the bench
+// build (cargo feature `bench`); elsewhere heapRetained is NaN.
+async function tenThousandCalls() {
   const { wasmMemoryBytes } = await import("./element.js");
-  // The heap counter exists only in the bench build (cargo feature `bench`).
   const glue = await import("./agent-loop-playground.js");
   const heapBytes = () => (glue.heapBytes ? glue.heapBytes() : NaN);
   const el = document.querySelector("agent-loop-playground");
@@ -231,7 +233,8 @@ const record10k = () => page.evaluate(async () => {
   const ms = performance.now() - t0;
   const after = await wasmMemoryBytes();
   return { ms, steps: el.state().steps, status: el.outcome().result.status, memoryGrowth: after - before, heapRetained: heapBytes() - heapBefore };
-});
+}
+const record10k = () => page.evaluate(tenThousandCalls);
 const recording = await record10k();
 const seek = (at) => page.evaluate((at) => document.querySelector("agent-loop-playground")._need().seek(at), at);
 await seek(100000);
@@ -244,20 +247,7 @@ await page.close();
 const heapPage = await browser.newPage({ viewport: { width: 1440, height: 900 } });
 await heapPage.goto(`${server.origin}/bench/index.html?scenario=report`);
 await heapPage.waitForFunction(oursReady);
-const heap = await heapPage.evaluate(async () => {
-  const glue = await import("./agent-loop-playground.js");
-  if (!glue.heapBytes) return { ms: NaN, steps: 0, heapRetained: NaN };
-  const el = document.querySelector("agent-loop-playground");
-  const heapBefore = glue.heapBytes();
-  const id = el.addScenario({ id: "bench-10k", function: "run_loop", title: { zh: "一万次", en: "10,000 calls" }, max_calls: 10000,
-    model: [], process: { returncode: 1, stdout: "", stderr: "ZeroDivisionError: division by zero\n" } });
-  let n = 0;
-  el.model = () => ({ stop_reason: "tool_use", content: [{ type: "tool_use", id: `call_${++n}`, name: "run_main", input: {} }] });
-  const t0 = performance.now();
-  el.load(id);
-  const ms = performance.now() - t0;
-  return { ms, steps: el.state().steps, heapRetained: glue.heapBytes() - heapBefore };
-});
+const heap = await heapPage.evaluate(tenThousandCalls);
 await heapPage.close();
 await browser.close();
 server.close();

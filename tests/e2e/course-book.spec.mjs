@@ -4,12 +4,12 @@
 // the book's theme (light / coal), and keys pressed inside a playground do
 // not also turn the book's page.
 //   SCREENSHOTS=1 npx playwright test course-book   also writes docs/course-book-{light,coal}.png
-import { test as base, expect } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { root } from "./helpers.mjs";
+import { root, strictTest } from "./helpers.mjs";
 import { serve } from "./server.mjs";
 
 const MDBOOK = "0.5.4";
@@ -35,28 +35,9 @@ function mdbookVersion() {
   }
 }
 
-const test = base.extend({
-  problems: async ({}, use) => use([]),
-  /** The page, with the theme stored before any script of the book runs; fails on any console error or warning,
-   *  page error, failed request or request that leaves the book's origin. */
-  page: async ({ page, problems }, use) => {
-    page.on("console", (m) => {
-      if (m.type() === "error" || m.type() === "warning") problems.push(`console.${m.type()}: ${m.text()}`);
-    });
-    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-    page.on("requestfailed", (r) => {
-      // A navigation cut short by the next one is not a failure of the book.
-      if (r.failure()?.errorText !== "net::ERR_ABORTED") problems.push(`failed: ${r.url()} (${r.failure()?.errorText})`);
-    });
-    page.on("response", (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
-    page.on("request", (r) => {
-      const u = r.url();
-      if (!u.startsWith(server.origin) && !u.startsWith("data:")) problems.push(`foreign request: ${u}`);
-    });
-    await use(page);
-    expect(problems, "no console error, failed or foreign request").toEqual([]);
-  },
-});
+// Any console error or warning, page error, failed request or request that
+// leaves this spec's own server fails the test.
+const test = strictTest(() => server.origin, { aborted: true });
 
 test.describe.configure({ mode: "default" }); // one worker, one build; a failure does not skip the rest
 

@@ -78,6 +78,32 @@ export const test = base.extend({
   },
 });
 
+/** A `test` for a spec that serves its own site (`origin()` gives its
+ *  origin once started): any console error or warning, page error, failed
+ *  request, HTTP error or request that leaves that origin fails the test.
+ *  `aborted`: a navigation cut short by the next one is not a failure. */
+export function strictTest(origin, { aborted = false } = {}) {
+  return base.extend({
+    problems: async ({}, use) => use([]),
+    page: async ({ page, problems }, use) => {
+      page.on("console", (m) => {
+        if (m.type() === "error" || m.type() === "warning") problems.push(`console.${m.type()}: ${m.text()}`);
+      });
+      page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+      page.on("requestfailed", (r) => {
+        if (!(aborted && r.failure()?.errorText === "net::ERR_ABORTED")) problems.push(`failed: ${r.url()} (${r.failure()?.errorText})`);
+      });
+      page.on("response", (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
+      page.on("request", (r) => {
+        const u = r.url();
+        if (!u.startsWith(origin()) && !u.startsWith("data:")) problems.push(`foreign request: ${u}`);
+      });
+      await use(page);
+      expect(problems, "no console error, failed or foreign request").toEqual([]);
+    },
+  });
+}
+
 // ---- Helpers ----------------------------------------------------------------
 /** Opens the stand-alone page (`query` like "?scenario=report&lang=en") and waits for the element. */
 export async function open(page, query = "") {

@@ -1,12 +1,12 @@
 // The npm package: scripts/pack builds target/agent-loop-playground-<v>.tgz
 // from dist/; a fresh project installs it offline (it has no dependencies)
 // and a page loads the element straight from node_modules/.
-import { test as base, expect } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { root } from "./helpers.mjs";
+import { root, strictTest } from "./helpers.mjs";
 import { serve } from "./server.mjs";
 
 const EXPORTS = {
@@ -33,25 +33,9 @@ let project; // the temp project that installed the tarball
 let server;
 let tarball;
 
-// Like helpers.mjs's `test`, but for this spec's own server: any console
-// error or warning, page error, failed request or foreign request fails.
-const test = base.extend({
-  problems: async ({}, use) => use([]),
-  page: async ({ page, problems }, use) => {
-    page.on("console", (m) => {
-      if (m.type() === "error" || m.type() === "warning") problems.push(`console.${m.type()}: ${m.text()}`);
-    });
-    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-    page.on("requestfailed", (r) => problems.push(`failed: ${r.url()} (${r.failure()?.errorText})`));
-    page.on("response", (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
-    page.on("request", (r) => {
-      const u = r.url();
-      if (!u.startsWith(server.origin) && !u.startsWith("data:")) problems.push(`foreign request: ${u}`);
-    });
-    await use(page);
-    expect(problems, "no console error, failed or foreign request").toEqual([]);
-  },
-});
+// Any console error or warning, page error, failed request or request that
+// leaves this spec's own server fails the test.
+const test = strictTest(() => server.origin);
 
 test.describe.configure({ mode: "default" }); // one worker: one pack, one install
 
