@@ -27,10 +27,13 @@ use crate::vocab::{Code, Function};
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ask {
     /// Stable across languages and listings: `q0` (authored, by index),
-    /// `record-15`, `status`, `breakpoint`.
+    /// `record-15`, `status`, `breakpoint-<function>-<line>`.
     pub key: String,
-    /// Asked before the line of this step runs.
+    /// Asked on this step, before its line runs.
     pub step: usize,
+    /// The line the question is about when it is not this step's (a
+    /// breakpoint's line, in the listing shown).
+    pub about: Option<(Function, u32)>,
     pub label: &'static str,
     pub text: String,
     pub choices: Vec<String>,
@@ -116,6 +119,7 @@ fn authored(scenario: &Scenario, trace: &Trace, lang: Lang) -> Vec<Ask> {
             answer: q.answer,
             explain,
             authored: true,
+            about: None,
         });
     }
     asks
@@ -148,6 +152,7 @@ fn record_questions(trace: &Trace, lang: Lang) -> Vec<Ask> {
                 answer,
                 explain,
                 authored: false,
+                about: None,
             }
         })
         .collect()
@@ -186,6 +191,7 @@ fn status_question(trace: &Trace, lang: Lang) -> Option<Ask> {
         answer: endings.iter().position(|e| *e == ending)?,
         explain,
         authored: false,
+        about: None,
     })
 }
 
@@ -220,6 +226,7 @@ fn breakpoint_question(
         answer: if hits > 0 { 0 } else { 1 },
         explain,
         authored: false,
+        about: Some((function, line)),
     })
 }
 

@@ -201,7 +201,8 @@ class AgentLoopPlayground extends HTMLElement {
         doubles: fixtureDoubles,
         function: this.getAttribute("function") || "",
         scenario: this.getAttribute("scenario") || "",
-        lang: this.getAttribute("lang") || document.documentElement.lang || "zh",
+        // The element's own lang, else the page's when it is one the playground speaks.
+        lang: this.getAttribute("lang") || (/^(zh|en)\b/i.test(document.documentElement.lang) ? document.documentElement.lang : "zh"),
         breakpoints: this.getAttribute("breakpoints") || "",
         controls: this.getAttribute("controls") || "",
         compact: this.hasAttribute("compact") ? "1" : "",
@@ -319,6 +320,13 @@ class AgentLoopPlayground extends HTMLElement {
   _need() {
     if (!this._pg) throw new Error("agent-loop-playground is not ready yet (wait for playground-ready)");
     return this._pg;
+  }
+
+  // el.focus() puts the keyboard in the playground (its keys work from there).
+  focus(options) {
+    const root = this.shadowRoot && this.shadowRoot.querySelector(".alp-root");
+    if (root) root.focus(options);
+    else super.focus(options);
   }
 
   get ready() {

@@ -157,14 +157,15 @@ impl Session {
         std::mem::take(&mut self.outbox)
     }
 
-    /// After a move from `from` (whose line ran first) to the current
-    /// position: stop on the first unanswered question on the way.
+    /// After a move from `from` (whose line ran first) to `to`, the current
+    /// position: stop on the first unanswered question on the way, the line
+    /// arrived at included (its caption would give the answer away).
     pub(super) fn stop_for_question(&mut self, from: usize, to: usize) {
-        if !self.predict || to <= from {
+        if !self.predict || to < from {
             return;
         }
         let next =
-            self.asks.iter().find(|a| (from..to).contains(&a.step) && !self.answers.contains_key(&a.key));
+            self.asks.iter().find(|a| (from..=to).contains(&a.step) && !self.answers.contains_key(&a.key));
         if let Some(ask) = next {
             self.pending = Some(Pending { key: ask.key.clone(), target: to });
             let step = ask.step;
@@ -205,16 +206,20 @@ impl Session {
         let Some(edit) = edit else {
             self.edit_problems.clear();
             if self.what_if.take().is_some() {
-                // Answers given in the changed run were about that run.
-                self.answers.clear();
+                // The changed run's answers were about that run; the lesson's come back.
+                self.answers = self.lesson_answers.take().unwrap_or_default();
                 self.rerecord();
             }
             return Ok(());
         };
         let changed = self.changed_scenario(edit).map_err(|problems| self.refused(problems))?;
         self.edit_problems.clear();
-        self.what_if = Some(changed);
+        // The lesson's answers wait aside; each changed version starts afresh.
+        if self.what_if.is_none() {
+            self.lesson_answers = Some(std::mem::take(&mut self.answers));
+        }
         self.answers.clear();
+        self.what_if = Some(changed);
         self.rerecord();
         Ok(())
     }

@@ -179,6 +179,8 @@ pub struct Session {
     asks: Vec<crate::predict::Ask>,
     pending: Option<Pending>,
     answers: BTreeMap<String, Answer>,
+    /// The lesson's answers, kept aside while a what-if run is shown.
+    lesson_answers: Option<BTreeMap<String, Answer>>,
     last_answer: Option<Answer>,
     outbox: Vec<Value>,
     /// A changed version of the scenario (what if), and the lesson's own
@@ -208,6 +210,7 @@ impl Session {
         let wanted = Some(options.scenario.trim()).filter(|s| !s.is_empty());
         let current = pick(&entries, wanted, only_function).ok_or("no valid scenario to show")?;
         let lang = Lang::parse(&options.lang).unwrap_or_else(Lang::default_lang);
+        let lang_given = options.lang.trim();
         let mut session = Session {
             entries,
             current,
@@ -230,6 +233,7 @@ impl Session {
             asks: Vec::new(),
             pending: None,
             answers: BTreeMap::new(),
+            lesson_answers: None,
             last_answer: None,
             outbox: Vec::new(),
             what_if: None,
@@ -251,6 +255,9 @@ impl Session {
             }
         }
         session.set_presentation(options);
+        if !lang_given.is_empty() && Lang::parse(lang_given).is_none() {
+            session.notice("notice_lang", lang_given);
+        }
         let function_given = options.function.trim();
         if !function_given.is_empty() && only_function.is_none() {
             session.notice("notice_function", function_given);
@@ -304,7 +311,12 @@ impl Session {
             Err(_) => steps.iter().position(|s| s.label == spec && s.event == crate::trace::Event::Line),
         };
         match found {
-            Some(n) => self.dbg.seek(n, &self.trace.steps),
+            Some(n) => {
+                self.dbg.seek(n, &self.trace.steps);
+                // Nothing is "new" when a page opens at a step.
+                self.previous_len = self.record_len();
+                self.stop_for_question(n, n);
+            }
             None => self.notice("notice_step", spec),
         }
         self.changes.notices = true;
@@ -601,8 +613,7 @@ impl Session {
             match parse_breakpoint(item, entry, self.dbg.code()) {
                 Ok((f, n)) => self.dbg.set_breakpoint(f, n, true),
                 Err(_) => {
-                    self.notices
-                        .push(Notice { key: "notice_breakpoint", values: vec![("value", item.into())] });
+                    self.notices.push(breakpoint_notice(item, entry));
                     self.changes.notices = true;
                 }
             }
@@ -686,6 +697,7 @@ impl Session {
             self.what_if = None;
             self.edit_problems.clear();
             self.answers.clear();
+            self.lesson_answers = None;
             self.rerecord();
         }
     }
@@ -790,6 +802,21 @@ pub fn parse_breakpoint(item: &str, entry: Function, code: Code) -> Result<(Func
         return place(entry, item);
     }
     lesson::line_of_label_in(code, item).ok_or_else(|| format!("unknown label {item:?}"))
+}
+
+/// Why a breakpoint item cannot be placed, as a notice: a well-formed
+/// place whose listing has no such line says so; anything else gets the
+/// grammar.
+fn breakpoint_notice(item: &str, entry: Function) -> Notice {
+    let (function, number) = item.split_once(':').unwrap_or(("", item));
+    let function = if function.is_empty() { Some(entry) } else { Function::from_name(function.trim()) };
+    match (function, number.trim().parse::<u32>()) {
+        (Some(f), Ok(n)) => Notice {
+            key: "notice_breakpoint_line",
+            values: vec![("value", item.into()), ("function", f.name().into()), ("line", n.to_string())],
+        },
+        _ => Notice { key: "notice_breakpoint", values: vec![("value", item.into())] },
+    }
 }
 
 /// The line a breakpoint on `line` really goes to: that line if the run can

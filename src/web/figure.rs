@@ -300,7 +300,7 @@ pub fn render_parts(m: &Moment) -> [String; 3] {
         }
         let message = &t.record[i];
         let role = message["role"].as_str().unwrap_or("?");
-        let rows = wrap_rows(rows_of(message, m.lang), l.card_text());
+        let rows = wrap_rows(rows_of(message, m.lang), l.card_text(), UNPAIRED_ROOM);
         let h = 26.0 + LINE_H * rows.len() as f64;
         let changed = i >= m.previous_len.min(record_len) && m.started;
         let has_results = rows.iter().any(|r| r.result_id.is_some());
@@ -440,10 +440,15 @@ fn wrap(line: &str, room: f64) -> Vec<String> {
     pieces
 }
 
-/// The rows of a card, long ones wrapped; a tool id stays on the first piece.
-fn wrap_rows(rows: Vec<Row>, room: f64) -> Vec<Row> {
+/// Room kept at the right of a tool request's row for the "unpaired" mark.
+const UNPAIRED_ROOM: f64 = 74.0;
+
+/// The rows of a card, long ones wrapped; a tool id stays on the first
+/// piece, and a tool request's row leaves `mark_room` for its mark.
+fn wrap_rows(rows: Vec<Row>, room: f64, mark_room: f64) -> Vec<Row> {
     let mut out = Vec::new();
     for row in rows {
+        let room = if row.use_id.is_some() { room - mark_room } else { room };
         let mut pieces = wrap(&row.text, room).into_iter();
         let first = pieces.next().unwrap_or_default();
         let (class, data) = (row.class, row.data);

@@ -55,7 +55,10 @@ for (const lang of ["en", "zh"]) {
     await page.keyboard.press("Enter");
     await expect(page.locator(`${panel} .alp-q-result`)).toContainText(w.right);
     await expect(page.locator(`${panel} .alp-score`)).toContainText(w.score(1, 2));
-    expect((await state(page)).recordLength, "the move went on: the line ran").toBe(1);
+    // The question opened on arrival at its line: the line runs on the next step.
+    expect((await state(page)).recordLength, "answered before the line runs").toBe(0);
+    await page.locator(command("step")).click();
+    expect((await state(page)).recordLength, "the next step runs it").toBe(1);
 
     // 3. The authored question on saving the reply (its first choice is right).
     const third = await stepToQuestion(page);
