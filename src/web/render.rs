@@ -210,14 +210,17 @@ impl Page {
         let s = &self.session;
         let code = s.code();
         // The line the question is about, quoted: on a phone the listing may be off screen.
-        let line = s.pending().and_then(|a| s.trace().steps.get(a.step)).map(|step| {
-            let n = lesson::line_in(code, step);
-            let text = listing_in(code, step.function)
+        let line = s.pending().and_then(|a| {
+            // The line it is about: a breakpoint's, or the step's own.
+            let (function, n) = a
+                .about
+                .or_else(|| s.trace().steps.get(a.step).map(|st| (st.function, lesson::line_in(code, st))))?;
+            let text = listing_in(code, function)
                 .lines
                 .iter()
                 .find(|l| l.number == Some(n))
                 .map_or("", |l| l.text.trim());
-            (step.function, n, text)
+            Some((function, n, text))
         });
         let html = explore::predict_panel(s.pending(), line, s.last_answer(), s.score(), s.lang());
         let asking = s.pending().is_some();

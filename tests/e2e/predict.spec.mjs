@@ -239,3 +239,11 @@ test("the link of a page opened in another language follows the fragment, and a 
   });
   await expect.poll(() => page.evaluate(() => location.hash)).not.toContain("step=");
 });
+
+test("a breakpoint question quotes the breakpoint's line, asked as Debug arrives", async ({ page }) => {
+  await open(page, "?scenario=report&lang=en&predict=1&breakpoints=ask_claude:4");
+  await page.locator(command("debug")).click();
+  const q = (await state(page)).question;
+  expect(q.key).toBe("breakpoint-ask_claude-4");
+  await expect(page.locator(`${panel} .alp-q-line`)).toContainText("Line 4 of ask_claude");
+});
