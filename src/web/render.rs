@@ -7,6 +7,7 @@
 use super::explore;
 use super::figure::{self, Layout, Moment};
 use super::view::{self, esc};
+use crate::i18n::Lang;
 use crate::lesson::{self, caption, listing_in};
 use crate::session::Session;
 use crate::vocab::{Code, Function};
@@ -23,6 +24,12 @@ pub struct Page {
     shown: BTreeMap<&'static str, String>,
     /// The listing on screen.
     shown_listing: Option<(Function, Code)>,
+    /// Listings drawn before and taken off screen, by function, listing and
+    /// language: entering a function again puts its rows back instead of
+    /// building them anew (most of a step's cost when the frame changes).
+    listing_cache: Vec<((Function, Code, Lang), Element)>,
+    /// The language the listing on screen was drawn in.
+    shown_lang: Option<Lang>,
     current_row: Option<Element>,
     /// A `playground-step` event is being sent (see `events::send_step`).
     pub dispatching: bool,
@@ -63,6 +70,8 @@ impl Page {
             session,
             shown: BTreeMap::new(),
             shown_listing: None,
+            listing_cache: Vec::new(),
+            shown_lang: None,
             current_row: None,
             dispatching: false,
             event_pending: false,
@@ -316,17 +325,8 @@ impl Page {
 
     /// Breakpoint buttons and timeline ticks follow the debugger.
     fn draw_breakpoints(&mut self) {
+        self.draw_bp_buttons();
         let dbg = self.session.debugger();
-        if let Ok(buttons) = self.root.query_selector_all(".alp-bp") {
-            for i in 0..buttons.length() {
-                if let Some(b) = buttons.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
-                    let f = b.get_attribute("data-function").and_then(|f| Function::from_name(&f));
-                    let n = b.get_attribute("data-line").and_then(|n| n.parse().ok());
-                    let on = f.zip(n).is_some_and(|(f, n)| dbg.has_breakpoint(f, n));
-                    let _ = b.set_attribute("aria-pressed", if on { "true" } else { "false" });
-                }
-            }
-        }
         let steps = &self.session.trace().steps;
         let n = steps.len().max(1);
         let ticks: String = dbg
@@ -344,6 +344,22 @@ impl Page {
         self.set_html(".alp-bp-note", &note);
         if let Some(p) = self.q(".alp-bp-note") {
             let _ = if hidden { p.set_attribute("hidden", "") } else { p.remove_attribute("hidden") };
+        }
+    }
+
+    /// The breakpoint buttons of the listing on screen. (The timeline's
+    /// ticks scan the whole trace: they are drawn only when the breakpoints
+    /// or the trace change, not when the listing changes function.)
+    fn draw_bp_buttons(&self) {
+        let dbg = self.session.debugger();
+        let Ok(buttons) = self.root.query_selector_all(".alp-bp") else { return };
+        for i in 0..buttons.length() {
+            if let Some(b) = buttons.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
+                let f = b.get_attribute("data-function").and_then(|f| Function::from_name(&f));
+                let n = b.get_attribute("data-line").and_then(|n| n.parse().ok());
+                let on = f.zip(n).is_some_and(|(f, n)| dbg.has_breakpoint(f, n));
+                let _ = b.set_attribute("aria-pressed", if on { "true" } else { "false" });
+            }
         }
     }
 
@@ -370,12 +386,33 @@ impl Page {
         if self.shown_listing == Some((function, code)) {
             return;
         }
-        self.shown_listing = Some((function, code));
+        let lang = self.session.lang();
+        let old = self.shown_listing.replace((function, code));
         self.current_row = None;
-        let rows = view::listing_rows(listing_in(code, function), code, self.session.lang());
-        self.set_html(".alp-code", &rows);
+        let Some(panel) = self.q(".alp-code") else { return };
+        // The listing on screen goes to the cache (it was drawn in this language).
+        if let (Some((f, c)), Some(body)) = (old, panel.first_element_child()) {
+            let _ = panel.remove_child(&body);
+            if self.shown_lang == Some(lang) {
+                self.listing_cache.retain(|(key, _)| *key != (f, c, lang));
+                self.listing_cache.push(((f, c, lang), body));
+            }
+        }
+        panel.set_inner_html("");
+        let cached = self.listing_cache.iter().position(|(key, _)| *key == (function, code, lang));
+        let body = match cached {
+            Some(i) => Some(self.listing_cache.swap_remove(i).1),
+            None => self.root.owner_document().and_then(|d| d.create_element("div").ok()).inspect(|body| {
+                body.set_class_name("alp-listing-body");
+                body.set_inner_html(&view::listing_rows(listing_in(code, function), code, lang));
+            }),
+        };
+        if let Some(body) = body {
+            let _ = panel.append_child(&body);
+        }
+        self.shown_lang = Some(lang);
         self.draw_reveal();
-        self.draw_breakpoints();
+        self.draw_bp_buttons();
     }
 
     /// The current snapshot: listing highlight, figure, caption, locals, output.
@@ -406,7 +443,6 @@ impl Page {
             );
             if let Some(row) = self.q(&sel) {
                 let _ = row.set_attribute("aria-current", "step");
-                scroll_into_code(&row, self.q(".alp-code"));
                 self.current_row = Some(row);
             }
         }
@@ -467,9 +503,6 @@ impl Page {
         if let (true, Some(i)) = (figure_changed, focused_card) {
             self.focus_card(&i);
         }
-        if figure_changed && started {
-            scroll_to_change(self.q(".alp-figure"));
-        }
         self.set_html(".alp-figure-text", &alternative);
         self.set_html(".alp-card-full", &card);
         self.set_text(".alp-caption-title", &title);
@@ -484,6 +517,14 @@ impl Page {
         self.set_html(".alp-locals", &locals);
         self.set_html(".alp-output", &output);
         let _ = self.root.set_attribute("data-status", &status);
+        // Scrolling reads positions: only after every write, so that one
+        // layout serves the whole step.
+        if let Some(row) = &self.current_row {
+            scroll_into_code(row, self.q(".alp-code"));
+        }
+        if figure_changed && started {
+            scroll_to_change(self.q(".alp-figure"));
+        }
     }
 }
 
