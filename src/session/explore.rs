@@ -53,6 +53,19 @@ pub struct Summary {
     pub steps: usize,
 }
 
+impl Comparison {
+    /// Two runs side by side: where they part (a scan of both traces).
+    pub(super) fn of(lesson: &Trace, changed: &Trace) -> Comparison {
+        let parts_at = lesson.parts_from(changed);
+        Comparison {
+            lesson: Summary::of(lesson),
+            changed: Summary::of(changed),
+            parts_at,
+            differs: parts_at.map(|i| lesson.differences(changed, i)).unwrap_or_default(),
+        }
+    }
+}
+
 impl Summary {
     fn of(t: &Trace) -> Summary {
         Summary {
@@ -303,16 +316,10 @@ impl Session {
         self.entries.get(self.current).and_then(|e| e.parsed.as_ref().ok())
     }
 
-    /// The lesson's run beside the changed one (`None` unless what-if).
-    pub fn comparison(&self) -> Option<Comparison> {
-        let lesson = self.lesson_run.as_ref()?;
-        let parts_at = lesson.parts_from(&self.trace);
-        Some(Comparison {
-            lesson: Summary::of(lesson),
-            changed: Summary::of(&self.trace),
-            parts_at,
-            differs: parts_at.map(|i| lesson.differences(&self.trace, i)).unwrap_or_default(),
-        })
+    /// The lesson's run beside the changed one (`None` unless what-if);
+    /// found once per recording, not per step.
+    pub fn comparison(&self) -> Option<&Comparison> {
+        self.comparison.as_ref()
     }
 
     /// The lesson's run at step `index` in the listing shown: `(label,

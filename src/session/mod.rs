@@ -187,6 +187,7 @@ pub struct Session {
     /// run kept beside it.
     what_if: Option<Scenario>,
     lesson_run: Option<Trace>,
+    comparison: Option<Comparison>,
     /// What was wrong with the last edit, until one works.
     edit_problems: Vec<Problem>,
 }
@@ -238,6 +239,7 @@ impl Session {
             outbox: Vec::new(),
             what_if: None,
             lesson_run: None,
+            comparison: None,
             edit_problems: Vec::new(),
         };
         if let Some(clock) = options.clock {
@@ -766,11 +768,13 @@ impl Session {
             Some(changed) => {
                 let (mut model, mut process) = self.doubles.for_scenario(&changed);
                 self.trace = record(&changed, model.as_mut(), process.as_mut(), self.limits);
+                self.comparison = Some(Comparison::of(&lesson_run, &self.trace));
                 self.lesson_run = Some(lesson_run);
             }
             None => {
                 self.trace = lesson_run;
                 self.lesson_run = None;
+                self.comparison = None;
             }
         }
         self.pending = None;
@@ -789,29 +793,39 @@ impl Session {
 /// `entry`'s listing (`12`), or `function:line` (`run_main:5`); numbers
 /// count in the listing shown (`code`). The line must exist there.
 pub fn parse_breakpoint(item: &str, entry: Function, code: Code) -> Result<(Function, u32), String> {
+    match spot(item, entry)? {
+        Spot::Line(f, n) => stop_line(code, f, n).map(|n| (f, n)),
+        Spot::Label(label) => {
+            lesson::line_of_label_in(code, label).ok_or_else(|| format!("unknown label {label:?}"))
+        }
+    }
+}
+
+/// What a breakpoint item names, before any listing is looked at.
+enum Spot<'a> {
+    Label(&'a str),
+    Line(Function, u32),
+}
+
+/// The grammar alone: `function:line`, a number (of `entry`), or a label.
+fn spot(item: &str, entry: Function) -> Result<Spot<'_>, String> {
     let item = item.trim();
-    let place = |f: Function, n: &str| -> Result<(Function, u32), String> {
-        let n: u32 = n.trim().parse().map_err(|_| format!("{n:?} is not a line number"))?;
-        stop_line(code, f, n).map(|n| (f, n))
-    };
+    let number = |n: &str| n.trim().parse::<u32>().map_err(|_| format!("{n:?} is not a line number"));
     if let Some((f, n)) = item.split_once(':') {
         let f = Function::from_name(f.trim()).ok_or_else(|| format!("unknown function {f:?}"))?;
-        return place(f, n);
+        return Ok(Spot::Line(f, number(n)?));
     }
     if item.chars().next().is_some_and(|c| c.is_ascii_digit()) {
-        return place(entry, item);
+        return Ok(Spot::Line(entry, number(item)?));
     }
-    lesson::line_of_label_in(code, item).ok_or_else(|| format!("unknown label {item:?}"))
+    Ok(Spot::Label(item))
 }
 
 /// Why a breakpoint item cannot be placed, as a notice: a well-formed
-/// place whose listing has no such line says so; anything else gets the
-/// grammar.
+/// line that the listing lacks says so; anything else gets the grammar.
 fn breakpoint_notice(item: &str, entry: Function) -> Notice {
-    let (function, number) = item.split_once(':').unwrap_or(("", item));
-    let function = if function.is_empty() { Some(entry) } else { Function::from_name(function.trim()) };
-    match (function, number.trim().parse::<u32>()) {
-        (Some(f), Ok(n)) => Notice {
+    match spot(item, entry) {
+        Ok(Spot::Line(f, n)) => Notice {
             key: "notice_breakpoint_line",
             values: vec![("value", item.into()), ("function", f.name().into()), ("line", n.to_string())],
         },

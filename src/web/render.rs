@@ -272,7 +272,7 @@ impl Page {
                 let at =
                     |i: usize| s.trace().steps.get(i).map(|st| (st.label, lesson::line_in(s.code(), st)));
                 let parting = c.parts_at.map_or((None, None), |n| (s.lesson_step(n), at(n)));
-                explore::compare(&c, position, here, lesson_here, parting, s.lang())
+                explore::compare(c, position, here, lesson_here, parting, s.lang())
             }
             None => String::new(),
         };
