@@ -248,10 +248,7 @@ impl Session {
                 Ok(v) => {
                     edit.insert(field.into(), v);
                 }
-                Err(e) => problems.push(Problem {
-                    field: field.into(),
-                    message: format!("{}: {e}", english("edit_not_json")),
-                }),
+                Err(e) => problems.push(EditProblem::word(field, "edit_not_json", &e.to_string())),
             }
         }
         if !problems.is_empty() {
@@ -260,21 +257,24 @@ impl Session {
         self.what_if(Some(&Value::Object(edit)))
     }
 
-    /// A refused edit: said in the setup panel; the run stays as it was.
-    fn refused(&mut self, problems: Vec<Problem>) -> Vec<Problem> {
-        self.edit_problems = problems.clone();
+    /// A refused edit: said in the setup panel (the run stays as it was),
+    /// and returned to the API in English.
+    fn refused(&mut self, problems: Vec<EditProblem>) -> Vec<Problem> {
+        let english = Lang::parse("en").unwrap_or_else(Lang::default_lang);
+        let said =
+            problems.iter().map(|p| Problem { field: p.field.clone(), message: p.why(english) }).collect();
+        self.edit_problems = problems;
         self.changes.setup = true;
-        problems
+        said
     }
 
-    /// What was wrong with the last edit (the page words the ones it knows:
-    /// [`EDIT_WORDS`]).
-    pub fn edit_problems(&self) -> &[Problem] {
+    /// What was wrong with the last edit.
+    pub fn edit_problems(&self) -> &[EditProblem] {
         &self.edit_problems
     }
 
-    fn changed_scenario(&self, edit: &Value) -> Result<Scenario, Vec<Problem>> {
-        let problem = |field: &str, key: &str| vec![Problem { field: field.into(), message: english(key) }];
+    fn changed_scenario(&self, edit: &Value) -> Result<Scenario, Vec<EditProblem>> {
+        let problem = |field: &str, key: &'static str| vec![EditProblem::word(field, key, "")];
         let Some(edit) = edit.as_object() else {
             return Err(problem("(edit)", "edit_not_object"));
         };
@@ -308,7 +308,10 @@ impl Session {
             map.remove("expect");
             map.remove("questions");
         }
-        Scenario::from_value(raw)
+        // The scenario format's own checks say what `check` says.
+        Scenario::from_value(raw).map_err(|problems| {
+            problems.into_iter().map(|p| EditProblem { field: p.field, why: Why::Said(p.message) }).collect()
+        })
     }
 
     /// The scenario of the catalogue entry shown (not a changed version).
@@ -340,19 +343,18 @@ impl Session {
 /// The scenario format lets a reply be malformed on purpose (to show a
 /// protocol error); an edit still has to be a reply: an object whose
 /// `stop_reason`, if given, is a text.
-fn check_replies(list: &[Value]) -> Result<(), Vec<Problem>> {
-    let problems: Vec<Problem> = list
+fn check_replies(list: &[Value]) -> Result<(), Vec<EditProblem>> {
+    let problems: Vec<EditProblem> = list
         .iter()
         .enumerate()
         .filter_map(|(i, reply)| match reply {
             Value::Object(map) => match map.get("stop_reason") {
                 None | Some(Value::String(_)) | Some(Value::Null) => None,
-                Some(_) => Some(Problem {
-                    field: format!("model[{i}].stop_reason"),
-                    message: english("edit_stop_reason"),
-                }),
+                Some(_) => {
+                    Some(EditProblem::word(&format!("model[{i}].stop_reason"), "edit_stop_reason", ""))
+                }
             },
-            _ => Some(Problem { field: format!("model[{i}]"), message: english("edit_not_reply") }),
+            _ => Some(EditProblem::word(&format!("model[{i}]"), "edit_not_reply", "")),
         })
         .collect();
     if problems.is_empty() {
@@ -362,20 +364,38 @@ fn check_replies(list: &[Value]) -> Result<(), Vec<Problem>> {
     }
 }
 
-/// The problems of an edit that the page words in the learner's language;
-/// the API's messages are their English (`english`).
-pub const EDIT_WORDS: [&str; 8] = [
-    "edit_not_json",
-    "edit_not_object",
-    "edit_only",
-    "edit_no_scenario",
-    "edit_not_list",
-    "edit_empty",
-    "edit_not_reply",
-    "edit_stop_reason",
-];
+/// A problem of a what-if edit: the field, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EditProblem {
+    pub field: String,
+    pub why: Why,
+}
 
-/// A word of the English table: the API's messages (one source for each).
-fn english(key: &str) -> String {
-    Lang::parse("en").map_or_else(|| key.to_string(), |en| en.word(key).to_string())
+/// Why an edit was refused: a word of the language tables (with a detail,
+/// e.g. the JSON parser's), or a check of the scenario format, said as
+/// `check` says it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Why {
+    Word(&'static str, String),
+    Said(String),
+}
+
+impl EditProblem {
+    fn word(field: &str, key: &'static str, detail: &str) -> EditProblem {
+        EditProblem { field: field.into(), why: Why::Word(key, detail.into()) }
+    }
+
+    /// Why, in `lang`.
+    pub fn why(&self, lang: Lang) -> String {
+        match &self.why {
+            Why::Word(key, detail) if detail.is_empty() => lang.word(key).to_string(),
+            Why::Word(key, detail) => format!("{}: {detail}", lang.word(key)),
+            Why::Said(message) => message.clone(),
+        }
+    }
+
+    /// `field: why`, in `lang`.
+    pub fn text(&self, lang: Lang) -> String {
+        format!("{}: {}", self.field, self.why(lang))
+    }
 }

@@ -21,7 +21,7 @@ use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
 mod explore;
-pub use explore::{Answer, Comparison, Pending, Summary, EDIT_WORDS};
+pub use explore::{Answer, Comparison, EditProblem, Pending, Summary, Why};
 
 /// The lesson's eight scenarios, in the lesson's order: the picker lists
 /// them first.
@@ -189,7 +189,7 @@ pub struct Session {
     lesson_run: Option<Trace>,
     comparison: Option<Comparison>,
     /// What was wrong with the last edit, until one works.
-    edit_problems: Vec<Problem>,
+    edit_problems: Vec<EditProblem>,
 }
 
 impl Session {

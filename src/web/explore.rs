@@ -5,9 +5,8 @@
 use super::view::esc;
 use crate::i18n::Lang;
 use crate::predict::Ask;
-use crate::scenario::Problem;
 use crate::scenario::{ProcessScript, Scenario};
-use crate::session::{Answer, Comparison, Summary, EDIT_WORDS};
+use crate::session::{Answer, Comparison, Summary};
 use crate::vocab::Function;
 use serde_json::Value;
 
@@ -92,24 +91,6 @@ fn choices(ask: &Ask, answered: Option<&Answer>) -> String {
         .collect();
     let label = if answered.is_none() { r#" aria-labelledby="alp-q-text""# } else { "" };
     format!(r#"<div class="alp-choices" role="group"{label}>{buttons}</div>"#)
-}
-
-/// The problems of a refused edit in the learner's language: the ones the
-/// session words ([`EDIT_WORDS`], by their English) are translated; the
-/// scenario format's own checks stay as `check` says them.
-pub fn edit_problems(problems: &[Problem], lang: Lang) -> Vec<String> {
-    let english = Lang::parse("en");
-    problems
-        .iter()
-        .map(|p| {
-            let known = EDIT_WORDS.iter().find_map(|key| {
-                let en = english?.word(key);
-                let rest = p.message.strip_prefix(en)?;
-                (rest.is_empty() || rest.starts_with(": ")).then(|| format!("{}{rest}", lang.word(key)))
-            });
-            format!("{}: {}", p.field, known.unwrap_or_else(|| p.message.clone()))
-        })
-        .collect()
 }
 
 /// The editors of the setup panel: the model's replies and the process

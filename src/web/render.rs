@@ -188,7 +188,7 @@ impl Page {
 
     fn draw_setup(&mut self) {
         let lang = self.session.lang();
-        let problems = explore::edit_problems(self.session.edit_problems(), lang);
+        let problems: Vec<String> = self.session.edit_problems().iter().map(|p| p.text(lang)).collect();
         let html = self
             .session
             .scenario()
@@ -201,7 +201,8 @@ impl Page {
     /// in the editors, and the run on screen stays as it was.
     fn draw_edit_error(&mut self) {
         let Some(error) = self.q(r#"[data-role="edit-error"]"#) else { return };
-        let problems = explore::edit_problems(self.session.edit_problems(), self.session.lang());
+        let lang = self.session.lang();
+        let problems: Vec<String> = self.session.edit_problems().iter().map(|p| p.text(lang)).collect();
         let items: String = problems.iter().map(|p| format!("<li>{}</li>", esc(p))).collect();
         error.set_inner_html(&format!("<ul>{items}</ul>"));
         let _ = if problems.is_empty() {
