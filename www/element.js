@@ -283,8 +283,9 @@ class AgentLoopPlayground extends HTMLElement {
       try {
         if (file.text !== undefined) this._pg.addScenarioFile(file.name, file.text);
         else this._pg.fileUnreadable(file.name, file.error, file.detail);
-      } catch (error) {
-        console.warn(`agent-loop-playground: src ${file.name}: ${error.message || error}`);
+      } catch {
+        // A broken file is already shown in the notice box and said once in
+        // the console by the playground itself.
       }
     }
   }

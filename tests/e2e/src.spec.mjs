@@ -64,9 +64,13 @@ test("bad, missing and foreign files are named in the element; the rest still wo
   problems.splice(0, problems.length, ...problems.filter((p) => !said(p)));
 });
 
-test("changing src adds the new files to a running playground", async ({ page, baseURL }) => {
+test("changing src adds the new files to a running playground", async ({ page, baseURL, problems }) => {
   await place(page, baseURL, { lang: "en" });
-  await page.$eval(EL, (e) => e.setAttribute("src", "lessons/my-case.json"));
+  await page.$eval(EL, (e) => e.setAttribute("src", "lessons/my-case.json lessons/broken.json"));
+  await expect.poll(() => problems.filter((p) => p.includes("lessons/broken.json")).length, { message: "a broken file is said once" }).toBe(1);
+  await page.waitForTimeout(100);
+  expect(problems.filter((p) => p.includes("lessons/broken.json"))).toHaveLength(1);
+  problems.splice(0, problems.length, ...problems.filter((p) => !p.includes("lessons/broken.json")));
   await expect.poll(() => page.$eval(EL, (e) => [...e.shadowRoot.querySelectorAll(".alp-select option")].some((o) => o.value === "my-case"))).toBe(true);
   const shown = await page.$eval(EL, (e) => (e.load("my-case"), e.state().scenario));
   expect(shown).toBe("my-case");
