@@ -90,6 +90,27 @@ fn garbage_from_js_callbacks_becomes_statuses() {
 }
 
 #[wasm_bindgen_test]
+fn a_kept_request_keeps_its_own_record() {
+    // The model keeps every request (and the array it read), edits what it
+    // may, and at the end reports what each kept request says: each is the
+    // record as it was at that call, whatever came after.
+    let model = js_sys::Function::new_with_args(
+        "request",
+        "const kept = (globalThis.__kept ||= []);\
+         kept.push(request);\
+         const read = request.messages; read.push('junk'); read.length = 0;\
+         const frozen = Object.isFrozen(request.messages[0]);\
+         if (kept.length < 3) return {stop_reason: 'tool_use', content: [{type: 'tool_use', id: 'x' + kept.length, name: 'run_main', input: {}}]};\
+         const lengths = kept.map(r => r.messages.length + '/' + JSON.parse(JSON.stringify(r)).messages.length);\
+         globalThis.__kept = undefined;\
+         return {stop_reason: 'end_turn', content: [{type: 'text', text: lengths.join(',') + ' frozen=' + frozen + ' fresh=' + (request.messages !== request.messages)}]};",
+    );
+    let trace = record_with_callbacks(&report(), Some(model), None);
+    assert_eq!(trace.status(), Some("answered"));
+    assert_eq!(trace.result["text"], "1/1,3/3,5/5 frozen=true fresh=true");
+}
+
+#[wasm_bindgen_test]
 fn a_custom_js_model_sees_the_whole_record() {
     // Answers with the number of messages it was sent, then the roles.
     let model = js_sys::Function::new_with_args(

@@ -183,12 +183,14 @@ class AgentLoopPlayground extends HTMLElement {
     // Moved in the page (removed and added back in one task): keep everything.
     if (this._pg) return;
     const generation = ++this._generation;
+    // The module compiles off the main thread while the rest is set up.
+    const wasm = loadWasm();
     this._container();
     followPage(this, true);
     this._followScheme();
     let files = [];
     try {
-      [, , files] = await Promise.all([loadWasm(), this._styled, fetchScenarios(this.getAttribute("src"))]);
+      [, , files] = await Promise.all([wasm, this._styled, fetchScenarios(this.getAttribute("src"))]);
     } catch (error) {
       this._fail(`could not load the WebAssembly module: ${error}`);
       return;

@@ -158,6 +158,25 @@ pub fn listing_in(code: Code, function: Function) -> &'static Listing {
 
 /// Where a key stands in a listing (its displayed line number).
 pub fn line_of_key(code: Code, key: Key) -> u32 {
+    key_lines(code, key.0).iter().find(|(k, _)| *k == key).map_or(0, |(_, line)| *line)
+}
+
+/// Every key of a function with its line in a listing, worked out once:
+/// the page asks for them at every step and for every line it draws.
+fn key_lines(code: Code, function: Function) -> &'static [(Key, u32)] {
+    /// Per listing (Rust, Python), per function: each key and its line.
+    type Tables = [[Vec<(Key, u32)>; 3]; 2];
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    let tables = TABLES.get_or_init(|| {
+        [Code::Rust, Code::Python]
+            .map(|code| Function::ALL.map(|f| keys(f).into_iter().map(|k| (k, find_line(code, k))).collect()))
+    });
+    let by_code = &tables[usize::from(code == Code::Python)];
+    &by_code[Function::ALL.iter().position(|f| *f == function).unwrap_or(0)]
+}
+
+/// Where a key stands in a listing, looked up in the sources.
+fn find_line(code: Code, key: Key) -> u32 {
     let (function, label, k) = key;
     match code {
         Code::Rust => {
@@ -195,13 +214,12 @@ pub fn line_in(code: Code, step: &Step) -> u32 {
 /// The keys that stand on a line of a listing (none: the run never stops
 /// there).
 pub fn keys_on_line(code: Code, function: Function, line: u32) -> Vec<Key> {
-    keys(function).into_iter().filter(|k| line_of_key(code, *k) == line).collect()
+    key_lines(code, function).iter().filter(|(_, l)| *l == line).map(|(k, _)| *k).collect()
 }
 
 /// The lines of a listing where the run can stop, in order.
 pub fn stoppable_lines_in(code: Code, function: Function) -> Vec<u32> {
-    let mut lines: Vec<u32> =
-        keys(function).into_iter().map(|k| line_of_key(code, k)).filter(|n| *n > 0).collect();
+    let mut lines: Vec<u32> = key_lines(code, function).iter().map(|(_, n)| *n).filter(|n| *n > 0).collect();
     lines.sort_unstable();
     lines.dedup();
     lines

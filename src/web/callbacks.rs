@@ -83,16 +83,37 @@ pub fn from_json(value: &Value) -> JsValue {
 pub struct JsModel {
     callback: Function,
     /// The record only grows, so converted messages are kept and only new
-    /// ones are converted: a long loop stays linear.
+    /// ones are converted (all of them in one `JSON.parse`): a long loop
+    /// stays linear.
     messages: Array,
     /// Keys and constant values, converted once (strings cost a copy each
-    /// time they cross the boundary).
+    /// time they cross the boundary), and `Array.prototype.slice`.
     constants: Option<[JsValue; 8]>,
+    /// `Array.prototype.slice` and `Function.prototype.bind`, as found.
+    slice_bind: Option<Option<(Function, Function)>>,
 }
 
 impl JsModel {
     pub fn new(callback: Function) -> JsModel {
-        JsModel { callback, messages: Array::new(), constants: None }
+        JsModel { callback, messages: Array::new(), constants: None, slice_bind: None }
+    }
+
+    /// `() => record.slice(0, len)` as a bound function, if the built-ins work.
+    fn lazy_slice(&mut self, len: u32) -> Option<Function> {
+        let messages = &self.messages;
+        let function = |of: &JsValue, name: &str| {
+            Reflect::get(of, &JsValue::from_str(name)).ok().and_then(|f| f.dyn_into::<Function>().ok())
+        };
+        let (slice, bind) = self
+            .slice_bind
+            .get_or_insert_with(|| {
+                let slice = function(messages, "slice")?;
+                let bind = function(&slice, "bind")?;
+                Some((slice, bind))
+            })
+            .as_ref()?;
+        let args = Array::of3(messages, &JsValue::from_f64(0.0), &JsValue::from_f64(f64::from(len)));
+        Reflect::apply(bind, slice, &args).ok()?.dyn_into::<Function>().ok()
     }
 
     fn request(&mut self, request: &Request) -> JsValue {
@@ -100,10 +121,18 @@ impl JsModel {
         if request.messages.len() < known {
             self.messages = Array::new();
         }
-        for message in &request.messages[self.messages.length() as usize..] {
-            let js = from_json(message);
-            self.messages.push(&Object::freeze(&Object::from(js)));
+        let new = &request.messages[self.messages.length() as usize..];
+        if !new.is_empty() {
+            let text = serde_json::to_string(new).unwrap_or_else(|_| "[]".into());
+            // (a page that broke JSON.parse gets nulls, one per message)
+            let batch = JSON::parse(&text).ok().and_then(|b| b.dyn_into::<Array>().ok());
+            let batch = batch.unwrap_or_else(|| new.iter().map(|_| JsValue::NULL).collect());
+            for message in batch.iter() {
+                self.messages.push(&Object::freeze(&Object::from(message)));
+            }
         }
+        let len = request.messages.len() as u32;
+        let getter = self.lazy_slice(len);
         let [k_model, k_system, k_messages, k_tools, k_max, model, system, tools] =
             self.constants.get_or_insert_with(|| {
                 ["model", "system", "messages", "tools", "max_tokens"]
@@ -121,7 +150,21 @@ impl JsModel {
         let object = Object::new();
         let _ = Reflect::set(&object, k_model, model);
         let _ = Reflect::set(&object, k_system, system);
-        let _ = Reflect::set(&object, k_messages, &self.messages.slice(0, request.messages.len() as u32));
+        // `messages` is copied when it is read, not at every call: a callback
+        // that never looks at the record (the fixture doubles) costs nothing
+        // however long the record grows, and each read is a fresh array that
+        // is safe to keep. The getter is `slice` bound to the record (no
+        // closure to free); if the page has broken either built-in, the copy
+        // is made now, as before.
+        let lazy = getter.filter(|getter| {
+            let descriptor = Object::new();
+            let _ = Reflect::set(&descriptor, &JsValue::from_str("get"), getter);
+            let _ = Reflect::set(&descriptor, &JsValue::from_str("enumerable"), &JsValue::TRUE);
+            Reflect::define_property(&object, k_messages, &descriptor).unwrap_or(false)
+        });
+        if lazy.is_none() {
+            let _ = Reflect::set(&object, k_messages, &self.messages.slice(0, len));
+        }
         let _ = Reflect::set(&object, k_tools, tools);
         let _ = Reflect::set(&object, k_max, &JsValue::from_f64(f64::from(request.max_tokens)));
         object.into()
@@ -146,19 +189,31 @@ impl Model for JsModel {
 /// The process as a JS function `(command, options) => outcome`.
 pub struct JsProcess {
     callback: Function,
+    /// The command's words and the option's key as JS strings, converted
+    /// once (a loop runs the same command every time).
+    words: Vec<(String, JsValue)>,
 }
 
 impl JsProcess {
     pub fn new(callback: Function) -> JsProcess {
-        JsProcess { callback }
+        JsProcess { callback, words: Vec::new() }
+    }
+
+    fn word(&mut self, text: &str) -> JsValue {
+        if let Some((_, js)) = self.words.iter().find(|(t, _)| t == text) {
+            return js.clone();
+        }
+        let js = JsValue::from_str(text);
+        self.words.push((text.to_string(), js.clone()));
+        js
     }
 }
 
 impl Process for JsProcess {
     fn run(&mut self, command: &[&str], timeout_s: f64) -> ProcessOutcome {
-        let args: Array = command.iter().map(|c| JsValue::from_str(c)).collect();
+        let args: Array = command.iter().map(|c| self.word(c)).collect();
         let options = Object::new();
-        let _ = Reflect::set(&options, &JsValue::from_str("timeout_s"), &JsValue::from_f64(timeout_s));
+        let _ = Reflect::set(&options, &self.word("timeout_s"), &JsValue::from_f64(timeout_s));
         match self.callback.call2(&JsValue::NULL, &args, &options) {
             Ok(outcome) => match to_json(&outcome) {
                 Ok(json) => outcome_from_json(&json)
