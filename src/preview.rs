@@ -223,15 +223,20 @@ impl Local for crate::protocol::ModelError {
 
 impl Local for crate::protocol::Request<'_> {
     fn write(&self, out: &mut Vec<u8>) {
-        // The messages are the record the page already draws: count them only.
-        serde_json::json!({
-            "model": self.model,
-            "system": self.system,
-            "messages": record_ref(self.messages.len()),
-            "tools": self.tools,
-            "max_tokens": self.max_tokens,
-        })
-        .write(out);
+        // The messages are the record the page already draws: count them
+        // only. Written field by field (keys in the order a JSON object of
+        // them would have): a loop writes one request per call.
+        out.extend_from_slice(b"{\"max_tokens\":");
+        self.max_tokens.write(out);
+        out.extend_from_slice(b",\"messages\":");
+        write_str(&record_ref(self.messages.len()), out);
+        out.extend_from_slice(b",\"model\":");
+        self.model.write(out);
+        out.extend_from_slice(b",\"system\":");
+        self.system.write(out);
+        out.extend_from_slice(b",\"tools\":");
+        write_preview(&self.tools, 1, out);
+        out.push(b'}');
     }
     fn fingerprint(&self, h: &mut Fnv) {
         h.len(self.messages.len());

@@ -792,6 +792,25 @@ proptest! {
     }
 
     #[test]
+    fn a_request_is_previewed_like_the_same_request_as_json(
+        system in "[a-zé\"\\\\ \n<>]{0,900}", model in "[a-z-]{0,20}", tools in any_json(),
+        n in 0usize..5000, max_tokens in 0u32..100_000,
+    ) {
+        use agent_loop_playground::protocol::Request;
+        use agent_loop_playground::preview::record_ref;
+        use agent_loop_playground::trace::Local;
+        // The recorder writes a request straight from its fields; it must
+        // read exactly as the object it stands for would.
+        let messages = vec![Value::Null; n];
+        let request = Request { model: &model, system: &system, messages: &messages, tools: tools.clone(), max_tokens };
+        let as_json = json!({"model": model, "system": system, "messages": record_ref(n), "tools": tools, "max_tokens": max_tokens});
+        let (mut direct, mut reference) = (Vec::new(), Vec::new());
+        request.write(&mut direct);
+        as_json.write(&mut reference);
+        prop_assert_eq!(String::from_utf8(direct).unwrap(), String::from_utf8(reference).unwrap());
+    }
+
+    #[test]
     fn fixture_text_is_read_as_its_json_or_reported_as_not_json(text in fixture_text()) {
         let parsed = Scenario::parse(&text);
         match serde_json::from_str::<Value>(&text) {
