@@ -91,23 +91,55 @@ fn garbage_from_js_callbacks_becomes_statuses() {
 
 #[wasm_bindgen_test]
 fn a_kept_request_keeps_its_own_record() {
-    // The model keeps every request (and the array it read), edits what it
-    // may, and at the end reports what each kept request says: each is the
-    // record as it was at that call, whatever came after.
+    // The model keeps every request, changes the array it was given (strict
+    // mode: an assignment must work like on any plain object) and at the
+    // end reports what each kept request says: each is the record as it was
+    // at that call (plus its own change), whatever came after.
     let model = js_sys::Function::new_with_args(
         "request",
-        "const kept = (globalThis.__kept ||= []);\
-         kept.push(request);\
-         const read = request.messages; read.push('junk'); read.length = 0;\
+        "'use strict';\
+         const kept = (globalThis.__kept ||= []);\
+         const n = request.messages.length;\
+         request.messages.push('mine');\
+         request.messages = request.messages.slice();\
+         kept.push([request, n]);\
          const frozen = Object.isFrozen(request.messages[0]);\
          if (kept.length < 3) return {stop_reason: 'tool_use', content: [{type: 'tool_use', id: 'x' + kept.length, name: 'run_main', input: {}}]};\
-         const lengths = kept.map(r => r.messages.length + '/' + JSON.parse(JSON.stringify(r)).messages.length);\
+         const lengths = kept.map(([r, n]) => n + '/' + JSON.parse(JSON.stringify(r)).messages.length);\
          globalThis.__kept = undefined;\
-         return {stop_reason: 'end_turn', content: [{type: 'text', text: lengths.join(',') + ' frozen=' + frozen + ' fresh=' + (request.messages !== request.messages)}]};",
+         return {stop_reason: 'end_turn', content: [{type: 'text', text: lengths.join(',') + ' frozen=' + frozen}]};",
     );
     let trace = record_with_callbacks(&report(), Some(model), None);
     assert_eq!(trace.status(), Some("answered"));
-    assert_eq!(trace.result["text"], "1/1,3/3,5/5 frozen=true fresh=true");
+    assert_eq!(trace.result["text"], "1/2,3/4,5/6 frozen=true");
+}
+
+#[wasm_bindgen_test]
+fn built_ins_a_host_page_broke_do_not_unwind_through_wasm() {
+    // A page that replaced Array.prototype.slice/push, Object.freeze and
+    // JSON.parse with throwing functions: the run still ends with a status
+    // (the callbacks get less, nothing panics).
+    let patch = js_sys::Function::new_with_args(
+        "on",
+        "const saved = (globalThis.__saved ||= {slice: Array.prototype.slice, push: Array.prototype.push, freeze: Object.freeze, parse: JSON.parse});\
+         const boom = () => { throw new Error('patched'); };\
+         Array.prototype.slice = on ? boom : saved.slice;\
+         Array.prototype.push = on ? boom : saved.push;\
+         Object.freeze = on ? boom : saved.freeze;\
+         JSON.parse = on ? boom : saved.parse;",
+    );
+    let model = js_sys::Function::new_with_args(
+        "request",
+        "return {stop_reason: 'end_turn', content: [{type: 'text', text: 'saw ' + (Array.isArray(request.messages) ? request.messages.length : typeof request.messages)}]};",
+    );
+    let process = js_sys::Function::new_with_args(
+        "command",
+        "return {returncode: 0, stdout: String(command.length), stderr: ''};",
+    );
+    let _ = patch.call1(&wasm_bindgen::JsValue::NULL, &wasm_bindgen::JsValue::TRUE);
+    let trace = record_with_callbacks(&report(), Some(model), Some(process));
+    let _ = patch.call1(&wasm_bindgen::JsValue::NULL, &wasm_bindgen::JsValue::FALSE);
+    assert!(trace.status().is_some(), "a status, not a panic: {:?}", trace.status());
 }
 
 #[wasm_bindgen_test]

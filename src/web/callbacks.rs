@@ -87,33 +87,13 @@ pub struct JsModel {
     /// stays linear.
     messages: Array,
     /// Keys and constant values, converted once (strings cost a copy each
-    /// time they cross the boundary), and `Array.prototype.slice`.
+    /// time they cross the boundary).
     constants: Option<[JsValue; 8]>,
-    /// `Array.prototype.slice` and `Function.prototype.bind`, as found.
-    slice_bind: Option<Option<(Function, Function)>>,
 }
 
 impl JsModel {
     pub fn new(callback: Function) -> JsModel {
-        JsModel { callback, messages: Array::new(), constants: None, slice_bind: None }
-    }
-
-    /// `() => record.slice(0, len)` as a bound function, if the built-ins work.
-    fn lazy_slice(&mut self, len: u32) -> Option<Function> {
-        let messages = &self.messages;
-        let function = |of: &JsValue, name: &str| {
-            Reflect::get(of, &JsValue::from_str(name)).ok().and_then(|f| f.dyn_into::<Function>().ok())
-        };
-        let (slice, bind) = self
-            .slice_bind
-            .get_or_insert_with(|| {
-                let slice = function(messages, "slice")?;
-                let bind = function(&slice, "bind")?;
-                Some((slice, bind))
-            })
-            .as_ref()?;
-        let args = Array::of3(messages, &JsValue::from_f64(0.0), &JsValue::from_f64(f64::from(len)));
-        Reflect::apply(bind, slice, &args).ok()?.dyn_into::<Function>().ok()
+        JsModel { callback, messages: Array::new(), constants: None }
     }
 
     fn request(&mut self, request: &Request) -> JsValue {
@@ -124,15 +104,13 @@ impl JsModel {
         let new = &request.messages[self.messages.length() as usize..];
         if !new.is_empty() {
             let text = serde_json::to_string(new).unwrap_or_else(|_| "[]".into());
-            // (a page that broke JSON.parse gets nulls, one per message)
-            let batch = JSON::parse(&text).ok().and_then(|b| b.dyn_into::<Array>().ok());
-            let batch = batch.unwrap_or_else(|| new.iter().map(|_| JsValue::NULL).collect());
-            for message in batch.iter() {
-                self.messages.push(&Object::freeze(&Object::from(message)));
+            let batch = JSON::parse(&text).unwrap_or(JsValue::NULL);
+            for i in 0..new.len() as u32 {
+                // (a page that broke JSON.parse or Object.freeze gets what they gave)
+                let message = Reflect::get_u32(&batch, i).unwrap_or(JsValue::NULL);
+                let _ = try_push(&self.messages, &try_freeze(&message).unwrap_or(message));
             }
         }
-        let len = request.messages.len() as u32;
-        let getter = self.lazy_slice(len);
         let [k_model, k_system, k_messages, k_tools, k_max, model, system, tools] =
             self.constants.get_or_insert_with(|| {
                 ["model", "system", "messages", "tools", "max_tokens"]
@@ -150,25 +128,36 @@ impl JsModel {
         let object = Object::new();
         let _ = Reflect::set(&object, k_model, model);
         let _ = Reflect::set(&object, k_system, system);
-        // `messages` is copied when it is read, not at every call: a callback
-        // that never looks at the record (the fixture doubles) costs nothing
-        // however long the record grows, and each read is a fresh array that
-        // is safe to keep. The getter is `slice` bound to the record (no
-        // closure to free); if the page has broken either built-in, the copy
-        // is made now, as before.
-        let lazy = getter.filter(|getter| {
-            let descriptor = Object::new();
-            let _ = Reflect::set(&descriptor, &JsValue::from_str("get"), getter);
-            let _ = Reflect::set(&descriptor, &JsValue::from_str("enumerable"), &JsValue::TRUE);
-            Reflect::define_property(&object, k_messages, &descriptor).unwrap_or(false)
-        });
-        if lazy.is_none() {
-            let _ = Reflect::set(&object, k_messages, &self.messages.slice(0, len));
-        }
+        // A fresh array for each call: the callback may keep or change it.
+        let messages = try_slice(&self.messages, 0, request.messages.len() as u32)
+            .unwrap_or_else(|_| Array::new().into());
+        let _ = Reflect::set(&object, k_messages, &messages);
         let _ = Reflect::set(&object, k_tools, tools);
         let _ = Reflect::set(&object, k_max, &JsValue::from_f64(f64::from(request.max_tokens)));
         object.into()
     }
+}
+
+// Built-ins a host page could have replaced with something that throws:
+// called through `catch` bindings so that nothing unwinds through wasm.
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    /// An array, as these bindings see it.
+    type List;
+    #[wasm_bindgen(js_namespace = Object, js_name = freeze, catch)]
+    fn try_freeze(value: &JsValue) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, js_name = slice, catch)]
+    fn slice(this: &List, start: u32, end: u32) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, js_name = push, catch)]
+    fn push(this: &List, value: &JsValue) -> Result<u32, JsValue>;
+}
+
+fn try_push(list: &Array, value: &JsValue) -> Result<u32, JsValue> {
+    list.unchecked_ref::<List>().push(value)
+}
+
+fn try_slice(list: &Array, start: u32, end: u32) -> Result<JsValue, JsValue> {
+    list.unchecked_ref::<List>().slice(start, end)
 }
 
 impl Model for JsModel {
@@ -211,7 +200,10 @@ impl JsProcess {
 
 impl Process for JsProcess {
     fn run(&mut self, command: &[&str], timeout_s: f64) -> ProcessOutcome {
-        let args: Array = command.iter().map(|c| self.word(c)).collect();
+        let args = Array::new();
+        for word in command {
+            let _ = try_push(&args, &self.word(word));
+        }
         let options = Object::new();
         let _ = Reflect::set(&options, &self.word("timeout_s"), &JsValue::from_f64(timeout_s));
         match self.callback.call2(&JsValue::NULL, &args, &options) {
