@@ -107,7 +107,7 @@ impl Debugger {
     pub fn breakpoints(&self) -> impl Iterator<Item = (Function, u32)> + '_ {
         let mut lines: Vec<(Function, u32)> =
             self.breakpoints.iter().map(|k| (k.0, lesson::line_of_key(self.code, *k))).collect();
-        lines.sort_unstable();
+        crate::vocab::sort_small(&mut lines);
         lines.dedup();
         lines.into_iter()
     }

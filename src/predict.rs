@@ -64,7 +64,7 @@ pub fn questions(
             asks.push(ask);
         }
     }
-    asks.sort_by_key(|a| a.step);
+    crate::vocab::sort_small_by_key(&mut asks, |a| a.step);
     asks
 }
 

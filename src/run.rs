@@ -184,7 +184,7 @@ pub fn record(
                 }
                 Cut::Time => format!(
                     "the recording ran longer than its time budget of {} ms and was stopped",
-                    limits.millis.unwrap_or_default()
+                    crate::vocab::Decimal(limits.millis.unwrap_or_default())
                 ),
                 Cut::Memory => format!(
                     "the trace grew past its memory budget of {} MB and was stopped",

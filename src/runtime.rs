@@ -10,7 +10,7 @@
 
 use crate::protocol::{tools, Request, MODEL, SYSTEM};
 use crate::protocol::{LoopError, Model, ModelError, Outcome, Process, ProcessOutcome, Status};
-use crate::trace::{before, head};
+use crate::trace::{before, head, Decimal};
 use serde_json::{json, Value};
 
 /// How long one answer from the model may be, in tokens.
@@ -61,7 +61,7 @@ pub fn run_main(call: &Value, process: &mut dyn Process, timeout: f64) -> Value 
         }
         ProcessOutcome::TimedOut => {
             before!("main.timeout"; timeout, result);
-            result["content"] = json!(format!("timed out after {timeout} s"));
+            result["content"] = json!(format!("timed out after {} s", Decimal(timeout)));
             before!("main.timeout_flag"; result);
             result["is_error"] = json!(true);
         }

@@ -54,3 +54,89 @@ impl Code {
         Code::ALL.into_iter().find(|c| c.name() == name.trim().to_ascii_lowercase())
     }
 }
+
+/// Sort one of the few short lists the crate sorts (breakpoints, listing
+/// lines, names, questions: tens of items), stably, by a key. An insertion
+/// sort: a few hundred bytes of wasm per use where the standard library's
+/// sort costs kilobytes per element type — and the page downloads them.
+pub fn sort_small_by_key<T, K: Ord>(items: &mut [T], key: impl Fn(&T) -> K) {
+    for i in 1..items.len() {
+        let mut j = i;
+        while j > 0 && key(&items[j - 1]) > key(&items[j]) {
+            items.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+}
+
+/// [`sort_small_by_key`] by the items themselves.
+pub fn sort_small<T: Ord>(items: &mut [T]) {
+    for i in 1..items.len() {
+        let mut j = i;
+        while j > 0 && items[j - 1] > items[j] {
+            items.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+}
+
+/// A number written as Rust's `{}` writes an `f64` (`3`, `1.5`,
+/// `0.0000001`: the shortest digits that read back, never an exponent) —
+/// through serde_json's float writer, which the crate has anyway, instead
+/// of the standard library's float formatting (kilobytes the page would
+/// download). The text is `format!("{x}")`'s wherever the shortest form has
+/// up to 15 significant digits (the page's coordinates, a fixture's
+/// `timeout_s`); past that it is another shortest form that reads back as
+/// `x` (tests/properties.rs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Decimal(pub f64);
+
+impl std::fmt::Display for Decimal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let x = self.0;
+        if x.is_nan() {
+            return f.write_str("NaN");
+        }
+        if x.is_infinite() {
+            return f.write_str(if x > 0.0 { "inf" } else { "-inf" });
+        }
+        if x == x.trunc() && x.abs() < 1e15 {
+            // Whole numbers: the integer (and "-0" for minus zero).
+            let sign = if x.is_sign_negative() && x == 0.0 { "-" } else { "" };
+            return write!(f, "{sign}{}", x as i64);
+        }
+        // Shortest round-trip digits, maybe with an exponent: "1.5e-7".
+        let text = serde_json::to_string(&x).unwrap_or_default();
+        let (negative, text) = match text.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, text.as_str()),
+        };
+        let (mantissa, exponent) = match text.split_once(['e', 'E']) {
+            Some((m, e)) => (m, e.trim_start_matches('+').parse::<i32>().unwrap_or(0)),
+            None => (text, 0),
+        };
+        let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+        // The digits, and after how many of them the decimal point falls.
+        let all = format!("{whole}{fraction}");
+        let lead = all.len() - all.trim_start_matches('0').len();
+        let point = whole.len() as i32 + exponent - lead as i32;
+        let digits = all[lead..].trim_end_matches('0');
+        let mut out = String::new();
+        if negative {
+            out.push('-');
+        }
+        if point <= 0 {
+            out.push_str("0.");
+            out.extend(std::iter::repeat_n('0', point.unsigned_abs() as usize));
+            out.push_str(digits);
+        } else if point as usize >= digits.len() {
+            out.push_str(digits);
+            out.extend(std::iter::repeat_n('0', point as usize - digits.len()));
+        } else {
+            out.push_str(&digits[..point as usize]);
+            out.push('.');
+            out.push_str(&digits[point as usize..]);
+        }
+        f.write_str(&out)
+    }
+}

@@ -792,6 +792,42 @@ proptest! {
     }
 
     #[test]
+    fn a_decimal_reads_like_rusts_own_float_display(bits in any::<u64>(), small in -1.0e6f64..1.0e6, step in 0u32..4000) {
+        use agent_loop_playground::vocab::Decimal;
+        // Any bit pattern (NaN, infinities, subnormals, huge, tiny), plain
+        // numbers, and the halves and tenths a drawing uses.
+        let edges = [0.0, -0.0, 1e21, 1e-7, 1.5e-7, 5e-324, f64::MAX, f64::MIN_POSITIVE, 0.1 + 0.2, 1.5, 3.0, 1e15, 1e16, 123456789012345680.0, 0.000123, 999999999999999.9];
+        for x in edges.into_iter().chain([f64::from_bits(bits), small, f64::from(step) / 2.0, f64::from(step) / 10.0, -f64::from(step) * 0.3]) {
+            let (mine, rusts) = (Decimal(x).to_string(), format!("{x}"));
+            // The same text wherever the shortest form has up to 15 digits
+            // (then only one such form exists); past that both are shortest
+            // forms that read back as x, and may differ in the last digit.
+            let significant = rusts.trim_start_matches('-').replace('.', "").trim_matches('0').len();
+            if significant <= 15 || !x.is_finite() {
+                prop_assert_eq!(&mine, &rusts, "{:?}", x);
+            } else {
+                prop_assert_eq!(mine.len(), rusts.len(), "{:?}: {} vs {}", x, mine, rusts);
+                prop_assert_eq!(mine.parse::<f64>().ok(), Some(x), "{:?}: {}", x, mine);
+            }
+        }
+    }
+
+    #[test]
+    fn the_small_sorts_sort_like_the_standard_library(items in proptest::collection::vec((0u8..6, any::<u16>()), 0..80)) {
+        use agent_loop_playground::vocab::{sort_small, sort_small_by_key};
+        let mut mine = items.clone();
+        let mut theirs = items.clone();
+        sort_small(&mut mine);
+        theirs.sort();
+        prop_assert_eq!(&mine, &theirs);
+        // By a key, stably: equal keys keep their order.
+        let (mut mine, mut theirs) = (items.clone(), items);
+        sort_small_by_key(&mut mine, |x| x.0);
+        theirs.sort_by_key(|x| x.0);
+        prop_assert_eq!(mine, theirs);
+    }
+
+    #[test]
     fn a_request_is_previewed_like_the_same_request_as_json(
         system in "[a-zé\"\\\\ \n<>]{0,900}", model in "[a-z-]{0,20}", tools in any_json(),
         n in 0usize..5000, max_tokens in 0u32..100_000,

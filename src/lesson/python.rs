@@ -220,7 +220,7 @@ pub fn keys_on_line(code: Code, function: Function, line: u32) -> Vec<Key> {
 /// The lines of a listing where the run can stop, in order.
 pub fn stoppable_lines_in(code: Code, function: Function) -> Vec<u32> {
     let mut lines: Vec<u32> = key_lines(code, function).iter().map(|(_, n)| *n).filter(|n| *n > 0).collect();
-    lines.sort_unstable();
+    crate::vocab::sort_small(&mut lines);
     lines.dedup();
     lines
 }
@@ -254,7 +254,7 @@ pub fn python_names(function: Function) -> &'static [String] {
                     }
                 }
             }
-            names.sort_unstable();
+            crate::vocab::sort_small(&mut names);
             names.dedup();
             names
         })

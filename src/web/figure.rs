@@ -12,6 +12,7 @@ use crate::i18n::Lang;
 use crate::lesson;
 use crate::run::Trace;
 use crate::trace::{Event, Function};
+use crate::vocab::Decimal;
 use serde_json::Value;
 
 const LINE_H: f64 = 18.0;
@@ -85,6 +86,7 @@ struct Svg {
 impl Svg {
     /// Words of the page (from the language tables).
     fn text(&mut self, x: f64, y: f64, class: &str, text: &str) {
+        let (x, y) = (Decimal(x), Decimal(y));
         self.body.push_str(&format!(r#"<text x="{x}" y="{y}" class="{class}">{}</text>"#, esc(text)));
     }
     /// Data and code (ids, field names, values): the same in every language.
@@ -92,6 +94,7 @@ impl Svg {
         self.text(x, y, &format!("{class} alp-data"), text);
     }
     fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, class: &str) {
+        let [x, y, w, h] = [x, y, w, h].map(Decimal);
         self.body
             .push_str(&format!(r#"<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="6" class="{class}"/>"#));
     }
@@ -292,8 +295,8 @@ pub fn render_parts(m: &Moment) -> [String; 3] {
             let note = lang.fill("folded", &[("n", hidden.to_string())]);
             cards.push_str(&format!(
                 r#"<text x="{}" y="{}" class="alp-t-dim alp-fold">{}</text>"#,
-                l.card_x + 10.0,
-                svg.y + 14.0,
+                Decimal(l.card_x + 10.0),
+                Decimal(svg.y + 14.0),
                 esc(&note)
             ));
             svg.y += 24.0;
@@ -301,7 +304,7 @@ pub fn render_parts(m: &Moment) -> [String; 3] {
         let message = &t.record[i];
         let role = message["role"].as_str().unwrap_or("?");
         let rows = wrap_rows(rows_of(message, m.lang), l.card_text(), UNPAIRED_ROOM);
-        let h = 26.0 + LINE_H * rows.len() as f64;
+        let h = Decimal(26.0 + LINE_H * rows.len() as f64);
         let changed = i >= m.previous_len.min(record_len) && m.started;
         let has_results = rows.iter().any(|r| r.result_id.is_some());
         let kind = if has_results { "tool_result" } else { role };
@@ -315,7 +318,9 @@ pub fn render_parts(m: &Moment) -> [String; 3] {
         ));
         cards.push_str(&format!(
             r#"<rect x="{}" y="{}" width="{}" height="{h}" rx="8" class="alp-card-bg"/>"#,
-            l.card_x, svg.y, l.card_w
+            Decimal(l.card_x),
+            Decimal(svg.y),
+            Decimal(l.card_w)
         ));
         let label = match kind {
             "user" | "assistant" | "tool_result" => lang.word(&format!("card_{kind}")),
@@ -323,8 +328,8 @@ pub fn render_parts(m: &Moment) -> [String; 3] {
         };
         cards.push_str(&format!(
             r#"<text x="{}" y="{}" class="alp-card-head"><tspan class="alp-data">#{} {}</tspan>{}</text>"#,
-            l.card_x + 10.0,
-            svg.y + 17.0,
+            Decimal(l.card_x + 10.0),
+            Decimal(svg.y + 17.0),
             i,
             esc(&format!("{role} · ")),
             esc(label)
@@ -332,16 +337,17 @@ pub fn render_parts(m: &Moment) -> [String; 3] {
         if changed {
             cards.push_str(&format!(
                 r#"<text x="{}" y="{}" class="alp-new">{}</text>"#,
-                l.card_x + l.card_w - 34.0,
-                svg.y + 17.0,
+                Decimal(l.card_x + l.card_w - 34.0),
+                Decimal(svg.y + 17.0),
                 esc(lang.word("new"))
             ));
         }
         for (r, row) in rows.iter().enumerate() {
             let y = svg.y + 26.0 + LINE_H * r as f64 + 12.0;
             cards.push_str(&format!(
-                r#"<text x="{}" y="{y}" class="{}{}">{}</text>"#,
-                l.card_x + if row.more { 26.0 } else { 14.0 },
+                r#"<text x="{}" y="{}" class="{}{}">{}</text>"#,
+                Decimal(l.card_x + if row.more { 26.0 } else { 14.0 }),
+                Decimal(y),
                 row.class,
                 if row.data { " alp-data" } else { "" },
                 esc(&row.text)
@@ -354,21 +360,24 @@ pub fn render_parts(m: &Moment) -> [String; 3] {
             }
         }
         cards.push_str("</g>");
-        svg.y += h + 10.0;
+        svg.y += h.0 + 10.0;
     }
     // Pairing lines: each tool_use to the tool_result that answers it.
     for (id, y1) in &use_rows {
         match result_rows.iter().find(|(rid, y2)| rid == id && y2 > y1) {
             Some((_, y2)) => links.push_str(&format!(
                 r#"<path class="alp-pair" d="M{a} {y1} C {b} {y1}, {b} {y2}, {a} {y2}"/><circle class="alp-pair-dot" cx="{a}" cy="{y1}" r="3"/><circle class="alp-pair-dot" cx="{a}" cy="{y2}" r="3"/>"#,
-                a = l.card_x,
-                b = (l.card_x - 30.0).max(3.0),
+                a = Decimal(l.card_x),
+                b = Decimal((l.card_x - 30.0).max(3.0)),
+                y1 = Decimal(*y1),
+                y2 = Decimal(*y2),
             )),
             None => marks.push_str(&format!(
                 r#"<g class="alp-unpaired"><circle cx="{a}" cy="{y1}" r="5"/><text x="{x}" y="{ty}" class="alp-t-warn">{label}</text></g>"#,
-                a = l.card_x,
-                x = l.card_x + l.card_w - 70.0,
-                ty = y1 + 4.0,
+                a = Decimal(l.card_x),
+                y1 = Decimal(*y1),
+                x = Decimal(l.card_x + l.card_w - 70.0),
+                ty = Decimal(y1 + 4.0),
                 label = esc(lang.word("unpaired")),
             )),
         }
@@ -396,6 +405,7 @@ pub fn render_parts(m: &Moment) -> [String; 3] {
 
 /// One `<svg>` of the figure, `w` × `h` from its own top.
 fn drawing(body: String, w: f64, h: f64, attrs: &str) -> String {
+    let (w, h) = (Decimal(w), Decimal(h));
     format!(
         r#"<svg xmlns="http://www.w3.org/2000/svg" {attrs} viewBox="0 0 {w} {h}" width="{w}" height="{h}">{body}</svg>"#
     )
@@ -645,8 +655,11 @@ fn staged(svg: &mut Svg, m: &Moment, locals: &Value) {
     let h = 26.0 + LINE_H * lines.len() as f64;
     svg.body.push_str(r#"<g class="alp-staged" data-role="staged">"#);
     svg.body.push_str(&format!(
-        r#"<rect x="{}" y="{}" width="{}" height="{h}" rx="8" class="alp-staged-bg"/>"#,
-        l.card_x, svg.y, l.card_w
+        r#"<rect x="{}" y="{}" width="{}" height="{}" rx="8" class="alp-staged-bg"/>"#,
+        Decimal(l.card_x),
+        Decimal(svg.y),
+        Decimal(l.card_w),
+        Decimal(h)
     ));
     svg.text(l.card_x + 10.0, svg.y + 17.0, "alp-card-head", m.lang.word("staged"));
     for (i, line) in lines.iter().enumerate() {

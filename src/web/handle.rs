@@ -118,7 +118,7 @@ impl Playground {
             (Some(n), _) if n.fract() == 0.0 && n >= 1.0 && n <= f64::from(u32::MAX) => {
                 (n as u32).to_string()
             }
-            (Some(n), _) => return Err(js_err(format!("{n} is not a line number"))),
+            (Some(n), _) => return Err(js_err(format!("{} is not a line number", crate::vocab::Decimal(n)))),
             (None, Some(s)) => s,
             (None, None) => return Err(js_err("line must be a line number or a label")),
         };

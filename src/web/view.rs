@@ -413,7 +413,7 @@ pub fn setup(scenario: &Scenario, lang: Lang, edit_problems: &[String]) -> Strin
         let tools = serde_json::to_string_pretty(&tools).unwrap_or_default();
         html.push_str(&item("setup_tools", code(&format!("TOOLS = {tools}"))));
     }
-    let timeout = scenario.timeout_s;
+    let timeout = crate::vocab::Decimal(scenario.timeout_s);
     let entry = match scenario.function {
         Function::AskClaude => "ask_claude(client, MODEL, [{\"role\": \"user\", \"content\": QUESTION}])".to_string(),
         Function::RunMain => format!("run_main({}, workspace, timeout={timeout})", json(&scenario.call)),
