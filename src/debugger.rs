@@ -7,7 +7,6 @@
 use crate::lesson::{self, Key};
 use crate::trace::{Event, Step};
 use crate::vocab::{Code, Function};
-use std::collections::BTreeSet;
 
 /// A control the learner can press.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,13 +67,14 @@ impl Command {
 pub struct Debugger {
     position: usize,
     started: bool,
-    breakpoints: BTreeSet<Key>,
+    /// A few keys: a list (a set type would cost the page kilobytes).
+    breakpoints: Vec<Key>,
     code: Code,
 }
 
 impl Default for Debugger {
     fn default() -> Debugger {
-        Debugger { position: 0, started: false, breakpoints: BTreeSet::new(), code: Code::Rust }
+        Debugger { position: 0, started: false, breakpoints: Vec::new(), code: Code::Rust }
     }
 }
 
@@ -127,9 +127,11 @@ impl Debugger {
     pub fn set_breakpoint(&mut self, function: Function, line: u32, on: bool) {
         for key in lesson::keys_on_line(self.code, function, line) {
             if on {
-                self.breakpoints.insert(key);
+                if !self.breakpoints.contains(&key) {
+                    self.breakpoints.push(key);
+                }
             } else {
-                self.breakpoints.remove(&key);
+                self.breakpoints.retain(|k| *k != key);
             }
         }
     }

@@ -304,9 +304,13 @@ impl Session {
             raw["process"] = process.clone();
         }
         // The lesson's expectations and questions describe the lesson's run.
-        if let Some(map) = raw.as_object_mut() {
-            map.remove("expect");
-            map.remove("questions");
+        // (a new map, not `remove`: no removal code for the page)
+        if let Value::Object(map) = &raw {
+            let mut kept = serde_json::Map::new();
+            for (k, v) in map.iter().filter(|(k, _)| *k != "expect" && *k != "questions") {
+                kept.insert(k.clone(), v.clone());
+            }
+            raw = Value::Object(kept);
         }
         // The scenario format's own checks say what `check` says.
         Scenario::from_value(raw).map_err(|problems| {

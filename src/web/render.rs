@@ -12,7 +12,6 @@ use crate::lesson::{self, caption, listing_in};
 use crate::session::Session;
 use crate::vocab::{Code, Function};
 use serde_json::Value;
-use std::collections::BTreeMap;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement, HtmlInputElement};
 
@@ -21,7 +20,7 @@ pub struct Page {
     pub root: HtmlElement,
     pub session: Session,
     /// What each panel shows now (selector → markup).
-    shown: BTreeMap<&'static str, String>,
+    shown: Vec<(&'static str, String)>,
     /// The listing on screen.
     shown_listing: Option<(Function, Code)>,
     /// Listings drawn before and taken off screen, by function, listing and
@@ -68,7 +67,7 @@ impl Page {
         let mut page = Page {
             root,
             session,
-            shown: BTreeMap::new(),
+            shown: Vec::new(),
             shown_listing: None,
             listing_cache: Vec::new(),
             shown_lang: None,
@@ -92,9 +91,8 @@ impl Page {
             return false;
         }
         self.layout = layout;
-        for part in [".alp-fig-head", ".alp-fig-record", ".alp-fig-staged"] {
-            self.shown.remove(part);
-        }
+        self.shown
+            .retain(|(part, _)| ![".alp-fig-head", ".alp-fig-record", ".alp-fig-staged"].contains(part));
         self.draw_step();
         true
     }
@@ -139,13 +137,17 @@ impl Page {
 
     /// Replace a panel's markup, only when it changed.
     fn set_html(&mut self, selector: &'static str, html: &str) {
-        if self.shown.get(selector).is_some_and(|c| c == html) {
+        let known = self.shown.iter().position(|(part, _)| *part == selector);
+        if known.is_some_and(|i| self.shown[i].1 == html) {
             return;
         }
         if let Some(el) = self.q(selector) {
             el.set_inner_html(html);
         }
-        self.shown.insert(selector, html.to_string());
+        match known {
+            Some(i) => self.shown[i].1 = html.to_string(),
+            None => self.shown.push((selector, html.to_string())),
+        }
     }
 
     fn set_text(&mut self, selector: &'static str, text: &str) {
@@ -211,7 +213,7 @@ impl Page {
             error.remove_attribute("hidden")
         };
         // The panel's markup is no longer what `shown` remembers.
-        self.shown.remove(".alp-setup");
+        self.shown.retain(|(part, _)| *part != ".alp-setup");
     }
 
     /// The question waiting (with the line it is about), the last answer
@@ -481,9 +483,15 @@ impl Page {
             {
                 // In the Python listing, only the names the Python has.
                 let mut shown = trace.locals_json(&step);
-                if let (Code::Python, Value::Object(map)) = (s.code(), &mut shown) {
+                if let (Code::Python, Value::Object(map)) = (s.code(), &shown) {
+                    // (a new map, not `retain`: no removal code for the page)
                     let names = lesson::python_names(step.function);
-                    map.retain(|k, _| k == "return" || names.iter().any(|n| n == k));
+                    let mut kept = serde_json::Map::new();
+                    for (k, v) in map.iter().filter(|(k, _)| *k == "return" || names.iter().any(|n| n == *k))
+                    {
+                        kept.insert(k.clone(), v.clone());
+                    }
+                    shown = Value::Object(kept);
                 }
                 view::locals(&shown, lang)
             }
@@ -496,7 +504,8 @@ impl Page {
         let status = s.status().to_string();
         self.set_text(".alp-stack", &stack);
         // Three drawings: most steps only change the first.
-        let figure_changed = self.shown.get(".alp-fig-record").is_none_or(|shown| *shown != record);
+        let figure_changed =
+            !self.shown.iter().any(|(part, shown)| *part == ".alp-fig-record" && *shown == record);
         let focused_card = self.focused_card();
         self.set_html(".alp-fig-head", &head);
         self.set_html(".alp-fig-record", &record);
