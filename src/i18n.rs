@@ -21,7 +21,8 @@ struct Table {
     html_lang: String,
     words: BTreeMap<String, String>,
     said: BTreeMap<String, String>,
-    captions: BTreeMap<String, (String, String)>,
+    /// By stage, in key order (a JSON object's, read in order).
+    captions: Vec<(String, (String, String))>,
 }
 
 /// A language the page can show. Cheap to copy.
@@ -65,10 +66,10 @@ fn parse(text: &str) -> Result<Table, String> {
         Ok(out)
     };
     let Some(stages) = v["captions"].as_object() else { return Err("captions: must be an object".into()) };
-    let mut captions = BTreeMap::new();
+    let mut captions = Vec::new();
     for (stage, c) in stages {
         match (c["title"].as_str(), c["body"].as_str()) {
-            (Some(t), Some(b)) => captions.insert(stage.clone(), (t.to_string(), b.to_string())),
+            (Some(t), Some(b)) => captions.push((stage.clone(), (t.to_string(), b.to_string()))),
             _ => return Err(format!("captions.{stage}: needs a title and a body")),
         };
     }
@@ -185,7 +186,10 @@ impl Lang {
 
     /// The caption `(title, body)` of a stage, unfilled.
     pub fn caption(self, stage: &str) -> Option<(&'static str, &'static str)> {
-        table(self).captions.get(stage).map(|(t, b)| (t.as_str(), b.as_str()))
+        let captions = &table(self).captions;
+        let i = captions.binary_search_by(|(s, _)| s.as_str().cmp(stage)).ok()?;
+        let (title, body) = &captions[i].1;
+        Some((title.as_str(), body.as_str()))
     }
 
     /// Every interface word key of this language.

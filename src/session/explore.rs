@@ -116,7 +116,7 @@ impl Session {
 
     /// `(right, answered)` in this scenario since it was loaded or "try again".
     pub fn score(&self) -> (usize, usize) {
-        (self.answers.values().filter(|a| a.correct).count(), self.answers.len())
+        (self.answers.iter().filter(|(_, a)| a.correct).count(), self.answers.len())
     }
 
     /// Answer the waiting question with choice `choice` (0 is the first).
@@ -129,7 +129,11 @@ impl Session {
         let target = self.pending.take().map_or(ask.step, |p| p.target);
         let correct = choice == ask.answer;
         let answer = Answer { key: ask.key.clone(), choice, correct };
-        self.answers.insert(ask.key.clone(), answer.clone());
+        // (a short list by question key; a second answer replaces the first)
+        match self.answers.iter_mut().find(|(key, _)| *key == ask.key) {
+            Some(given) => given.1 = answer.clone(),
+            None => self.answers.push((ask.key.clone(), answer.clone())),
+        }
         self.last_answer = Some(answer);
         let detail = json!({
             "question": ask.key,
@@ -177,8 +181,10 @@ impl Session {
         if !self.predict || to < from {
             return;
         }
-        let next =
-            self.asks.iter().find(|a| (from..=to).contains(&a.step) && !self.answers.contains_key(&a.key));
+        let next = self
+            .asks
+            .iter()
+            .find(|a| (from..=to).contains(&a.step) && !self.answers.iter().any(|(key, _)| *key == a.key));
         if let Some(ask) = next {
             self.pending = Some(Pending { key: ask.key.clone(), target: to });
             let step = ask.step;

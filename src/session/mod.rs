@@ -18,7 +18,6 @@ use crate::scenario::{load_shipped, Problem, Scenario};
 use crate::trace::{Limits, Step};
 use crate::vocab::{Code, Function};
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
 
 mod explore;
 pub use explore::{Answer, Comparison, EditProblem, Pending, Summary, Why};
@@ -178,9 +177,9 @@ pub struct Session {
     predict: bool,
     asks: Vec<crate::predict::Ask>,
     pending: Option<Pending>,
-    answers: BTreeMap<String, Answer>,
+    answers: Vec<(String, Answer)>,
     /// The lesson's answers, kept aside while a what-if run is shown.
-    lesson_answers: Option<BTreeMap<String, Answer>>,
+    lesson_answers: Option<Vec<(String, Answer)>>,
     last_answer: Option<Answer>,
     outbox: Vec<Value>,
     /// A changed version of the scenario (what if), and the lesson's own
@@ -233,7 +232,7 @@ impl Session {
             predict: false,
             asks: Vec::new(),
             pending: None,
-            answers: BTreeMap::new(),
+            answers: Vec::new(),
             lesson_answers: None,
             last_answer: None,
             outbox: Vec::new(),
