@@ -26,7 +26,7 @@ function crateOf(name) {
   if (m) {
     const c = m[1];
     if (c === "agent_loop_playground") {
-      const module = name.match(/^<?agent_loop_playground::([a-z_]+)/);
+      const module = name.match(/^<?agent_loop_playground::([a-z_][a-z0-9_]*)/);
       return `agent_loop_playground::${module ? module[1] : "?"}`;
     }
     return c;
