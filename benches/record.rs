@@ -2,7 +2,7 @@
 //! and print time, steps, and heap bytes per step (measured by a counting
 //! allocator). Run: `cargo bench --bench record`.
 
-use agent_loop_playground::protocol::{Model, ModelError, Process, ProcessOutcome, Request};
+use agent_loop_playground::protocol::{Model, ModelError, Process, ProcessOutcome, Request, Seconds};
 use agent_loop_playground::run::record;
 use agent_loop_playground::scenario::Scenario;
 use serde_json::{json, Value};
@@ -40,7 +40,7 @@ impl Model for AlwaysAsks {
 
 struct Fails;
 impl Process for Fails {
-    fn run(&mut self, _: &[&str], _: f64) -> ProcessOutcome {
+    fn run(&mut self, _: &[&str], _: Seconds) -> ProcessOutcome {
         ProcessOutcome::Exited {
             returncode: 1,
             stdout: String::new(),

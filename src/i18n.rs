@@ -21,7 +21,7 @@ struct Table {
     html_lang: String,
     words: BTreeMap<String, String>,
     said: BTreeMap<String, String>,
-    /// By stage, in key order (a JSON object's, read in order).
+    /// By stage, sorted (found by binary search).
     captions: Vec<(String, (String, String))>,
 }
 
@@ -73,6 +73,9 @@ fn parse(text: &str) -> Result<Table, String> {
             _ => return Err(format!("captions.{stage}: needs a title and a body")),
         };
     }
+    // Already in key order as serde_json's map reads them (unless a crate
+    // turns on its `preserve_order`): sorted anyway, for the binary search.
+    crate::vocab::sort_small_by_key(&mut captions, |(stage, _)| stage.clone());
     Ok(Table {
         code: s("code")?,
         name: s("name")?,

@@ -211,6 +211,15 @@ impl Local for bool {
     }
 }
 
+impl Local for crate::protocol::Seconds {
+    fn write(&self, out: &mut Vec<u8>) {
+        self.0.write(out);
+    }
+    fn fingerprint(&self, h: &mut Fnv) {
+        self.0.fingerprint(h);
+    }
+}
+
 impl Local for crate::protocol::ModelError {
     fn write(&self, out: &mut Vec<u8>) {
         serde_json::json!({"name": self.name, "message": self.message}).write(out);

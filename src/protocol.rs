@@ -117,7 +117,19 @@ pub enum ProcessOutcome {
 
 /// Anything that can run a command with a timeout.
 pub trait Process {
-    fn run(&mut self, command: &[&str], timeout_s: f64) -> ProcessOutcome;
+    fn run(&mut self, command: &[&str], timeout: Seconds) -> ProcessOutcome;
+}
+
+/// A time in seconds (the lesson's `timeout`), written as Python writes a
+/// number: `3`, `1.5`.
+#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+pub struct Seconds(pub f64);
+
+impl std::fmt::Display for Seconds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // (not `{}` of the f64: see vocab::Decimal)
+        crate::vocab::Decimal(self.0).fmt(f)
+    }
 }
 
 /// Why `run_loop` stopped. Only `Answered` means the model gave an answer;

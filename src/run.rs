@@ -7,7 +7,7 @@
 //! to `run_main`, so those really run as nested frames.
 
 use crate::protocol::ProcessOutcome;
-use crate::protocol::{Model, ModelError, Process};
+use crate::protocol::{Model, ModelError, Process, Seconds};
 use crate::runtime;
 use crate::scenario::Scenario;
 use crate::trace::{self, Cut, Function, Limits, Local, LocalsTable, Recording, Step};
@@ -221,7 +221,9 @@ fn traced_ask(model: &mut dyn Model, messages: &[Value]) -> Result<Value, ModelE
 
 fn traced_run_main(call: &Value, process: &mut dyn Process, timeout_s: f64) -> Value {
     let args: [(&str, &dyn Local); 2] = [("call", call), ("timeout", &timeout_s)];
-    trace::call(Function::RunMain, &args, Value::clone, || runtime::run_main(call, process, timeout_s))
+    trace::call(Function::RunMain, &args, Value::clone, || {
+        runtime::run_main(call, process, Seconds(timeout_s))
+    })
 }
 
 fn model_error(e: &ModelError) -> TraceError {
@@ -232,10 +234,10 @@ fn model_error(e: &ModelError) -> TraceError {
 struct Guarded<'a>(&'a mut dyn Process);
 
 impl Process for Guarded<'_> {
-    fn run(&mut self, command: &[&str], timeout_s: f64) -> ProcessOutcome {
+    fn run(&mut self, command: &[&str], timeout: Seconds) -> ProcessOutcome {
         if trace::over_limit() {
             return ProcessOutcome::CannotStart("the recording was stopped (a budget ran out)".into());
         }
-        self.0.run(command, timeout_s)
+        self.0.run(command, timeout)
     }
 }

@@ -9,8 +9,8 @@
 //! above) runs. The page hides them; they change no value.
 
 use crate::protocol::{tools, Request, MODEL, SYSTEM};
-use crate::protocol::{LoopError, Model, ModelError, Outcome, Process, ProcessOutcome, Status};
-use crate::trace::{before, head, Decimal};
+use crate::protocol::{LoopError, Model, ModelError, Outcome, Process, ProcessOutcome, Seconds, Status};
+use crate::trace::{before, head};
 use serde_json::{json, Value};
 
 /// How long one answer from the model may be, in tokens.
@@ -33,7 +33,7 @@ pub fn ask_claude(model: &mut dyn Model, messages: &[Value]) -> Result<Value, Mo
 /// Run `python main.py` for one tool request and wrap what happened in a
 /// `tool_result`. A failing program is a result too; this function never
 /// decides whether the user got an answer.
-pub fn run_main(call: &Value, process: &mut dyn Process, timeout: f64) -> Value {
+pub fn run_main(call: &Value, process: &mut dyn Process, timeout: Seconds) -> Value {
     before!("main.envelope"; call, timeout);
     let mut result = json!({"type": "tool_result", "tool_use_id": call["id"]});
     before!("main.validate"; call, result);
@@ -61,7 +61,7 @@ pub fn run_main(call: &Value, process: &mut dyn Process, timeout: f64) -> Value 
         }
         ProcessOutcome::TimedOut => {
             before!("main.timeout"; timeout, result);
-            result["content"] = json!(format!("timed out after {} s", Decimal(timeout)));
+            result["content"] = json!(format!("timed out after {timeout} s"));
             before!("main.timeout_flag"; result);
             result["is_error"] = json!(true);
         }

@@ -23,7 +23,7 @@ use std::cell::RefCell;
 
 use crate::preview::{fingerprint_value, text_hash};
 pub use crate::preview::{preview, Fnv, Local, PREVIEW_CHARS, PREVIEW_DEPTH, PREVIEW_ITEMS};
-pub use crate::vocab::{Decimal, Function};
+pub use crate::vocab::Function;
 
 /// The default hard cap on steps in one trace.
 pub const STEP_CAP: usize = 2_000_000;

@@ -1,6 +1,6 @@
 //! Runaway traces end with an explicit event, and odd models become statuses.
 
-use agent_loop_playground::protocol::{Model, ModelError, Process, ProcessOutcome};
+use agent_loop_playground::protocol::{Model, ModelError, Process, ProcessOutcome, Seconds};
 use agent_loop_playground::run::record;
 use agent_loop_playground::scenario::Scenario;
 use agent_loop_playground::trace::Event;
@@ -19,7 +19,7 @@ impl Model for Forever {
 
 struct Ok0;
 impl Process for Ok0 {
-    fn run(&mut self, _: &[&str], _: f64) -> ProcessOutcome {
+    fn run(&mut self, _: &[&str], _: Seconds) -> ProcessOutcome {
         ProcessOutcome::Exited { returncode: 0, stdout: "ok".into(), stderr: String::new() }
     }
 }
@@ -150,7 +150,7 @@ fn a_trace_that_grows_too_large_stops_at_its_memory_budget() {
     use agent_loop_playground::trace::Limits;
     struct Loud(u64);
     impl Process for Loud {
-        fn run(&mut self, _: &[&str], _: f64) -> ProcessOutcome {
+        fn run(&mut self, _: &[&str], _: Seconds) -> ProcessOutcome {
             self.0 += 1;
             // Different every time, so nothing is shared in the locals table.
             ProcessOutcome::Exited {

@@ -444,7 +444,7 @@ pub struct ScriptedProcess {
 }
 
 impl Process for ScriptedProcess {
-    fn run(&mut self, _command: &[&str], _timeout_s: f64) -> ProcessOutcome {
+    fn run(&mut self, _command: &[&str], _timeout: crate::protocol::Seconds) -> ProcessOutcome {
         let outcome = match &self.script {
             ProcessScript::Always(v) => Some(v),
             ProcessScript::Each(runs) => runs.get(self.next),

@@ -6,7 +6,7 @@
 //! Promise, a cyclic object or a BigInt becomes data the loop inspects —
 //! never a panic.
 
-use crate::protocol::{Model, ModelError, Process, ProcessOutcome, Request};
+use crate::protocol::{Model, ModelError, Process, ProcessOutcome, Request, Seconds};
 use crate::scenario::{outcome_from_json, Scenario};
 use crate::session::Doubles;
 use js_sys::{Array, Function, Object, Reflect, JSON};
@@ -199,13 +199,13 @@ impl JsProcess {
 }
 
 impl Process for JsProcess {
-    fn run(&mut self, command: &[&str], timeout_s: f64) -> ProcessOutcome {
+    fn run(&mut self, command: &[&str], timeout: Seconds) -> ProcessOutcome {
         let args = Array::new();
         for word in command {
             let _ = try_push(&args, &self.word(word));
         }
         let options = Object::new();
-        let _ = Reflect::set(&options, &self.word("timeout_s"), &JsValue::from_f64(timeout_s));
+        let _ = Reflect::set(&options, &self.word("timeout_s"), &JsValue::from_f64(timeout.0));
         match self.callback.call2(&JsValue::NULL, &args, &options) {
             Ok(outcome) => match to_json(&outcome) {
                 Ok(json) => outcome_from_json(&json)
