@@ -21,7 +21,7 @@ use serde::Serialize;
 use serde_json::Value;
 use std::cell::RefCell;
 
-use crate::preview::{fingerprint_value, text_hash};
+use crate::preview::text_hash;
 pub use crate::preview::{preview, Fnv, Local, PREVIEW_CHARS, PREVIEW_DEPTH, PREVIEW_ITEMS};
 pub use crate::vocab::Function;
 
@@ -177,6 +177,9 @@ pub struct LocalsTable {
     /// an unchanged local) and value text by hash (to share repeats).
     last: Vec<(u64, u32)>,
     by_hash: std::collections::BTreeMap<u64, u32>,
+    /// Where a changed value's text is written first (one buffer, reused:
+    /// a value already in the table costs no allocation).
+    scratch: Vec<u8>,
     /// Bytes of value text held (for the memory budget).
     values_bytes: usize,
 }
@@ -201,28 +204,22 @@ impl LocalsTable {
         }
     }
 
-    fn value_id(&mut self, name: u16, local: Captured) -> u32 {
+    fn value_id(&mut self, name: u16, local: &dyn Local) -> u32 {
         let mut fp = Fnv::new();
-        match &local {
-            Captured::Ref(l) => l.fingerprint(&mut fp),
-            Captured::Owned(v) => fingerprint_value(v, &mut fp),
-        }
+        local.fingerprint(&mut fp);
         let last = self.last[name as usize];
         if last.1 != u32::MAX && last.0 == fp.0 {
             return last.1;
         }
-        let mut buf = Vec::new();
-        match local {
-            Captured::Ref(l) => l.write(&mut buf),
-            Captured::Owned(v) => v.write(&mut buf),
-        }
-        let text = String::from_utf8(buf).unwrap_or_default();
-        let hash = text_hash(&text);
+        self.scratch.clear();
+        local.write(&mut self.scratch);
+        let text = std::str::from_utf8(&self.scratch).unwrap_or_default();
+        let hash = text_hash(text);
         let id = match self.by_hash.get(&hash) {
             Some(&id) if *self.values[id as usize] == *text => id,
             _ => {
                 self.values_bytes += text.len() + 16;
-                self.values.push(text.into_boxed_str());
+                self.values.push(text.into());
                 let id = (self.values.len() - 1) as u32;
                 self.by_hash.insert(hash, id);
                 id
@@ -233,9 +230,9 @@ impl LocalsTable {
     }
 
     /// Intern a set of locals; a set equal to the previous one is shared.
-    fn add(&mut self, function: Function, pairs: Vec<(&'static str, Captured)>) -> u32 {
+    fn add(&mut self, function: Function, pairs: &[(&'static str, &dyn Local)]) -> u32 {
         let start = self.pairs.len();
-        for (name, value) in pairs {
+        for &(name, value) in pairs {
             let n = self.name_id(function, name);
             let v = self.value_id(n, value);
             self.pairs.push((n, v));
@@ -275,13 +272,6 @@ impl LocalsTable {
         }
         Value::Object(map)
     }
-}
-
-/// A local on its way into the table: borrowed from the running code, or
-/// an already-built value (call arguments, return values).
-pub enum Captured<'a> {
-    Ref(&'a dyn Local),
-    Owned(Value),
 }
 
 struct Frame {
@@ -346,14 +336,14 @@ pub fn call<R>(
 ) -> R {
     let active = with_recorder(|r| {
         r.frames.push(Frame { function, source: 0 });
-        r.push(Event::Call, "call", args.iter().map(|(n, v)| (*n, Captured::Ref(*v))).collect());
+        r.push(Event::Call, "call", args);
     })
     .is_some();
     let value = body();
     if active {
         let returned = show(&value);
         with_recorder(|r| {
-            r.push(Event::Return, "return", vec![("return", Captured::Owned(returned))]);
+            r.push(Event::Return, "return", &[("return", &returned)]);
             r.frames.pop();
         });
     }
@@ -390,7 +380,6 @@ pub fn snap(
     if !live {
         return;
     }
-    let pairs: Vec<(&'static str, Captured)> = locals.iter().map(|(n, l)| (*n, Captured::Ref(*l))).collect();
     with_recorder(|r| {
         if let Some(frame) = r.frames.last_mut() {
             frame.source = pack(source_line, attach);
@@ -398,7 +387,7 @@ pub fn snap(
         if let Some(len) = record_len {
             r.record_len = len as u32;
         }
-        r.push(Event::Line, label, pairs);
+        r.push(Event::Line, label, locals);
     });
 }
 
@@ -421,7 +410,7 @@ impl Recorder {
         millis.filter(|m| (l.clock)() - self.started >= *m).map(|m| (Cut::Time, Value::from(m)))
     }
 
-    fn push(&mut self, event: Event, label: &'static str, locals: Vec<(&'static str, Captured)>) {
+    fn push(&mut self, event: Event, label: &'static str, locals: &[(&'static str, &dyn Local)]) {
         if self.rec.cut.is_some() {
             return;
         }
@@ -429,10 +418,13 @@ impl Recorder {
         let function = frame.map(|f| f.function).unwrap_or(Function::RunLoop);
         let source = frame.map_or(0, |f| f.source);
         let depth = self.frames.len().saturating_sub(1) as u16;
-        let (label, event, locals) = match self.over() {
+        let over = self.over();
+        let cut_locals;
+        let (label, event, locals) = match &over {
             Some((cut, budget)) => {
-                self.rec.cut = Some(cut);
-                (cut.label(), Event::Error, vec![(cut.kind(), Captured::Owned(budget))])
+                self.rec.cut = Some(*cut);
+                cut_locals = [(cut.kind(), budget as &dyn Local)];
+                (cut.label(), Event::Error, &cut_locals[..])
             }
             None => (label, event, locals),
         };
