@@ -75,7 +75,7 @@ fn parse(text: &str) -> Result<Table, String> {
     }
     // Already in key order as serde_json's map reads them (unless a crate
     // turns on its `preserve_order`): sorted anyway, for the binary search.
-    crate::vocab::sort_small_by_key(&mut captions, |(stage, _)| stage.clone());
+    crate::vocab::sort_small_by(&mut captions, |a, b| a.0 > b.0);
     Ok(Table {
         code: s("code")?,
         name: s("name")?,

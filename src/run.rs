@@ -220,10 +220,9 @@ fn traced_ask(model: &mut dyn Model, messages: &[Value]) -> Result<Value, ModelE
 }
 
 fn traced_run_main(call: &Value, process: &mut dyn Process, timeout_s: f64) -> Value {
-    let args: [(&str, &dyn Local); 2] = [("call", call), ("timeout", &timeout_s)];
-    trace::call(Function::RunMain, &args, Value::clone, || {
-        runtime::run_main(call, process, Seconds(timeout_s))
-    })
+    let timeout = Seconds(timeout_s);
+    let args: [(&str, &dyn Local); 2] = [("call", call), ("timeout", &timeout)];
+    trace::call(Function::RunMain, &args, Value::clone, || runtime::run_main(call, process, timeout))
 }
 
 fn model_error(e: &ModelError) -> TraceError {

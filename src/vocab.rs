@@ -60,20 +60,19 @@ impl Code {
 /// sort: a few hundred bytes of wasm per use where the standard library's
 /// sort costs kilobytes per element type — and the page downloads them.
 pub fn sort_small_by_key<T, K: Ord>(items: &mut [T], key: impl Fn(&T) -> K) {
-    for i in 1..items.len() {
-        let mut j = i;
-        while j > 0 && key(&items[j - 1]) > key(&items[j]) {
-            items.swap(j - 1, j);
-            j -= 1;
-        }
-    }
+    sort_small_by(items, |a, b| key(a) > key(b));
 }
 
 /// [`sort_small_by_key`] by the items themselves.
 pub fn sort_small<T: Ord>(items: &mut [T]) {
+    sort_small_by(items, |a, b| a > b);
+}
+
+/// The insertion sort itself: `after(a, b)` says `a` belongs after `b`.
+pub fn sort_small_by<T>(items: &mut [T], after: impl Fn(&T, &T) -> bool) {
     for i in 1..items.len() {
         let mut j = i;
-        while j > 0 && items[j - 1] > items[j] {
+        while j > 0 && after(&items[j - 1], &items[j]) {
             items.swap(j - 1, j);
             j -= 1;
         }
