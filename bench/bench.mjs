@@ -3,7 +3,7 @@
 // noisy, so budgets and goals are reported, never asserted.
 //
 // Also the comparison with Pyodide (bench/pyodide/: the project's own
-// src/runtime.py under sys.settrace on the report scenario, in the same
+// core/src/runtime.py under sys.settrace on the report scenario, in the same
 // headless Chromium, served by the same local server), with cold loads of
 // both pages interleaved so machine noise hits both alike.
 import { chromium } from "playwright-core";
@@ -61,7 +61,7 @@ const fixtureEn = path.join(fixtureDir, "report.en.json");
 const mounts = [
   ["/compare/pyodide/", path.join(root, "bench/pyodide")],
   ["/compare/pyodide-dist/", pyodideDir],
-  ["/compare/src/", path.join(root, "src")],
+  ["/compare/core/src/", path.join(root, "core/src")],
   ["/compare/tests/python/", path.join(root, "tests/python")],
   ["/compare/fixture/", fixtureDir],
   ["/bench/", path.join(root, "dist-bench")],
@@ -430,7 +430,7 @@ console.log(`  wasm memory growth     ${(recording.memoryGrowth / 1e6).toFixed(1
 if (!comparing) {
   console.log(`\nPyodide comparison skipped: pyodide ${PYODIDE_VERSION} is not in ${path.relative(root, pyodideDir)} (found ${pyodideFound ?? "nothing"}); run bench/pyodide/install`);
 } else if (comparison) {
-  console.log(`\nvs Pyodide ${PYODIDE_VERSION} (Python ${pyodide.python}; src/runtime.py under sys.settrace, report scenario; ${RUNS} cold loads each, interleaved)`);
+  console.log(`\nvs Pyodide ${PYODIDE_VERSION} (Python ${pyodide.python}; core/src/runtime.py under sys.settrace, report scenario; ${RUNS} cold loads each, interleaved)`);
   console.log(`  time to first snapshot ours ${round(oursMedian, 1)} ms  pyodide ${round(pyodideMedian, 1)} ms  (runs: ours ${firstRender.map((x) => round(x, 0)).join(", ")}; pyodide ${pyodideFirst.map((x) => round(x, 0)).join(", ")})`);
   console.log(`  transfer, gzip         ours ${kb(ours.totalGzip)} in ${ours.requests} requests  pyodide ${kb(pyodide.totalGzip)} (${(pyodide.totalBytes / 1048576).toFixed(1)} MB raw) in ${pyodide.requests} requests`);
   printFiles(pyodide.files);

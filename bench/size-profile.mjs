@@ -25,9 +25,10 @@ function crateOf(name) {
   const m = name.match(/^<?(?:&(?:mut )?)?([a-z_][a-z0-9_]*)(?:\[[0-9a-f]+\])?::/);
   if (m) {
     const c = m[1];
-    if (c === "agent_loop_playground") {
-      const module = name.match(/^<?agent_loop_playground::([a-z_][a-z0-9_]*)/);
-      return `agent_loop_playground::${module ? module[1] : "?"}`;
+    // The workspace's own crates, by module.
+    if (c === "agent_loop_playground" || c === "agent_loop_core") {
+      const module = name.match(/^<?&?(?:mut )?agent_loop_[a-z]+(?:\[[0-9a-f]+\])?::([a-z_][a-z0-9_]*)/);
+      return `${c}::${module ? module[1] : "?"}`;
     }
     return c;
   }
@@ -62,8 +63,8 @@ const parts = [
   ["fixtures/scenarios (minified, without expect/notes)", Buffer.from(scenarios)],
   ["fixtures/i18n/zh.json", minified(path.join(root, "fixtures/i18n/zh.json"))],
   ["fixtures/i18n/en.json", minified(path.join(root, "fixtures/i18n/en.json"))],
-  ["src/runtime.rs (the Rust listing)", fs.readFileSync(path.join(root, "src/runtime.rs"))],
-  ["src/runtime.py (the Python listing)", fs.readFileSync(path.join(root, "src/runtime.py"))],
+  ["core/src/runtime.rs (the Rust listing)", fs.readFileSync(path.join(root, "core/src/runtime.rs"))],
+  ["core/src/runtime.py (the Python listing)", fs.readFileSync(path.join(root, "core/src/runtime.py"))],
 ];
 profile.embedded_text = parts.map(([name, buf]) => ({ name, bytes: buf.length, gzip: gz(buf) }));
 

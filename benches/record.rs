@@ -2,9 +2,9 @@
 //! and print time, steps, and heap bytes per step (measured by a counting
 //! allocator). Run: `cargo bench --bench record`.
 
-use agent_loop_playground::protocol::{Model, ModelError, Process, ProcessOutcome, Request, Seconds};
-use agent_loop_playground::run::record;
-use agent_loop_playground::scenario::Scenario;
+use agent_loop_core::protocol::{Model, ModelError, Process, ProcessOutcome, Request, Seconds};
+use agent_loop_core::run::record;
+use agent_loop_core::scenario::Scenario;
 use serde_json::{json, Value};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};

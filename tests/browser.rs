@@ -2,12 +2,12 @@
 //! `wasm-pack test --headless --chrome`.
 #![cfg(target_arch = "wasm32")]
 
-use agent_loop_playground::lesson::trace_json;
-use agent_loop_playground::run::{record, record_scenario};
-use agent_loop_playground::scenario::load_shipped;
-use agent_loop_playground::session::Doubles;
-use agent_loop_playground::trace::STEP_CAP;
-use agent_loop_playground::web::callbacks::{JsDoubles, JsModel, JsProcess};
+use agent_loop_core::lesson::trace_json;
+use agent_loop_core::run::{record, record_scenario};
+use agent_loop_core::scenario::load_shipped;
+use agent_loop_core::session::Doubles;
+use agent_loop_core::trace::STEP_CAP;
+use agent_loop_playground::callbacks::{JsDoubles, JsModel, JsProcess};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -15,10 +15,10 @@ wasm_bindgen_test_configure!(run_in_browser);
 mod common;
 
 fn record_with_callbacks(
-    s: &agent_loop_playground::scenario::Scenario,
+    s: &agent_loop_core::scenario::Scenario,
     model: Option<js_sys::Function>,
     process: Option<js_sys::Function>,
-) -> agent_loop_playground::run::Trace {
+) -> agent_loop_core::run::Trace {
     let doubles = JsDoubles { factory: common::web::fixture_doubles() };
     let (mut m, mut p) = doubles.for_scenario(s);
     if let Some(f) = model {
@@ -53,7 +53,7 @@ fn js_doubles_record_the_same_trace_as_rust_doubles() {
     assert!(compared >= 20, "compared {compared} scenarios");
 }
 
-fn report() -> agent_loop_playground::scenario::Scenario {
+fn report() -> agent_loop_core::scenario::Scenario {
     load_shipped().into_iter().filter_map(|(_, p)| p.ok()).find(|s| s.id == "report").unwrap()
 }
 

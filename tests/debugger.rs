@@ -1,10 +1,10 @@
 //! The one breakpoint model, tested natively on real traces.
 
-use agent_loop_playground::debugger::{Command, Debugger};
-use agent_loop_playground::lesson::line_of_label;
-use agent_loop_playground::run::{record_scenario, Trace};
-use agent_loop_playground::scenario::load_shipped;
-use agent_loop_playground::trace::{Event, Function};
+use agent_loop_core::debugger::{Command, Debugger};
+use agent_loop_core::lesson::line_of_label;
+use agent_loop_core::run::{record_scenario, Trace};
+use agent_loop_core::scenario::load_shipped;
+use agent_loop_core::trace::{Event, Function};
 
 fn trace(id: &str) -> Trace {
     let s = load_shipped().into_iter().filter_map(|(_, p)| p.ok()).find(|s| s.id == id).unwrap();

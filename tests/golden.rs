@@ -3,9 +3,9 @@
 //! diff. If the change is intended, regenerate with
 //! `UPDATE_GOLDEN=1 cargo test --test golden` and review `git diff`.
 
-use agent_loop_playground::lesson::trace_json;
-use agent_loop_playground::run::record_scenario;
-use agent_loop_playground::scenario::load_shipped;
+use agent_loop_core::lesson::trace_json;
+use agent_loop_core::run::record_scenario;
+use agent_loop_core::scenario::load_shipped;
 use std::path::Path;
 
 /// A small line diff: the changed region with 3 lines of context.

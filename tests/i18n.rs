@@ -7,16 +7,16 @@
 //! on any word outside ⟪…⟫ that is not marked as data (`translate="no"` or
 //! the SVG class `alp-data`): such a word was hard-coded.
 
-use agent_loop_playground::debugger::Command;
-use agent_loop_playground::i18n::{self, Lang};
-use agent_loop_playground::lesson::{self, caption};
-use agent_loop_playground::predict;
-use agent_loop_playground::protocol::Said;
-use agent_loop_playground::run::record_scenario;
-use agent_loop_playground::scenario::{load_shipped, Problem};
-use agent_loop_playground::session::{Answer, Comparison, Entry, Notice, Summary};
-use agent_loop_playground::vocab::{Code, Function};
-use agent_loop_playground::web::{explore, figure, view};
+use agent_loop_core::debugger::Command;
+use agent_loop_core::i18n::{self, Lang};
+use agent_loop_core::lesson::{self, caption};
+use agent_loop_core::predict;
+use agent_loop_core::protocol::Said;
+use agent_loop_core::run::record_scenario;
+use agent_loop_core::scenario::{load_shipped, Problem};
+use agent_loop_core::session::{Answer, Comparison, Entry, Notice, Summary};
+use agent_loop_core::vocab::{Code, Function};
+use agent_loop_playground::{explore, figure, view};
 use serde_json::Value;
 
 const OPEN: char = '⟪';
@@ -235,7 +235,7 @@ fn a_pseudo_locale_reaches_every_word_of_the_page() {
         let editors =
             explore::editors(&scenario.localized(xx), xx, &["model: must hold at least one reply".into()]);
         check(&format!("{} editors", scenario.id), &editors, &mut found);
-        let summary = |t: &agent_loop_playground::run::Trace| Summary {
+        let summary = |t: &agent_loop_core::run::Trace| Summary {
             ending: t.ending().unwrap_or("done").into(),
             calls: 2,
             record: t.record.len(),
@@ -341,14 +341,14 @@ fn a_placeholder_is_only_a_plain_name() {
 
 #[test]
 fn every_word_in_the_tables_is_used() {
-    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
+    let root = env!("CARGO_MANIFEST_DIR");
     let mut code = String::new();
     for dir in [
-        src.to_string(),
-        format!("{src}/web"),
-        format!("{src}/lesson"),
-        format!("{src}/scenario"),
-        format!("{src}/session"),
+        format!("{root}/src"),
+        format!("{root}/core/src"),
+        format!("{root}/core/src/lesson"),
+        format!("{root}/core/src/scenario"),
+        format!("{root}/core/src/session"),
     ] {
         for entry in std::fs::read_dir(dir).unwrap().flatten() {
             if entry.path().extension().is_some_and(|e| e == "rs") {
@@ -410,10 +410,10 @@ fn a_value_a_run_does_not_have_is_said_in_words() {
 
 #[test]
 fn a_capped_output_shows_its_length_before_and_after() {
-    use agent_loop_playground::preview::full_length;
+    use agent_loop_core::preview::full_length;
     assert_eq!(full_length("short"), 5);
     let long = "x".repeat(5000);
-    let shown = agent_loop_playground::trace::preview(&long);
+    let shown = agent_loop_core::trace::preview(&long);
     assert_eq!(full_length(shown.as_str().unwrap()), 5000);
     let s = load_shipped().into_iter().filter_map(|(_, p)| p.ok()).find(|s| s.id == "long-output").unwrap();
     let trace = record_scenario(&s);

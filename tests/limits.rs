@@ -1,15 +1,15 @@
 //! Runaway traces end with an explicit event, and odd models become statuses.
 
-use agent_loop_playground::protocol::{Model, ModelError, Process, ProcessOutcome, Seconds};
-use agent_loop_playground::run::record;
-use agent_loop_playground::scenario::Scenario;
-use agent_loop_playground::trace::Event;
+use agent_loop_core::protocol::{Model, ModelError, Process, ProcessOutcome, Seconds};
+use agent_loop_core::run::record;
+use agent_loop_core::scenario::Scenario;
+use agent_loop_core::trace::Event;
 use serde_json::{json, Value};
 
 /// A model that always asks for another run.
 struct Forever(u64);
 impl Model for Forever {
-    fn create(&mut self, _: &agent_loop_playground::protocol::Request) -> Result<Value, ModelError> {
+    fn create(&mut self, _: &agent_loop_core::protocol::Request) -> Result<Value, ModelError> {
         self.0 += 1;
         Ok(
             json!({"stop_reason": "tool_use", "content": [{"type": "tool_use", "id": format!("c{}", self.0), "name": "run_main", "input": {}}]}),
@@ -48,7 +48,7 @@ fn a_runaway_loop_stops_at_the_step_cap() {
 fn garbage_from_the_model_is_a_protocol_error() {
     struct Garbage(Value);
     impl Model for Garbage {
-        fn create(&mut self, _: &agent_loop_playground::protocol::Request) -> Result<Value, ModelError> {
+        fn create(&mut self, _: &agent_loop_core::protocol::Request) -> Result<Value, ModelError> {
             Ok(self.0.clone())
         }
     }
@@ -71,18 +71,18 @@ fn ten_thousand_calls_fit_under_the_cap() {
 
 /// A local that counts how often it is looked at.
 struct Counted<'a>(&'a std::sync::atomic::AtomicUsize);
-impl agent_loop_playground::trace::Local for Counted<'_> {
+impl agent_loop_core::trace::Local for Counted<'_> {
     fn write(&self, out: &mut Vec<u8>) {
         out.push(b'0');
     }
-    fn fingerprint(&self, _: &mut agent_loop_playground::trace::Fnv) {
+    fn fingerprint(&self, _: &mut agent_loop_core::trace::Fnv) {
         self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
 }
 
 #[test]
 fn a_long_list_is_fingerprinted_only_as_far_as_its_preview_shows() {
-    use agent_loop_playground::trace::{Fnv, Local, PREVIEW_ITEMS};
+    use agent_loop_core::trace::{Fnv, Local, PREVIEW_ITEMS};
     let seen = std::sync::atomic::AtomicUsize::new(0);
     let list: Vec<Counted> = (0..10_000).map(|_| Counted(&seen)).collect();
     list.fingerprint(&mut Fnv::new());
@@ -108,7 +108,7 @@ fn a_long_list_is_fingerprinted_only_as_far_as_its_preview_shows() {
 fn a_reply_with_thousands_of_tool_requests_records_every_one() {
     struct Wide(bool);
     impl Model for Wide {
-        fn create(&mut self, _: &agent_loop_playground::protocol::Request) -> Result<Value, ModelError> {
+        fn create(&mut self, _: &agent_loop_core::protocol::Request) -> Result<Value, ModelError> {
             if std::mem::replace(&mut self.0, true) {
                 return Ok(json!({"stop_reason": "end_turn", "content": [{"type": "text", "text": "done"}]}));
             }
@@ -132,7 +132,7 @@ fn ticking() -> f64 {
 
 #[test]
 fn a_runaway_loop_stops_at_its_time_budget_with_an_explicit_step() {
-    use agent_loop_playground::trace::Limits;
+    use agent_loop_core::trace::Limits;
     let limits = Limits { steps: 2_000_000, millis: Some(20.0), bytes: None, clock: ticking };
     let mut model = Forever(0);
     let trace = record(&loop_scenario(1_000_000_000), &mut model, &mut Ok0, limits);
@@ -147,7 +147,7 @@ fn a_runaway_loop_stops_at_its_time_budget_with_an_explicit_step() {
 
 #[test]
 fn a_trace_that_grows_too_large_stops_at_its_memory_budget() {
-    use agent_loop_playground::trace::Limits;
+    use agent_loop_core::trace::Limits;
     struct Loud(u64);
     impl Process for Loud {
         fn run(&mut self, _: &[&str], _: Seconds) -> ProcessOutcome {

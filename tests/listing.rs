@@ -2,10 +2,10 @@
 //! visible line, every statement has a snapshot, and every statement is
 //! reached by some shipped scenario.
 
-use agent_loop_playground::lesson::{self, listing};
-use agent_loop_playground::run::record_scenario;
-use agent_loop_playground::scenario::load_shipped;
-use agent_loop_playground::trace::{Attach, Event, Function};
+use agent_loop_core::lesson::{self, listing};
+use agent_loop_core::run::record_scenario;
+use agent_loop_core::scenario::load_shipped;
+use agent_loop_core::trace::{Attach, Event, Function};
 use std::collections::BTreeSet;
 
 /// Lines that some instrumentation line points at, per the same rules the
@@ -115,8 +115,8 @@ fn labels_are_unique_except_shared_return_and_resolve_to_lines() {
 
 #[test]
 fn every_reached_stage_has_captions_in_both_languages() {
-    use agent_loop_playground::i18n::Lang;
-    use agent_loop_playground::lesson::caption;
+    use agent_loop_core::i18n::Lang;
+    use agent_loop_core::lesson::caption;
     // `{name}` left in a text: a placeholder nobody filled.
     let unfilled = |text: &str| {
         text.split('{').skip(1).any(|rest| {
@@ -159,8 +159,8 @@ fn every_reached_stage_has_captions_in_both_languages() {
 
 #[test]
 fn captions_fill_live_values() {
-    use agent_loop_playground::i18n::Lang;
-    use agent_loop_playground::lesson::caption;
+    use agent_loop_core::i18n::Lang;
+    use agent_loop_core::lesson::caption;
     let (zh, en) = (Lang::parse("zh").unwrap(), Lang::parse("en").unwrap());
     let s = load_shipped().into_iter().filter_map(|(_, p)| p.ok()).find(|s| s.id == "report").unwrap();
     let trace = record_scenario(&s);

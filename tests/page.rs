@@ -2,8 +2,8 @@
 //! Run with `wasm-pack test --headless --chrome`.
 #![cfg(target_arch = "wasm32")]
 
-use agent_loop_playground::lesson::line_of_label;
-use agent_loop_playground::web::Playground;
+use agent_loop_core::lesson::line_of_label;
+use agent_loop_playground::Playground;
 use js_sys::Reflect;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;

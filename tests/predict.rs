@@ -2,15 +2,15 @@
 //! a fact of the trace; the lesson's scenarios carry their own questions;
 //! a what-if edit re-records, compares, and a bad edit changes nothing.
 
-use agent_loop_playground::debugger::Command;
-use agent_loop_playground::i18n::Lang;
-use agent_loop_playground::lesson;
-use agent_loop_playground::predict::{problems, questions};
-use agent_loop_playground::run::record_scenario;
-use agent_loop_playground::scenario::{load_shipped, Scenario};
-use agent_loop_playground::session::{stop_line, FixtureDoubles, Options, Session, LESSON};
-use agent_loop_playground::trace::Event;
-use agent_loop_playground::vocab::{Code, Function};
+use agent_loop_core::debugger::Command;
+use agent_loop_core::i18n::Lang;
+use agent_loop_core::lesson;
+use agent_loop_core::predict::{problems, questions};
+use agent_loop_core::run::record_scenario;
+use agent_loop_core::scenario::{load_shipped, Scenario};
+use agent_loop_core::session::{stop_line, FixtureDoubles, Options, Session, LESSON};
+use agent_loop_core::trace::Event;
+use agent_loop_core::vocab::{Code, Function};
 use serde_json::{json, Value};
 
 fn shipped() -> Vec<Scenario> {
@@ -163,7 +163,7 @@ fn session(scenario: &str, breakpoints: &str, predict: bool) -> Session {
 fn a_move_stops_before_a_question_and_goes_on_after_the_answer() {
     let mut s = session("report", "loop.save_results", true);
     s.command(Command::Debug);
-    let ask = s.pending().expect("the breakpoint question is asked first").clone();
+    let ask = s.predictions().pending().expect("the breakpoint question is asked first").clone();
     assert!(ask.key.starts_with("breakpoint-"), "{}", ask.key);
     assert_eq!(s.position(), 0);
     // Stepping on without an answer does nothing.
@@ -174,18 +174,18 @@ fn a_move_stops_before_a_question_and_goes_on_after_the_answer() {
     let detail = s.answer(wrong).unwrap();
     assert_eq!(detail["correct"], json!(false));
     assert_eq!(detail["scenario"], json!("report"));
-    assert_eq!(s.score(), (0, 1));
+    assert_eq!(s.predictions().score(), (0, 1));
     // The move goes on and stops at the next question (the status one, on the first line).
-    let next = s.pending().expect("the status question").clone();
+    let next = s.predictions().pending().expect("the status question").clone();
     assert_eq!(next.key, "status");
     s.answer(next.answer).unwrap();
-    assert_eq!(s.score(), (1, 2));
+    assert_eq!(s.predictions().score(), (1, 2));
     assert_eq!(s.take_answers().len(), 2, "two playground-answer events");
     // Debug's target was the breakpoint: the questions on the way stop it
     // first (the record after `messages = [question]`, saving the reply),
     // and the breakpoint's own line asks on arrival (where the results go).
     let mut keys = Vec::new();
-    while let Some(a) = s.pending().cloned() {
+    while let Some(a) = s.predictions().pending().cloned() {
         keys.push(a.key.clone());
         s.answer(a.answer).unwrap();
     }
@@ -194,23 +194,23 @@ fn a_move_stops_before_a_question_and_goes_on_after_the_answer() {
     assert_eq!(s.state()["score"], json!({"right": 4, "answered": 5}));
     // Answered questions are not asked again; try again forgets them.
     s.command(Command::Debug);
-    assert!(s.pending().is_none());
+    assert!(s.predictions().pending().is_none());
     s.try_again();
-    assert_eq!(s.score(), (0, 0));
+    assert_eq!(s.predictions().score(), (0, 0));
     s.command(Command::Debug);
-    assert!(s.pending().is_some());
+    assert!(s.predictions().pending().is_some());
 }
 
 #[test]
 fn with_predict_off_nothing_is_asked_and_switching_it_on_asks() {
     let mut s = session("report", "", false);
     s.command(Command::Run);
-    assert!(s.pending().is_none() && s.questions().is_empty());
+    assert!(s.predictions().pending().is_none() && s.predictions().questions().is_empty());
     s.command(Command::Reset);
     s.set_predict(true);
-    assert!(!s.questions().is_empty());
+    assert!(!s.predictions().questions().is_empty());
     s.command(Command::Run);
-    let ask = s.pending().expect("Run stops at the first question").clone();
+    let ask = s.predictions().pending().expect("Run stops at the first question").clone();
     assert_eq!(s.position(), ask.step);
     assert_eq!(s.state()["question"]["key"], json!(ask.key));
 }
@@ -222,10 +222,10 @@ fn what_if_the_second_reply_had_stopped_at_max_tokens() {
     let first = s.scenario().unwrap().localized(Lang::parse("en").unwrap()).model[0].clone();
     let edit = json!({"model": [first, {"stop_reason": "max_tokens", "content": []}]});
     s.what_if(Some(&edit)).unwrap();
-    assert!(s.is_what_if());
+    assert!(s.what_if_state().changed.is_some());
     assert_eq!(s.trace().ending(), Some("model_stopped"));
     assert_eq!(s.state()["whatIf"], json!(true));
-    let c = s.comparison().unwrap();
+    let c = s.what_if_state().comparison.as_ref().unwrap();
     assert_eq!((c.lesson.ending.as_str(), c.changed.ending.as_str()), ("answered", "model_stopped"));
     let at = c.parts_at.expect("they part");
     // They part where the second model call returns its reply: the same steps before.
@@ -235,7 +235,7 @@ fn what_if_the_second_reply_had_stopped_at_max_tokens() {
     s.to_parting();
     assert_eq!(s.position(), at);
     s.what_if(None).unwrap();
-    assert!(!s.is_what_if() && s.comparison().is_none());
+    assert!(s.what_if_state().changed.is_none() && s.what_if_state().comparison.as_ref().is_none());
     assert_eq!(s.trace().steps.len(), lesson_steps, "back to the lesson's run");
 }
 
@@ -285,13 +285,13 @@ fn a_start_step_is_a_number_or_a_label_and_past_the_end_is_the_last() {
 fn removing_the_breakpoint_of_an_open_question_does_not_leave_the_learner_stuck() {
     let mut s = session("report", "loop.save_results", true);
     s.command(Command::Debug);
-    assert_eq!(s.pending().map(|a| a.key.starts_with("breakpoint")), Some(true));
+    assert_eq!(s.predictions().pending().map(|a| a.key.starts_with("breakpoint")), Some(true));
     let (f, line) = lesson::line_of_label_in(Code::Python, "loop.save_results").unwrap();
     s.toggle_line(f, line).unwrap();
-    assert!(s.pending().is_none(), "its question is gone");
+    assert!(s.predictions().pending().is_none(), "its question is gone");
     let at = s.position();
     s.command(Command::Step);
-    assert!(s.position() > at || s.pending().is_some(), "stepping works again");
+    assert!(s.position() > at || s.predictions().pending().is_some(), "stepping works again");
 }
 
 #[test]
@@ -302,7 +302,8 @@ fn the_breakpoint_question_counts_stops_as_the_debugger_makes_them() {
         [("run_main:1", "report"), ("ask_claude:4", "report"), ("ask_claude:3", "report")]
     {
         let mut s = session(scenario, breakpoint, true);
-        let ask = s.questions().iter().find(|a| a.key.starts_with("breakpoint")).cloned().unwrap();
+        let ask =
+            s.predictions().questions().iter().find(|a| a.key.starts_with("breakpoint")).cloned().unwrap();
         // What the learner sees: Debug, then Continue until the end.
         let mut probe = session(scenario, breakpoint, false);
         let last = probe.trace().steps.len() - 1;
@@ -329,15 +330,15 @@ fn the_breakpoint_question_counts_stops_as_the_debugger_makes_them() {
 fn a_changed_breakpoint_asks_its_question_again() {
     let mut s = session("report", "loop.save_results", true);
     s.command(Command::Debug);
-    let first = s.pending().unwrap().clone();
+    let first = s.predictions().pending().unwrap().clone();
     s.answer(first.answer).unwrap();
-    while let Some(a) = s.pending().cloned() {
+    while let Some(a) = s.predictions().pending().cloned() {
         s.answer(a.answer).unwrap();
     }
     s.command(Command::Reset);
     s.set_breakpoints("loop.ask");
     s.command(Command::Debug);
-    let again = s.pending().expect("a question about the new breakpoint").clone();
+    let again = s.predictions().pending().expect("a question about the new breakpoint").clone();
     assert!(again.key.starts_with("breakpoint") && again.key != first.key, "{} vs {}", again.key, first.key);
 }
 
@@ -347,12 +348,12 @@ fn answers_given_in_a_what_if_run_do_not_count_for_the_lesson() {
     let first = s.scenario().unwrap().localized(Lang::parse("en").unwrap()).model.clone();
     s.what_if(Some(&json!({"model": first}))).unwrap();
     s.command(Command::Run);
-    let ask = s.pending().unwrap().clone();
+    let ask = s.predictions().pending().unwrap().clone();
     s.answer(ask.answer).unwrap();
     s.what_if(None).unwrap();
-    assert_eq!(s.score(), (0, 0));
+    assert_eq!(s.predictions().score(), (0, 0));
     s.command(Command::Run);
-    assert_eq!(s.pending().map(|a| a.key.clone()), Some(ask.key), "the lesson asks it again");
+    assert_eq!(s.predictions().pending().map(|a| a.key.clone()), Some(ask.key), "the lesson asks it again");
 }
 
 #[test]
@@ -360,9 +361,17 @@ fn an_unchanged_reply_follows_the_language_in_a_what_if_run() {
     let mut s = session("report", "", false);
     let en = s.scenario().unwrap().localized(Lang::parse("en").unwrap()).model.clone();
     s.what_if(Some(&json!({ "model": en }))).unwrap();
-    assert_eq!(s.comparison().unwrap().parts_at, None, "the same replies: the same run");
+    assert_eq!(
+        s.what_if_state().comparison.as_ref().unwrap().parts_at,
+        None,
+        "the same replies: the same run"
+    );
     s.set_lang(Lang::parse("zh").unwrap());
-    assert_eq!(s.comparison().unwrap().parts_at, None, "still the same run in Chinese");
+    assert_eq!(
+        s.what_if_state().comparison.as_ref().unwrap().parts_at,
+        None,
+        "still the same run in Chinese"
+    );
 }
 
 #[test]
@@ -383,7 +392,7 @@ fn a_fetched_file_is_checked_like_check_does_and_replacing_the_shown_one_leaves_
     s.what_if(Some(&json!({"model": [first]}))).unwrap();
     let report = std::fs::read_to_string("fixtures/scenarios/report.json").unwrap();
     s.add_file("lessons/report.json", Scenario::parse(&report)).unwrap();
-    assert!(!s.is_what_if(), "a new version of the scenario on screen ends what-if");
+    assert!(s.what_if_state().changed.is_none(), "a new version of the scenario on screen ends what-if");
 }
 
 #[test]
@@ -393,7 +402,7 @@ fn a_question_opens_on_arrival_at_its_line_before_the_caption_could_tell() {
     let mut s = session("limit", "", true);
     let mut asked = Vec::new();
     for _ in 0..200 {
-        if let Some(a) = s.pending().cloned() {
+        if let Some(a) = s.predictions().pending().cloned() {
             assert_eq!(s.position(), a.step, "the question is about the line on screen");
             asked.push(a.key.clone());
             s.answer(a.answer).unwrap();
@@ -401,11 +410,12 @@ fn a_question_opens_on_arrival_at_its_line_before_the_caption_could_tell() {
         }
         let before = (s.position(), s.started());
         s.command(Command::StepInto);
-        if (s.position(), s.started()) == before && s.pending().is_none() {
+        if (s.position(), s.started()) == before && s.predictions().pending().is_none() {
             break;
         }
-        if s.pending().is_none() {
-            let on_line = s.questions().iter().find(|a| a.step == s.position()).map(|a| a.key.clone());
+        if s.predictions().pending().is_none() {
+            let on_line =
+                s.predictions().questions().iter().find(|a| a.step == s.position()).map(|a| a.key.clone());
             assert!(
                 on_line.as_ref().is_none_or(|k| asked.contains(k)),
                 "arrived on the line of {on_line:?} without its question"
@@ -419,24 +429,24 @@ fn a_question_opens_on_arrival_at_its_line_before_the_caption_could_tell() {
 fn debug_onto_a_breakpoint_on_the_first_line_asks_there_and_quotes_the_breakpoint() {
     let mut s = session("report", "run_loop:1", true);
     s.command(Command::Debug);
-    let ask = s.pending().expect("asked at once").clone();
+    let ask = s.predictions().pending().expect("asked at once").clone();
     assert!(ask.key.starts_with("breakpoint-"));
     assert_eq!(ask.about, Some((Function::RunLoop, 1)), "the question is about the breakpoint's line");
     let mut s = session("report", "ask_claude:4", true);
     s.command(Command::Debug);
-    assert_eq!(s.pending().and_then(|a| a.about), Some((Function::AskClaude, 4)));
+    assert_eq!(s.predictions().pending().and_then(|a| a.about), Some((Function::AskClaude, 4)));
 }
 
 #[test]
 fn the_lessons_score_survives_a_what_if_run_and_comes_back() {
     let mut s = session("report", "", true);
     s.command(Command::Run);
-    let ask = s.pending().unwrap().clone();
+    let ask = s.predictions().pending().unwrap().clone();
     s.answer(ask.answer).unwrap();
-    assert_eq!(s.score(), (1, 1));
+    assert_eq!(s.predictions().score(), (1, 1));
     let replies = s.scenario().unwrap().localized(Lang::parse("en").unwrap()).model.clone();
     s.what_if(Some(&json!({ "model": replies }))).unwrap();
-    assert_eq!(s.score(), (0, 0), "the changed run keeps its own score");
+    assert_eq!(s.predictions().score(), (0, 0), "the changed run keeps its own score");
     s.what_if(None).unwrap();
-    assert_eq!(s.score(), (1, 1), "the lesson's score is back");
+    assert_eq!(s.predictions().score(), (1, 1), "the lesson's score is back");
 }

@@ -15,11 +15,11 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
-use agent_loop_playground::lesson::{self, listing};
-use agent_loop_playground::protocol::{Model, ModelError, ProcessOutcome, Request, Status};
-use agent_loop_playground::run::record;
-use agent_loop_playground::scenario::{outcome_from_json, ProcessScript, Scenario};
-use agent_loop_playground::trace::{Event, Function};
+use agent_loop_core::lesson::{self, listing};
+use agent_loop_core::protocol::{Model, ModelError, ProcessOutcome, Request, Status};
+use agent_loop_core::run::record;
+use agent_loop_core::scenario::{outcome_from_json, ProcessScript, Scenario};
+use agent_loop_core::trace::{Event, Function};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::TestRunner;
@@ -401,11 +401,8 @@ fn check_valid_loop(s: &Scenario) -> Result<(), TestCaseError> {
     prop_assert_eq!(seen.len() as i64, calls, "one request per call");
     prop_assert_eq!(trace.steps.iter().filter(|st| st.label == "loop.ask").count() as i64, calls);
     prop_assert_eq!(
-        trace
-            .output
-            .iter()
-            .filter(|l| matches!(l, agent_loop_playground::protocol::Said::ModelCall { .. }))
-            .count() as i64,
+        trace.output.iter().filter(|l| matches!(l, agent_loop_core::protocol::Said::ModelCall { .. })).count()
+            as i64,
         calls
     );
     let written = serde_json::to_value(lesson::trace_json(&trace)).unwrap();
@@ -527,7 +524,7 @@ fn check_valid_loop(s: &Scenario) -> Result<(), TestCaseError> {
 // ---------------------------------------------------------------------------
 // Editing a fixture, and breaking it.
 
-use agent_loop_playground::scenario::KNOWN_FIELDS;
+use agent_loop_core::scenario::KNOWN_FIELDS;
 
 /// The field a problem is about, without `.sub` or `[i]`.
 fn root(field: &str) -> &str {
@@ -744,7 +741,7 @@ proptest! {
 
     #[test]
     fn previews_are_bounded_and_valid_json(v in any_json(), long in 0usize..3, deep in 0usize..40) {
-        use agent_loop_playground::trace::{preview, PREVIEW_CHARS, PREVIEW_DEPTH, PREVIEW_ITEMS};
+        use agent_loop_core::trace::{preview, PREVIEW_CHARS, PREVIEW_DEPTH, PREVIEW_ITEMS};
         // Grow the value past the preview limits: long strings, long lists, deep nesting.
         let mut v = v;
         if long > 0 {
@@ -782,7 +779,7 @@ proptest! {
             let depth_ok = !v.to_string().contains(&"[".repeat(PREVIEW_DEPTH));
             if depth_ok {
                 let mut written = Vec::new();
-                agent_loop_playground::trace::Local::write(&v, &mut written);
+                agent_loop_core::trace::Local::write(&v, &mut written);
                 prop_assert_eq!(String::from_utf8(written).unwrap(), v.to_string());
             }
         }
@@ -793,7 +790,7 @@ proptest! {
 
     #[test]
     fn a_decimal_reads_like_rusts_own_float_display(bits in any::<u64>(), small in -1.0e6f64..1.0e6, step in 0u32..4000) {
-        use agent_loop_playground::vocab::Decimal;
+        use agent_loop_core::vocab::Decimal;
         // Any bit pattern (NaN, infinities, subnormals, huge, tiny), plain
         // numbers, and the halves and tenths a drawing uses.
         let edges = [0.0, -0.0, 1e21, 1e-7, 1.5e-7, 5e-324, f64::MAX, f64::MIN_POSITIVE, 0.1 + 0.2, 1.5, 3.0, 1e15, 1e16, 123456789012345680.0, 0.000123, 999999999999999.9];
@@ -814,7 +811,7 @@ proptest! {
 
     #[test]
     fn the_small_sorts_sort_like_the_standard_library(items in proptest::collection::vec((0u8..6, any::<u16>()), 0..80)) {
-        use agent_loop_playground::vocab::{sort_small, sort_small_by_key};
+        use agent_loop_core::vocab::{sort_small, sort_small_by_key};
         let mut mine = items.clone();
         let mut theirs = items.clone();
         sort_small(&mut mine);
@@ -832,9 +829,9 @@ proptest! {
         system in "[a-zé\"\\\\ \n<>]{0,900}", model in "[a-z-]{0,20}", tools in any_json(),
         n in 0usize..5000, max_tokens in 0u32..100_000,
     ) {
-        use agent_loop_playground::protocol::Request;
-        use agent_loop_playground::preview::record_ref;
-        use agent_loop_playground::trace::Local;
+        use agent_loop_core::protocol::Request;
+        use agent_loop_core::preview::record_ref;
+        use agent_loop_core::trace::Local;
         // The recorder writes a request straight from its fields; it must
         // read exactly as the object it stands for would.
         let messages = vec![Value::Null; n];

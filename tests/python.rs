@@ -17,16 +17,16 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
-use agent_loop_playground::lesson::RUNTIME_SOURCE;
-use agent_loop_playground::run::{record_scenario, Trace};
-use agent_loop_playground::scenario::load_shipped;
-use agent_loop_playground::trace::Event;
+use agent_loop_core::lesson::RUNTIME_SOURCE;
+use agent_loop_core::run::{record_scenario, Trace};
+use agent_loop_core::scenario::load_shipped;
+use agent_loop_core::trace::Event;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
-const PYTHON_SOURCE: &str = include_str!("../src/runtime.py");
+const PYTHON_SOURCE: &str = include_str!("../core/src/runtime.py");
 
 /// (function, line) or the call of a function.
 type At = (String, String, u32);
@@ -172,7 +172,7 @@ fn runtime_py_runs_the_same_steps_as_the_recorded_rust_for_every_scenario() {
     std::fs::create_dir_all(&dir).unwrap();
     for (file, parsed) in load_shipped() {
         for code in ["en", "zh"] {
-            let lang = agent_loop_playground::i18n::Lang::parse(code).unwrap();
+            let lang = agent_loop_core::i18n::Lang::parse(code).unwrap();
             let file = format!("{file} ({code})");
             let scenario = parsed.as_ref().unwrap_or_else(|p| panic!("{file}: {p:?}")).localized(lang);
             // The fixture as the learner meets it, with what the model reads.
@@ -285,8 +285,8 @@ fn every_executable_python_line_carries_a_rust_label() {
 
 #[test]
 fn every_step_stands_on_a_line_of_the_python_listing() {
-    use agent_loop_playground::lesson::{line_in, python_listing};
-    use agent_loop_playground::vocab::Code;
+    use agent_loop_core::lesson::{line_in, python_listing};
+    use agent_loop_core::vocab::Code;
     for (file, parsed) in load_shipped() {
         let trace = record_scenario(&parsed.unwrap());
         for (i, step) in trace.steps.iter().enumerate() {
@@ -304,8 +304,8 @@ fn every_step_stands_on_a_line_of_the_python_listing() {
 
 #[test]
 fn the_python_names_are_read_from_the_listing() {
-    use agent_loop_playground::lesson::python_names;
-    use agent_loop_playground::vocab::Function;
+    use agent_loop_core::lesson::python_names;
+    use agent_loop_core::vocab::Function;
     let main = python_names(Function::RunMain);
     for name in ["call", "workspace", "timeout", "result", "process", "error", "output"] {
         assert!(main.iter().any(|n| n == name), "run_main has {name}: {main:?}");

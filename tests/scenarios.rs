@@ -4,11 +4,11 @@
 //! file; a fixture without `expect`, or with less than the lesson needs for
 //! its function, fails the suite.
 
-use agent_loop_playground::lesson;
-use agent_loop_playground::protocol::Status;
-use agent_loop_playground::run::{record_scenario, Trace};
-use agent_loop_playground::scenario::{load_shipped, Expect, Scenario};
-use agent_loop_playground::trace::Function;
+use agent_loop_core::lesson;
+use agent_loop_core::protocol::Status;
+use agent_loop_core::run::{record_scenario, Trace};
+use agent_loop_core::scenario::{load_shipped, Expect, Scenario};
+use agent_loop_core::trace::Function;
 use serde_json::{json, Value};
 
 mod common;

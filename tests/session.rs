@@ -1,12 +1,12 @@
 //! The session: everything a playground holds and decides, natively.
 
-use agent_loop_playground::debugger::Command;
-use agent_loop_playground::i18n::Lang;
-use agent_loop_playground::lesson::line_of_label;
-use agent_loop_playground::protocol::{Model, ModelError, Request};
-use agent_loop_playground::scenario::Scenario;
-use agent_loop_playground::session::{parse_breakpoint, FixtureDoubles, Maker, Options, Session};
-use agent_loop_playground::vocab::{Code, Function};
+use agent_loop_core::debugger::Command;
+use agent_loop_core::i18n::Lang;
+use agent_loop_core::lesson::line_of_label;
+use agent_loop_core::protocol::{Model, ModelError, Request};
+use agent_loop_core::scenario::Scenario;
+use agent_loop_core::session::{parse_breakpoint, FixtureDoubles, Maker, Options, Session};
+use agent_loop_core::vocab::{Code, Function};
 use serde_json::{json, Value};
 
 /// Most tests count lines in the Rust listing (the Python has its own tests).
@@ -94,7 +94,7 @@ fn stepping_moves_and_reports_what_changed() {
 fn replacing_a_scenario_keeps_it_on_screen_and_rerecords_it() {
     let mut s = session("report", "en", "");
     let mut fixture: Value = serde_json::from_str(
-        agent_loop_playground::scenario::shipped().iter().find(|(f, _)| *f == "report.json").unwrap().1,
+        agent_loop_core::scenario::shipped().iter().find(|(f, _)| *f == "report.json").unwrap().1,
     )
     .unwrap();
     fixture["max_calls"] = json!(1);
@@ -160,7 +160,7 @@ fn a_small_step_cap_ends_the_trace_with_an_error_status() {
 
 #[test]
 fn budgets_come_from_attributes_or_default_and_bad_ones_are_named() {
-    use agent_loop_playground::session::parse_amount;
+    use agent_loop_core::session::parse_amount;
     let ms = [("ms", 1.0), ("s", 1000.0)];
     assert_eq!(parse_amount("2", &ms, 1000.0), Some(2000.0));
     assert_eq!(parse_amount(" 0.5s ", &ms, 1000.0), Some(500.0));
@@ -186,7 +186,7 @@ fn budgets_come_from_attributes_or_default_and_bad_ones_are_named() {
 
 #[test]
 fn a_breakpoint_only_sits_where_the_run_can_stop_and_unreached_ones_are_named() {
-    use agent_loop_playground::lesson::{listing, stoppable_lines};
+    use agent_loop_core::lesson::{listing, stoppable_lines};
     let _ = Code::Rust;
     let f = Function::RunLoop;
     let stoppable = stoppable_lines(f);
@@ -234,7 +234,7 @@ fn python_session(scenario: &str, breakpoints: &str) -> Session {
 
 #[test]
 fn the_python_listing_is_the_default_and_steps_one_python_line_at_a_time() {
-    use agent_loop_playground::lesson::line_in;
+    use agent_loop_core::lesson::line_in;
     let mut s = python_session("report", "");
     assert_eq!(s.code(), Code::Python);
     assert_eq!(s.state()["listing"], "python");
@@ -275,7 +275,7 @@ fn the_python_listing_is_the_default_and_steps_one_python_line_at_a_time() {
 
 #[test]
 fn breakpoints_and_the_position_survive_a_switch_of_listing() {
-    use agent_loop_playground::lesson::{line_of_label, python_listing};
+    use agent_loop_core::lesson::{line_of_label, python_listing};
     let mut s = python_session("report", "loop.save_results");
     let py_line = s.state()["breakpoints"][0]["line"].as_u64().unwrap() as u32;
     let text = python_listing(Function::RunLoop).line(py_line).unwrap().text;
@@ -305,7 +305,7 @@ fn breakpoints_and_the_position_survive_a_switch_of_listing() {
 
 #[test]
 fn back_from_inside_a_python_line_goes_to_the_line_before() {
-    use agent_loop_playground::lesson::line_in;
+    use agent_loop_core::lesson::line_in;
     let mut s = python_session("report", "");
     // ask.build and ask.create are one Python line: land on the second one.
     let create = s.trace().steps.iter().position(|st| st.label == "ask.create").unwrap();

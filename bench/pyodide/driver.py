@@ -6,7 +6,7 @@ and return the JSON it prints.
 replay.py is imported as is: it imports subprocess only for the
 CompletedProcess and TimeoutExpired classes and replaces runtime.subprocess
 with its double before anything runs, so no process is ever started (Pyodide
-cannot start one). RUNTIME resolves to /alp/src/runtime.py because replay.py
+cannot start one). RUNTIME resolves to /alp/core/src/runtime.py because replay.py
 sits at /alp/tests/python/ in Pyodide's file system, as in the repository.
 """
 

@@ -1,12 +1,12 @@
 // The Pyodide side of the comparison in bench/bench.mjs. Everything comes
 // from the bench's local server: Pyodide's own files (/compare/pyodide-dist/,
-// the npm package installed by bench/pyodide/install), src/runtime.py,
+// the npm package installed by bench/pyodide/install), core/src/runtime.py,
 // tests/python/replay.py (its teaching doubles and tracer, imported as is),
 // driver.py next to this file, and the report scenario in English.
 import { loadPyodide } from "../pyodide-dist/pyodide.mjs";
 
 const FILES = {
-  "/alp/src/runtime.py": "../src/runtime.py",
+  "/alp/core/src/runtime.py": "../core/src/runtime.py",
   "/alp/tests/python/replay.py": "../tests/python/replay.py",
   "/alp/bench/driver.py": "./driver.py",
   "/alp/fixtures/report.json": "../fixture/report.en.json",

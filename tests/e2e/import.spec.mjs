@@ -18,7 +18,7 @@ function importConversation(file) {
 
 for (const sample of ["zero-division", "two-rounds", "parallel-calls"]) {
   test(`the ${sample} conversation replays in the page message for message`, async ({ page }) => {
-    const file = path.join("tests/import", `${sample}.json`);
+    const file = path.join("cli/tests/import", `${sample}.json`);
     const conversation = JSON.parse(fs.readFileSync(path.join(root, file), "utf8"));
     const scenario = JSON.parse(importConversation(file));
     await open(page, "?lang=en");

@@ -1,4 +1,4 @@
-"""Run src/runtime.py under CPython on one scenario fixture, with teaching
+"""Run core/src/runtime.py under CPython on one scenario fixture, with teaching
 doubles for the model and the process, and print what happened as JSON:
 the (function, line) of every line event of the three lesson functions
 (from sys.settrace), the entry point's result or error, and what it emitted.
@@ -18,7 +18,7 @@ import sys
 import types
 
 HERE = pathlib.Path(__file__).resolve().parent
-RUNTIME = HERE.parent.parent / "src" / "runtime.py"
+RUNTIME = HERE.parent.parent / "core" / "src" / "runtime.py"
 LESSON = ("ask_claude", "run_main", "run_loop")
 MODEL = "teaching-model"
 

@@ -1,0 +1,244 @@
+//! Author CLI.
+//!
+//! `agent-loop-playground trace <scenario.json>` prints the trace as JSON.
+//! `agent-loop-playground check <dir>` validates every `*.json` fixture in
+//! `<dir>` and prints `file: field: problem (line N)` lines; exit code 1 if
+//! any, or if there is no fixture at all.
+//! `agent-loop-playground import <conversation.json> [--id <id>]` turns a
+//! logged Messages API request body into a scenario on standard output;
+//! approximations are warnings on standard error, a refusal is exit 1 with
+//! nothing on standard output (see `agent_loop_cli::import`).
+//!
+//! It never panics: it reads only regular files of at most 16 MB (a FIFO or
+//! a device named `x.json` is skipped with a message), accepts a UTF-8 BOM,
+//! takes any path the OS gives it, and a closed or full standard output
+//! ends it with a message (a reader that stops early, like `head`, is a
+//! quiet exit).
+
+fn main() -> std::process::ExitCode {
+    native::cli()
+}
+
+mod native {
+    use agent_loop_cli::import;
+    use agent_loop_core::lesson::trace_json;
+    use agent_loop_core::predict;
+    use agent_loop_core::run::record_scenario;
+    use agent_loop_core::scenario::{Problem, Scenario};
+    use std::collections::BTreeMap;
+    use std::ffi::OsString;
+    use std::io::{self, Read, Write};
+    use std::path::{Path, PathBuf};
+    use std::process::ExitCode;
+
+    /// The largest fixture the CLI reads.
+    pub const MAX_FIXTURE_BYTES: u64 = 16 * 1024 * 1024;
+
+    const USAGE: &str = "usage:
+  agent-loop-playground trace <scenario.json>   print the recorded trace as JSON
+  agent-loop-playground check <dir>             validate every *.json fixture in <dir>
+  agent-loop-playground import <file> [--id <id>]
+                                                print a scenario that replays a logged Messages API
+                                                request body; approximations warned on stderr";
+
+    pub fn cli() -> ExitCode {
+        let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+        let command = args.first().and_then(|a| a.to_str());
+        match (command, args.len()) {
+            (Some("trace"), 2) => trace(Path::new(&args[1])),
+            (Some("check"), 2) => check(Path::new(&args[1])),
+            (Some("import"), _) => match import_args(&args[1..]) {
+                Some((file, id)) => import(Path::new(file), id),
+                None => {
+                    say_err(USAGE);
+                    ExitCode::from(2)
+                }
+            },
+            _ => {
+                say_err(USAGE);
+                ExitCode::from(2)
+            }
+        }
+    }
+
+    /// A line on standard error; a closed standard error is not an error.
+    fn say_err(line: &str) {
+        let _ = writeln!(io::stderr(), "{line}");
+    }
+
+    /// Write to standard output. A reader that went away (`| head`) ends the
+    /// program quietly; any other failure (a full disk) is said, exit 1.
+    fn write_out(text: &str) -> Result<(), ExitCode> {
+        let mut out = io::stdout().lock();
+        match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(ExitCode::SUCCESS),
+            Err(e) => {
+                say_err(&format!("cannot write the output: {e}"));
+                Err(ExitCode::FAILURE)
+            }
+        }
+    }
+
+    /// A fixture's text: only a regular file, at most [`MAX_FIXTURE_BYTES`],
+    /// UTF-8 (a leading BOM is dropped).
+    pub fn read_fixture(path: &Path) -> Result<String, String> {
+        let meta = std::fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
+        if !meta.is_file() {
+            return Err("not a regular file (a directory, FIFO or device), skipped".into());
+        }
+        if meta.len() > MAX_FIXTURE_BYTES {
+            return Err(format!("larger than {} MB, skipped", MAX_FIXTURE_BYTES >> 20));
+        }
+        let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+        let mut bytes = Vec::new();
+        file.take(MAX_FIXTURE_BYTES + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read: {e}"))?;
+        if bytes.len() as u64 > MAX_FIXTURE_BYTES {
+            return Err(format!("larger than {} MB, skipped", MAX_FIXTURE_BYTES >> 20));
+        }
+        let text = String::from_utf8(bytes)
+            .map_err(|e| format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()))?;
+        Ok(text.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(text))
+    }
+
+    /// `field: problem (line N)`: the line where the field's key first
+    /// appears in the text, when it does.
+    fn located(problem: &Problem, text: &str) -> String {
+        let key = problem.field.split(['.', '[']).next().unwrap_or("");
+        let line = (!key.starts_with('(')).then(|| {
+            let quoted = format!("\"{key}\"");
+            text.lines().position(|l| l.contains(&quoted)).map(|i| i + 1)
+        });
+        match line.flatten() {
+            Some(n) => format!("{problem} (line {n})"),
+            None => problem.to_string(),
+        }
+    }
+
+    fn trace(file: &Path) -> ExitCode {
+        let text = match read_fixture(file) {
+            Ok(t) => t,
+            Err(why) => {
+                say_err(&format!("{}: {why}", file.display()));
+                return ExitCode::from(2);
+            }
+        };
+        match Scenario::parse(&text) {
+            Ok(scenario) => {
+                let trace = record_scenario(&scenario);
+                let json = serde_json::to_string_pretty(&trace_json(&trace));
+                match json {
+                    Ok(json) => match write_out(&(json + "\n")) {
+                        Ok(()) => ExitCode::SUCCESS,
+                        Err(code) => code,
+                    },
+                    Err(e) => {
+                        say_err(&format!("{}: cannot serialise trace: {e}", file.display()));
+                        ExitCode::FAILURE
+                    }
+                }
+            }
+            Err(problems) => {
+                for p in problems {
+                    say_err(&format!("{}: {}", file.display(), located(&p, &text)));
+                }
+                ExitCode::FAILURE
+            }
+        }
+    }
+
+    /// `<file>`, `<file> --id <id>` or `--id <id> <file>`; the id must be
+    /// UTF-8 (it is checked by the importer).
+    fn import_args(args: &[OsString]) -> Option<(&OsString, Option<&str>)> {
+        match args {
+            [file] => Some((file, None)),
+            [flag, id, file] | [file, flag, id] if flag == "--id" => Some((file, Some(id.to_str()?))),
+            _ => None,
+        }
+    }
+
+    fn import(file: &Path, id: Option<&str>) -> ExitCode {
+        let text = match read_fixture(file) {
+            Ok(t) => t,
+            Err(why) => {
+                say_err(&format!("{}: {why}", file.display()));
+                return ExitCode::from(2);
+            }
+        };
+        let name =
+            file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let id = id.map_or_else(|| import::id_from_file_name(&name), str::to_string);
+        match import::import(&text, &id, &name) {
+            Ok(imported) => {
+                for warning in &imported.warnings {
+                    say_err(&format!("{}: warning: {warning}", file.display()));
+                }
+                match write_out(&import::to_pretty_json(&imported.scenario)) {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(code) => code,
+                }
+            }
+            Err(refusals) => {
+                for refusal in &refusals {
+                    say_err(&format!("{}: {refusal}", file.display()));
+                }
+                say_err(&format!("{}: not imported", file.display()));
+                ExitCode::FAILURE
+            }
+        }
+    }
+
+    fn check(dir: &Path) -> ExitCode {
+        let mut files: Vec<PathBuf> = match std::fs::read_dir(dir) {
+            Ok(entries) => entries.filter_map(Result::ok).map(|e| e.path()).collect(),
+            Err(e) => {
+                say_err(&format!("{}: cannot read directory: {e}", dir.display()));
+                return ExitCode::from(2);
+            }
+        };
+        files.retain(|p| p.extension().is_some_and(|e| e == "json"));
+        files.sort();
+        if files.is_empty() {
+            let _ = write_out(&format!("{}: no *.json fixture to check\n", dir.display()));
+            return ExitCode::FAILURE;
+        }
+        let mut bad = 0;
+        let mut ids = BTreeMap::new();
+        let mut report = String::new();
+        for file in &files {
+            let problems = match read_fixture(file) {
+                Err(why) => vec![format!("(file): {why}")],
+                Ok(text) => match Scenario::parse(&text) {
+                    Ok(s) => match ids.insert(s.id.clone(), file.clone()) {
+                        Some(other) => vec![format!("id: {:?} is already used by {}", s.id, other.display())],
+                        // A question must sit on a line this run reaches.
+                        None if s.questions.is_empty() => Vec::new(),
+                        None => {
+                            let unasked = predict::problems(&s, &record_scenario(&s));
+                            unasked.iter().map(|p| located(p, &text)).collect()
+                        }
+                    },
+                    Err(problems) => problems.iter().map(|p| located(p, &text)).collect(),
+                },
+            };
+            for p in &problems {
+                report.push_str(&format!("{}: {p}\n", file.display()));
+            }
+            bad += usize::from(!problems.is_empty());
+        }
+        report.push_str(&format!(
+            "checked {} fixture(s): {} ok, {} with problems\n",
+            files.len(),
+            files.len() - bad,
+            bad
+        ));
+        if let Err(code) = write_out(&report) {
+            return code;
+        }
+        if bad == 0 {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,273 @@
+//! The author CLI: `trace` prints the trace contract, `check` reports
+//! `file: field: problem` and exits non-zero.
+
+// The CLI is native only (the wasm32 build of the binary is the library).
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::process::Command;
+
+fn cli(args: &[&str]) -> (i32, String, String) {
+    outcome(Command::new(env!("CARGO_BIN_EXE_agent-loop-playground")).args(args).output().unwrap())
+}
+
+/// Exit code, standard output and standard error of a finished run.
+fn outcome(out: std::process::Output) -> (i32, String, String) {
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn trace_prints_the_contract_fields() {
+    let (code, out, _) = cli(&["trace", "../fixtures/scenarios/report.json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for key in ["scenario", "function", "result", "error", "output", "record", "steps"] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(v["result"]["status"], "answered");
+    let step = &v["steps"][1];
+    for key in ["function", "line", "label", "depth", "event", "locals", "record_len", "output_len", "stage"]
+    {
+        assert!(step.get(key).is_some(), "step misses {key}");
+    }
+}
+
+#[test]
+fn check_accepts_the_shipped_fixtures() {
+    let (code, out, _) = cli(&["check", "../fixtures/scenarios"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("0 with problems"), "{out}");
+}
+
+#[test]
+fn check_names_file_and_field_for_bad_fixtures() {
+    let (code, out, _) = cli(&["check", "tests/bad-fixtures"]);
+    assert_eq!(code, 1, "{out}");
+    for expected in [
+        "not-json.json: (file): not valid JSON",
+        "wrong-types.json: max_calls: must be an integer",
+        "wrong-types.json: title.en: missing",
+        "wrong-types.json: model: must be a list of replies",
+        "missing-fields.json: id: missing",
+        "missing-fields.json: function: missing",
+        "bad-process.json: process[1]: returncode must be an integer",
+        "unknown-function.json: function: unknown function \"run_everything\"",
+        "bad-expect.json: expect.status: unknown status \"done\" (answered, call_limit, model_stopped, protocol_error, model_error)",
+        "bad-expect.json: expect.calls: must be an integer",
+        "bad-expect.json: expect.record[1]: must be a \"role:kinds\" string",
+        "bad-expect.json: expect.results[0]: must be a [first line, is_error] pair",
+        "bad-expect.json: expect.stop_reason: only for ask_claude scenarios, not run_loop",
+        "bad-expect.json: expect.hits[1]: must be a label",
+        "bad-expect.json: expect.misses[0]: \"loop.ask\" is also in expect.hits",
+        "bad-expect.json: expect.colour: unknown field",
+    ] {
+        assert!(out.contains(expected), "expected `{expected}` in:\n{out}");
+    }
+}
+
+#[test]
+fn trace_of_a_bad_fixture_fails_with_the_field() {
+    let (code, _, err) = cli(&["trace", "tests/bad-fixtures/wrong-types.json"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("wrong-types.json: max_calls: must be an integer"), "{err}");
+    let (code, _, err) = cli(&["frobnicate"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("usage"));
+}
+
+/// A fresh empty folder for one test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("alp-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Run with a deadline: a hang fails the test instead of blocking it.
+fn cli_within(args: &[&std::ffi::OsStr], seconds: u64) -> (i32, String, String) {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agent-loop-playground"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed().as_secs() >= seconds {
+            let _ = child.kill();
+            panic!("{args:?} still running after {seconds} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    outcome(child.wait_with_output().unwrap())
+}
+
+#[test]
+fn problems_name_their_line() {
+    let (_, out, _) = cli(&["check", "tests/bad-fixtures"]);
+    let text = std::fs::read_to_string("tests/bad-fixtures/wrong-types.json").unwrap();
+    let line = text.lines().position(|l| l.contains("\"max_calls\"")).unwrap() + 1;
+    assert!(out.contains(&format!("wrong-types.json: max_calls: must be an integer (line {line})")), "{out}");
+    assert!(out.contains("not-json.json: (file): not valid JSON") && out.contains(" line "), "{out}");
+}
+
+#[test]
+fn odd_files_are_skipped_with_a_message_never_read_forever() {
+    use std::ffi::OsStr;
+    let dir = scratch("odd");
+    std::fs::copy("../fixtures/scenarios/report.json", dir.join("report.json")).unwrap();
+    let fifo = dir.join("pipe.json");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zero.json")).unwrap();
+    let big = std::fs::File::create(dir.join("big.json")).unwrap();
+    big.set_len(17 * 1024 * 1024).unwrap();
+    let mut bom = vec![0xEF, 0xBB, 0xBF];
+    bom.extend(std::fs::read("../fixtures/scenarios/limit.json").unwrap());
+    std::fs::write(dir.join("bom.json"), bom).unwrap();
+    let (code, out, _) = cli_within(&[OsStr::new("check"), dir.as_os_str()], 20);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("pipe.json: (file): not a regular file"), "{out}");
+    assert!(out.contains("zero.json: (file): not a regular file"), "{out}");
+    assert!(out.contains("big.json: (file): larger than 16 MB"), "{out}");
+    assert!(!out.contains("bom.json"), "a BOM is accepted: {out}");
+    assert!(out.contains("checked 5 fixture(s): 2 ok, 3 with problems"), "{out}");
+    let (code, _, err) = cli_within(&[OsStr::new("trace"), fifo.as_os_str()], 20);
+    assert_eq!(code, 2);
+    assert!(err.contains("not a regular file"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn an_empty_folder_is_an_error() {
+    let dir = scratch("empty");
+    let (code, out, _) = cli(&["check", dir.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(out.contains("no *.json fixture to check"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn never_a_panic_for_odd_arguments_or_a_closed_or_full_output() {
+    use std::io::Read;
+    use std::os::unix::ffi::OsStrExt;
+    use std::process::Stdio;
+    // A path that is not UTF-8.
+    let odd = std::ffi::OsStr::from_bytes(b"\xff\xfe.json");
+    let (code, _, err) = cli_within(&[std::ffi::OsStr::new("trace"), odd], 20);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cannot read"), "{err}");
+    let (code, _, err) = cli_within(&[odd], 20);
+    assert_eq!(code, 2, "{err}");
+    // A reader that stops after 100 bytes: a quiet exit. (The trace is far
+    // larger than a pipe's buffer, so the writer really meets the closed end.)
+    let dir = scratch("pipe");
+    let ask = serde_json::json!({"stop_reason": "tool_use", "content": [{"type": "tool_use", "id": "c", "name": "run_main", "input": {}}]});
+    let long = serde_json::json!({"id": "long", "function": "run_loop", "title": {"zh": "长", "en": "long"}, "max_calls": 40,
+        "model": vec![ask; 40], "process": {"returncode": 1, "stdout": "", "stderr": "boom"}});
+    let fixture = dir.join("long.json");
+    std::fs::write(&fixture, long.to_string()).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agent-loop-playground"))
+        .arg("trace")
+        .arg(&fixture)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut head = [0u8; 100];
+    child.stdout.take().unwrap().read_exact(&mut head).unwrap(); // then dropped: the pipe closes
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    std::fs::remove_dir_all(&dir).ok();
+    // A full device: said, and exit 1.
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_agent-loop-playground"))
+        .args(["trace", "../fixtures/scenarios/report.json"])
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write the output"));
+}
+
+#[test]
+fn import_prints_a_scenario_that_check_accepts() {
+    let dir = scratch("import");
+    let (code, out, err) = cli(&["import", "tests/import/zero-division.json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "an exact import warns nothing: {err}");
+    let scenario: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(scenario["id"], "zero-division");
+    assert_eq!(scenario["expect"]["status"], "answered");
+    std::fs::write(dir.join("zero-division.json"), &out).unwrap();
+    let (code, out, _) = cli(&["import", "tests/import/two-rounds.json", "--id", "retry_once"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("\"id\": \"retry_once\""), "{out}");
+    std::fs::write(dir.join("retry_once.json"), &out).unwrap();
+    let (code, out, _) = cli(&["check", dir.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("checked 2 fixture(s): 2 ok, 0 with problems"), "{out}");
+    let (code, trace, _) = cli(&["trace", dir.join("zero-division.json").to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(trace.contains("ZeroDivisionError: division by zero"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn import_warns_approximations_and_refuses_what_it_cannot_replay() {
+    let (code, out, err) = cli(&["import", "tests/import/approximations.json"]);
+    assert_eq!(code, 0, "{err}");
+    for expected in [
+        "approximations.json: warning: messages[1].content[0]: thinking block: dropped (the lesson's loop never sees thinking)",
+        "approximations.json: warning: messages[1].content[1]: tool \"read_file\"",
+        "approximations.json: warning: messages[6]: a new user turn after the answer in messages[5]",
+    ] {
+        assert!(err.contains(expected), "expected `{expected}` in:\n{err}");
+    }
+    assert!(out.contains("thinking block: dropped"), "the notes repeat the warnings: {out}");
+
+    let dir = scratch("import-refused");
+    let file = dir.join("two-users.json");
+    let two_users =
+        r#"{"messages": [{"role": "user", "content": "Hi"}, {"role": "user", "content": "Run it"}]}"#;
+    std::fs::write(&file, two_users).unwrap();
+    let (code, out, err) = cli(&["import", file.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.is_empty(), "nothing on stdout: {out}");
+    assert!(err.contains("two-users.json: messages[1]: two user messages in a row"), "{err}");
+    std::fs::write(&file, "{\"messages\": [").unwrap();
+    let (code, out, err) = cli(&["import", file.to_str().unwrap()]);
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert!(err.contains("(file): not valid JSON"), "{err}");
+    let (code, _, err) = cli(&["import", "tests/import/zero-division.json", "--id", "a b"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("--id: \"a b\": use letters"), "{err}");
+    let (code, _, err) = cli(&["import", dir.join("missing.json").to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot read"), "{err}");
+    let (code, _, err) = cli(&["import"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("import <file> [--id <id>]"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn check_names_a_question_that_this_run_never_asks() {
+    let dir = std::env::temp_dir().join(format!("alp-cli-questions-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string("../fixtures/scenarios/truncated.json").unwrap())
+            .unwrap();
+    // truncated stops before any tool runs: a question on saving results is never asked.
+    v["questions"][0]["at"] = "loop.save_results".into();
+    std::fs::write(dir.join("truncated.json"), serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    let (code, out, _) = cli(&["check", dir.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("truncated.json: questions[0].at:"), "{out}");
+    assert!(out.contains("never asked"), "{out}");
+}

@@ -1,0 +1,551 @@
+//! `agent-loop-playground import`: a recorded conversation becomes a
+//! scenario that `check` accepts and whose replay gives the conversation's
+//! messages back EXACTLY — for the samples in tests/import/, and for every
+//! conversation the lesson's own loop records (a property test). What the
+//! loop cannot replay is refused or warned, by its place in the input.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+use agent_loop_cli::import::{id_from_file_name, import, to_pretty_json, Imported, Note};
+use agent_loop_core::run::record_scenario;
+use agent_loop_core::scenario::Scenario;
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+/// The samples made with the lesson's tool: each must replay exactly.
+const EXACT_SAMPLES: [&str; 4] = ["zero-division", "two-rounds", "parallel-calls", "extra-fields"];
+
+fn sample(name: &str) -> String {
+    let path = format!("{}/tests/import/{name}.json", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn import_value(input: &Value) -> Result<Imported, Vec<Note>> {
+    import(&input.to_string(), "imported", "conversation.json")
+}
+
+/// The messages a replay must give back: `messages`, then the response's
+/// assistant message.
+fn conversation(input: &Value) -> Vec<Value> {
+    let mut messages = input["messages"].as_array().cloned().unwrap_or_default();
+    let response = input.get("response").filter(|r| r["type"] != "error");
+    if let Some(content) = response.map(|r| &r["content"]) {
+        messages.push(json!({"role": "assistant", "content": content}));
+    }
+    messages
+}
+
+/// The scenario read back from the printed text, exactly as `check` and
+/// `trace` read a file.
+fn checked(imported: &Imported) -> Scenario {
+    let text = to_pretty_json(&imported.scenario);
+    Scenario::parse(&text).unwrap_or_else(|p| panic!("check refuses the scenario: {p:?}\n{text}"))
+}
+
+fn replayed(imported: &Imported) -> Vec<Value> {
+    record_scenario(&checked(imported)).record
+}
+
+fn warnings(imported: &Imported) -> Vec<String> {
+    imported.warnings.iter().map(Note::to_string).collect()
+}
+
+fn refusals(input: &Value) -> Vec<String> {
+    match import_value(input) {
+        Ok(imported) => panic!("imported, expected a refusal: {:#}", imported.scenario),
+        Err(notes) => notes.iter().map(Note::to_string).collect(),
+    }
+}
+
+fn tool_use(id: &str) -> Value {
+    json!({"type": "tool_use", "id": id, "name": "run_main", "input": {}})
+}
+
+fn tool_result(id: &str, content: &str, is_error: bool) -> Value {
+    json!({"type": "tool_result", "tool_use_id": id, "content": content, "is_error": is_error})
+}
+
+/// question → run_main → a failing result → an answer: the smallest
+/// conversation, for the tests to vary.
+fn base() -> Value {
+    json!({"messages": [
+        {"role": "user", "content": "Run main.py and only report the result."},
+        {"role": "assistant", "content": [tool_use("toolu_1")]},
+        {"role": "user", "content": [tool_result("toolu_1", "exit_code=1\nZeroDivisionError: division by zero", true)]},
+        {"role": "assistant", "content": [{"type": "text", "text": "It divides by zero."}]}
+    ]})
+}
+
+#[test]
+fn every_sample_replays_its_messages_exactly() {
+    for name in EXACT_SAMPLES {
+        let text = sample(name);
+        let imported =
+            import(&text, name, &format!("{name}.json")).unwrap_or_else(|r| panic!("{name}: {r:?}"));
+        assert_eq!(warnings(&imported), Vec::<String>::new(), "{name}");
+        let input: Value = serde_json::from_str(&text).unwrap();
+        let expected = conversation(&input);
+        assert_eq!(replayed(&imported), expected, "{name}: the replay differs");
+        assert_eq!(imported.scenario["id"], name);
+        assert_eq!(imported.scenario["function"], "run_loop");
+        assert_eq!(imported.scenario["expect"]["status"], "answered", "{name}");
+        assert_eq!(imported.scenario["expect"]["record"].as_array().map(Vec::len), Some(expected.len()));
+    }
+}
+
+#[test]
+fn the_zero_division_sample_becomes_the_lesson_s_report_scenario() {
+    let imported = import(&sample("zero-division"), "zero-division", "zero-division.json").unwrap();
+    let s = &imported.scenario;
+    assert_eq!(s["title"]["en"], "Imported conversation: zero-division.json");
+    assert_eq!(s["title"]["zh"], "导入的对话：zero-division.json");
+    assert_eq!(s["question"], "Run main.py and only report the result.");
+    assert_eq!(s["max_calls"], 2);
+    assert_eq!(s["model"][0]["stop_reason"], "tool_use");
+    assert_eq!(s["model"][1]["stop_reason"], "end_turn");
+    assert_eq!(s["process"][0]["returncode"], 1);
+    assert!(s["process"][0]["stderr"].as_str().unwrap().ends_with("ZeroDivisionError: division by zero\n"));
+    let expect = &s["expect"];
+    assert_eq!(expect["calls"], 2);
+    assert_eq!(
+        expect["record"],
+        json!(["user:str", "assistant:tool_use", "user:tool_result", "assistant:text"])
+    );
+    assert_eq!(expect["results"], json!([["exit_code=1", true]]));
+    assert_eq!(expect["output_lines"], 5);
+    assert!(s["notes"].to_string().contains("reproduces the recorded messages exactly"));
+}
+
+#[test]
+fn expect_is_what_the_replay_does() {
+    for name in EXACT_SAMPLES {
+        let imported = import(&sample(name), name, "x.json").unwrap();
+        let scenario = checked(&imported);
+        let expect = scenario.expect.clone().expect("an expect block");
+        let trace = record_scenario(&scenario);
+        assert_eq!(expect.status.map(|s| s.as_str()), trace.status(), "{name}");
+        assert_eq!(expect.calls, trace.result["calls"].as_i64(), "{name}");
+        assert_eq!(expect.output_lines, Some(trace.output.len() as u64), "{name}");
+        for label in &expect.hits {
+            assert!(trace.steps.iter().any(|s| s.label == label), "{name}: no step {label}");
+        }
+    }
+}
+
+#[test]
+fn the_timeout_and_cannot_start_forms_are_read_back() {
+    let two = import(&sample("two-rounds"), "two-rounds", "two-rounds.json").unwrap().scenario;
+    assert_eq!(two["timeout_s"], 3);
+    assert_eq!(
+        two["process"],
+        json!([{"timeout": true}, {"returncode": 0, "stdout": "ok\n  done\n", "stderr": ""}])
+    );
+    let parallel = import(&sample("parallel-calls"), "p", "p.json").unwrap().scenario;
+    assert_eq!(
+        parallel["process"],
+        json!([{"returncode": 0, "stdout": "", "stderr": ""},
+               {"os_error": "[Errno 2] No such file or directory: 'python'"}])
+    );
+    let mut odd = base();
+    odd["messages"][2]["content"][0]["content"] = json!("timed out after 1.5 s");
+    let imported = import_value(&odd).unwrap();
+    assert_eq!(warnings(&imported), Vec::<String>::new());
+    assert_eq!(imported.scenario["timeout_s"], 1.5);
+    assert_eq!(replayed(&imported), conversation(&odd));
+}
+
+#[test]
+fn a_conversation_ending_with_results_or_an_api_error_still_replays_exactly() {
+    let mut waiting = base();
+    waiting["messages"].as_array_mut().unwrap().pop();
+    let imported = import_value(&waiting).unwrap();
+    assert_eq!(warnings(&imported), Vec::<String>::new());
+    assert_eq!(imported.scenario["expect"]["status"], "call_limit");
+    assert_eq!(replayed(&imported), conversation(&waiting));
+
+    waiting["response"] =
+        json!({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}});
+    let imported = import_value(&waiting).unwrap();
+    assert_eq!(warnings(&imported), Vec::<String>::new());
+    assert_eq!(imported.scenario["model"][1], json!({"error": "overloaded_error"}));
+    assert_eq!(imported.scenario["expect"]["status"], "model_error");
+    assert_eq!(replayed(&imported), conversation(&waiting));
+}
+
+#[test]
+fn the_response_s_stop_reason_is_kept() {
+    let mut input = base();
+    let answer = input["messages"].as_array_mut().unwrap().pop().unwrap();
+    input["response"] = json!({"id": "msg_1", "type": "message", "role": "assistant",
+        "content": answer["content"], "stop_reason": "max_tokens", "usage": {"output_tokens": 1024}});
+    let imported = import_value(&input).unwrap();
+    assert_eq!(warnings(&imported), Vec::<String>::new());
+    assert_eq!(imported.scenario["model"][1]["stop_reason"], "max_tokens");
+    assert_eq!(imported.scenario["expect"]["status"], "model_stopped");
+    assert_eq!(replayed(&imported), conversation(&input));
+}
+
+#[test]
+fn a_long_output_cut_in_spaces_is_read_back() {
+    let output = format!("{}{}", "x".repeat(1990), " ".repeat(10));
+    let mut input = base();
+    input["messages"][2]["content"][0]["content"] = json!(format!("exit_code=1\n{output}"));
+    let imported = import_value(&input).unwrap();
+    assert_eq!(warnings(&imported), Vec::<String>::new());
+    assert_eq!(replayed(&imported), conversation(&input));
+}
+
+#[test]
+fn refusals_name_the_place_and_give_no_scenario() {
+    let mut two_users = base();
+    two_users["messages"].as_array_mut().unwrap().insert(1, json!({"role": "user", "content": "Please."}));
+    let mut starts_with_assistant = base();
+    starts_with_assistant["messages"].as_array_mut().unwrap().remove(0);
+    let mut two_assistants = base();
+    two_assistants["response"] =
+        json!({"content": [{"type": "text", "text": "More."}], "stop_reason": "end_turn"});
+    let mut no_result = base();
+    no_result["messages"][1]["content"] = json!([tool_use("toolu_1"), tool_use("toolu_2")]);
+    let mut stray_result = base();
+    stray_result["messages"][2]["content"] = json!([tool_result("toolu_9", "exit_code=0\nok", false)]);
+    let mut twice = base();
+    twice["messages"][2]["content"] = json!([
+        tool_result("toolu_1", "exit_code=0\nok", false),
+        tool_result("toolu_1", "exit_code=0\nok", false)
+    ]);
+    let mut only_image = base();
+    only_image["messages"][0]["content"] = json!([{"type": "image", "source": {"type": "url", "url": "x"}}]);
+    let mut result_first = base();
+    result_first["messages"][0]["content"] = json!([tool_result("toolu_0", "exit_code=0\nok", false)]);
+    let mut unasked = base();
+    unasked["messages"][1]["content"] = json!([{"type": "text", "text": "Done."}]);
+    let mut bad_role = base();
+    bad_role["messages"][2]["role"] = json!("tool");
+    let mut bad_content = base();
+    bad_content["messages"][1]["content"] = json!(42);
+    let mut bad_response = base();
+    bad_response["response"] = json!("ok");
+    let cases: Vec<(Value, &str)> = vec![
+        (
+            two_users,
+            "messages[1]: two user messages in a row (messages[0] and messages[1]): the loop sends one",
+        ),
+        (starts_with_assistant, "messages[0]: the conversation must start with the user's question"),
+        (two_assistants, "response: two assistant messages in a row (messages[3] and response)"),
+        (no_result, "messages[2]: no tool_result for messages[1].content[1] (id \"toolu_2\")"),
+        (
+            stray_result,
+            "messages[2].content[0]: tool_result for id \"toolu_9\", which messages[1] does not request",
+        ),
+        (twice, "messages[2].content[1]: a second tool_result for id \"toolu_1\""),
+        (only_image, "messages[0]: the conversation must start with a user text"),
+        (result_first, "messages[0].content[0]: tool_result in the first message"),
+        (unasked, "messages[2].content[0]: tool_result, but messages[1] requests no tool"),
+        (bad_role, "messages[2].role: must be \"user\" or \"assistant\""),
+        (bad_content, "messages[1].content: must be a string or a list of blocks"),
+        (bad_response, "response: must be a Messages API response object"),
+        (json!({"model": "m"}), "messages: missing"),
+        (json!({"messages": []}), "messages: empty"),
+        (json!({"messages": "hi"}), "messages: must be a list"),
+        (json!([1, 2]), "(file): must be a JSON object"),
+        (json!({"messages": [7]}), "messages[0]: must be an object"),
+    ];
+    for (input, expected) in cases {
+        let found = refusals(&input);
+        assert!(found.iter().any(|r| r.starts_with(expected)), "expected `{expected}` in {found:#?}");
+    }
+    let found = import("{\"messages\": [", "x", "x.json").unwrap_err();
+    assert!(found[0].to_string().starts_with("(file): not valid JSON: EOF"), "{found:?}");
+    let found = import(&base().to_string(), "no spaces", "x.json").unwrap_err();
+    assert!(found[0].to_string().starts_with("--id: \"no spaces\": use letters"), "{found:?}");
+}
+
+#[test]
+fn approximations_are_warned_and_noted_and_still_check() {
+    let mut thinking = base();
+    thinking["messages"][1]["content"] =
+        json!([{"type": "thinking", "thinking": "hmm", "signature": "s"}, tool_use("toolu_1")]);
+    let mut other_tool = base();
+    other_tool["messages"][1]["content"] =
+        json!([{"type": "tool_use", "id": "toolu_1", "name": "bash", "input": {"cmd": "ls"}}]);
+    let mut arguments = base();
+    arguments["messages"][1]["content"][0]["input"] = json!({"file": "main.py"});
+    let mut not_the_form = base();
+    not_the_form["messages"][2]["content"][0]["content"] = json!("Exit code: 1\nZeroDivisionError");
+    let mut no_flag = base();
+    no_flag["messages"][2]["content"][0].as_object_mut().unwrap().remove("is_error");
+    let mut wrong_flag = base();
+    wrong_flag["messages"][2]["content"][0]["is_error"] = json!(false);
+    let mut cached = base();
+    cached["messages"][2]["content"][0]["cache_control"] = json!({"type": "ephemeral"});
+    let mut listed = base();
+    listed["messages"][2]["content"][0]["content"] =
+        json!([{"type": "text", "text": "exit_code=1\nboom"}, {"type": "image", "source": {}}]);
+    let mut blocks_question = base();
+    blocks_question["messages"][0]["content"] =
+        json!([{"type": "text", "text": "Run main.py."}, {"type": "document", "source": {}}]);
+    let mut string_reply = base();
+    string_reply["messages"][3]["content"] = json!("It divides by zero.");
+    let mut follow_up = base();
+    follow_up["messages"].as_array_mut().unwrap().push(json!({"role": "user", "content": "Fix it."}));
+    let mut extra_key = base();
+    extra_key["messages"][3]["id"] = json!("msg_9");
+    let mut text_beside = base();
+    text_beside["messages"][2]["content"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"type": "text", "text": "Go on."}));
+    let mut reordered = base();
+    reordered["messages"][1]["content"] = json!([tool_use("toolu_1"), tool_use("toolu_2")]);
+    reordered["messages"][2]["content"] = json!([
+        tool_result("toolu_2", "exit_code=0\nb", false),
+        tool_result("toolu_1", "exit_code=0\na", false)
+    ]);
+    let mut two_timeouts = base();
+    two_timeouts["messages"][1]["content"] = json!([tool_use("toolu_1"), tool_use("toolu_2")]);
+    two_timeouts["messages"][2]["content"] = json!([
+        tool_result("toolu_1", "timed out after 3 s", true),
+        tool_result("toolu_2", "timed out after 5 s", true)
+    ]);
+    let mut unanswered = base();
+    unanswered["messages"].as_array_mut().unwrap().truncate(2);
+    let mut no_stop_reason = base();
+    let answer = no_stop_reason["messages"].as_array_mut().unwrap().pop().unwrap();
+    no_stop_reason["response"] = json!({"content": answer["content"]});
+    let mut redacted = base();
+    redacted["messages"][3]["content"] =
+        json!([{"type": "redacted_thinking", "data": "x"}, {"type": "text", "text": "It divides by zero."}]);
+
+    let cases: Vec<(Value, &str)> = vec![
+        (thinking, "messages[1].content[0]: thinking block: dropped (the lesson's loop never sees thinking)"),
+        (redacted, "messages[3].content[0]: redacted_thinking block: dropped"),
+        (other_tool, "messages[1].content[0]: tool \"bash\": the lesson has only run_main, so the replay answers \"unsupported tool or arguments\""),
+        (arguments, "messages[1].content[0]: run_main with arguments"),
+        (not_the_form, "messages[2].content[0]: content is not what run_main writes"),
+        (no_flag, "messages[2].content[0].is_error: missing: the replay writes is_error: true"),
+        (wrong_flag, "messages[2].content[0].is_error: false, but the replay writes is_error: true"),
+        (cached, "messages[2].content[0].cache_control: dropped"),
+        (listed, "messages[2].content[0].content[1]: image block: dropped"),
+        (blocks_question, "messages[0].content: a list of blocks: the loop's question is one string"),
+        (string_reply, "messages[3].content: a string: the loop saves a list of blocks"),
+        (follow_up, "messages[4]: a new user turn after the answer in messages[3]"),
+        (extra_key, "messages[3].id: dropped"),
+        (text_beside, "messages[2].content[1]: text block: dropped"),
+        (reordered, "messages[2].content[1]: out of order"),
+        (two_timeouts, "messages[2].content[1]: timed out after 5 s, but messages[2].content[0] after 3 s"),
+        (unanswered, "messages[1]: the conversation ends with tool requests and no results"),
+        (no_stop_reason, "response.stop_reason: missing: replayed as \"end_turn\""),
+    ];
+    for (input, expected) in cases {
+        let imported = import_value(&input).unwrap_or_else(|r| panic!("`{expected}`: refused {r:?}"));
+        let found = warnings(&imported);
+        let hit = found.iter().find(|w| w.starts_with(expected));
+        let hit = hit.unwrap_or_else(|| panic!("expected `{expected}` in {found:#?}"));
+        let notes = imported.scenario["notes"].as_array().unwrap();
+        assert!(notes.iter().any(|n| n == hit.as_str()), "`{hit}` is not in the notes {notes:#?}");
+        let truncated = found.iter().any(|w| w.contains("a new user turn after the answer"));
+        if !truncated && replayed(&imported) != conversation(&input) {
+            assert!(
+                found.iter().any(|w| w.starts_with("(replay): the replayed record differs")),
+                "{found:#?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_approximations_sample_replays_up_to_the_answer() {
+    let imported = import(&sample("approximations"), "approx", "approximations.json").unwrap();
+    let found = warnings(&imported);
+    for expected in [
+        "messages[1].content[0]: thinking block: dropped",
+        "messages[1].content[1]: tool \"read_file\"",
+        "messages[4].content[0].cache_control: dropped",
+        "messages[6]: a new user turn after the answer in messages[5]",
+        "(replay): the replayed record differs from the conversation first at messages[1]: 3 of 6 messages",
+    ] {
+        assert!(found.iter().any(|w| w.starts_with(expected)), "expected `{expected}` in {found:#?}");
+    }
+    assert_eq!(found.len(), 5, "{found:#?}");
+    let replay = replayed(&imported);
+    assert_eq!(replay[2]["content"][0]["content"], "unsupported tool or arguments");
+    assert_eq!(replay[5]["content"][0]["text"], "main.py divides by zero: exit code 1, ZeroDivisionError.");
+    assert_eq!(imported.scenario["expect"]["status"], "answered");
+}
+
+#[test]
+fn ids_come_from_file_names() {
+    assert_eq!(id_from_file_name("zero-division.json"), "zero-division");
+    assert_eq!(id_from_file_name("log 2025.05.01.json"), "log-2025-05-01");
+    assert_eq!(id_from_file_name("日志.json"), "imported");
+    assert_eq!(id_from_file_name(".json"), "imported");
+    assert_eq!(id_from_file_name(&"a".repeat(100)).len(), 64);
+}
+
+#[test]
+fn odd_inputs_are_answers_never_panics() {
+    let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+    for text in
+        ["", "null", "\"x\"", "{", "{\"messages\": null}", &deep, "{\"messages\": [{\"role\": \"user\"}]}"]
+    {
+        assert!(import(text, "x", "x.json").is_err(), "{text:.40}");
+    }
+    let long = json!({"messages": [{"role": "user", "content": "q"}],
+        "response": {"content": vec![tool_use("a"); 3], "stop_reason": "tool_use"}});
+    let imported = import_value(&long).unwrap();
+    assert_eq!(imported.scenario["expect"]["status"], "protocol_error", "duplicate ids: the loop refuses");
+}
+
+// ---- properties ----
+
+/// A process outcome in fixture shape.
+fn outcome() -> impl Strategy<Value = Value> {
+    let text = prop_oneof![
+        "[a-z :\n\t]{0,12}",
+        "[ \n]{0,3}[A-Za-z.é]{1,8}[ \n]{0,3}",
+        (1990usize..2010, 0usize..20).prop_map(|(n, spaces)| format!(
+            "{}{}!",
+            "é".repeat(n),
+            " ".repeat(spaces)
+        )),
+    ];
+    prop_oneof![
+        (prop_oneof![-3i64..4, any::<i64>()], text.clone(), text)
+            .prop_map(|(rc, stdout, stderr)| json!({"returncode": rc, "stdout": stdout, "stderr": stderr})),
+        Just(json!({"timeout": true})),
+        "[A-Za-z\\[\\]: ']{0,20}".prop_map(|e| json!({"os_error": e})),
+    ]
+}
+
+/// One tool request: mostly run_main, sometimes another tool or arguments.
+fn call(id: String) -> impl Strategy<Value = Value> {
+    prop_oneof![
+        3 => Just(json!({"type": "tool_use", "id": id, "name": "run_main", "input": {}})),
+        1 => Just(json!({"type": "tool_use", "id": id, "name": "read_file", "input": {"path": "main.py"}})),
+        1 => Just(json!({"type": "tool_use", "id": id, "name": "run_main", "input": {"x": 1}})),
+    ]
+}
+
+fn round(r: usize) -> impl Strategy<Value = Value> {
+    let calls = (1usize..4)
+        .prop_flat_map(move |n| (0..n).map(|k| call(format!("toolu_{r}_{k}"))).collect::<Vec<_>>());
+    (proptest::option::of("[A-Za-z ]{0,10}"), calls).prop_map(|(text, calls)| {
+        let mut content: Vec<Value> = text.map(|t| json!({"type": "text", "text": t})).into_iter().collect();
+        content.extend(calls);
+        json!({"stop_reason": "tool_use", "content": content})
+    })
+}
+
+/// A run_loop scenario a well-behaved model plays: rounds of tool requests,
+/// then maybe an answer; any process outcomes and timeout.
+fn lesson_scenario() -> impl Strategy<Value = Value> {
+    let rounds = (0usize..4).prop_flat_map(|n| (0..n).map(round).collect::<Vec<_>>());
+    let answer = proptest::option::of("[A-Za-z][a-z .]{0,20}");
+    let timeout = prop_oneof![Just(json!(3)), Just(json!(1.5)), Just(json!(0.1)), Just(json!(10))];
+    (rounds, answer, prop::collection::vec(outcome(), 0..6), timeout, ".{0,12}").prop_map(
+        |(mut model, answer, process, timeout, question)| {
+            if answer.is_some() || model.is_empty() {
+                let text = answer.unwrap_or_else(|| "Done.".into());
+                model.push(json!({"stop_reason": "end_turn", "content": [{"type": "text", "text": text}]}));
+            }
+            json!({"id": "p", "function": "run_loop", "title": {"zh": "p", "en": "p"}, "question": question,
+                   "max_calls": model.len(), "timeout_s": timeout, "model": model, "process": process})
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    /// Record a conversation with the lesson's loop, import it, replay it:
+    /// no warning, and the very same messages.
+    #[test]
+    fn what_the_lesson_records_imports_exactly(scenario in lesson_scenario(), as_response in any::<bool>()) {
+        let scenario = Scenario::from_value(scenario).unwrap();
+        let record = record_scenario(&scenario).record;
+        let mut input = json!({"model": "claude", "max_tokens": 1024, "messages": record});
+        let ends_with_reply = record.last().is_some_and(|m| m["role"] == "assistant");
+        if as_response && ends_with_reply {
+            let reply = input["messages"].as_array_mut().unwrap().pop().unwrap();
+            input["response"] = json!({"id": "msg", "type": "message", "role": "assistant",
+                "content": reply["content"], "stop_reason": "end_turn", "usage": {"output_tokens": 3}});
+        }
+        let imported = import_value(&input).map_err(|r| TestCaseError::fail(format!("{r:?}")))?;
+        prop_assert_eq!(warnings(&imported), Vec::<String>::new());
+        prop_assert_eq!(replayed(&imported), record);
+    }
+
+    /// Any mix of the pieces a conversation is made of: an answer or a
+    /// refusal, never a panic; an imported scenario passes `check` and
+    /// notes every warning; no warning means an exact replay.
+    #[test]
+    fn any_conversation_is_imported_or_refused(input in garbled_conversation()) {
+        match import_value(&input) {
+            Err(refusals) => prop_assert!(!refusals.is_empty()),
+            Ok(imported) => {
+                let replay = replayed(&imported);
+                let notes = imported.scenario["notes"].as_array().cloned().unwrap_or_default();
+                for w in &imported.warnings {
+                    prop_assert!(notes.contains(&json!(w.to_string())), "{} not in the notes", w);
+                }
+                if imported.warnings.is_empty() {
+                    prop_assert_eq!(replay, conversation(&input));
+                }
+            }
+        }
+    }
+}
+
+fn garbled_block() -> impl Strategy<Value = Value> {
+    let id = prop_oneof![Just(json!("a")), Just(json!("b")), Just(json!(null))];
+    let content = prop_oneof![
+        Just(json!("exit_code=1\nboom")),
+        Just(json!("exit_code=0\n(no output)")),
+        Just(json!("timed out after 3 s")),
+        Just(json!("cannot start: no")),
+        Just(json!("unsupported tool or arguments")),
+        Just(json!([{"type": "text", "text": "exit_code=0\nok"}])),
+        Just(json!(5)),
+        ".{0,8}".prop_map(Value::String),
+    ];
+    let name = prop_oneof![Just("run_main"), Just("bash")];
+    prop_oneof![
+        ".{0,6}".prop_map(|t| json!({"type": "text", "text": t})),
+        (id.clone(), name)
+            .prop_map(|(id, name)| json!({"type": "tool_use", "id": id, "name": name, "input": {}})),
+        (id, content, proptest::option::of(any::<bool>())).prop_map(|(id, content, flag)| {
+            let mut block = json!({"type": "tool_result", "tool_use_id": id, "content": content});
+            if let Some(flag) = flag {
+                block["is_error"] = json!(flag);
+            }
+            block
+        }),
+        Just(json!({"type": "thinking", "thinking": "t"})),
+        Just(json!({"type": "image", "source": {}})),
+        Just(json!(3)),
+    ]
+}
+
+fn garbled_conversation() -> impl Strategy<Value = Value> {
+    let role = prop_oneof![4 => Just(json!("user")), 4 => Just(json!("assistant")), 1 => Just(json!(1))];
+    let content = prop_oneof![
+        4 => prop::collection::vec(garbled_block(), 0..4).prop_map(Value::Array),
+        1 => ".{0,6}".prop_map(Value::String),
+        1 => Just(json!(null)),
+    ];
+    let message = (role, content).prop_map(|(role, content)| json!({"role": role, "content": content}));
+    let response = proptest::option::of(prop_oneof![
+        prop::collection::vec(garbled_block(), 0..3).prop_map(
+            |c| json!({"type": "message", "role": "assistant", "content": c, "stop_reason": "end_turn"})
+        ),
+        Just(json!({"type": "error", "error": {"type": "overloaded_error"}})),
+        Just(json!(7)),
+    ]);
+    (prop::collection::vec(message, 0..7), response).prop_map(|(messages, response)| {
+        let mut input = json!({"messages": messages});
+        if let Some(response) = response {
+            input["response"] = response;
+        }
+        input
+    })
+}

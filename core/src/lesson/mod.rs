@@ -1,0 +1,244 @@
+//! What the page shows: listings cut from the real `runtime.rs`, the
+//! listing line of every step, the stage each trace label belongs to, the
+//! captions for those stages (words from [`crate::i18n`]) and the trace
+//! format the CLI writes.
+//!
+//! Listings are built from `include_str!("runtime.rs")`, the very file that
+//! was compiled, so the code shown is the code that ran. Instrumentation
+//! lines (`before!`, `head!`) are kept but marked hidden; visible lines are
+//! numbered 1, 2, 3 … per function, and those numbers are what trace steps
+//! carry.
+
+use crate::i18n::{self, Lang};
+use crate::run::Trace;
+use crate::trace::{Event, Step};
+use crate::vocab::{Code, Function};
+use serde::Serialize;
+use serde_json::Value;
+
+mod listing;
+mod python;
+pub use listing::{line, listing, Listing, ListingLine, RUNTIME_SOURCE};
+pub use python::{
+    keys, keys_on_line, line_in, line_of_key, line_of_label_in, listing_in, python_listing, python_names,
+    step_key, stoppable_lines_in, Key, PYTHON_SOURCE,
+};
+
+/// The stage (caption) a trace label belongs to. Several lines that tell one
+/// idea share a stage; labels stay stable when code moves.
+pub fn stage_of(label: &str) -> &'static str {
+    match label {
+        "ask.build" => "ask.build",
+        "ask.create" => "ask.create",
+        "ask.return" => "ask.return",
+        "main.envelope" => "main.envelope",
+        "main.validate" => "main.validate",
+        "main.reject" | "main.reject_flag" => "main.reject",
+        "main.spawn" => "main.spawn",
+        "main.exited" | "main.cap" | "main.placeholder" => "main.output",
+        "main.content" | "main.flag" => "main.content",
+        "main.timeout" | "main.timeout_flag" => "main.timeout",
+        "main.cannot_start" | "main.cannot_start_flag" => "main.cannot_start",
+        "main.return" => "main.return",
+        "loop.check_budget" | "loop.bad_budget" => "loop.budget",
+        "loop.start" | "loop.rule" => "loop.start",
+        "loop.next_call" | "loop.announce" => "loop.next_call",
+        "loop.ask" => "loop.ask",
+        "loop.model_error" | "loop.finish_model_error" => "loop.model_error",
+        "loop.read" | "loop.content" | "loop.check_format" => "loop.read",
+        "loop.bad_format" | "loop.finish_bad_format" => "loop.bad_format",
+        "loop.save_response" => "loop.save_response",
+        "loop.find_calls" | "loop.join_text" | "loop.join_lines" => "loop.split",
+        "loop.check_answer" => "loop.check_answer",
+        "loop.answered" => "loop.answered",
+        "loop.check_reason" => "loop.check_reason",
+        "loop.model_stopped" | "loop.finish_model_stopped" => "loop.model_stopped",
+        "loop.check_ids" | "loop.ids_filled" | "loop.ids_unique" | "loop.check_calls" => "loop.check_calls",
+        "loop.calls_mismatch" | "loop.finish_mismatch" => "loop.calls_mismatch",
+        "loop.results" | "loop.next_tool" | "loop.announce_tool" => "loop.next_tool",
+        "loop.execute" => "loop.execute",
+        "loop.collect" | "loop.report_tool" | "loop.stage_result" => "loop.collect",
+        "loop.save_results" => "loop.save_results",
+        "loop.saved" => "loop.saved",
+        "loop.call_limit" | "loop.finish_call_limit" => "loop.call_limit",
+        "trace.step_cap" => "trace.step_cap",
+        "trace.time_budget" => "trace.time_budget",
+        "trace.memory_budget" => "trace.memory_budget",
+        _ => "other",
+    }
+}
+
+/// The stage of a step: `call` and `return` events get their function's
+/// own stage (`loop.call`, `main.done`, …); lines use [`stage_of`].
+pub fn stage_for(function: Function, label: &str) -> &'static str {
+    match (label, function) {
+        ("call", Function::AskClaude) => "ask.call",
+        ("call", Function::RunMain) => "main.call",
+        ("call", Function::RunLoop) => "loop.call",
+        ("return", Function::AskClaude) => "ask.done",
+        ("return", Function::RunMain) => "main.done",
+        ("return", Function::RunLoop) => "loop.done",
+        _ => stage_of(label),
+    }
+}
+
+/// The caption stage of a step.
+pub fn stage(step: &Step) -> &'static str {
+    stage_for(step.function, step.label)
+}
+
+/// A step as the trace format writes it (docs/trace-format.md).
+#[derive(Serialize)]
+struct StepOut<'a> {
+    function: Function,
+    line: u32,
+    label: &'a str,
+    depth: u16,
+    event: Event,
+    locals: Value,
+    record_len: u32,
+    output_len: u32,
+    stage: &'a str,
+}
+
+fn step_out<'a>(trace: &Trace, st: &'a Step) -> StepOut<'a> {
+    StepOut {
+        function: st.function,
+        line: line(st),
+        label: st.label,
+        depth: st.depth,
+        event: st.event,
+        locals: trace.locals_json(st),
+        record_len: st.record_len,
+        output_len: st.output_len,
+        stage: stage(st),
+    }
+}
+
+/// One step in the trace format's JSON shape, locals included.
+pub fn step_json(trace: &Trace, st: &Step) -> Value {
+    serde_json::to_value(step_out(trace, st)).unwrap_or(Value::Null)
+}
+
+/// A whole trace in the trace format (docs/trace-format.md): what the CLI's
+/// `trace` command prints and the golden files hold.
+pub fn trace_json(trace: &Trace) -> impl Serialize + '_ {
+    TraceOut(trace)
+}
+
+struct TraceOut<'a>(&'a Trace);
+
+impl Serialize for TraceOut<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        struct Steps<'a>(&'a Trace);
+        impl Serialize for Steps<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_seq(self.0.steps.iter().map(|st| step_out(self.0, st)))
+            }
+        }
+        let t = self.0;
+        let mut out = s.serialize_struct("Trace", 8)?;
+        out.serialize_field("scenario", &t.scenario)?;
+        out.serialize_field("function", &t.function)?;
+        out.serialize_field("result", &t.returned())?;
+        out.serialize_field("error", &t.error)?;
+        out.serialize_field("output", &t.output)?;
+        out.serialize_field("record", &t.record)?;
+        out.serialize_field("steps", &Steps(t))?;
+        out.serialize_field("max_calls", &t.max_calls)?;
+        out.end()
+    }
+}
+
+/// The caption of step `position` in `lang`, with live values filled in:
+/// `(title, body)`. Placeholders are `{name}`; see [`fill_value`]. A value
+/// the core wrote (`unsupported tool or arguments`) is given in the
+/// caption's language, as the figure shows it; a value this run really does
+/// not have is said in words.
+pub fn caption(lang: Lang, trace: &Trace, position: usize) -> (String, String) {
+    let Some(step) = trace.steps.get(position) else { return (String::new(), String::new()) };
+    let fill = |text: &str| {
+        i18n::fill(text, |key| {
+            let value = fill_value(key, trace, position);
+            let shown = |v: String| if key == "status" { lang.status(&v) } else { lang.said_text(&v) };
+            Some(value.map_or_else(|| lang.word("value_missing").to_string(), shown))
+        })
+    };
+    match lang.caption(stage(step)) {
+        Some((title, body)) => (fill(title), fill(body)),
+        None => (step.label.to_string(), String::new()),
+    }
+}
+
+/// How far back a caption looks for a value within its stage.
+const LOOK_BACK: usize = 16;
+
+/// The live value for a caption placeholder at step `position`: from that
+/// step's locals, else from the earlier steps of the same stage in the same
+/// frame (a stage that spans several lines keeps its values on each of
+/// them), else `None` when this run has none.
+pub fn fill_value(key: &str, trace: &Trace, position: usize) -> Option<String> {
+    let step = trace.steps.get(position)?;
+    match key {
+        "record_len" => return Some(step.record_len.to_string()),
+        "record_len_next" => return Some((step.record_len + 1).to_string()),
+        "max_calls" => return Some(trace.max_calls.to_string()),
+        "status" => return trace.ending().map(str::to_string),
+        // A run that was refused made no model call.
+        "calls" => return Some(trace.result["calls"].as_i64().unwrap_or(0).to_string()),
+        _ => {}
+    }
+    let first = position.saturating_sub(LOOK_BACK);
+    for i in (first..=position).rev() {
+        let earlier = &trace.steps[i];
+        let same = earlier.function == step.function && earlier.depth == step.depth;
+        if !same || stage(earlier) != stage(step) {
+            break;
+        }
+        if let Some(value) = local_value(key, &trace.locals_json(earlier)) {
+            return Some(value);
+        }
+    }
+    None
+}
+
+/// A placeholder's value in one step's locals.
+fn local_value(key: &str, locals: &Value) -> Option<String> {
+    let show = |v: &Value| -> Option<String> {
+        let text = match v {
+            Value::Null => return None,
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        let short: String = text.chars().take(80).collect();
+        Some(if short.len() < text.len() { format!("{short}…") } else { short })
+    };
+    let first_line = |v: &Value| v["content"].as_str().map(|c| c.lines().next().unwrap_or("").to_string());
+    match key {
+        "id" | "name" => show(&locals["call"][key]).or_else(|| show(&locals[key])),
+        "call_id" => show(&locals["call"]["id"]),
+        "error_name" => show(&locals["error"]["name"]),
+        "is_error" => show(&locals["result"]["is_error"]).or_else(|| show(&locals["return"]["is_error"])),
+        "first_line" => first_line(&locals["result"]).or_else(|| first_line(&locals["return"])),
+        "reason" => show(&locals["reason"]).or_else(|| show(&locals["response"]["stop_reason"])),
+        other => show(&locals[other]),
+    }
+}
+
+/// Where a trace label sits: `(function, displayed line)`. Lets authors set
+/// breakpoints by label (`loop.ask`) that survive code moves.
+pub fn line_of_label(label: &str) -> Option<(Function, u32)> {
+    line_of_label_in(Code::Rust, label)
+}
+
+/// The lines of a function's Rust listing where a run can stop (see
+/// [`stoppable_lines_in`]).
+pub fn stoppable_lines(function: Function) -> Vec<u32> {
+    stoppable_lines_in(Code::Rust, function)
+}
+
+/// Every label used in `runtime.rs`, in source order.
+pub fn labels() -> Vec<&'static str> {
+    python::labels()
+}

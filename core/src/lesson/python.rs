@@ -1,0 +1,263 @@
+//! The lesson's Python beside the Rust that ran: the listing of
+//! `src/runtime.py` per function, and where each recorded step stands in it.
+//!
+//! A step is known by its *key*: the label of the `before!`/`head!` that
+//! took it and which occurrence of that label in runtime.rs it is (`call`
+//! for a frame's start). runtime.py marks each line with the keys it stands
+//! for (`#| loop.ask`, `#| main.return@2`); tests/python.rs proves with
+//! CPython that the marks are right. A key stands on the last Python line
+//! that carries it (a `try:` and its call, an `except` and its body are one
+//! step). Breakpoints are sets of keys, so they mean the same in both
+//! listings.
+
+use super::listing::{line, listing, Listing, ListingLine, RUNTIME_SOURCE};
+use crate::trace::{Attach, Event, Step};
+use crate::vocab::{Code, Function};
+use std::sync::OnceLock;
+
+/// The lesson's Python, as compiled in.
+pub const PYTHON_SOURCE: &str = include_str!("../runtime.py");
+
+/// What a step stands for, the same in every listing.
+pub type Key = (Function, &'static str, u16);
+
+/// One snapshot point of runtime.rs.
+struct Point {
+    key: Key,
+    source: u32,
+    attach: Attach,
+}
+
+/// Every snapshot point of runtime.rs, with its function.
+fn points() -> &'static [Point] {
+    static POINTS: OnceLock<Vec<Point>> = OnceLock::new();
+    POINTS.get_or_init(|| {
+        let mut seen: Vec<(&'static str, u16)> = Vec::new();
+        let mut out = Vec::new();
+        for (i, line) in RUNTIME_SOURCE.lines().enumerate() {
+            let t = line.trim_start();
+            let (attach, rest) = match (t.strip_prefix("before!(\""), t.strip_prefix("head!(\"")) {
+                (Some(rest), _) => (Attach::Next, rest),
+                (_, Some(rest)) => (Attach::Above, rest),
+                _ => continue,
+            };
+            let label = rest.split('"').next().unwrap_or("");
+            let source = i as u32 + 1;
+            let Some(function) = Function::ALL.into_iter().find(|f| {
+                let l = listing(*f);
+                l.lines.first().is_some_and(|a| a.source <= source)
+                    && l.lines.last().is_some_and(|z| z.source >= source)
+            }) else {
+                continue;
+            };
+            let k = match seen.iter_mut().find(|(l, _)| *l == label) {
+                Some((_, n)) => {
+                    *n += 1;
+                    *n
+                }
+                None => {
+                    seen.push((label, 1));
+                    1
+                }
+            };
+            out.push(Point { key: (function, label, k), source, attach });
+        }
+        out
+    })
+}
+
+/// The key of a step (a `return` or `error` step stands where its frame
+/// last stood).
+pub fn step_key(step: &Step) -> Key {
+    if step.event == Event::Call {
+        return (step.function, "call", 0);
+    }
+    points().iter().find(|p| p.source == step.source_line()).map_or((step.function, "call", 0), |p| p.key)
+}
+
+/// Every label of runtime.rs, in source order.
+pub fn labels() -> Vec<&'static str> {
+    points().iter().map(|p| p.key.1).collect()
+}
+
+/// Where a label sits in a listing: `(function, line)` of its first use.
+/// Labels survive code moves, so authors set breakpoints by them.
+pub fn line_of_label_in(code: Code, label: &str) -> Option<(Function, u32)> {
+    points().iter().find(|p| p.key.1 == label).map(|p| (p.key.0, line_of_key(code, p.key)))
+}
+
+/// Every key of a function: its call, then its snapshot points.
+pub fn keys(function: Function) -> Vec<Key> {
+    std::iter::once((function, "call", 0))
+        .chain(points().iter().filter(|p| p.key.0 == function).map(|p| p.key))
+        .collect()
+}
+
+/// A line of runtime.py: its function, its number in the file, its text
+/// without the mark, and the keys it carries.
+struct PyLine {
+    function: Option<Function>,
+    source: u32,
+    text: &'static str,
+    marks: Vec<&'static str>,
+}
+
+fn py_lines() -> &'static [PyLine] {
+    static LINES: OnceLock<Vec<PyLine>> = OnceLock::new();
+    LINES.get_or_init(|| {
+        let mut current = None;
+        PYTHON_SOURCE
+            .lines()
+            .enumerate()
+            .map(|(i, line)| {
+                if let Some(rest) = line.strip_prefix("def ") {
+                    current = Function::from_name(rest.split('(').next().unwrap_or(""));
+                } else if !line.starts_with(' ') && !line.trim().is_empty() {
+                    current = None;
+                }
+                let (text, marks) = match line.split_once("  #| ") {
+                    Some((code, marks)) => (code.trim_end(), marks.split_whitespace().collect()),
+                    None => (line, Vec::new()),
+                };
+                PyLine { function: current, source: i as u32 + 1, text, marks }
+            })
+            .collect()
+    })
+}
+
+/// The Python listing of one function: from its `def` to its last line,
+/// numbered from 1.
+pub fn python_listing(function: Function) -> &'static Listing {
+    static LISTINGS: OnceLock<[Listing; 3]> = OnceLock::new();
+    let all = LISTINGS.get_or_init(|| {
+        Function::ALL.map(|f| {
+            let mut lines: Vec<ListingLine> = py_lines()
+                .iter()
+                .filter(|l| l.function == Some(f))
+                .map(|l| ListingLine { source: l.source, number: None, text: l.text, hidden: false })
+                .collect();
+            while lines.last().is_some_and(|l| l.text.trim().is_empty()) {
+                lines.pop();
+            }
+            for (n, line) in lines.iter_mut().enumerate() {
+                line.number = Some(n as u32 + 1);
+            }
+            Listing::plain(f, lines)
+        })
+    });
+    &all[Function::ALL.iter().position(|f| *f == function).unwrap_or(0)]
+}
+
+/// The listing of a function in a language.
+pub fn listing_in(code: Code, function: Function) -> &'static Listing {
+    match code {
+        Code::Rust => listing(function),
+        Code::Python => python_listing(function),
+    }
+}
+
+/// Where a key stands in a listing (its displayed line number).
+pub fn line_of_key(code: Code, key: Key) -> u32 {
+    key_lines(code, key.0).iter().find(|(k, _)| *k == key).map_or(0, |(_, line)| *line)
+}
+
+/// Every key of a function with its line in a listing, worked out once:
+/// the page asks for them at every step and for every line it draws.
+fn key_lines(code: Code, function: Function) -> &'static [(Key, u32)] {
+    /// Per listing (Rust, Python), per function: each key and its line.
+    type Tables = [[Vec<(Key, u32)>; 3]; 2];
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    let tables = TABLES.get_or_init(|| {
+        [Code::Rust, Code::Python]
+            .map(|code| Function::ALL.map(|f| keys(f).into_iter().map(|k| (k, find_line(code, k))).collect()))
+    });
+    let by_code = &tables[usize::from(code == Code::Python)];
+    &by_code[Function::ALL.iter().position(|f| *f == function).unwrap_or(0)]
+}
+
+/// Where a key stands in a listing, looked up in the sources.
+fn find_line(code: Code, key: Key) -> u32 {
+    let (function, label, k) = key;
+    match code {
+        Code::Rust => {
+            let l = listing(function);
+            if label == "call" {
+                return l.signature_line();
+            }
+            points().iter().find(|p| p.key == key).map_or(0, |p| l.display_line(p.source, p.attach))
+        }
+        Code::Python => {
+            let first = python_listing(function).lines.first().map_or(0, |l| l.source);
+            if label == "call" {
+                return 1;
+            }
+            let numbered = format!("{label}@{k}");
+            py_lines()
+                .iter()
+                .filter(|l| l.function == Some(function))
+                .filter(|l| l.marks.iter().any(|m| *m == label || *m == numbered))
+                .map(|l| l.source + 1 - first)
+                .next_back()
+                .unwrap_or(0)
+        }
+    }
+}
+
+/// The line a step shows in a listing.
+pub fn line_in(code: Code, step: &Step) -> u32 {
+    match code {
+        Code::Rust => line(step),
+        Code::Python => line_of_key(Code::Python, step_key(step)),
+    }
+}
+
+/// The keys that stand on a line of a listing (none: the run never stops
+/// there).
+pub fn keys_on_line(code: Code, function: Function, line: u32) -> Vec<Key> {
+    key_lines(code, function).iter().filter(|(_, l)| *l == line).map(|(k, _)| *k).collect()
+}
+
+/// The lines of a listing where the run can stop, in order.
+pub fn stoppable_lines_in(code: Code, function: Function) -> Vec<u32> {
+    let mut lines: Vec<u32> = key_lines(code, function).iter().map(|(_, n)| *n).filter(|n| *n > 0).collect();
+    crate::vocab::sort_small(&mut lines);
+    lines.dedup();
+    lines
+}
+
+/// The names a Python function has: its parameters and every name it
+/// assigns (`x = …`, `for x in`, `except … as x`, a nested `def x`). The
+/// page shows a recorded local in the Python listing only under a name the
+/// Python has.
+pub fn python_names(function: Function) -> &'static [String] {
+    static NAMES: OnceLock<[Vec<String>; 3]> = OnceLock::new();
+    let all = NAMES.get_or_init(|| {
+        Function::ALL.map(|f| {
+            let mut names = Vec::new();
+            let word = |s: &str| {
+                s.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect::<String>()
+            };
+            for line in python_listing(f).lines.iter().map(|l| l.text.trim()) {
+                if let Some(params) = line.strip_prefix(&format!("def {}(", f.name())) {
+                    let params = params.split(')').next().unwrap_or("");
+                    names.extend(params.split(',').map(|p| word(p.trim())).filter(|p| !p.is_empty()));
+                } else if let Some(rest) = line.strip_prefix("def ").or_else(|| line.strip_prefix("for ")) {
+                    names.push(word(rest));
+                } else if let Some((_, rest)) =
+                    line.split_once(" as ").filter(|_| line.starts_with("except "))
+                {
+                    names.push(word(rest));
+                } else if let Some((left, _)) = line.split_once(" = ") {
+                    let left = left.trim();
+                    if word(left) == left {
+                        names.push(left.to_string());
+                    }
+                }
+            }
+            crate::vocab::sort_small(&mut names);
+            names.dedup();
+            names
+        })
+    });
+    &all[Function::ALL.iter().position(|f| *f == function).unwrap_or(0)]
+}

@@ -1,0 +1,31 @@
+//! Agent Loop Playground's core: the agent loop the page teaches, recorded
+//! line by line, and one playground's state as data. Pure Rust: no browser
+//! crate and no `cfg` for one; everything here runs and is tested natively.
+//!
+//! Module map, bottom to top (ARCHITECTURE.md; `tests/layers.rs` holds each
+//! module, submodules included, to the ones below it):
+//! - [`vocab`] — shared names (`Function`, `Code`) and small helpers.
+//! - [`protocol`] — requests, statuses, the `Model` / `Process` traits, the core's sentences.
+//! - [`i18n`] — the language tables.
+//! - [`preview`] — the one preview rule and the one hash.
+//! - [`trace`] — snapshots and the recorder the teaching source reports to.
+//! - [`runtime`] — THE TEACHING SOURCE: `ask_claude`, `run_main`, `run_loop`.
+//! - [`scenario`] — the fixture format, validation, Rust doubles.
+//! - [`run`] — wires doubles into an entry point and produces a [`run::Trace`].
+//! - [`lesson`] — listings cut from `runtime.rs`, stages, captions.
+//! - [`debugger`] — breakpoints and stepping over a recorded trace.
+//! - [`predict`] — the questions of one run.
+//! - [`session`] — one playground's state.
+
+pub mod debugger;
+pub mod i18n;
+pub mod lesson;
+pub mod predict;
+pub mod preview;
+pub mod protocol;
+pub mod run;
+pub mod runtime;
+pub mod scenario;
+pub mod session;
+pub mod trace;
+pub mod vocab;

@@ -1,0 +1,439 @@
+//! Scenario fixtures: parse and validate `fixtures/scenarios/*.json`, and
+//! the Rust doubles that replay them.
+//!
+//! Validation is strict about the fields the runner needs and lenient about
+//! what the model says: model replies are passed through untouched, because
+//! a fixture may be malformed on purpose to exercise a failure branch.
+//! Every problem is reported as `field: problem`; the CLI prefixes the file.
+//!
+//! # `expect`: what the fixture says must happen
+//!
+//! A fixture may carry its expected outcome in an `expect` object. The
+//! runner never reads it (it is not part of the trace); `tests/scenarios.rs`
+//! records every shipped fixture and checks the trace against its own
+//! `expect`, so a new scenario is one JSON file plus its golden trace. Here
+//! only the shape is validated; whether a label exists is checked by that
+//! test (this module sits below `lesson` and does not know the labels).
+//! Every key is optional, except that a `run_loop` expectation needs
+//! `status` or `error`:
+//!
+//! - `status`: `run_loop`'s final status, one of `answered`, `call_limit`,
+//!   `model_stopped`, `protocol_error`, `model_error`. Only for `run_loop`;
+//!   not together with `error`.
+//! - `error`: the trace error kind when the entry point does not return
+//!   normally (`"value_error"` for `max_calls` 0, `"model_error"` when
+//!   `ask_claude`'s model throws); the result is then null.
+//! - `calls`: the number of model calls (`run_loop`, with `status`): equals
+//!   `result.calls` and the number of `loop.ask` steps. At least 1.
+//! - `record`: the final record, one `"role:kinds"` string per message; kinds
+//!   are the content block types joined with `+`, `str` for string content,
+//!   nothing after the colon for an empty list, e.g.
+//!   `["user:str", "assistant:tool_use", "user:tool_result", "assistant:text"]`.
+//! - `results`: every tool_result in order as `[first content line,
+//!   is_error]` pairs: for `run_loop` the tool_result blocks in the record,
+//!   for `run_main` the one returned result (so exactly one pair). Not for
+//!   `ask_claude`.
+//! - `stop_reason`: the `stop_reason` of the response `ask_claude` returns.
+//!   Only for `ask_claude`.
+//! - `output_lines`: how many output lines the run emitted (0 or more).
+//! - `hits`: trace labels (e.g. `loop.save_results`) at least one step must
+//!   carry; `misses`: labels no step may carry. A label may not be in both.
+
+use crate::i18n::Lang;
+use crate::protocol::{Model, ModelError, Process, ProcessOutcome, QUESTION};
+use crate::vocab::Function;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+/// One validation problem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    pub field: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+mod expect;
+mod fields;
+mod questions;
+use expect::parse_expect;
+pub use expect::Expect;
+use fields::{in_language, string_field};
+pub use fields::{is_id, is_id_char};
+use questions::parse_questions;
+pub use questions::Question;
+
+/// A parsed scenario.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    pub id: String,
+    pub function: Function,
+    /// `lang -> title`; at least `zh` and `en`.
+    pub title: BTreeMap<String, String>,
+    /// The question, in the language this scenario was read for (English
+    /// unless [`Scenario::localized`]).
+    pub question: String,
+    /// SYSTEM and the tool description the model reads, in that language.
+    pub system: String,
+    pub tool_description: String,
+    pub program: String,
+    pub max_calls: i64,
+    pub call: Value,
+    pub timeout_s: f64,
+    pub model: Vec<Value>,
+    pub process: ProcessScript,
+    /// What the fixture says must happen; `None` without an `expect` field.
+    pub expect: Option<Expect>,
+    /// What the learner is asked to predict, in order (`questions`).
+    pub questions: Vec<Question>,
+    /// The untouched JSON, for the JS doubles and the page.
+    pub raw: Value,
+}
+
+/// What the process double does.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ProcessScript {
+    /// The same outcome on every run.
+    Always(Value),
+    /// One outcome per run; a run past the end cannot start.
+    Each(Vec<Value>),
+}
+
+impl Scenario {
+    /// Parse a fixture. All problems are collected, not just the first.
+    pub fn parse(text: &str) -> Result<Scenario, Vec<Problem>> {
+        let raw: Value = serde_json::from_str(text)
+            .map_err(|e| vec![Problem { field: "(file)".into(), message: format!("not valid JSON: {e}") }])?;
+        Scenario::from_value(raw)
+    }
+
+    pub fn from_value(raw: Value) -> Result<Scenario, Vec<Problem>> {
+        let mut problems = Vec::new();
+        let mut problem =
+            |field: &str, message: String| problems.push(Problem { field: field.into(), message });
+        let Some(obj) = raw.as_object() else {
+            return Err(vec![Problem { field: "(file)".into(), message: "must be a JSON object".into() }]);
+        };
+        for key in obj.keys() {
+            if !KNOWN_FIELDS.contains(&key.as_str()) {
+                problem(key, format!("unknown field (known: {})", KNOWN_FIELDS.join(", ")));
+            }
+        }
+        let id = match obj.get("id") {
+            Some(Value::String(s)) if is_id(s) => s.clone(),
+            Some(Value::String(_)) => {
+                problem("id", "use letters, digits, '-' or '_' (1-64 chars)".into());
+                String::new()
+            }
+            Some(_) => {
+                problem("id", "must be a string".into());
+                String::new()
+            }
+            None => {
+                problem("id", "missing".into());
+                String::new()
+            }
+        };
+        let function = match obj.get("function").and_then(Value::as_str) {
+            Some(name) => Function::from_name(name).unwrap_or_else(|| {
+                problem("function", format!("unknown function {name:?} (ask_claude, run_main or run_loop)"));
+                Function::RunLoop
+            }),
+            None => {
+                problem("function", "missing (ask_claude, run_main or run_loop)".into());
+                Function::RunLoop
+            }
+        };
+        let mut title = BTreeMap::new();
+        match obj.get("title") {
+            Some(Value::Object(map)) => {
+                for (lang, text) in map {
+                    match text.as_str() {
+                        Some(t) if !t.trim().is_empty() => {
+                            title.insert(lang.clone(), t.to_string());
+                        }
+                        _ => problem(&format!("title.{lang}"), "must be a non-empty string".into()),
+                    }
+                }
+                for lang in ["zh", "en"] {
+                    if !map.contains_key(lang) {
+                        problem(&format!("title.{lang}"), "missing".into());
+                    }
+                }
+            }
+            Some(_) => problem("title", "must be an object {\"zh\": …, \"en\": …}".into()),
+            None => problem("title", "missing".into()),
+        }
+        let question = match obj.get("question") {
+            None => QUESTION.to_string(),
+            Some(v) => in_language(v, "en").unwrap_or_else(|| {
+                problem("question", "must be a string or {\"zh\": …, \"en\": …} strings".into());
+                QUESTION.to_string()
+            }),
+        };
+        let program = string_field(obj, "program", "print(10 / 0)", &mut problem);
+        let max_calls = match obj.get("max_calls") {
+            None => 4,
+            Some(v) => v.as_i64().unwrap_or_else(|| {
+                problem("max_calls", "must be an integer".into());
+                4
+            }),
+        };
+        let timeout_s = match obj.get("timeout_s") {
+            None => 3.0,
+            Some(v) => match v.as_f64() {
+                Some(t) if t > 0.0 && t.is_finite() => t,
+                _ => {
+                    problem("timeout_s", "must be a positive number".into());
+                    3.0
+                }
+            },
+        };
+        let call = match obj.get("call") {
+            None => json!({"type": "tool_use", "id": "call_1", "name": "run_main", "input": {}}),
+            Some(v @ Value::Object(_)) => v.clone(),
+            Some(_) => {
+                problem("call", "must be an object (a tool_use block)".into());
+                Value::Null
+            }
+        };
+        let model = match obj.get("model") {
+            None => Vec::new(),
+            Some(Value::Array(replies)) => {
+                for (i, reply) in replies.iter().enumerate() {
+                    if let Some(err) = reply.get("error") {
+                        if err.as_str().is_none_or(str::is_empty) {
+                            problem(&format!("model[{i}].error"), "must be a non-empty error name".into());
+                        }
+                    }
+                }
+                replies.iter().map(|r| replies_in(r, "en")).collect()
+            }
+            Some(_) => {
+                problem("model", "must be a list of replies".into());
+                Vec::new()
+            }
+        };
+        let process = match obj.get("process") {
+            None => ProcessScript::Each(Vec::new()),
+            Some(Value::Array(runs)) => {
+                for (i, run) in runs.iter().enumerate() {
+                    if let Err(m) = outcome_from_json(run) {
+                        problem(&format!("process[{i}]"), m);
+                    }
+                }
+                ProcessScript::Each(runs.clone())
+            }
+            Some(run) => {
+                if let Err(m) = outcome_from_json(run) {
+                    problem("process", m);
+                }
+                ProcessScript::Always(run.clone())
+            }
+        };
+        if function != Function::RunMain && obj.get("model").is_none() {
+            problem("model", format!("missing: {} needs model replies", function.name()));
+        }
+        if function == Function::RunMain
+            && obj.get("process").is_none()
+            && call["name"] == "run_main"
+            && call["input"] == json!({})
+        {
+            problem("process", "missing: run_main needs a process outcome".into());
+        }
+        let expect = obj.get("expect").map(|v| {
+            let function = obj.get("function").and_then(Value::as_str).and_then(Function::from_name);
+            parse_expect(v, function, &mut problem)
+        });
+        let questions = obj.get("questions").map(|v| parse_questions(v, &mut problem)).unwrap_or_default();
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        Ok(Scenario {
+            id,
+            function,
+            title,
+            question,
+            system: crate::protocol::SYSTEM_EN.to_string(),
+            tool_description: crate::protocol::TOOL_DESCRIPTION_EN.to_string(),
+            program,
+            max_calls,
+            call,
+            timeout_s,
+            model,
+            process,
+            expect,
+            questions,
+            raw,
+        })
+    }
+
+    /// This scenario as a learner of `lang` meets it: the question, the
+    /// model's text blocks (where the fixture gives `{"zh": …, "en": …}`),
+    /// SYSTEM and the tool description in that language. `raw` follows, so
+    /// the page's JS doubles replay the same words.
+    pub fn localized(&self, lang: Lang) -> Scenario {
+        let code = lang.code();
+        let mut s = self.clone();
+        s.question = match self.raw.get("question") {
+            Some(v) => in_language(v, code).unwrap_or_else(|| self.question.clone()),
+            None => lang.word("lesson_question").to_string(),
+        };
+        s.system = lang.word("lesson_system").to_string();
+        s.tool_description = lang.word("lesson_tool").to_string();
+        if let Some(replies) = self.raw.get("model").and_then(Value::as_array) {
+            s.model = replies.iter().map(|r| replies_in(r, code)).collect();
+            s.raw["model"] = Value::Array(s.model.clone());
+        }
+        if s.raw.get("question").is_some() {
+            s.raw["question"] = Value::String(s.question.clone());
+        }
+        s
+    }
+
+    /// Title in `lang`, falling back to English, then the id.
+    pub fn title(&self, lang: &str) -> &str {
+        self.title.get(lang).or_else(|| self.title.get("en")).map(String::as_str).unwrap_or(&self.id)
+    }
+
+    /// Fresh doubles for one recording.
+    pub fn doubles(&self) -> (ScriptedModel, ScriptedProcess) {
+        (
+            ScriptedModel { replies: self.model.clone(), next: 0 },
+            ScriptedProcess { script: self.process.clone(), next: 0 },
+        )
+    }
+}
+
+/// Every field a fixture may have.
+pub const KNOWN_FIELDS: [&str; 13] = [
+    "id",
+    "function",
+    "title",
+    "question",
+    "program",
+    "max_calls",
+    "call",
+    "timeout_s",
+    "model",
+    "process",
+    "notes",
+    "expect",
+    "questions",
+];
+
+/// A model reply with its text blocks in one language. A text that is not
+/// a language map stays as it is (a fixture may be malformed on purpose).
+fn replies_in(reply: &Value, code: &str) -> Value {
+    let mut reply = reply.clone();
+    if let Some(blocks) = reply.get_mut("content").and_then(Value::as_array_mut) {
+        for block in blocks {
+            if block["text"].is_object() {
+                if let Some(text) = in_language(&block["text"], code) {
+                    block["text"] = Value::String(text);
+                }
+            }
+        }
+    }
+    reply
+}
+
+/// Read a process outcome in fixture shape:
+/// `{returncode, stdout, stderr}` | `{timeout: true}` | `{os_error: "…"}`.
+pub fn outcome_from_json(v: &Value) -> Result<ProcessOutcome, String> {
+    let Some(obj) = v.as_object() else {
+        return Err(
+            "must be an object: {returncode, stdout, stderr} | {timeout: true} | {os_error: \"…\"}".into()
+        );
+    };
+    if let Some(t) = obj.get("timeout") {
+        return match t {
+            Value::Bool(true) => Ok(ProcessOutcome::TimedOut),
+            _ => Err("timeout must be true".into()),
+        };
+    }
+    if let Some(e) = obj.get("os_error") {
+        return match e.as_str() {
+            Some(e) => Ok(ProcessOutcome::CannotStart(e.to_string())),
+            None => Err("os_error must be a string".into()),
+        };
+    }
+    let returncode = match obj.get("returncode") {
+        Some(rc) => rc.as_i64().ok_or("returncode must be an integer")?,
+        None => return Err("needs returncode, timeout or os_error".into()),
+    };
+    let text = |k: &str| match obj.get(k) {
+        None => Ok(String::new()),
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(_) => Err(format!("{k} must be a string")),
+    };
+    Ok(ProcessOutcome::Exited { returncode, stdout: text("stdout")?, stderr: text("stderr")? })
+}
+
+/// Error name used when a model script has no reply left.
+pub const SCRIPT_EXHAUSTED: &str = "ScriptExhausted";
+
+/// The model error a fixture's `{"error": NAME}` produces. The JS double
+/// builds exactly the same name and message.
+pub fn scripted_error(name: &str) -> ModelError {
+    ModelError { name: name.to_string(), message: format!("{name} (scripted by the fixture)") }
+}
+
+/// Model double: replies in call order, untouched.
+pub struct ScriptedModel {
+    replies: Vec<Value>,
+    next: usize,
+}
+
+impl Model for ScriptedModel {
+    fn create(&mut self, _request: &crate::protocol::Request) -> Result<Value, ModelError> {
+        let Some(reply) = self.replies.get(self.next) else {
+            return Err(ModelError {
+                name: SCRIPT_EXHAUSTED.into(),
+                message: "the fixture has no more model replies".into(),
+            });
+        };
+        self.next += 1;
+        match reply.get("error").and_then(Value::as_str) {
+            Some(name) => Err(scripted_error(name)),
+            None => Ok(reply.clone()),
+        }
+    }
+}
+
+/// Process double: outcomes in run order.
+pub struct ScriptedProcess {
+    script: ProcessScript,
+    next: usize,
+}
+
+impl Process for ScriptedProcess {
+    fn run(&mut self, _command: &[&str], _timeout: crate::protocol::Seconds) -> ProcessOutcome {
+        let outcome = match &self.script {
+            ProcessScript::Always(v) => Some(v),
+            ProcessScript::Each(runs) => runs.get(self.next),
+        };
+        self.next += 1;
+        match outcome {
+            Some(v) => outcome_from_json(v)
+                .unwrap_or_else(|m| ProcessOutcome::CannotStart(format!("bad outcome: {m}"))),
+            None => ProcessOutcome::CannotStart("the fixture has no more process outcomes".into()),
+        }
+    }
+}
+
+/// Every fixture compiled into the binary, as `(file name, text)`.
+pub fn shipped() -> &'static [(&'static str, &'static str)] {
+    include!(concat!(env!("OUT_DIR"), "/shipped_fixtures.rs"))
+}
+
+/// Parse every shipped fixture; bad ones come back as problems, the rest
+/// still load.
+pub fn load_shipped() -> Vec<(String, Result<Scenario, Vec<Problem>>)> {
+    shipped().iter().map(|(name, text)| (name.to_string(), Scenario::parse(text))).collect()
+}

@@ -1,0 +1,120 @@
+//! `questions`: what a learner is asked to predict before a step.
+//!
+//! ```json
+//! "questions": [{
+//!   "at": "loop.save_response",
+//!   "text": {"zh": "…", "en": "What will the record hold after this line?"},
+//!   "choices": [{"zh": "…", "en": "2 messages"}, {"zh": "…", "en": "3 messages"}],
+//!   "answer": 1,
+//!   "explain": {"zh": "…", "en": "…"}
+//! }]
+//! ```
+//!
+//! `at` is a trace label; the question is asked before the run reaches its
+//! `occurrence`-th step with that label (the first by default). Whether the
+//! label is ever reached is checked against a recording, one layer up
+//! (`crate::predict`): this parser only knows the shape.
+
+use super::fields::in_language;
+use serde_json::{Map, Value};
+
+/// One authored question, its texts still in every language given.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Question {
+    pub at: String,
+    /// 1-based: which time the run reaches `at`.
+    pub occurrence: usize,
+    pub text: Value,
+    pub choices: Vec<Value>,
+    /// Index into `choices`.
+    pub answer: usize,
+    pub explain: Value,
+}
+
+impl Question {
+    /// The question, its choices and the explanation in `lang` (English when
+    /// a language is missing).
+    pub fn texts(&self, lang: &str) -> (String, Vec<String>, String) {
+        let say = |v: &Value| in_language(v, lang).unwrap_or_default();
+        (say(&self.text), self.choices.iter().map(say).collect(), say(&self.explain))
+    }
+}
+
+const KNOWN: [&str; 6] = ["at", "occurrence", "text", "choices", "answer", "explain"];
+
+/// Read the `questions` list; every problem is reported with its path
+/// (`questions[1].answer`).
+pub fn parse_questions(v: &Value, problem: &mut impl FnMut(&str, String)) -> Vec<Question> {
+    let Some(list) = v.as_array() else {
+        problem("questions", "must be a list of questions".into());
+        return Vec::new();
+    };
+    list.iter().enumerate().filter_map(|(i, q)| parse_one(q, &format!("questions[{i}]"), problem)).collect()
+}
+
+fn parse_one(v: &Value, path: &str, problem: &mut impl FnMut(&str, String)) -> Option<Question> {
+    let Some(obj) = v.as_object() else {
+        problem(path, "must be an object with at, text, choices, answer and explain".into());
+        return None;
+    };
+    for key in obj.keys().filter(|k| !KNOWN.contains(&k.as_str())) {
+        problem(&format!("{path}.{key}"), format!("unknown field (known: {})", KNOWN.join(", ")));
+    }
+    let at = match obj.get("at") {
+        Some(Value::String(s)) if !s.trim().is_empty() => s.trim().to_string(),
+        _ => {
+            problem(&format!("{path}.at"), "must be a label, e.g. \"loop.save_response\"".into());
+            String::new()
+        }
+    };
+    let occurrence = match obj.get("occurrence") {
+        None => 1,
+        Some(n) => match n.as_u64() {
+            Some(n @ 1..=10_000) => n as usize,
+            _ => {
+                problem(&format!("{path}.occurrence"), "must be a whole number from 1".into());
+                1
+            }
+        },
+    };
+    let text = words(obj, "text", path, problem);
+    let explain = words(obj, "explain", path, problem);
+    let choices: Vec<Value> = match obj.get("choices") {
+        Some(Value::Array(list)) if (2..=6).contains(&list.len()) => list.clone(),
+        _ => {
+            problem(&format!("{path}.choices"), "must be a list of 2 to 6 choices".into());
+            Vec::new()
+        }
+    };
+    for (k, c) in choices.iter().enumerate() {
+        if in_language(c, "en").is_none_or(|t| t.trim().is_empty()) {
+            problem(&format!("{path}.choices[{k}]"), "must be a text, or {\"zh\": …, \"en\": …}".into());
+        }
+    }
+    let answer = match obj.get("answer").and_then(Value::as_u64) {
+        Some(n) if (n as usize) < choices.len() || choices.is_empty() => n as usize,
+        Some(n) => {
+            problem(&format!("{path}.answer"), format!("{n} is not a choice (0 to {})", choices.len() - 1));
+            0
+        }
+        None => {
+            problem(
+                &format!("{path}.answer"),
+                "must be the index of the right choice (0 is the first)".into(),
+            );
+            0
+        }
+    };
+    Some(Question { at, occurrence, text, choices, answer, explain })
+}
+
+/// A text in every language: a string, or `{"zh": …, "en": …}`.
+fn words(obj: &Map<String, Value>, key: &str, path: &str, problem: &mut impl FnMut(&str, String)) -> Value {
+    match obj.get(key) {
+        Some(v) if in_language(v, "en").is_some_and(|t| !t.trim().is_empty()) => v.clone(),
+        _ => {
+            problem(&format!("{path}.{key}"), "must be a text, or {\"zh\": …, \"en\": …}".into());
+            Value::Null
+        }
+    }
+}

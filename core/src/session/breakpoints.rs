@@ -1,0 +1,64 @@
+//! The one breakpoint grammar: a label (`loop.ask`), a line number of the
+//! entry function's listing (`12`), or `function:line` (`run_main:5`), and
+//! the line a breakpoint really goes to. The attribute, the API and a click
+//! on a line number all go through here.
+
+use super::notice::Notice;
+use crate::lesson;
+use crate::vocab::{Code, Function};
+
+/// The one breakpoint grammar: a label (`loop.ask`), a line number of
+/// `entry`'s listing (`12`), or `function:line` (`run_main:5`); numbers
+/// count in the listing shown (`code`). The line must exist there.
+pub fn parse_breakpoint(item: &str, entry: Function, code: Code) -> Result<(Function, u32), String> {
+    match spot(item, entry)? {
+        Spot::Line(f, n) => stop_line(code, f, n).map(|n| (f, n)),
+        Spot::Label(label) => {
+            lesson::line_of_label_in(code, label).ok_or_else(|| format!("unknown label {label:?}"))
+        }
+    }
+}
+
+/// What a breakpoint item names, before any listing is looked at.
+enum Spot<'a> {
+    Label(&'a str),
+    Line(Function, u32),
+}
+
+/// The grammar alone: `function:line`, a number (of `entry`), or a label.
+fn spot(item: &str, entry: Function) -> Result<Spot<'_>, String> {
+    let item = item.trim();
+    let number = |n: &str| n.trim().parse::<u32>().map_err(|_| format!("{n:?} is not a line number"));
+    if let Some((f, n)) = item.split_once(':') {
+        let f = Function::from_name(f.trim()).ok_or_else(|| format!("unknown function {f:?}"))?;
+        return Ok(Spot::Line(f, number(n)?));
+    }
+    if item.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+        return Ok(Spot::Line(entry, number(item)?));
+    }
+    Ok(Spot::Label(item))
+}
+
+/// Why a breakpoint item cannot be placed, as a notice: a well-formed
+/// line that the listing lacks says so; anything else gets the grammar.
+pub fn breakpoint_notice(item: &str, entry: Function) -> Notice {
+    match spot(item, entry) {
+        Ok(Spot::Line(f, n)) => Notice {
+            key: "notice_breakpoint_line",
+            values: vec![("value", item.into()), ("function", f.name().into()), ("line", n.to_string())],
+        },
+        _ => Notice { key: "notice_breakpoint", values: vec![("value", item.into())] },
+    }
+}
+
+/// The line a breakpoint on `line` really goes to: that line if the run can
+/// stop there, else the next one that can.
+pub fn stop_line(code: Code, function: Function, line: u32) -> Result<u32, String> {
+    if lesson::listing_in(code, function).line(line).is_none() {
+        return Err(format!("{} has no line {line}", function.name()));
+    }
+    lesson::stoppable_lines_in(code, function)
+        .into_iter()
+        .find(|n| *n >= line)
+        .ok_or_else(|| format!("{} stops on no line from line {line} on", function.name()))
+}

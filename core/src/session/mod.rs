@@ -1,0 +1,741 @@
+//! One playground's state, as data: the scenario catalogue, the chosen
+//! scenario and language, the recorded trace, the debugger, the author's
+//! overrides, what the author got wrong, and what changed since the page
+//! last drew it.
+//!
+//! Pure and tested natively. The browser side (the page crate) holds one
+//! `Session` per element, turns its state into DOM and feeds it the
+//! learner's clicks; it decides nothing itself. The model and the process
+//! come in through [`Doubles`] and the override makers, so the same session
+//! runs on the Rust fixture doubles in tests and on JavaScript callbacks in
+//! the page.
+//!
+//! The parts, each its own file below this one: [`options`] (attributes
+//! read once into typed values), [`catalogue`] (the scenarios),
+//! [`breakpoints`] (the one breakpoint grammar), [`amount`] (amounts with a
+//! unit), [`notice`] (what the author should know), [`predictions`] and
+//! [`what_if`]. This file holds the `Session` that puts them together.
+
+use crate::debugger::{Command, Debugger};
+use crate::i18n::Lang;
+use crate::lesson;
+use crate::protocol::{Model, Process};
+use crate::run::{record, Trace};
+use crate::scenario::{Problem, Scenario};
+use crate::trace::{Limits, Step};
+use crate::vocab::{Code, Function};
+use serde_json::{json, Value};
+
+pub mod amount;
+pub mod breakpoints;
+pub mod catalogue;
+pub mod changes;
+pub mod doubles;
+pub mod notice;
+pub mod options;
+pub mod predictions;
+pub mod what_if;
+
+pub use amount::parse_amount;
+pub use breakpoints::{parse_breakpoint, stop_line};
+pub use catalogue::{Entry, ADDED, LESSON};
+pub use changes::Changes;
+pub use doubles::{Doubles, FixtureDoubles, Maker};
+pub use notice::Notice;
+pub use options::{Options, Settings, Unreadable};
+pub use predictions::{Answer, Pending, Predictions};
+pub use what_if::{Comparison, EditProblem, Summary, WhatIf, Why};
+
+use breakpoints::breakpoint_notice;
+use catalogue::{add_entry, checked, pick};
+use notice::unreadable_file;
+
+/// One playground.
+pub struct Session {
+    entries: Vec<Entry>,
+    current: usize,
+    only_function: Option<Function>,
+    lang: Lang,
+    trace: Trace,
+    dbg: Debugger,
+    /// Record length at the step shown before the last move.
+    previous_len: usize,
+    controls: Vec<Command>,
+    heading_level: Option<u8>,
+    reveal: bool,
+    doubles: Box<dyn Doubles>,
+    model: Option<Maker<dyn Model>>,
+    process: Option<Maker<dyn Process>>,
+    notices: Vec<Notice>,
+    changes: Changes,
+    limits: Limits,
+    /// The message card whose full text is open.
+    opened: Option<usize>,
+    predictions: Predictions,
+    what_if: WhatIf,
+}
+
+impl Session {
+    /// A session over the shipped scenarios. Unknown values in `options`
+    /// become [`Notice`]s; the session still starts with its defaults.
+    pub fn new(doubles: Box<dyn Doubles>, options: &Options) -> Result<Session, String> {
+        let mut entries = catalogue::shipped_entries();
+        let mut notices = Vec::new();
+        for (file, text) in &options.files {
+            match text {
+                Ok(text) => {
+                    add_entry(&mut entries, file, checked(Scenario::parse(text)));
+                }
+                Err((why, detail)) => notices.push(unreadable_file(file, why, detail)),
+            }
+        }
+        let settings = Settings::read(options);
+        let wanted = settings.scenario.as_deref();
+        let current = pick(&entries, wanted, settings.only_function).ok_or("no valid scenario to show")?;
+        notices.extend(settings.notices.iter().cloned());
+        if let Some(w) = wanted {
+            notices.extend(scenario_notice(&entries, current, w, settings.only_function));
+        }
+        let mut dbg = Debugger::new();
+        dbg.set_code(settings.code);
+        let mut session = Session {
+            entries,
+            current,
+            only_function: settings.only_function,
+            lang: settings.lang,
+            trace: Trace::empty(),
+            dbg,
+            previous_len: 0,
+            controls: settings.controls,
+            heading_level: settings.heading_level,
+            reveal: false,
+            doubles,
+            model: None,
+            process: None,
+            notices,
+            changes: Changes::all(),
+            limits: settings.limits,
+            opened: None,
+            predictions: Predictions::new(settings.predict),
+            what_if: WhatIf::default(),
+        };
+        session.rerecord();
+        session.set_breakpoints(&options.breakpoints);
+        session.start_at(&options.step);
+        session.changes = Changes::all();
+        Ok(session)
+    }
+
+    /// Start at a step: its number, or the first line with a label. A step
+    /// past the end opens the last one; either way a mistake is a notice.
+    pub fn start_at(&mut self, spec: &str) {
+        let spec = spec.trim();
+        if spec.is_empty() {
+            return;
+        }
+        let steps = &self.trace.steps;
+        let found = match spec.parse::<usize>() {
+            Ok(n) if n < steps.len() => Some(n),
+            Ok(_) => {
+                let last = steps.len().saturating_sub(1);
+                self.notices.push(Notice {
+                    key: "notice_step_past_end",
+                    values: vec![("value", spec.to_string()), ("last", last.to_string())],
+                });
+                Some(last)
+            }
+            Err(_) => steps.iter().position(|s| s.label == spec && s.event == crate::trace::Event::Line),
+        };
+        match found {
+            Some(n) => {
+                self.dbg.seek(n, &self.trace.steps);
+                // Nothing is "new" when a page opens at a step.
+                self.previous_len = self.record_len();
+                self.stop_for_question(n, n);
+            }
+            None => self.notice("notice_step", spec),
+        }
+        self.changes.notices = true;
+        self.changes.step = true;
+    }
+
+    /// Use a smaller step cap (tests, benchmarks). Re-records.
+    pub fn set_step_cap(&mut self, cap: usize) {
+        self.limits.steps = cap.max(1);
+        self.rerecord();
+    }
+
+    /// The budgets of one recording (see [`Limits`]).
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The control buttons to show, in order.
+    pub fn controls(&self) -> &[Command] {
+        &self.controls
+    }
+
+    /// The heading level of the panel titles, if they are headings.
+    pub fn heading_level(&self) -> Option<u8> {
+        self.heading_level
+    }
+
+    fn notice(&mut self, key: &'static str, value: &str) {
+        self.notices.push(Notice { key, values: vec![("value", value.trim().to_string())] });
+        self.changes.notices = true;
+    }
+
+    // ----- reading -----
+
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// Index of the current scenario in [`Session::entries`].
+    pub fn current(&self) -> usize {
+        self.current
+    }
+
+    pub fn scenario(&self) -> Option<&Scenario> {
+        if let Some(changed) = &self.what_if.changed {
+            return Some(changed);
+        }
+        self.entries.get(self.current).and_then(|e| e.parsed.as_ref().ok())
+    }
+
+    /// The function the author limited this playground to, if any.
+    pub fn only_function(&self) -> Option<Function> {
+        self.only_function
+    }
+
+    pub fn trace(&self) -> &Trace {
+        &self.trace
+    }
+
+    pub fn debugger(&self) -> &Debugger {
+        &self.dbg
+    }
+
+    pub fn position(&self) -> usize {
+        self.dbg.position()
+    }
+
+    pub fn started(&self) -> bool {
+        self.dbg.started()
+    }
+
+    pub fn step(&self) -> Option<&Step> {
+        self.trace.steps.get(self.dbg.position())
+    }
+
+    pub fn lang(&self) -> Lang {
+        self.lang
+    }
+
+    pub fn reveal(&self) -> bool {
+        self.reveal
+    }
+
+    pub fn notices(&self) -> &[Notice] {
+        &self.notices
+    }
+
+    /// Record length at the step shown before the last move (what is new).
+    pub fn previous_len(&self) -> usize {
+        self.previous_len
+    }
+
+    /// The record length the learner sees now (0 before the start).
+    pub fn record_len(&self) -> usize {
+        match (self.started(), self.step()) {
+            (true, Some(s)) => (s.record_len as usize).min(self.trace.record.len()),
+            _ => 0,
+        }
+    }
+
+    /// The listing on screen: the current step's function once started,
+    /// else the entry function.
+    pub fn shown_function(&self) -> Function {
+        match (self.started(), self.step()) {
+            (true, Some(s)) => s.function,
+            _ => self.trace.function,
+        }
+    }
+
+    /// `ready` before the start, `paused` on the way, and at the end how
+    /// the run ended (`answered`, …, an error kind, or `done`).
+    pub fn status(&self) -> &str {
+        if !self.started() {
+            "ready"
+        } else if self.position() + 1 >= self.trace.steps.len() {
+            self.trace.ending().unwrap_or("done")
+        } else {
+            "paused"
+        }
+    }
+
+    /// What the page and `el.state()` report (docs/element-api.md).
+    pub fn state(&self) -> Value {
+        let step = self.step();
+        let breakpoints: Vec<Value> =
+            self.dbg.breakpoints().map(|(f, n)| json!({"function": f.name(), "line": n})).collect();
+        json!({
+            "scenario": self.trace.scenario,
+            "function": self.trace.function.name(),
+            "step": self.position(),
+            "steps": self.trace.steps.len(),
+            "started": self.started(),
+            "line": step.map(|s| lesson::line_in(self.dbg.code(), s)),
+            "listing": self.dbg.code().name(),
+            "label": step.map(|s| s.label),
+            "stage": step.map(lesson::stage),
+            "depth": step.map(|s| s.depth),
+            "currentFunction": step.map(|s| s.function.name()),
+            "status": self.status(),
+            "finalStatus": self.trace.ending(),
+            "recordLength": self.record_len(),
+            "breakpoints": breakpoints,
+            "lang": self.lang.code(),
+            "predict": self.predictions.on(),
+            "question": self.predictions.pending().map(|a| json!({
+                "key": a.key, "text": a.text, "choices": a.choices, "label": a.label, "step": a.step,
+            })),
+            "score": {"right": self.predictions.score().0, "answered": self.predictions.score().1},
+            "whatIf": self.what_if.changed.is_some(),
+        })
+    }
+
+    /// What changed since the last [`Session::take_changes`], left in place.
+    pub fn peek_changes(&self) -> Changes {
+        self.changes
+    }
+
+    /// What changed since the last call; the page draws only that.
+    pub fn take_changes(&mut self) -> Changes {
+        std::mem::take(&mut self.changes)
+    }
+
+    // ----- the learner -----
+
+    /// Apply a control. Only a real move counts as a change (a Step at the
+    /// end changes nothing, and the host page hears nothing).
+    pub fn command(&mut self, command: Command) {
+        let before = (self.position(), self.started());
+        let len = self.record_len();
+        // A question on screen waits for its answer; only going back leaves it.
+        let backward = matches!(command, Command::Back | Command::Reset);
+        if self.predictions.pending().is_some() && !backward {
+            // (and the page brings the keyboard back to its choices)
+            self.changes.predict = true;
+            return;
+        }
+        self.predictions.drop_pending();
+        if self.predictions.drop_last_answer() {
+            self.changes.predict = true;
+        }
+        // The lines that run in this move start here (a restart: at the top).
+        let from = if !before.1 || command == Command::Debug { 0 } else { before.0 };
+        self.dbg.command(command, &self.trace.steps);
+        let to = self.position();
+        self.stop_for_question(from, to);
+        if (self.position(), self.started()) != before {
+            // After Run, "new" is what the last step added, not the whole run.
+            let last_step = self.position().checked_sub(1).and_then(|p| self.trace.steps.get(p));
+            self.previous_len = match (command, last_step) {
+                (Command::Run, Some(s)) => s.record_len as usize,
+                _ => len,
+            };
+            self.changes.step = true;
+        }
+    }
+
+    /// Jump to a step (the timeline).
+    pub fn seek(&mut self, position: usize) {
+        let before = (self.position(), self.started());
+        let len = self.record_len();
+        // A jump on the timeline is not a prediction: it drops the question.
+        if self.predictions.drop_pending() | self.predictions.drop_last_answer() {
+            self.changes.predict = true;
+        }
+        self.dbg.seek(position, &self.trace.steps);
+        if (self.position(), self.started()) != before {
+            self.previous_len = len;
+            self.changes.step = true;
+        }
+    }
+
+    /// Flip the breakpoint on a listing line (a click on its number). A line
+    /// where the run can never stop (a comment, a brace) puts it on the next
+    /// line that can; when there is none, nothing changes and the error says
+    /// why. Returns whether a breakpoint is now set there.
+    pub fn toggle_line(&mut self, function: Function, line: u32) -> Result<bool, String> {
+        let line = match stop_line(self.dbg.code(), function, line) {
+            Ok(line) => line,
+            Err(why) => {
+                self.notice("notice_no_stop", &format!("{}:{line}", function.name()));
+                return Err(why);
+            }
+        };
+        self.changes.breakpoints = true;
+        let on = self.dbg.toggle(function, line);
+        self.refresh_questions();
+        Ok(on)
+    }
+
+    /// Breakpoints that this scenario's run never reaches (the page says so).
+    pub fn unreached_breakpoints(&self) -> Vec<(Function, u32)> {
+        let mut hit = std::collections::BTreeSet::new();
+        for step in &self.trace.steps {
+            if self.dbg.hits(step) {
+                hit.insert((step.function, lesson::line_in(self.dbg.code(), step)));
+            }
+        }
+        self.dbg.breakpoints().filter(|b| !hit.contains(b)).collect()
+    }
+
+    /// Flip a breakpoint given in the one breakpoint grammar
+    /// ([`parse_breakpoint`]); a bare number counts in `function`.
+    pub fn toggle_breakpoint(&mut self, function: &str, spec: &str) -> Result<bool, String> {
+        let function =
+            Function::from_name(function).ok_or_else(|| format!("unknown function {function:?}"))?;
+        let (f, n) = parse_breakpoint(spec, function, self.dbg.code())?;
+        self.toggle_line(f, n)
+    }
+
+    /// Set breakpoints from a list (the `breakpoints` attribute); each item
+    /// that cannot be placed becomes a notice.
+    pub fn set_breakpoints(&mut self, list: &str) {
+        let entry = self.trace.function;
+        for item in list.split([',', ' ']).map(str::trim).filter(|x| !x.is_empty()) {
+            match parse_breakpoint(item, entry, self.dbg.code()) {
+                Ok((f, n)) => self.dbg.set_breakpoint(f, n, true),
+                Err(_) => {
+                    self.notices.push(breakpoint_notice(item, entry));
+                    self.changes.notices = true;
+                }
+            }
+        }
+        self.changes.breakpoints = true;
+        self.refresh_questions();
+    }
+
+    /// Switch language. The question, the model's words and what the model
+    /// reads are the learner's language too, so the run is recorded again
+    /// (milliseconds); it has the same steps, so the position stays.
+    pub fn set_lang(&mut self, lang: Lang) {
+        if lang != self.lang {
+            self.lang = lang;
+            self.changes.lang = true;
+            let (position, started) = (self.position(), self.started());
+            let screen = self.predictions.take_screen();
+            self.rerecord();
+            if started {
+                self.dbg.seek(position, &self.trace.steps);
+            }
+            // The same run in other words: a question on screen stays.
+            self.predictions.put_screen(screen);
+        }
+    }
+
+    /// The listing shown (`python` or `rust`): the position and the
+    /// breakpoints stay.
+    pub fn code(&self) -> Code {
+        self.dbg.code()
+    }
+
+    pub fn set_code(&mut self, code: Code) {
+        if code != self.dbg.code() {
+            self.dbg.set_code(code);
+            self.refresh_questions();
+            self.changes.listing = true;
+            self.changes.breakpoints = true;
+            self.changes.step = true;
+        }
+    }
+
+    /// The message card whose full text is open.
+    pub fn opened(&self) -> Option<usize> {
+        self.opened
+    }
+
+    /// Open a card's full text, or close it when it is open.
+    pub fn toggle_card(&mut self, index: usize) {
+        self.opened = if self.opened == Some(index) { None } else { Some(index) };
+        self.changes.step = true;
+    }
+
+    /// Close an open card's full text.
+    pub fn close_card(&mut self) {
+        if self.opened.take().is_some() {
+            self.changes.step = true;
+        }
+    }
+
+    pub fn set_reveal(&mut self, on: bool) {
+        self.reveal = on;
+        self.changes.reveal = true;
+    }
+
+    /// Show the scenario with this id.
+    pub fn load(&mut self, id: &str) -> Result<(), String> {
+        let index = catalogue::find(&self.entries, id).ok_or_else(|| format!("unknown scenario {id:?}"))?;
+        self.select(index);
+        Ok(())
+    }
+
+    /// Show entry `index` (the picker); a broken entry is ignored.
+    fn select(&mut self, index: usize) {
+        if self.entries.get(index).is_some_and(|e| e.parsed.is_ok()) {
+            self.current = index;
+            self.what_if = WhatIf::default();
+            self.predictions.new_scenario();
+            self.rerecord();
+        }
+    }
+
+    // ----- predict -----
+
+    /// This playground's predictions: the questions, the one waiting, the
+    /// answers and the score.
+    pub fn predictions(&self) -> &Predictions {
+        &self.predictions
+    }
+
+    /// Turn predictions on or off; a waiting question is dropped.
+    pub fn set_predict(&mut self, on: bool) {
+        if self.predictions.switch(on) {
+            self.refresh_questions();
+            self.changes.predict = true;
+        }
+    }
+
+    /// Answer the waiting question with choice `choice` (0 is the first).
+    /// Returns the `playground-answer` detail; the move then goes on.
+    pub fn answer(&mut self, choice: usize) -> Result<Value, String> {
+        let answered = self.predictions.answer(choice, &self.trace.scenario)?;
+        // The question's line runs now; the move goes on to where it was going.
+        self.previous_len = self.record_len();
+        self.dbg.seek(answered.target, &self.trace.steps);
+        self.stop_for_question(answered.question_step + 1, answered.target);
+        self.changes.step = true;
+        self.changes.predict = true;
+        Ok(answered.detail)
+    }
+
+    /// Forget the answers of this scenario and start it again.
+    pub fn try_again(&mut self) {
+        self.predictions.forget();
+        self.dbg.command(Command::Reset, &self.trace.steps);
+        self.changes.step = true;
+        self.changes.predict = true;
+    }
+
+    /// Answers given since the last call, for `playground-answer` events.
+    pub fn take_answers(&mut self) -> Vec<Value> {
+        self.predictions.take_answers()
+    }
+
+    /// After a move from `from` (whose line ran first) to `to`: stop on the
+    /// first unanswered question on the way.
+    fn stop_for_question(&mut self, from: usize, to: usize) {
+        if let Some(step) = self.predictions.stop_between(from, to) {
+            self.dbg.seek(step, &self.trace.steps);
+            self.changes.predict = true;
+        }
+    }
+
+    /// Recompute the questions (after a new recording, language, listing or
+    /// breakpoints). Free while predictions are off.
+    fn refresh_questions(&mut self) {
+        let asks = match (self.predictions.on(), self.scenario()) {
+            (true, Some(scenario)) => {
+                let breakpoints: Vec<_> = self.dbg.breakpoints().collect();
+                crate::predict::questions(scenario, &self.trace, self.lang, self.dbg.code(), &breakpoints)
+            }
+            _ => Vec::new(),
+        };
+        self.predictions.set_questions(asks);
+        self.changes.predict = true;
+    }
+
+    // ----- what if -----
+
+    /// The changed version on screen (if any), the lesson's run beside it,
+    /// where they part, and what was wrong with the last edit.
+    pub fn what_if_state(&self) -> &WhatIf {
+        &self.what_if
+    }
+
+    /// Record the scenario again with its model replies and/or process
+    /// outcomes replaced: `{"model": [...], "process": ...}`. `None` goes
+    /// back to the lesson's run. A bad edit changes nothing; its problems
+    /// name the field.
+    pub fn what_if(&mut self, edit: Option<&Value>) -> Result<(), Vec<Problem>> {
+        let Some(edit) = edit else {
+            self.what_if.problems.clear();
+            if self.what_if.changed.take().is_some() {
+                // The changed run's answers were about that run; the lesson's come back.
+                self.predictions.back_to_lesson();
+                self.rerecord();
+            }
+            return Ok(());
+        };
+        let refused = |field: &str| vec![EditProblem::word(field, "edit_no_scenario", "")];
+        let changed = match self.lesson_scenario() {
+            Some(base) => what_if::changed_scenario(base, self.lang, edit),
+            None => Err(refused("(edit)")),
+        };
+        let changed = changed.map_err(|problems| self.refused(problems))?;
+        self.what_if.problems.clear();
+        // The lesson's answers wait aside; each changed version starts afresh.
+        self.predictions.into_what_if();
+        self.what_if.changed = Some(changed);
+        self.rerecord();
+        Ok(())
+    }
+
+    /// The same from the texts of the setup panel's editors (each may be
+    /// absent); text that is not JSON is a problem of that field.
+    pub fn what_if_texts(&mut self, model: Option<&str>, process: Option<&str>) -> Result<(), Vec<Problem>> {
+        let edit = what_if::edit_of_texts(model, process).map_err(|problems| self.refused(problems))?;
+        self.what_if(Some(&edit))
+    }
+
+    /// A refused edit: said in the setup panel (the run stays as it was),
+    /// and returned to the API in English.
+    fn refused(&mut self, problems: Vec<EditProblem>) -> Vec<Problem> {
+        let said = what_if::in_english(&problems);
+        self.what_if.problems = problems;
+        self.changes.setup = true;
+        said
+    }
+
+    /// The scenario of the catalogue entry shown (not a changed version).
+    fn lesson_scenario(&self) -> Option<&Scenario> {
+        self.entries.get(self.current).and_then(|e| e.parsed.as_ref().ok())
+    }
+
+    /// The lesson's run at step `index` in the listing shown: `(label,
+    /// line)`, for stepping both runs in lockstep.
+    pub fn lesson_step(&self, index: usize) -> Option<(&'static str, u32)> {
+        let step = self.what_if.lesson_run.as_ref()?.steps.get(index)?;
+        Some((step.label, lesson::line_in(self.dbg.code(), step)))
+    }
+
+    /// Go to the first step where the two runs part.
+    pub fn to_parting(&mut self) {
+        if let Some(at) = self.what_if.comparison.as_ref().and_then(|c| c.parts_at) {
+            self.seek(at);
+        }
+    }
+
+    // ----- the author -----
+
+    /// Add a scenario (or replace the one with the same id). Returns its
+    /// id; a broken one is listed with its problems and the error names
+    /// them. Replacing the scenario on screen re-records it in place.
+    pub fn add_scenario(&mut self, parsed: Result<Scenario, Vec<Problem>>) -> Result<String, String> {
+        self.add_file(ADDED, parsed)
+    }
+
+    /// Add a scenario read from `file` (its problems name the file). A
+    /// scenario with the id of one already there replaces it.
+    pub fn add_file(&mut self, file: &str, parsed: Result<Scenario, Vec<Problem>>) -> Result<String, String> {
+        self.changes.catalogue = true;
+        let parsed = checked(parsed);
+        let outcome = match &parsed {
+            Ok(scenario) => Ok(scenario.id.clone()),
+            Err(problems) => {
+                Err(problems.iter().map(|p| format!("{file}: {p}")).collect::<Vec<_>>().join("\n"))
+            }
+        };
+        let replaced = add_entry(&mut self.entries, file, parsed);
+        if replaced == Some(self.current) {
+            // A new version of the scenario on screen: what-if was about the old one.
+            self.what_if.changed = None;
+            self.rerecord();
+        }
+        outcome
+    }
+
+    /// A scenario file that could not be fetched or read.
+    pub fn file_unreadable(&mut self, file: &str, why: &str, detail: &str) {
+        self.notices.push(unreadable_file(file, why, detail));
+        self.changes.notices = true;
+    }
+
+    /// Replace the model (`None` restores the scenario's double). Re-records.
+    pub fn set_model(&mut self, model: Option<Maker<dyn Model>>) {
+        self.model = model;
+        self.rerecord();
+    }
+
+    /// Replace the process (`None` restores the scenario's double). Re-records.
+    pub fn set_process(&mut self, process: Option<Maker<dyn Process>>) {
+        self.process = process;
+        self.rerecord();
+    }
+
+    /// Record the current scenario again and go back to the start; the
+    /// breakpoints stay.
+    fn rerecord(&mut self) {
+        let Some(lesson) = self.lesson_scenario().map(|s| s.localized(self.lang)) else { return };
+        let (mut model, mut process) = self.doubles.for_scenario(&lesson);
+        if let Some(make) = &self.model {
+            model = make();
+        }
+        if let Some(make) = &self.process {
+            process = make();
+        }
+        let lesson_run = record(&lesson, model.as_mut(), process.as_mut(), self.limits);
+        // What if: the changed script on its own doubles, the lesson's run beside it.
+        match self.what_if.changed.as_ref().map(|s| s.localized(self.lang)) {
+            Some(changed) => {
+                let (mut model, mut process) = self.doubles.for_scenario(&changed);
+                self.trace = record(&changed, model.as_mut(), process.as_mut(), self.limits);
+                self.what_if.comparison = Some(Comparison::of(&lesson_run, &self.trace));
+                self.what_if.lesson_run = Some(lesson_run);
+            }
+            None => {
+                self.trace = lesson_run;
+                self.what_if.lesson_run = None;
+                self.what_if.comparison = None;
+            }
+        }
+        self.predictions.take_screen();
+        self.refresh_questions();
+        self.opened = None;
+        self.dbg.command(Command::Reset, &self.trace.steps);
+        self.previous_len = 0;
+        self.changes.trace = true;
+        self.changes.step = true;
+        self.changes.breakpoints = true;
+    }
+}
+
+/// What to tell the author when the scenario asked for is not the one
+/// shown: another function's, or none of that id.
+fn scenario_notice(
+    entries: &[Entry],
+    current: usize,
+    wanted: &str,
+    only: Option<Function>,
+) -> Option<Notice> {
+    let shown = entries[current].parsed.as_ref().map(|s| s.id.clone()).unwrap_or_default();
+    let other_function = entries.iter().filter_map(|e| e.parsed.as_ref().ok()).find(|s| s.id == wanted);
+    match other_function {
+        Some(s) if only.is_some_and(|f| f != s.function) => Some(Notice {
+            key: "notice_scenario_function",
+            values: vec![
+                ("value", wanted.to_string()),
+                ("function", s.function.name().into()),
+                ("shown", shown),
+            ],
+        }),
+        _ if shown != wanted => Some(Notice {
+            key: "notice_scenario",
+            values: vec![("value", wanted.to_string()), ("shown", shown)],
+        }),
+        _ => None,
+    }
+}

@@ -1,0 +1,32 @@
+//! What the author should know: a mistake in an attribute or a file, as a
+//! word key of the language tables and its values (said in the reader's
+//! language by the page, in one `console.warn` by the element).
+
+use crate::i18n::Lang;
+
+/// Something the author should know (an unknown scenario, a breakpoint
+/// that cannot be placed): a word key of the language tables and its values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Notice {
+    pub key: &'static str,
+    pub values: Vec<(&'static str, String)>,
+}
+
+impl Notice {
+    pub fn text(&self, lang: Lang) -> String {
+        lang.fill(self.key, &self.values)
+    }
+}
+
+/// Why a scenario file could not be read (`status`: the server's answer,
+/// `origin`: another site, `size`, `url`, else the network), as a notice.
+pub fn unreadable_file(file: &str, why: &str, detail: &str) -> Notice {
+    let key = match why {
+        "status" => "notice_src_status",
+        "origin" => "notice_src_origin",
+        "size" => "notice_src_size",
+        "url" => "notice_src_url",
+        _ => "notice_src_network",
+    };
+    Notice { key, values: vec![("value", file.into()), ("detail", detail.into())] }
+}

@@ -1,0 +1,201 @@
+//! What if the model (or the process) had answered otherwise: an edit of
+//! the scenario's replies and outcomes, checked and refused with its
+//! reasons by field, and the comparison of the changed run with the
+//! lesson's. A what-if run never replaces the lesson's scenario: the session
+//! records the changed copy beside it.
+
+use crate::i18n::Lang;
+use crate::run::Trace;
+use crate::scenario::{Problem, Scenario};
+use serde_json::Value;
+
+/// A changed version of the scenario on screen, the lesson's own run kept
+/// beside it, where they part, and what was wrong with the last edit.
+#[derive(Debug, Default)]
+pub struct WhatIf {
+    pub changed: Option<Scenario>,
+    pub lesson_run: Option<Trace>,
+    pub comparison: Option<Comparison>,
+    pub problems: Vec<EditProblem>,
+}
+
+/// The lesson's run and the changed one, side by side.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comparison {
+    pub lesson: Summary,
+    pub changed: Summary,
+    /// The first step where the runs part (`None`: the same throughout).
+    pub parts_at: Option<usize>,
+    /// What differs there: local names, or `line`, `record`, `end`.
+    pub differs: Vec<String>,
+}
+
+/// What a run came to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    /// The final status or error kind; `done` for a normal return.
+    pub ending: String,
+    pub calls: i64,
+    pub record: usize,
+    pub steps: usize,
+}
+
+impl Comparison {
+    /// Two runs side by side: where they part (a scan of both traces).
+    pub fn of(lesson: &Trace, changed: &Trace) -> Comparison {
+        let parts_at = lesson.parts_from(changed);
+        Comparison {
+            lesson: Summary::of(lesson),
+            changed: Summary::of(changed),
+            parts_at,
+            differs: parts_at.map(|i| lesson.differences(changed, i)).unwrap_or_default(),
+        }
+    }
+}
+
+impl Summary {
+    fn of(t: &Trace) -> Summary {
+        Summary {
+            ending: t.ending().unwrap_or("done").to_string(),
+            calls: t.result.get("calls").and_then(Value::as_i64).unwrap_or(0),
+            record: t.record.len(),
+            steps: t.steps.len(),
+        }
+    }
+}
+
+/// Fields an edit may change.
+const EDITABLE: [&str; 2] = ["model", "process"];
+
+/// An edit from the texts of the setup panel's editors (each may be
+/// absent); text that is not JSON is a problem of that field.
+pub fn edit_of_texts(model: Option<&str>, process: Option<&str>) -> Result<Value, Vec<EditProblem>> {
+    let mut edit = serde_json::Map::new();
+    let mut problems = Vec::new();
+    for (field, text) in [("model", model), ("process", process)] {
+        let Some(text) = text else { continue };
+        match serde_json::from_str::<Value>(text) {
+            Ok(v) => {
+                edit.insert(field.into(), v);
+            }
+            Err(e) => problems.push(EditProblem::word(field, "edit_not_json", &e.to_string())),
+        }
+    }
+    if problems.is_empty() {
+        Ok(Value::Object(edit))
+    } else {
+        Err(problems)
+    }
+}
+
+/// A refused edit as the API returns it: in English, like `check`.
+pub fn in_english(problems: &[EditProblem]) -> Vec<Problem> {
+    let english = Lang::parse("en").unwrap_or_else(Lang::default_lang);
+    problems.iter().map(|p| Problem { field: p.field.clone(), message: p.why(english) }).collect()
+}
+
+/// The lesson's scenario `base` with an edit applied (`{"model": [...],
+/// "process": ...}`), shown in `lang`; or why the edit is refused.
+pub fn changed_scenario(base: &Scenario, lang: Lang, edit: &Value) -> Result<Scenario, Vec<EditProblem>> {
+    let problem = |field: &str, key: &'static str| vec![EditProblem::word(field, key, "")];
+    let Some(edit) = edit.as_object() else {
+        return Err(problem("(edit)", "edit_not_object"));
+    };
+    if let Some(key) = edit.keys().find(|k| !EDITABLE.contains(&k.as_str())) {
+        return Err(problem(key, "edit_only"));
+    }
+    let shown = base.localized(lang);
+    let mut raw = base.raw.clone();
+    if let Some(model) = edit.get("model") {
+        match model.as_array() {
+            None => return Err(problem("model", "edit_not_list")),
+            Some(list) if list.is_empty() => return Err(problem("model", "edit_empty")),
+            Some(list) => {
+                check_replies(list)?;
+                // A reply left as shown keeps every language; a changed one is
+                // the learner's own words.
+                let replies = list.iter().enumerate().map(|(i, reply)| match shown.model.get(i) {
+                    Some(same) if same == reply => base.raw["model"][i].clone(),
+                    _ => reply.clone(),
+                });
+                raw["model"] = Value::Array(replies.collect());
+            }
+        }
+    }
+    if let Some(process) = edit.get("process") {
+        raw["process"] = process.clone();
+    }
+    // The lesson's expectations and questions describe the lesson's run.
+    // (a new map, not `remove`: no removal code for the page)
+    if let Value::Object(map) = &raw {
+        let mut kept = serde_json::Map::new();
+        for (k, v) in map.iter().filter(|(k, _)| *k != "expect" && *k != "questions") {
+            kept.insert(k.clone(), v.clone());
+        }
+        raw = Value::Object(kept);
+    }
+    // The scenario format's own checks say what `check` says.
+    Scenario::from_value(raw).map_err(|problems| {
+        problems.into_iter().map(|p| EditProblem { field: p.field, why: Why::Said(p.message) }).collect()
+    })
+}
+
+/// The scenario format lets a reply be malformed on purpose (to show a
+/// protocol error); an edit still has to be a reply: an object whose
+/// `stop_reason`, if given, is a text.
+fn check_replies(list: &[Value]) -> Result<(), Vec<EditProblem>> {
+    let problems: Vec<EditProblem> = list
+        .iter()
+        .enumerate()
+        .filter_map(|(i, reply)| match reply {
+            Value::Object(map) => match map.get("stop_reason") {
+                None | Some(Value::String(_)) | Some(Value::Null) => None,
+                Some(_) => {
+                    Some(EditProblem::word(&format!("model[{i}].stop_reason"), "edit_stop_reason", ""))
+                }
+            },
+            _ => Some(EditProblem::word(&format!("model[{i}]"), "edit_not_reply", "")),
+        })
+        .collect();
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems)
+    }
+}
+
+/// A problem of a what-if edit: the field, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EditProblem {
+    pub field: String,
+    pub why: Why,
+}
+
+/// Why an edit was refused: a word of the language tables (with a detail,
+/// e.g. the JSON parser's), or a check of the scenario format, said as
+/// `check` says it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Why {
+    Word(&'static str, String),
+    Said(String),
+}
+
+impl EditProblem {
+    pub fn word(field: &str, key: &'static str, detail: &str) -> EditProblem {
+        EditProblem { field: field.into(), why: Why::Word(key, detail.into()) }
+    }
+
+    /// Why, in `lang`.
+    pub fn why(&self, lang: Lang) -> String {
+        match &self.why {
+            Why::Word(key, detail) if detail.is_empty() => lang.word(key).to_string(),
+            Why::Word(key, detail) => format!("{}: {detail}", lang.word(key)),
+            Why::Said(message) => message.clone(),
+        }
+    }
+
+    /// `field: why`, in `lang`.
+    pub fn text(&self, lang: Lang) -> String {
+        format!("{}: {}", self.field, self.why(lang))
+    }
+}

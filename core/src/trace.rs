@@ -1,0 +1,464 @@
+//! Snapshots: the recorder that `runtime.rs` reports to.
+//!
+//! `runtime.rs` calls [`before!`] just before each line runs (and [`head!`]
+//! at the top of a loop body, for the loop's own line). The macro passes
+//! `line!()` — a number from the compiler, never a hand-kept table — and the
+//! recorder keeps that raw source line with how it [`Attach`]es. Turning it
+//! into the number a listing shows is the lesson layer's job
+//! (`lesson::line`): this module knows nothing about listings or captions.
+//!
+//! Cost rules, so that a 10,000-call loop stays small:
+//! - locals are serialised lazily, only while a recording is active;
+//! - identical consecutive locals share one allocation;
+//! - the message record is never copied: a step stores `record_len`, the
+//!   length of the record at that moment (the record only grows).
+//!
+//! The recorder lives in a thread-local, so the teaching code needs no extra
+//! parameter. Recording is single-threaded in the browser and per test
+//! thread natively.
+
+use serde::Serialize;
+use serde_json::Value;
+use std::cell::RefCell;
+
+use crate::preview::text_hash;
+pub use crate::preview::{preview, Fnv, Local, PREVIEW_CHARS, PREVIEW_DEPTH, PREVIEW_ITEMS};
+pub use crate::vocab::Function;
+
+/// The default hard cap on steps in one trace.
+pub const STEP_CAP: usize = 2_000_000;
+
+/// What one recording may spend before it is stopped, with an `error` step
+/// that says which budget ran out (`trace.step_cap`, `trace.time_budget`,
+/// `trace.memory_budget`). A recording is cut between two steps; a callback
+/// that itself never returns cannot be interrupted.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub steps: usize,
+    /// Wall time in milliseconds, read from `clock`.
+    pub millis: Option<f64>,
+    /// Bytes held by the trace (steps, locals, output).
+    pub bytes: Option<usize>,
+    /// Milliseconds from any fixed point.
+    pub clock: fn() -> f64,
+}
+
+impl Limits {
+    /// The page's default time budget.
+    pub const MILLIS: f64 = 2000.0;
+    /// The page's default memory budget (of trace).
+    pub const BYTES: usize = 256 << 20;
+
+    /// The step cap and the page's default time and memory budgets.
+    pub fn budgets(clock: fn() -> f64) -> Limits {
+        Limits { steps: STEP_CAP, millis: Some(Limits::MILLIS), bytes: Some(Limits::BYTES), clock }
+    }
+}
+
+/// A step cap alone (tests and the CLI): no time or memory budget.
+impl From<usize> for Limits {
+    fn from(steps: usize) -> Limits {
+        Limits { steps, millis: None, bytes: None, clock: no_clock }
+    }
+}
+
+fn no_clock() -> f64 {
+    0.0
+}
+
+/// Which budget stopped a recording.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cut {
+    Steps,
+    Time,
+    Memory,
+}
+
+impl Cut {
+    /// The label of the `error` step that ends the trace.
+    pub fn label(self) -> &'static str {
+        match self {
+            Cut::Steps => "trace.step_cap",
+            Cut::Time => "trace.time_budget",
+            Cut::Memory => "trace.memory_budget",
+        }
+    }
+
+    /// The error kind of the trace (`step_cap`, `time_budget`, `memory_budget`).
+    pub fn kind(self) -> &'static str {
+        &self.label()["trace.".len()..]
+    }
+}
+
+/// What a step marks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Event {
+    /// A frame starts (at the function's signature line).
+    Call,
+    /// The line is about to run.
+    Line,
+    /// The frame ends; `locals.return` holds the value.
+    Return,
+    /// The trace ends early (step cap); nothing after it ran.
+    Error,
+}
+
+/// Which source line a snapshot stands for, relative to the `before!` /
+/// `head!` line that took it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Attach {
+    /// The next line of code (the one about to run).
+    Next,
+    /// The previous line of code (a loop head, shown on every pass).
+    Above,
+}
+
+/// One snapshot. Small on purpose (a long loop records hundreds of
+/// thousands): locals are an index into the trace's [`LocalsTable`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Step {
+    pub function: Function,
+    pub event: Event,
+    pub depth: u16,
+    /// The raw `line!()` of the snapshot in `runtime.rs` (0 for a `call`
+    /// event: the signature), with [`Attach::Above`] in the top bit. Read it
+    /// with [`Step::source_line`] and [`Step::attach`].
+    source: u32,
+    pub label: &'static str,
+    /// Index of this step's locals in [`LocalsTable`].
+    pub locals: u32,
+    pub record_len: u32,
+    pub output_len: u32,
+}
+
+const ABOVE: u32 = 1 << 31;
+
+impl Step {
+    /// The `runtime.rs` line of the `before!`/`head!` that took this
+    /// snapshot (0 for a `call` event).
+    pub fn source_line(&self) -> u32 {
+        self.source & !ABOVE
+    }
+
+    pub fn attach(&self) -> Attach {
+        if self.source & ABOVE != 0 {
+            Attach::Above
+        } else {
+            Attach::Next
+        }
+    }
+}
+
+fn pack(source_line: u32, attach: Attach) -> u32 {
+    (source_line & !ABOVE) | if attach == Attach::Above { ABOVE } else { 0 }
+}
+
+/// All locals of a trace, shared between steps: each distinct value is
+/// stored once as JSON text, each set of `(name, value)` pairs once in a
+/// flat list, and a step points at its set.
+#[derive(Debug, Default)]
+pub struct LocalsTable {
+    /// Names per (function, name): a frame's locals do not evict another's.
+    names: Vec<(Function, &'static str)>,
+    values: Vec<Box<str>>,
+    /// `(start, len)` into `pairs`.
+    sets: Vec<(u32, u16)>,
+    pairs: Vec<(u16, u32)>,
+    /// Recording-time caches: the last value per name (to skip serialising
+    /// an unchanged local) and value text by hash (to share repeats).
+    last: Vec<(u64, u32)>,
+    by_hash: std::collections::BTreeMap<u64, u32>,
+    /// Where a changed value's text is written first (one buffer, reused:
+    /// a value already in the table costs no allocation).
+    scratch: Vec<u8>,
+    /// Bytes of value text held (for the memory budget).
+    values_bytes: usize,
+}
+
+impl LocalsTable {
+    fn name_id(&mut self, function: Function, name: &'static str) -> u16 {
+        // A call site passes the same literal every time: compare addresses
+        // first, contents only when that misses.
+        let same_literal = |n: &(Function, &'static str)| n.0 == function && std::ptr::eq(n.1, name);
+        let found = self
+            .names
+            .iter()
+            .position(same_literal)
+            .or_else(|| self.names.iter().position(|n| *n == (function, name)));
+        match found {
+            Some(i) => i as u16,
+            None => {
+                self.names.push((function, name));
+                self.last.push((0, u32::MAX));
+                (self.names.len() - 1) as u16
+            }
+        }
+    }
+
+    fn value_id(&mut self, name: u16, local: &dyn Local) -> u32 {
+        let mut fp = Fnv::new();
+        local.fingerprint(&mut fp);
+        let last = self.last[name as usize];
+        if last.1 != u32::MAX && last.0 == fp.0 {
+            return last.1;
+        }
+        self.scratch.clear();
+        local.write(&mut self.scratch);
+        let text = std::str::from_utf8(&self.scratch).unwrap_or_default();
+        let hash = text_hash(text);
+        let id = match self.by_hash.get(&hash) {
+            Some(&id) if *self.values[id as usize] == *text => id,
+            _ => {
+                self.values_bytes += text.len() + 16;
+                self.values.push(text.into());
+                let id = (self.values.len() - 1) as u32;
+                self.by_hash.insert(hash, id);
+                id
+            }
+        };
+        self.last[name as usize] = (fp.0, id);
+        id
+    }
+
+    /// Intern a set of locals; a set equal to the previous one is shared.
+    fn add(&mut self, function: Function, pairs: &[(&'static str, &dyn Local)]) -> u32 {
+        let start = self.pairs.len();
+        for &(name, value) in pairs {
+            let n = self.name_id(function, name);
+            let v = self.value_id(n, value);
+            self.pairs.push((n, v));
+        }
+        let len = self.pairs.len() - start;
+        if let Some(&(s, l)) = self.sets.last() {
+            if l as usize == len && self.pairs[s as usize..s as usize + len] == self.pairs[start..] {
+                self.pairs.truncate(start);
+                return (self.sets.len() - 1) as u32;
+            }
+        }
+        self.sets.push((start as u32, len as u16));
+        (self.sets.len() - 1) as u32
+    }
+
+    /// Bytes held by the values and sets (for the memory budget).
+    fn held(&self) -> usize {
+        self.values_bytes + self.pairs.len() * 8 + self.sets.len() * 8
+    }
+
+    /// Drop the recording caches and spare capacity.
+    fn finish(&mut self) {
+        self.last = Vec::new();
+        self.by_hash = Default::default();
+        self.values.shrink_to_fit();
+        self.sets.shrink_to_fit();
+        self.pairs.shrink_to_fit();
+    }
+
+    /// The locals of set `id` as a JSON object (names in alphabetical order).
+    pub fn json(&self, id: u32) -> Value {
+        let mut map = serde_json::Map::new();
+        let (start, len) = self.sets.get(id as usize).copied().unwrap_or((0, 0));
+        for (n, v) in &self.pairs[start as usize..start as usize + len as usize] {
+            let value = serde_json::from_str(&self.values[*v as usize]).unwrap_or(Value::Null);
+            map.insert(self.names[*n as usize].1.to_string(), value);
+        }
+        Value::Object(map)
+    }
+}
+
+struct Frame {
+    function: Function,
+    /// Packed source line of the frame's latest snapshot (0: the signature).
+    source: u32,
+}
+
+/// Everything a recording collected.
+#[derive(Default)]
+pub struct Recording {
+    pub steps: Vec<Step>,
+    pub locals: LocalsTable,
+    pub output: Vec<crate::protocol::Said>,
+    /// Which budget cut the run short, if one did.
+    pub cut: Option<Cut>,
+}
+
+struct Recorder {
+    rec: Recording,
+    frames: Vec<Frame>,
+    record_len: u32,
+    limits: Limits,
+    started: f64,
+    /// Bytes the trace holds so far (an estimate: steps, locals, output).
+    bytes: usize,
+}
+
+thread_local! {
+    static RECORDER: RefCell<Option<Recorder>> = const { RefCell::new(None) };
+}
+
+/// Run `body` with a fresh recorder and return what it recorded. Nested
+/// recordings are not supported; the outer one is restored afterwards.
+pub fn recording<R>(limits: impl Into<Limits>, body: impl FnOnce() -> R) -> (R, Recording) {
+    let mut limits: Limits = limits.into();
+    limits.steps = limits.steps.max(1);
+    let started = (limits.clock)();
+    let fresh =
+        Recorder { rec: Recording::default(), frames: Vec::new(), record_len: 0, limits, started, bytes: 0 };
+    let outer = RECORDER.with(|r| r.borrow_mut().replace(fresh));
+    let value = body();
+    let done = RECORDER.with(|r| std::mem::replace(&mut *r.borrow_mut(), outer));
+    let mut rec = done.map(|d| d.rec).unwrap_or_default();
+    rec.steps.shrink_to_fit();
+    rec.locals.finish();
+    (value, rec)
+}
+
+/// True once a budget ran out: adapters stop calling out.
+pub fn over_limit() -> bool {
+    RECORDER.with(|r| r.borrow().as_ref().is_some_and(|r| r.rec.cut.is_some()))
+}
+
+/// Record the start of a frame, run `body`, record its return (as `show`
+/// renders the returned value; strings in it are shortened like any local).
+pub fn call<R>(
+    function: Function,
+    args: &[(&'static str, &dyn Local)],
+    show: impl Fn(&R) -> Value,
+    body: impl FnOnce() -> R,
+) -> R {
+    let active = with_recorder(|r| {
+        r.frames.push(Frame { function, source: 0 });
+        r.push(Event::Call, "call", args);
+    })
+    .is_some();
+    let value = body();
+    if active {
+        let returned = show(&value);
+        with_recorder(|r| {
+            r.push(Event::Return, "return", &[("return", &returned)]);
+            r.frames.pop();
+        });
+    }
+    value
+}
+
+/// The record now holds `len` messages (for a call that is given a record,
+/// before its first line has run).
+pub fn record_len(len: usize) {
+    with_recorder(|r| r.record_len = len as u32);
+}
+
+/// Record one emitted output line.
+pub fn emit(line: String) {
+    with_recorder(|r| {
+        if r.rec.cut.is_none() {
+            r.bytes += std::mem::size_of::<crate::protocol::Said>() + line.len();
+            r.rec.output.push(crate::protocol::Said::read(&line));
+        }
+    });
+}
+
+/// Called by the macros. Not meant to be called by hand.
+#[doc(hidden)]
+pub fn snap(
+    source_line: u32,
+    attach: Attach,
+    label: &'static str,
+    record_len: Option<usize>,
+    locals: &[(&'static str, &dyn Local)],
+) {
+    let live =
+        RECORDER.with(|r| r.borrow().as_ref().is_some_and(|r| r.rec.cut.is_none() && !r.frames.is_empty()));
+    if !live {
+        return;
+    }
+    with_recorder(|r| {
+        if let Some(frame) = r.frames.last_mut() {
+            frame.source = pack(source_line, attach);
+        }
+        if let Some(len) = record_len {
+            r.record_len = len as u32;
+        }
+        r.push(Event::Line, label, locals);
+    });
+}
+
+fn with_recorder<T>(f: impl FnOnce(&mut Recorder) -> T) -> Option<T> {
+    RECORDER.with(|r| r.borrow_mut().as_mut().map(f))
+}
+
+impl Recorder {
+    /// The budget that has run out, if any. The clock is read every 256
+    /// steps only.
+    fn over(&self) -> Option<(Cut, Value)> {
+        let l = &self.limits;
+        if self.rec.steps.len() + 1 >= l.steps {
+            return Some((Cut::Steps, Value::from(l.steps as u64)));
+        }
+        if let Some(bytes) = l.bytes.filter(|b| self.bytes >= *b) {
+            return Some((Cut::Memory, Value::from(bytes as u64)));
+        }
+        let millis = l.millis.filter(|_| self.rec.steps.len().is_multiple_of(256));
+        millis.filter(|m| (l.clock)() - self.started >= *m).map(|m| (Cut::Time, Value::from(m)))
+    }
+
+    fn push(&mut self, event: Event, label: &'static str, locals: &[(&'static str, &dyn Local)]) {
+        if self.rec.cut.is_some() {
+            return;
+        }
+        let frame = self.frames.last();
+        let function = frame.map(|f| f.function).unwrap_or(Function::RunLoop);
+        let source = frame.map_or(0, |f| f.source);
+        let depth = self.frames.len().saturating_sub(1) as u16;
+        let over = self.over();
+        let cut_locals;
+        let (label, event, locals) = match &over {
+            Some((cut, budget)) => {
+                self.rec.cut = Some(*cut);
+                cut_locals = [(cut.kind(), budget as &dyn Local)];
+                (cut.label(), Event::Error, &cut_locals[..])
+            }
+            None => (label, event, locals),
+        };
+        let held = self.rec.locals.held();
+        let locals = self.rec.locals.add(function, locals);
+        self.bytes += self.rec.locals.held() - held + std::mem::size_of::<Step>();
+        self.rec.steps.push(Step {
+            function,
+            event,
+            depth,
+            source,
+            label,
+            locals,
+            record_len: self.record_len,
+            output_len: self.rec.output.len() as u32,
+        });
+    }
+}
+
+/// Snapshot before the next line of the listing runs.
+///
+/// `before!("label", record; local, local)` — `record` is the message list
+/// (only its length is kept); `before!("label"; local)` when there is none.
+macro_rules! before {
+    ($label:literal, $record:expr; $($local:ident),* $(,)?) => {
+        $crate::trace::snap(line!(), $crate::trace::Attach::Next, $label, Some($record.len()),
+            &[$((stringify!($local), &$local as &dyn $crate::trace::Local)),*])
+    };
+    ($label:literal; $($local:ident),* $(,)?) => {
+        $crate::trace::snap(line!(), $crate::trace::Attach::Next, $label, None,
+            &[$((stringify!($local), &$local as &dyn $crate::trace::Local)),*])
+    };
+}
+
+/// Snapshot for the line *above*: used first thing in a loop body, so the
+/// loop's own line is shown on every pass.
+macro_rules! head {
+    ($label:literal, $record:expr; $($local:ident),* $(,)?) => {
+        $crate::trace::snap(line!(), $crate::trace::Attach::Above, $label, Some($record.len()),
+            &[$((stringify!($local), &$local as &dyn $crate::trace::Local)),*])
+    };
+}
+
+pub(crate) use before;
+pub(crate) use head;

@@ -1,0 +1,263 @@
+//! The event wiring: DOM events on the playground's root become session
+//! calls, then a draw, then (after the borrow ends) a `playground-step`
+//! event for the host page. Nothing here decides what a click means beyond
+//! reading which control it hit.
+
+use crate::callbacks::from_json;
+use crate::render::Page;
+use agent_loop_core::debugger::Command;
+use agent_loop_core::i18n::Lang;
+use agent_loop_core::vocab::{Code, Function};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{Element, Event, HtmlInputElement, HtmlSelectElement, KeyboardEvent};
+
+/// A DOM listener owned by the handle (removed when it is freed).
+pub type Listener = (&'static str, Closure<dyn FnMut(Event)>);
+
+/// A DOM event handler: changes the session; true when the host page
+/// should hear about it.
+type Handler = fn(&mut Page, &Event) -> bool;
+
+/// Listen for clicks, changes, slider input and keys on the root.
+pub fn listen(page: &Rc<RefCell<Page>>) -> Vec<Listener> {
+    let root = page.borrow().root.clone();
+    let handlers: [(&'static str, Handler); 4] =
+        [("click", on_click), ("change", on_change), ("input", on_input), ("keydown", on_key)];
+    let mut listeners = Vec::new();
+    for (name, handler) in handlers {
+        let page = Rc::clone(page);
+        let closure = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
+            // A re-entrant event (e.g. focus changes during a draw) is skipped, not a panic.
+            let Ok(mut p) = page.try_borrow_mut() else { return };
+            let notify = handler(&mut p, &e);
+            p.draw();
+            let answers = p.session.take_answers();
+            let root = p.root.clone();
+            drop(p);
+            send_answers(&root, answers);
+            if notify {
+                send_step(&page);
+            }
+        });
+        let _ = root.add_event_listener_with_callback(name, closure.as_ref().unchecked_ref());
+        listeners.push((name, closure));
+    }
+    listeners
+}
+
+/// Remove the listeners and empty the root.
+pub fn unlisten(page: &Rc<RefCell<Page>>, listeners: &[Listener]) {
+    if let Ok(p) = page.try_borrow() {
+        for (name, closure) in listeners {
+            let _ = p.root.remove_event_listener_with_callback(name, closure.as_ref().unchecked_ref());
+        }
+        p.root.set_inner_html("");
+    }
+}
+
+/// How many events one move may cause through handlers that move the
+/// playground again before the chain is cut (with a console warning).
+const MAX_CHAINED_EVENTS: u32 = 10_000;
+
+/// Tell the host page where the playground is now (`playground-step`).
+///
+/// A handler of this event may move the playground again: that move is
+/// drawn at once, and its event is sent after this one returns — a loop
+/// here, never a recursion through the handler.
+pub fn send_step(page: &Rc<RefCell<Page>>) {
+    {
+        let Ok(mut p) = page.try_borrow_mut() else { return };
+        if p.dispatching {
+            p.event_pending = true;
+            return;
+        }
+        p.dispatching = true;
+    }
+    let mut sent = 0;
+    loop {
+        let Ok(mut p) = page.try_borrow_mut() else { break };
+        p.event_pending = false;
+        let (detail, root) = (p.session.state(), p.root.clone());
+        drop(p);
+        let init = web_sys::CustomEventInit::new();
+        init.set_detail(&from_json(&detail));
+        init.set_bubbles(true);
+        // Out of the element's shadow root to the host page's listeners.
+        init.set_composed(true);
+        if let Ok(event) = web_sys::CustomEvent::new_with_event_init_dict("playground-step", &init) {
+            let _ = root.dispatch_event(&event);
+        }
+        sent += 1;
+        if !page.try_borrow().is_ok_and(|p| p.event_pending) {
+            break;
+        }
+        if sent >= MAX_CHAINED_EVENTS {
+            web_sys::console::warn_1(&JsValue::from_str(
+                "agent-loop-playground: playground-step handlers kept moving the playground; stopped after 10,000 events",
+            ));
+            break;
+        }
+    }
+    if let Ok(mut p) = page.try_borrow_mut() {
+        p.dispatching = false;
+        p.event_pending = false;
+    }
+}
+
+/// Tell the host page about each answer given (`playground-answer`).
+pub fn send_answers(root: &web_sys::HtmlElement, answers: Vec<serde_json::Value>) {
+    for detail in answers {
+        let init = web_sys::CustomEventInit::new();
+        init.set_detail(&from_json(&detail));
+        init.set_bubbles(true);
+        init.set_composed(true);
+        if let Ok(event) = web_sys::CustomEvent::new_with_event_init_dict("playground-answer", &init) {
+            let _ = root.dispatch_event(&event);
+        }
+    }
+}
+
+fn target_element(e: &Event) -> Option<Element> {
+    e.target().and_then(|t| t.dyn_into::<Element>().ok())
+}
+
+/// A control, a breakpoint number or a language button. Returns whether
+/// the host page should hear about it.
+fn on_click(p: &mut Page, e: &Event) -> bool {
+    let Some(target) = target_element(e) else { return false };
+    // Only controls inside this playground (a host page's own `data-lang`
+    // or `data-command` around the element means nothing here).
+    let root: &web_sys::Node = p.root.as_ref();
+    let hit = |selector: &str| target.closest(selector).ok().flatten().filter(|el| root.contains(Some(el)));
+    if let Some(b) = hit("[data-command]") {
+        match b.get_attribute("data-command").and_then(|n| Command::from_name(&n)) {
+            Some(c) => p.session.command(c),
+            None => return false,
+        }
+    } else if let Some(b) = hit("[data-choice]") {
+        let Some(choice) = b.get_attribute("data-choice").and_then(|n| n.parse().ok()) else { return false };
+        return p.session.answer(choice).is_ok();
+    } else if let Some(b) = hit("[data-action]") {
+        return act(p, &b.get_attribute("data-action").unwrap_or_default());
+    } else if let Some(b) = hit(".alp-bp") {
+        let f = b.get_attribute("data-function").and_then(|f| Function::from_name(&f));
+        let n = b.get_attribute("data-line").and_then(|n| n.parse().ok());
+        let Some((f, n)) = f.zip(n) else { return false };
+        if p.session.toggle_line(f, n).is_err() {
+            return false;
+        }
+    } else if let Some(card) = hit("[data-message-index]") {
+        let Some(i) = card.get_attribute("data-message-index").and_then(|i| i.parse().ok()) else {
+            return false;
+        };
+        p.session.toggle_card(i);
+        return false;
+    } else if let Some(b) = hit(".alp-listing") {
+        let Some(code) = b.get_attribute("data-listing").and_then(|c| Code::from_name(&c)) else {
+            return false;
+        };
+        p.session.set_code(code);
+    } else if let Some(b) = hit("[data-lang]") {
+        let Some(lang) = b.get_attribute("data-lang").and_then(|l| Lang::parse(&l)) else { return false };
+        p.session.set_lang(lang);
+    } else {
+        return false;
+    }
+    true
+}
+
+/// The buttons of the prediction, what-if and comparison panels.
+fn act(p: &mut Page, action: &str) -> bool {
+    match action {
+        "try-again" => p.session.try_again(),
+        "to-parting" => p.session.to_parting(),
+        "back-to-lesson" => {
+            let _ = p.session.what_if(None);
+        }
+        "what-if" => {
+            let text = |field: &str| {
+                p.root
+                    .query_selector(&format!(r#"textarea[data-edit="{field}"]"#))
+                    .ok()
+                    .flatten()
+                    .and_then(|t| js_sys::Reflect::get(&t, &JsValue::from_str("value")).ok())
+                    .and_then(|v| v.as_string())
+            };
+            let (model, process) = (text("model"), text("process"));
+            return p.session.what_if_texts(model.as_deref(), process.as_deref()).is_ok();
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// The scenario picker and the "show tracing lines" box.
+fn on_change(p: &mut Page, e: &Event) -> bool {
+    let Some(target) = e.target() else { return false };
+    if let Some(select) = target.dyn_ref::<HtmlSelectElement>() {
+        return p.session.load(&select.value()).is_ok();
+    } else if let Some(input) = target.dyn_ref::<HtmlInputElement>() {
+        if input.class_list().contains("alp-reveal-box") {
+            p.session.set_reveal(input.checked());
+        }
+        if input.class_list().contains("alp-predict-box") {
+            p.session.set_predict(input.checked());
+            return true;
+        }
+    }
+    false
+}
+
+/// The timeline slider.
+fn on_input(p: &mut Page, e: &Event) -> bool {
+    let Some(input) = e.target().and_then(|t| t.dyn_into::<HtmlInputElement>().ok()) else { return false };
+    if !input.class_list().contains("alp-slider") {
+        return false;
+    }
+    match input.value().parse::<usize>() {
+        Ok(i) => {
+            p.session.seek(i);
+            true
+        }
+        Err(_) => false,
+    }
+}
+
+/// Debugger keys: F8, F10, F11, Shift+F11, and the arrows outside fields.
+fn on_key(p: &mut Page, e: &Event) -> bool {
+    let Some(k) = e.dyn_ref::<KeyboardEvent>() else { return false };
+    // Enter or Space on a focused message card opens its full text.
+    let card = target_element(e).and_then(|t| t.closest("[data-message-index]").ok().flatten());
+    if let (Some(card), "Enter" | " ") = (card, k.key().as_str()) {
+        if let Some(i) = card.get_attribute("data-message-index").and_then(|i| i.parse().ok()) {
+            e.prevent_default();
+            e.stop_propagation();
+            p.session.toggle_card(i);
+        }
+        return false;
+    }
+    let in_field =
+        target_element(e).is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
+    if k.key() == "Escape" && p.session.opened().is_some() {
+        p.session.close_card();
+        return false;
+    }
+    let command = match (k.key().as_str(), k.shift_key()) {
+        ("F8", _) => Command::Continue,
+        ("F10", _) => Command::Step,
+        ("F11", true) => Command::StepOut,
+        ("F11", false) => Command::StepInto,
+        ("ArrowRight" | "ArrowDown", _) if !in_field => Command::Step,
+        ("ArrowLeft" | "ArrowUp", _) if !in_field => Command::Back,
+        _ => return false,
+    };
+    // The key is the playground's: the host page (an mdBook binds the arrows
+    // to "next chapter") must not act on it as well.
+    e.prevent_default();
+    e.stop_propagation();
+    p.session.command(command);
+    true
+}

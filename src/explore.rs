@@ -1,0 +1,220 @@
+//! The markup of the prediction panel, the what-if editors and the
+//! comparison of two runs, as escaped strings. Pure: compiled and tested
+//! natively like [`crate::view`].
+
+use crate::markup::esc;
+use agent_loop_core::i18n::Lang;
+use agent_loop_core::predict::Ask;
+use agent_loop_core::scenario::{ProcessScript, Scenario};
+use agent_loop_core::session::{Answer, Comparison, Summary};
+use agent_loop_core::vocab::Function;
+use serde_json::Value;
+
+/// The prediction panel: the last answer with its explanation, the
+/// question waiting (choices as buttons), the score and "try again".
+/// Empty when there is nothing to show.
+pub fn predict_panel(
+    pending: Option<&Ask>,
+    line: Option<(Function, u32, &str)>,
+    last: Option<(&Ask, &Answer)>,
+    score: (usize, usize),
+    lang: Lang,
+) -> String {
+    let mut html = String::new();
+    if let Some((ask, answer)) = last {
+        let verdict = if answer.correct {
+            lang.word("answer_right").to_string()
+        } else {
+            lang.fill("answer_wrong", &[("answer", ask.choices.get(ask.answer).cloned().unwrap_or_default())])
+        };
+        html.push_str(&format!(
+            r#"<div class="alp-q alp-q-done"><p class="alp-q-text">{}</p>{}<p class="alp-q-result {}" tabindex="-1"><strong>{}</strong> {}</p></div>"#,
+            esc(&ask.text),
+            choices(ask, Some(answer)),
+            if answer.correct { "alp-right" } else { "alp-wrong" },
+            esc(&verdict),
+            esc(&ask.explain)
+        ));
+    }
+    if let Some(ask) = pending {
+        html.push_str(&format!(
+            r#"<div class="alp-q alp-q-open"><p class="alp-q-title">{}</p>{}<p class="alp-q-text" id="alp-q-text">{}</p>{}</div>"#,
+            esc(lang.word("predict_title")),
+            quoted(line, lang),
+            esc(&ask.text),
+            choices(ask, None)
+        ));
+    }
+    if score.1 > 0 {
+        html.push_str(&format!(
+            r#"<p class="alp-score">{} <button type="button" class="alp-try-again" data-action="try-again">{}</button></p>"#,
+            esc(&lang.fill("score", &[("right", score.0.to_string()), ("answered", score.1.to_string())])),
+            esc(lang.word("try_again"))
+        ));
+    }
+    html
+}
+
+/// The line a question is about: where it is, and its code.
+fn quoted(line: Option<(Function, u32, &str)>, lang: Lang) -> String {
+    let Some((function, n, code)) = line else { return String::new() };
+    let place =
+        lang.fill("predict_line", &[("line", n.to_string()), ("function", function.name().to_string())]);
+    format!(
+        r#"<p class="alp-q-line"><span>{}</span> <code translate="no">{}</code></p>"#,
+        esc(&place),
+        esc(code)
+    )
+}
+
+/// The choices of a question: buttons while it waits; afterwards the
+/// chosen one and the right one are marked.
+fn choices(ask: &Ask, answered: Option<&Answer>) -> String {
+    let buttons: String = ask
+        .choices
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            let class = match answered {
+                Some(_) if i == ask.answer => " alp-choice-right",
+                Some(a) if i == a.choice => " alp-choice-wrong",
+                _ => "",
+            };
+            let chosen = answered.is_some_and(|a| a.choice == i);
+            let attr = if answered.is_some() {
+                format!(r#" aria-pressed="{chosen}" disabled"#)
+            } else {
+                format!(r#" data-choice="{i}""#)
+            };
+            format!(r#"<button type="button" class="alp-choice{class}"{attr}>{}</button>"#, esc(text))
+        })
+        .collect();
+    let label = if answered.is_none() { r#" aria-labelledby="alp-q-text""# } else { "" };
+    format!(r#"<div class="alp-choices" role="group"{label}>{buttons}</div>"#)
+}
+
+/// The editors of the setup panel: the model's replies and the process
+/// outcomes as JSON, "run this version", and what was wrong with the last
+/// edit.
+pub fn editors(scenario: &Scenario, lang: Lang, problems: &[String]) -> String {
+    let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default();
+    let mut html = String::new();
+    let editor = |field: &str, key: &str, text: String| {
+        let rows = text.lines().count().clamp(3, 16);
+        format!(
+            r#"<label class="alp-edit"><span>{}</span><textarea data-edit="{field}" rows="{rows}" spellcheck="false" translate="no" autocomplete="off">{}</textarea></label>"#,
+            esc(lang.word(key)),
+            esc(&text)
+        )
+    };
+    if scenario.function != Function::RunMain {
+        html.push_str(&editor("model", "edit_model", pretty(&Value::Array(scenario.model.clone()))));
+    }
+    if scenario.function != Function::AskClaude {
+        let process = match &scenario.process {
+            ProcessScript::Always(v) => v.clone(),
+            ProcessScript::Each(runs) => Value::Array(runs.clone()),
+        };
+        html.push_str(&editor("process", "edit_process", pretty(&process)));
+    }
+    let error = if problems.is_empty() {
+        r#"<p class="alp-edit-error" data-role="edit-error" role="alert" hidden></p>"#.to_string()
+    } else {
+        let items: String = problems.iter().map(|p| format!("<li>{}</li>", esc(p))).collect();
+        format!(
+            r#"<div class="alp-edit-error" data-role="edit-error" role="alert" translate="no"><ul>{items}</ul></div>"#
+        )
+    };
+    format!(
+        r#"<div class="alp-what-if"><p class="alp-edit-hint">{}</p>{html}{error}<button type="button" class="alp-run-version" data-action="what-if">{}</button></div>"#,
+        esc(lang.word("edit_hint")),
+        esc(lang.word("edit_run"))
+    )
+}
+
+/// Where each run is at one step: `(label, line)`.
+pub type At = Option<(&'static str, u32)>;
+
+/// The two runs side by side, where they part, and where the lesson's run
+/// is at the step shown (so both can be stepped in lockstep).
+pub fn compare(
+    c: &Comparison,
+    position: Option<usize>,
+    here: At,
+    lesson_here: At,
+    parting: (At, At),
+    lang: Lang,
+) -> String {
+    let row = |key: &str, f: &dyn Fn(&Summary) -> String| {
+        format!(
+            r#"<tr><th scope="row">{}</th><td translate="no">{}</td><td translate="no">{}</td></tr>"#,
+            esc(lang.word(key)),
+            esc(&f(&c.lesson)),
+            esc(&f(&c.changed))
+        )
+    };
+    let rows = [
+        row("compare_status", &|s| lang.status(&s.ending)),
+        row("compare_calls", &|s| s.calls.to_string()),
+        row("compare_record", &|s| s.record.to_string()),
+        row("compare_steps", &|s| s.steps.to_string()),
+    ]
+    .concat();
+    let place = |at: At| {
+        at.map_or_else(
+            || lang.word("compare_ended").to_string(),
+            |(label, line)| {
+                lang.fill("compare_place", &[("label", label.to_string()), ("line", line.to_string())])
+            },
+        )
+    };
+    let parts = match c.parts_at {
+        Some(n) => lang.fill(
+            "compare_parts",
+            &[("n", (n + 1).to_string()), ("lesson", place(parting.0)), ("changed", place(parting.1))],
+        ),
+        None => lang.word("compare_same").to_string(),
+    };
+    // What differs there, in the learner's words where there are some.
+    let differs: Vec<String> = c
+        .differs
+        .iter()
+        .map(|d| match d.as_str() {
+            "line" | "record" | "end" => lang.word(&format!("differs_{d}")).to_string(),
+            local => local.to_string(),
+        })
+        .collect();
+    let differs = if differs.is_empty() {
+        String::new()
+    } else {
+        format!(" {}", lang.fill("compare_differs", &[("what", differs.join(", "))]))
+    };
+    let same = here == lesson_here;
+    // Where the lesson's run is at the step shown (once the learner has started).
+    let lockstep = position.map_or(String::new(), |p| {
+        let key = if same { "compare_lockstep_same" } else { "compare_lockstep_other" };
+        let text = lang.fill(key, &[("n", (p + 1).to_string()), ("lesson", place(lesson_here))]);
+        format!(
+            r#"<p class="alp-lockstep{}">{}</p>"#,
+            if same { "" } else { " alp-lockstep-apart" },
+            esc(&text)
+        )
+    });
+    let to_parting = if c.parts_at.is_some() {
+        format!(
+            r#"<button type="button" data-action="to-parting">{}</button> "#,
+            esc(lang.word("compare_go"))
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        r#"<p class="alp-compare-title">{}</p><table><thead><tr><td></td><th scope="col">{}</th><th scope="col">{}</th></tr></thead><tbody>{rows}</tbody></table><p class="alp-parting">{}{}</p>{lockstep}<p>{to_parting}<button type="button" data-action="back-to-lesson">{}</button></p>"#,
+        esc(lang.word("compare_title")),
+        esc(lang.word("compare_lesson")),
+        esc(lang.word("compare_changed")),
+        esc(&parts),
+        esc(&differs),
+        esc(lang.word("compare_back"))
+    )
+}

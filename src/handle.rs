@@ -1,0 +1,323 @@
+//! The opaque handle JS holds: one playground bound to one host element.
+//!
+//! Small methods, each a call into the [`Session`] followed by a draw; the
+//! trace stays in wasm memory. A `playground-step` event is sent only after
+//! the page is no longer borrowed, so a handler may call back in.
+
+use crate::callbacks::{from_json, to_json, JsDoubles, JsModel, JsProcess};
+use crate::events;
+use crate::render::Page;
+use agent_loop_core::debugger::Command;
+use agent_loop_core::i18n::Lang;
+use agent_loop_core::lesson;
+use agent_loop_core::protocol::{Model, Process};
+use agent_loop_core::scenario::{Problem, Scenario};
+use agent_loop_core::session::{Maker, Options, Session, Unreadable};
+use js_sys::{Function as JsFunction, Reflect};
+use serde_json::json;
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use web_sys::HtmlElement;
+
+/// One playground in one element.
+#[wasm_bindgen]
+pub struct Playground {
+    page: Rc<RefCell<Page>>,
+    listeners: Vec<events::Listener>,
+}
+
+fn opt_str(options: &JsValue, key: &str) -> String {
+    Reflect::get(options, &JsValue::from_str(key)).ok().and_then(|v| v.as_string()).unwrap_or_default()
+}
+
+/// `options.files`: `[{name, text}]` or `[{name, error}]`, the scenario
+/// files the element fetched (`src=`).
+fn files(options: &JsValue) -> Vec<(String, Result<String, Unreadable>)> {
+    let list = Reflect::get(options, &JsValue::from_str("files")).unwrap_or(JsValue::UNDEFINED);
+    let Some(list) = list.dyn_ref::<js_sys::Array>() else { return Vec::new() };
+    list.iter()
+        .map(|f| {
+            let name = opt_str(&f, "name");
+            let text = Reflect::get(&f, &JsValue::from_str("text")).ok().and_then(|t| t.as_string());
+            (name, text.ok_or_else(|| (opt_str(&f, "error"), opt_str(&f, "detail"))))
+        })
+        .collect()
+}
+
+fn js_err(message: impl std::fmt::Display) -> JsError {
+    JsError::new(&message.to_string())
+}
+
+/// A call made from inside one of this playground's own callbacks (for
+/// example a step event handler calling `command`) while it is busy.
+fn busy() -> JsError {
+    js_err("the playground is busy (called from inside its own update); try again after the event")
+}
+
+#[wasm_bindgen]
+impl Playground {
+    /// Build a playground inside `root`. `options` (all optional but
+    /// `doubles`): `{doubles, function, scenario, lang, breakpoints,
+    /// controls, compact, timeBudget, memoryBudget}`; `doubles` is
+    /// `fixtureDoubles` from doubles.js.
+    #[wasm_bindgen(constructor)]
+    pub fn new(root: HtmlElement, options: JsValue) -> Result<Playground, JsError> {
+        let factory: JsFunction = Reflect::get(&options, &JsValue::from_str("doubles"))
+            .ok()
+            .and_then(|f| f.dyn_into().ok())
+            .ok_or_else(|| js_err("options.doubles must be fixtureDoubles from doubles.js"))?;
+        let wanted = Options {
+            function: opt_str(&options, "function"),
+            scenario: opt_str(&options, "scenario"),
+            lang: opt_str(&options, "lang"),
+            breakpoints: opt_str(&options, "breakpoints"),
+            time_budget: opt_str(&options, "timeBudget"),
+            memory_budget: opt_str(&options, "memoryBudget"),
+            clock: Some(js_sys::Date::now),
+            listing: opt_str(&options, "listing"),
+            controls: opt_str(&options, "controls"),
+            heading_level: opt_str(&options, "headingLevel"),
+            theme: opt_str(&options, "theme"),
+            files: files(&options),
+            predict: !opt_str(&options, "predict").is_empty(),
+            step: opt_str(&options, "step"),
+        };
+        let session = Session::new(Box::new(JsDoubles { factory }), &wanted).map_err(js_err)?;
+        let compact = !opt_str(&options, "compact").is_empty();
+        let width = Reflect::get(&options, &JsValue::from_str("width")).ok().and_then(|w| w.as_f64());
+        let page = Rc::new(RefCell::new(Page::new(root, session, compact, width.unwrap_or(0.0))));
+        let listeners = events::listen(&page);
+        Ok(Playground { page, listeners })
+    }
+
+    /// `{scenario, function, step, steps, line, label, depth, status, …}`.
+    pub fn state(&self) -> JsValue {
+        match self.page.try_borrow() {
+            Ok(p) => from_json(&p.session.state()),
+            Err(_) => JsValue::NULL,
+        }
+    }
+
+    /// Apply a control: run, debug, step, stepInto, stepOut, continue, back, reset.
+    pub fn command(&self, name: &str) -> Result<JsValue, JsError> {
+        let command = Command::from_name(name).ok_or_else(|| {
+            js_err(format!(
+                "unknown command {name:?} (run, debug, step, stepInto, stepOut, continue, back, reset)"
+            ))
+        })?;
+        self.apply(|s| s.command(command))?;
+        Ok(self.state())
+    }
+
+    /// Flip a breakpoint; `line` is a listing line number of `function`, a
+    /// label (`loop.ask`) or `function:line`. Returns whether it is now set.
+    #[wasm_bindgen(js_name = toggleBreakpoint)]
+    pub fn toggle_breakpoint(&self, function: &str, line: JsValue) -> Result<bool, JsError> {
+        let spec = match (line.as_f64(), line.as_string()) {
+            (Some(n), _) if n.fract() == 0.0 && n >= 1.0 && n <= f64::from(u32::MAX) => {
+                (n as u32).to_string()
+            }
+            (Some(n), _) => {
+                return Err(js_err(format!("{} is not a line number", agent_loop_core::vocab::Decimal(n))))
+            }
+            (None, Some(s)) => s,
+            (None, None) => return Err(js_err("line must be a line number or a label")),
+        };
+        let mut on = false;
+        self.update(|s| s.toggle_breakpoint(function, &spec).map(|now| on = now))?;
+        Ok(on)
+    }
+
+    /// Show another scenario (by id).
+    pub fn load(&self, scenario_id: &str) -> Result<(), JsError> {
+        self.update(|s| s.load(scenario_id))
+    }
+
+    /// Add a scenario from JSON text or an object. Returns its id; a bad
+    /// fixture is listed with its problems and the error names them.
+    #[wasm_bindgen(js_name = addScenario)]
+    pub fn add_scenario(&self, fixture: JsValue) -> Result<String, JsError> {
+        let parsed = match fixture.as_string() {
+            Some(text) => Scenario::parse(&text),
+            None => to_json(&fixture)
+                .map_err(|why| vec![Problem { field: "(file)".into(), message: why }])
+                .and_then(Scenario::from_value),
+        };
+        let mut id = String::new();
+        self.update(|s| s.add_scenario(parsed).map(|added| id = added))?;
+        Ok(id)
+    }
+
+    /// Add the text of a scenario file fetched from `name` (`src=`); its
+    /// problems name the file. Returns the scenario id.
+    #[wasm_bindgen(js_name = addScenarioFile)]
+    pub fn add_scenario_file(&self, name: String, text: String) -> Result<String, JsError> {
+        let mut id = String::new();
+        self.update(|s| s.add_file(&name, Scenario::parse(&text)).map(|added| id = added))?;
+        Ok(id)
+    }
+
+    /// A scenario file that could not be fetched: a notice in the element.
+    #[wasm_bindgen(js_name = fileUnreadable)]
+    pub fn file_unreadable(&self, name: String, why: String, detail: String) -> Result<(), JsError> {
+        self.apply(|s| s.file_unreadable(&name, &why, &detail))
+    }
+
+    /// The element is now `width` CSS pixels wide: the figure is laid out
+    /// again when it crosses between wide and narrow.
+    pub fn relayout(&self, width: f64) {
+        if let Ok(mut page) = self.page.try_borrow_mut() {
+            page.relayout(width);
+        }
+    }
+
+    /// Predictions on or off.
+    #[wasm_bindgen(js_name = setPredict)]
+    pub fn set_predict(&self, on: bool) -> Result<JsValue, JsError> {
+        self.apply(|s| s.set_predict(on))?;
+        Ok(self.state())
+    }
+
+    /// Answer the question on screen (0 is the first choice); returns the
+    /// `playground-answer` detail, which is also sent as an event.
+    pub fn answer(&self, choice: u32) -> Result<JsValue, JsError> {
+        let mut detail = serde_json::Value::Null;
+        self.update(|s| s.answer(choice as usize).map(|d| detail = d))?;
+        Ok(from_json(&detail))
+    }
+
+    /// Forget this scenario's answers and start again.
+    #[wasm_bindgen(js_name = tryAgain)]
+    pub fn try_again(&self) -> Result<JsValue, JsError> {
+        self.apply(|s| s.try_again())?;
+        Ok(self.state())
+    }
+
+    /// `{model: [...], process: ...}` (either may be left out): record that
+    /// version and compare it with the lesson's run; `null` goes back. A bad
+    /// edit throws, naming each field, and changes nothing.
+    #[wasm_bindgen(js_name = whatIf)]
+    pub fn what_if(&self, edit: JsValue) -> Result<JsValue, JsError> {
+        let edit =
+            if edit.is_null() || edit.is_undefined() { None } else { Some(to_json(&edit).map_err(js_err)?) };
+        self.update(|s| {
+            s.what_if(edit.as_ref())
+                .map_err(|problems| problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))
+        })?;
+        Ok(self.state())
+    }
+
+    /// Replace the model double (`null` restores the fixture double).
+    #[wasm_bindgen(js_name = setModel)]
+    pub fn set_model(&self, model: JsValue) -> Result<(), JsError> {
+        let maker = maker(model, "model", |f| Box::new(JsModel::new(f)) as Box<dyn Model>)?;
+        self.apply(|s| s.set_model(maker))
+    }
+
+    /// Replace the process double (`null` restores the fixture double).
+    #[wasm_bindgen(js_name = setProcess)]
+    pub fn set_process(&self, process: JsValue) -> Result<(), JsError> {
+        let maker = maker(process, "process", |f| Box::new(JsProcess::new(f)) as Box<dyn Process>)?;
+        self.apply(|s| s.set_process(maker))
+    }
+
+    /// Switch language by code (`zh`, `en`). Unknown codes are refused.
+    #[wasm_bindgen(js_name = setLang)]
+    pub fn set_lang(&self, lang: &str) -> Result<(), JsError> {
+        let lang = Lang::parse(lang).ok_or_else(|| js_err(format!("unknown language {lang:?}")))?;
+        // Re-entrant when our own draw sets the element's lang attribute: nothing to do.
+        match self.page.try_borrow_mut() {
+            Ok(mut p) => {
+                p.session.set_lang(lang);
+                p.draw();
+                Ok(())
+            }
+            Err(_) => Ok(()),
+        }
+    }
+
+    /// Show the `python` or the `rust` listing (position and breakpoints stay).
+    #[wasm_bindgen(js_name = setListing)]
+    pub fn set_listing(&self, name: &str) -> Result<(), JsError> {
+        let code = agent_loop_core::vocab::Code::from_name(name)
+            .ok_or_else(|| js_err(format!("unknown listing {name:?} (python or rust)")))?;
+        self.apply(|s| s.set_code(code))
+    }
+
+    /// Jump to a step index (timeline).
+    pub fn seek(&self, position: u32) -> Result<(), JsError> {
+        self.apply(|s| s.seek(position as usize))
+    }
+
+    /// Show or hide the tracing lines in the listing.
+    #[wasm_bindgen(js_name = setReveal)]
+    pub fn set_reveal(&self, on: bool) -> Result<(), JsError> {
+        self.apply(|s| s.set_reveal(on))
+    }
+
+    /// The current step as JSON (function, line, locals, …).
+    #[wasm_bindgen(js_name = currentStep)]
+    pub fn current_step(&self) -> JsValue {
+        let Ok(p) = self.page.try_borrow() else { return JsValue::NULL };
+        let trace = p.session.trace();
+        from_json(&p.session.step().map(|st| lesson::step_json(trace, st)).unwrap_or_default())
+    }
+
+    /// The recorded trace's `result` and `error`, and what it printed.
+    pub fn outcome(&self) -> JsValue {
+        let Ok(p) = self.page.try_borrow() else { return JsValue::NULL };
+        let t = p.session.trace();
+        from_json(&json!({"result": t.returned(), "error": t.error, "output": t.output}))
+    }
+}
+
+impl Playground {
+    /// [`Playground::update`] for a change that cannot be refused.
+    fn apply(&self, change: impl FnOnce(&mut Session)) -> Result<(), JsError> {
+        self.update(|s| {
+            change(s);
+            Ok(())
+        })
+    }
+
+    /// Change the session, draw, then send the step event (if the step
+    /// moved) once the page is no longer borrowed.
+    fn update(&self, change: impl FnOnce(&mut Session) -> Result<(), String>) -> Result<(), JsError> {
+        let mut page = self.page.try_borrow_mut().map_err(|_| busy())?;
+        // A refused change may still have changed something (a broken
+        // scenario is listed with its problems): draw either way.
+        let result = change(&mut page.session).map_err(js_err);
+        let moved = page.session.peek_changes().step;
+        page.draw();
+        let answers = page.session.take_answers();
+        let root = page.root.clone();
+        drop(page);
+        events::send_answers(&root, answers);
+        if moved {
+            events::send_step(&self.page);
+        }
+        result
+    }
+}
+
+impl Drop for Playground {
+    fn drop(&mut self) {
+        events::unlisten(&self.page, &self.listeners);
+    }
+}
+
+/// An author callback as a maker of fresh adapters (`None` for null or
+/// undefined); anything else but a function is refused.
+fn maker<T: ?Sized + 'static>(
+    value: JsValue,
+    what: &str,
+    adapt: fn(JsFunction) -> Box<T>,
+) -> Result<Option<Maker<T>>, JsError> {
+    if value.is_null() || value.is_undefined() {
+        return Ok(None);
+    }
+    let f =
+        value.dyn_into::<JsFunction>().map_err(|_| js_err(format!("{what} must be a function or null")))?;
+    Ok(Some(Box::new(move || adapt(f.clone()))))
+}

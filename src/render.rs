@@ -1,0 +1,613 @@
+//! Turns a [`Session`] into DOM: the page's one renderer.
+//!
+//! It reads what changed ([`Session::take_changes`]) and redraws only those
+//! panels, and of those only the ones whose markup differs from what is on
+//! screen, so a step that leaves a panel alone costs no DOM work there.
+
+use crate::explore;
+use crate::figure::{self, Layout, Moment};
+use crate::markup::esc;
+use crate::view;
+use agent_loop_core::i18n::Lang;
+use agent_loop_core::lesson::{self, caption, listing_in};
+use agent_loop_core::session::Session;
+use agent_loop_core::vocab::{Code, Function};
+use serde_json::Value;
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlElement, HtmlInputElement};
+
+/// The DOM of one playground and the session it shows.
+pub struct Page {
+    pub root: HtmlElement,
+    pub session: Session,
+    /// What each panel shows now (selector → markup).
+    shown: Vec<(&'static str, String)>,
+    /// The listing on screen.
+    shown_listing: Option<(Function, Code)>,
+    /// Listings drawn before and taken off screen, by function, listing and
+    /// language: entering a function again puts its rows back instead of
+    /// building them anew (most of a step's cost when the frame changes).
+    listing_cache: Vec<((Function, Code, Lang), Element)>,
+    /// The language the listing on screen was drawn in.
+    shown_lang: Option<Lang>,
+    current_row: Option<Element>,
+    /// A `playground-step` event is being sent (see `events::send_step`).
+    pub dispatching: bool,
+    /// A handler moved the playground again during that event.
+    pub event_pending: bool,
+    /// Notices already said in the console.
+    warned: usize,
+    /// Broken scenario files already said in the console.
+    warned_files: usize,
+    /// The figure's geometry, from the width of its box.
+    layout: Layout,
+}
+
+impl Page {
+    /// Build the shell inside `root` and draw everything.
+    /// `width`: the element's width in CSS pixels (0: unknown), from which
+    /// the figure's layout is guessed without forcing a layout of the new
+    /// markup; the element's resize observer corrects a wrong guess.
+    pub fn new(root: HtmlElement, session: Session, compact: bool, width: f64) -> Page {
+        let _ = root.class_list().add_1("alp");
+        if compact {
+            let _ = root.class_list().add_1("alp-compact");
+        }
+        root.set_inner_html(&view::shell(session.heading_level()));
+        // The setup panel starts open on wide screens only.
+        let wide = web_sys::window()
+            .and_then(|w| w.inner_width().ok())
+            .and_then(|w| w.as_f64())
+            .is_none_or(|w| w >= 900.0);
+        if let (false, Ok(Some(setup))) = (wide, root.query_selector(".alp-setup")) {
+            let _ = setup.remove_attribute("open");
+        }
+        if !root.has_attribute("tabindex") {
+            let _ = root.set_attribute("tabindex", "-1");
+        }
+        let mut page = Page {
+            root,
+            session,
+            shown: Vec::new(),
+            shown_listing: None,
+            listing_cache: Vec::new(),
+            shown_lang: None,
+            current_row: None,
+            dispatching: false,
+            event_pending: false,
+            warned: 0,
+            warned_files: 0,
+            layout: Layout::WIDE,
+        };
+        page.layout = Layout::for_element(width);
+        page.draw();
+        page
+    }
+
+    /// The element is now `width` CSS pixels wide: lay the figure out again
+    /// if it crossed between wide and narrow. Returns whether it did.
+    pub fn relayout(&mut self, width: f64) -> bool {
+        let layout = Layout::for_element(width);
+        if layout == self.layout {
+            return false;
+        }
+        self.layout = layout;
+        self.shown
+            .retain(|(part, _)| ![".alp-fig-head", ".alp-fig-record", ".alp-fig-staged"].contains(part));
+        self.draw_step();
+        true
+    }
+
+    /// Draw what changed in the session since the last draw.
+    pub fn draw(&mut self) {
+        let changes = self.session.take_changes();
+        if changes.lang {
+            self.draw_words();
+        }
+        if changes.lang || changes.trace || changes.catalogue {
+            self.draw_picker();
+            self.draw_setup();
+        } else if changes.setup {
+            self.draw_edit_error();
+        }
+        if changes.lang || changes.catalogue || changes.notices {
+            self.draw_problems();
+        }
+        if changes.reveal {
+            self.draw_reveal();
+        }
+        if changes.lang || changes.trace || changes.listing {
+            self.shown_listing = None;
+            self.draw_listing_switch();
+        }
+        if changes.any() {
+            self.draw_step();
+            self.draw_compare();
+        }
+        if changes.predict || changes.lang {
+            self.draw_predict();
+        }
+        if changes.breakpoints || changes.trace || changes.lang {
+            self.draw_breakpoints();
+        }
+    }
+
+    fn q(&self, selector: &str) -> Option<Element> {
+        self.root.query_selector(selector).ok().flatten()
+    }
+
+    /// Replace a panel's markup, only when it changed.
+    fn set_html(&mut self, selector: &'static str, html: &str) {
+        let known = self.shown.iter().position(|(part, _)| *part == selector);
+        if known.is_some_and(|i| self.shown[i].1 == html) {
+            return;
+        }
+        if let Some(el) = self.q(selector) {
+            el.set_inner_html(html);
+        }
+        match known {
+            Some(i) => self.shown[i].1 = html.to_string(),
+            None => self.shown.push((selector, html.to_string())),
+        }
+    }
+
+    fn set_text(&mut self, selector: &'static str, text: &str) {
+        self.set_html(selector, &esc(text));
+    }
+
+    /// Words that depend only on the language.
+    fn draw_words(&mut self) {
+        let lang = self.session.lang();
+        let _ = self.root.set_attribute("lang", lang.html_lang());
+        for (selector, key) in view::LABELS {
+            self.set_text(selector, lang.word(key));
+        }
+        if let Some(bar) = self.q(".alp-controls") {
+            let _ = bar.set_attribute("aria-label", lang.word("controls"));
+        }
+        if let Some(slider) = self.q(".alp-slider") {
+            let _ = slider.set_attribute("aria-label", lang.word("timeline"));
+        }
+        if let Some(group) = self.q(".alp-langs") {
+            let _ = group.set_attribute("aria-label", lang.word("language"));
+        }
+        if let Ok(buttons) = self.root.query_selector_all(".alp-lang") {
+            for i in 0..buttons.length() {
+                if let Some(b) = buttons.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
+                    let pressed = b.get_attribute("data-lang").as_deref() == Some(lang.code());
+                    let _ = b.set_attribute("aria-pressed", if pressed { "true" } else { "false" });
+                }
+            }
+        }
+        let controls = view::controls(lang, self.session.controls());
+        self.set_html(".alp-controls", &controls);
+    }
+
+    fn draw_picker(&mut self) {
+        let s = &self.session;
+        let html = view::picker(s.entries(), s.current(), s.only_function(), s.lang());
+        self.set_html(".alp-select", &html);
+    }
+
+    fn draw_setup(&mut self) {
+        let lang = self.session.lang();
+        let problems: Vec<String> =
+            self.session.what_if_state().problems.iter().map(|p| p.text(lang)).collect();
+        let html = self
+            .session
+            .scenario()
+            .map(|s| view::setup(&s.localized(lang), lang, &problems))
+            .unwrap_or_default();
+        self.set_html(".alp-setup", &html);
+    }
+
+    /// A refused edit: only its message changes; the learner's text stays
+    /// in the editors, and the run on screen stays as it was.
+    fn draw_edit_error(&mut self) {
+        let Some(error) = self.q(r#"[data-role="edit-error"]"#) else { return };
+        let lang = self.session.lang();
+        let problems: Vec<String> =
+            self.session.what_if_state().problems.iter().map(|p| p.text(lang)).collect();
+        let items: String = problems.iter().map(|p| format!("<li>{}</li>", esc(p))).collect();
+        error.set_inner_html(&format!("<ul>{items}</ul>"));
+        let _ = if problems.is_empty() {
+            error.set_attribute("hidden", "")
+        } else {
+            error.remove_attribute("hidden")
+        };
+        // The panel's markup is no longer what `shown` remembers.
+        self.shown.retain(|(part, _)| *part != ".alp-setup");
+    }
+
+    /// The question waiting (with the line it is about), the last answer
+    /// and the score.
+    fn draw_predict(&mut self) {
+        let s = &self.session;
+        let code = s.code();
+        // The line the question is about, quoted: on a phone the listing may be off screen.
+        let line = s.predictions().pending().and_then(|a| {
+            // The line it is about: a breakpoint's, or the step's own.
+            let (function, n) = a
+                .about
+                .or_else(|| s.trace().steps.get(a.step).map(|st| (st.function, lesson::line_in(code, st))))?;
+            let text = listing_in(code, function)
+                .lines
+                .iter()
+                .find(|l| l.number == Some(n))
+                .map_or("", |l| l.text.trim());
+            Some((function, n, text))
+        });
+        let html = explore::predict_panel(
+            s.predictions().pending(),
+            line,
+            s.predictions().last_answer(),
+            s.predictions().score(),
+            s.lang(),
+        );
+        let asking = s.predictions().pending().is_some();
+        let just_answered = s.predictions().answered_now();
+        let hidden = !s.predictions().on() || html.is_empty();
+        if let Some(b) = self.q(".alp-predict-box").and_then(|e| e.dyn_into::<HtmlInputElement>().ok()) {
+            b.set_checked(s.predictions().on());
+        }
+        let had_focus = self.root.matches(":focus-within").unwrap_or(false);
+        self.set_html(".alp-predict-panel", &html);
+        if let Some(panel) = self.q(".alp-predict-panel") {
+            let _ = if hidden { panel.set_attribute("hidden", "") } else { panel.remove_attribute("hidden") };
+        }
+        if !had_focus {
+            return;
+        }
+        // Keep the keyboard in the playground: on the first choice of a new
+        // question, on the verdict of an answer just given, and on the code
+        // when what had the focus is gone.
+        let target = match (asking, just_answered) {
+            (true, _) => Some(".alp-q-open [data-choice]"),
+            (false, true) => Some(".alp-q-result"),
+            _ if !self.root.matches(":focus-within").unwrap_or(true) => Some(".alp-code"),
+            _ => None,
+        };
+        if let Some(el) = target.and_then(|t| self.q(t)).and_then(|e| e.dyn_into::<HtmlElement>().ok()) {
+            let _ = el.focus();
+        }
+    }
+
+    /// The lesson's run beside the changed one (what if), in lockstep.
+    fn draw_compare(&mut self) {
+        let s = &self.session;
+        let html = match s.what_if_state().comparison.as_ref() {
+            Some(c) => {
+                // Where the lesson's run is, once the learner has started.
+                let position = s.started().then_some(s.position());
+                let lesson_here = position.and_then(|p| s.lesson_step(p));
+                let here = s.step().map(|st| (st.label, lesson::line_in(s.code(), st)));
+                let at =
+                    |i: usize| s.trace().steps.get(i).map(|st| (st.label, lesson::line_in(s.code(), st)));
+                let parting = c.parts_at.map_or((None, None), |n| (s.lesson_step(n), at(n)));
+                explore::compare(c, position, here, lesson_here, parting, s.lang())
+            }
+            None => String::new(),
+        };
+        let hidden = html.is_empty();
+        self.set_html(".alp-compare", &html);
+        if let Some(panel) = self.q(".alp-compare") {
+            let _ = if hidden { panel.set_attribute("hidden", "") } else { panel.remove_attribute("hidden") };
+        }
+    }
+
+    fn draw_problems(&mut self) {
+        // Each notice is also said once in the console, for the author.
+        for notice in self.session.notices().iter().skip(self.warned) {
+            let text = format!("agent-loop-playground: {}", notice.text(self.session.lang()));
+            web_sys::console::warn_1(&wasm_bindgen::JsValue::from_str(&text));
+        }
+        self.warned = self.session.notices().len();
+        // And so is each broken scenario file (src=), with its problems; the
+        // API's addScenario throws them to its caller instead.
+        let broken: Vec<&agent_loop_core::session::Entry> = self
+            .session
+            .entries()
+            .iter()
+            .filter(|e| e.parsed.is_err() && e.file != agent_loop_core::session::ADDED)
+            .collect();
+        for entry in broken.iter().skip(self.warned_files) {
+            let problems = entry.parsed.as_ref().err().into_iter().flatten();
+            let text: Vec<String> = problems.map(|p| format!("{}: {p}", entry.file)).collect();
+            let text = format!("agent-loop-playground: {}", text.join("; "));
+            web_sys::console::warn_1(&wasm_bindgen::JsValue::from_str(&text));
+        }
+        self.warned_files = broken.len();
+        let s = &self.session;
+        let html = view::problems(s.entries(), s.notices(), s.lang());
+        let hidden = html.is_empty();
+        self.set_html(".alp-problems", &html);
+        if let Some(b) = self.q(".alp-problems") {
+            let _ = if hidden { b.set_attribute("hidden", "") } else { b.remove_attribute("hidden") };
+        }
+    }
+
+    fn draw_reveal(&self) {
+        if let Some(code) = self.q(".alp-code") {
+            let _ = code.class_list().toggle_with_force("alp-show-instr", self.session.reveal());
+        }
+        if let Some(b) = self.q(".alp-reveal-box").and_then(|e| e.dyn_into::<HtmlInputElement>().ok()) {
+            b.set_checked(self.session.reveal());
+        }
+    }
+
+    /// Breakpoint buttons and timeline ticks follow the debugger.
+    fn draw_breakpoints(&mut self) {
+        self.draw_bp_buttons();
+        let dbg = self.session.debugger();
+        let steps = &self.session.trace().steps;
+        let n = steps.len().max(1);
+        let ticks: String = dbg
+            .hit_positions(steps)
+            .iter()
+            .take(2000)
+            .map(|&i| {
+                // Integer maths: the tick scale is 0..996 of a 1000-wide viewBox.
+                format!(r#"<rect x="{}" y="0" width="4" height="8" class="alp-tick"/>"#, i * 996 / n)
+            })
+            .collect();
+        self.set_html(".alp-ticks", &ticks);
+        let note = view::unreached(&self.session.unreached_breakpoints(), self.session.lang());
+        let hidden = note.is_empty();
+        self.set_html(".alp-bp-note", &note);
+        if let Some(p) = self.q(".alp-bp-note") {
+            let _ = if hidden { p.set_attribute("hidden", "") } else { p.remove_attribute("hidden") };
+        }
+    }
+
+    /// The breakpoint buttons of the listing on screen. (The timeline's
+    /// ticks scan the whole trace: they are drawn only when the breakpoints
+    /// or the trace change, not when the listing changes function.)
+    fn draw_bp_buttons(&self) {
+        let dbg = self.session.debugger();
+        let Ok(buttons) = self.root.query_selector_all(".alp-bp") else { return };
+        for i in 0..buttons.length() {
+            if let Some(b) = buttons.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
+                let f = b.get_attribute("data-function").and_then(|f| Function::from_name(&f));
+                let n = b.get_attribute("data-line").and_then(|n| n.parse().ok());
+                let on = f.zip(n).is_some_and(|(f, n)| dbg.has_breakpoint(f, n));
+                let _ = b.set_attribute("aria-pressed", if on { "true" } else { "false" });
+            }
+        }
+    }
+
+    /// The Python / Rust buttons follow the listing shown.
+    fn draw_listing_switch(&self) {
+        let code = self.session.code();
+        let _ = self.root.set_attribute("data-listing", code.name());
+        if let Ok(buttons) = self.root.query_selector_all(".alp-listing") {
+            for i in 0..buttons.length() {
+                if let Some(b) = buttons.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
+                    let pressed = b.get_attribute("data-listing").as_deref() == Some(code.name());
+                    let _ = b.set_attribute("aria-pressed", if pressed { "true" } else { "false" });
+                }
+            }
+        }
+        if let Some(group) = self.q(".alp-listings") {
+            let _ = group.set_attribute("aria-label", self.session.lang().word("listing"));
+        }
+    }
+
+    fn draw_listing(&mut self) {
+        let function = self.session.shown_function();
+        let code = self.session.code();
+        if self.shown_listing == Some((function, code)) {
+            return;
+        }
+        let lang = self.session.lang();
+        let old = self.shown_listing.replace((function, code));
+        self.current_row = None;
+        let Some(panel) = self.q(".alp-code") else { return };
+        // The listing on screen goes to the cache (it was drawn in this language).
+        if let (Some((f, c)), Some(body)) = (old, panel.first_element_child()) {
+            let _ = panel.remove_child(&body);
+            if self.shown_lang == Some(lang) {
+                self.listing_cache.retain(|(key, _)| *key != (f, c, lang));
+                self.listing_cache.push(((f, c, lang), body));
+            }
+        }
+        panel.set_inner_html("");
+        let cached = self.listing_cache.iter().position(|(key, _)| *key == (function, code, lang));
+        let body = match cached {
+            Some(i) => Some(self.listing_cache.swap_remove(i).1),
+            None => self.root.owner_document().and_then(|d| d.create_element("div").ok()).inspect(|body| {
+                body.set_class_name("alp-listing-body");
+                body.set_inner_html(&view::listing_rows(listing_in(code, function), code, lang));
+            }),
+        };
+        if let Some(body) = body {
+            let _ = panel.append_child(&body);
+        }
+        self.shown_lang = Some(lang);
+        self.draw_reveal();
+        self.draw_bp_buttons();
+    }
+
+    /// The current snapshot: listing highlight, figure, caption, locals, output.
+    fn draw_step(&mut self) {
+        self.draw_listing();
+        let s = &self.session;
+        let lang = s.lang();
+        let trace = s.trace();
+        let started = s.started();
+        let position = s.position();
+        let Some(step) = s.step().copied() else { return };
+        // Exactly one row is marked as the line about to run.
+        if let Some(old) = self.current_row.take() {
+            let _ = old.remove_attribute("aria-current");
+        }
+        if let Ok(stale) = self.root.query_selector_all(r#"[aria-current="step"]"#) {
+            for i in 0..stale.length() {
+                if let Some(e) = stale.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
+                    let _ = e.remove_attribute("aria-current");
+                }
+            }
+        }
+        if started {
+            let sel = format!(
+                r#".alp-row[data-function="{}"][data-line="{}"]"#,
+                step.function.name(),
+                lesson::line_in(s.code(), &step)
+            );
+            if let Some(row) = self.q(&sel) {
+                let _ = row.set_attribute("aria-current", "step");
+                self.current_row = Some(row);
+            }
+        }
+        let entry = trace.function;
+        let stack =
+            if started { view::stack(entry, step.function, step.depth) } else { entry.name().to_string() };
+        let moment = Moment {
+            trace,
+            position,
+            previous_len: s.previous_len(),
+            lang,
+            started,
+            opened: s.opened(),
+            layout: self.layout,
+        };
+        let card = figure::card_text(trace, s.opened(), s.record_len(), lang);
+        let [head, record, staged] = figure::render_parts(&moment);
+        let alternative = figure::text_alternative(trace, s.record_len(), lang);
+        let (title, body) = if s.predictions().pending().is_some() {
+            // The caption would give the answer away: it waits for it.
+            (lang.word("caption_predict_title").to_string(), lang.word("caption_predict").to_string())
+        } else if started {
+            caption(lang, trace, position)
+        } else {
+            let title = s.scenario().map(|x| x.title(lang.code()).to_string()).unwrap_or_default();
+            (title, lang.word("not_started").to_string())
+        };
+        let total = trace.steps.len();
+        let shown_number = if started { position + 1 } else { 0 };
+        let counter =
+            lang.fill("step_counter", &[("n", shown_number.to_string()), ("total", total.to_string())]);
+        let live = lang
+            .fill("live", &[("counter", counter.clone()), ("title", title.clone()), ("body", body.clone())]);
+        let locals = if started {
+            {
+                // In the Python listing, only the names the Python has.
+                let mut shown = trace.locals_json(&step);
+                if let (Code::Python, Value::Object(map)) = (s.code(), &shown) {
+                    // (a new map, not `retain`: no removal code for the page)
+                    let names = lesson::python_names(step.function);
+                    let mut kept = serde_json::Map::new();
+                    for (k, v) in map.iter().filter(|(k, _)| *k == "return" || names.iter().any(|n| n == *k))
+                    {
+                        kept.insert(k.clone(), v.clone());
+                    }
+                    shown = Value::Object(kept);
+                }
+                view::locals(&shown, lang)
+            }
+        } else {
+            String::new()
+        };
+        let upto = if started { step.output_len as usize } else { 0 };
+        let at_end = started && position + 1 >= trace.steps.len();
+        let output = view::output_with(&trace.output, upto, lang, at_end.then_some(trace));
+        let status = s.status().to_string();
+        self.set_text(".alp-stack", &stack);
+        // Three drawings: most steps only change the first.
+        let figure_changed =
+            !self.shown.iter().any(|(part, shown)| *part == ".alp-fig-record" && *shown == record);
+        let focused_card = self.focused_card();
+        self.set_html(".alp-fig-head", &head);
+        self.set_html(".alp-fig-record", &record);
+        self.set_html(".alp-fig-staged", &staged);
+        if let (true, Some(i)) = (figure_changed, focused_card) {
+            self.focus_card(&i);
+        }
+        self.set_html(".alp-figure-text", &alternative);
+        self.set_html(".alp-card-full", &card);
+        self.set_text(".alp-caption-title", &title);
+        self.set_text(".alp-caption-body", &body);
+        self.set_text(".alp-live", &live);
+        self.set_text(".alp-counter", &counter);
+        if let Some(slider) = self.q(".alp-slider").and_then(|e| e.dyn_into::<HtmlInputElement>().ok()) {
+            slider.set_max(&(total.saturating_sub(1)).to_string());
+            slider.set_value(&position.to_string());
+            let _ = slider.set_attribute("aria-valuetext", &counter);
+        }
+        self.set_html(".alp-locals", &locals);
+        self.set_html(".alp-output", &output);
+        let _ = self.root.set_attribute("data-status", &status);
+        // Scrolling reads positions: only after every write, so that one
+        // layout serves the whole step.
+        if let Some(row) = &self.current_row {
+            scroll_into_code(row, self.q(".alp-code"));
+        }
+        if figure_changed && started {
+            scroll_to_change(self.q(".alp-figure"));
+        }
+    }
+}
+
+impl Page {
+    /// The index of the message card that has the keyboard focus, if any.
+    fn focused_card(&self) -> Option<String> {
+        // The focus as this playground's root (a shadow root or the
+        // document) sees it.
+        let scope = self.root.get_root_node();
+        let active =
+            js_sys::Reflect::get(&scope, &"activeElement".into()).ok()?.dyn_into::<Element>().ok()?;
+        let root: &web_sys::Node = self.root.as_ref();
+        if !root.contains(Some(&active)) {
+            return None;
+        }
+        active.get_attribute("data-message-index")
+    }
+
+    /// Give the focus back to a card after the figure was drawn anew.
+    fn focus_card(&self, index: &str) {
+        let Some(card) = self.q(&format!(r#".alp-figure [data-message-index="{index}"]"#)) else { return };
+        // SVG elements have focus() too; call it without a web-sys binding.
+        if let Ok(focus) = js_sys::Reflect::get(&card, &"focus".into()) {
+            if let Some(focus) = focus.dyn_ref::<js_sys::Function>() {
+                let _ = focus.call0(&card);
+            }
+        }
+    }
+}
+
+/// Keep the current row visible inside the code panel only (the page
+/// itself does not jump).
+fn scroll_into_code(row: &Element, code: Option<Element>) {
+    let (Some(code), Ok(row)) = (code, row.clone().dyn_into::<HtmlElement>()) else { return };
+    let Ok(code) = code.dyn_into::<HtmlElement>() else { return };
+    let top = row.offset_top();
+    let bottom = top + row.offset_height();
+    let view_top = code.scroll_top();
+    let view_h = code.client_height();
+    // Three rows of context above and below the line.
+    let context = 3 * row.offset_height();
+    if top - context < view_top {
+        code.set_scroll_top((top - context).max(0));
+    } else if bottom + context > view_top + view_h {
+        code.set_scroll_top(bottom - view_h + context);
+    }
+}
+
+/// Bring the newest changed card of the figure into its panel's view.
+fn scroll_to_change(figure: Option<Element>) {
+    let Some(figure) = figure else { return };
+    let Ok(changed) = figure.query_selector_all(".alp-changed") else { return };
+    let Some(changed) =
+        changed.item(changed.length().saturating_sub(1)).and_then(|n| n.dyn_into::<Element>().ok())
+    else {
+        return;
+    };
+    let (card, panel) = (changed.get_bounding_client_rect(), figure.get_bounding_client_rect());
+    let top = card.top() - panel.top() + f64::from(figure.scroll_top());
+    let bottom = top + card.height();
+    let (view_top, view_h) = (f64::from(figure.scroll_top()), f64::from(figure.client_height()));
+    // Show its bottom (where a new card grows), but never lose its top.
+    let target = if top < view_top || bottom - top > view_h { top - 12.0 } else { bottom - view_h + 12.0 };
+    if top < view_top || bottom > view_top + view_h {
+        figure.set_scroll_top(target.max(0.0) as i32);
+    }
+}

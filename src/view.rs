@@ -1,0 +1,404 @@
+//! Markup for the page's panels, built as escaped strings (pure: no DOM,
+//! compiled and tested natively too).
+//!
+//! Every piece of data (model text, process output, fixture titles) passes
+//! through [`crate::markup::esc`] before it reaches the DOM, so markup in model text is
+//! shown, never run. No `style` attributes are emitted: the page runs under
+//! a Content-Security-Policy without `unsafe-inline`. Every word comes from
+//! the language tables ([`Lang`]); data and code are marked
+//! `translate="no"` so that neither a browser's translator nor the
+//! pseudo-locale test mistakes them for words.
+
+use agent_loop_core::debugger::Command;
+use agent_loop_core::i18n::Lang;
+use agent_loop_core::lesson::Listing;
+use agent_loop_core::protocol::Said;
+use agent_loop_core::run::Trace;
+use agent_loop_core::scenario::Scenario;
+use agent_loop_core::session::{Entry, Notice, LESSON};
+use agent_loop_core::vocab::{Code, Function};
+use serde_json::Value;
+
+pub use crate::markup::{clip, esc};
+
+/// Button label with its keyboard shortcut.
+pub fn command_title(lang: Lang, c: Command) -> String {
+    let label = lang.word(c.name()).to_string();
+    match c {
+        Command::Continue | Command::Step | Command::StepInto | Command::StepOut | Command::Back => {
+            let key = lang.word(&format!("key_{}", c.name())).to_string();
+            lang.fill("with_key", &[("label", label), ("key", key)])
+        }
+        _ => label,
+    }
+}
+
+/// The control bar.
+pub fn controls(lang: Lang, shown: &[Command]) -> String {
+    let mut html = String::new();
+    for c in Command::ALL {
+        if !shown.contains(&c) {
+            continue;
+        }
+        html.push_str(&format!(
+            r#"<button type="button" class="alp-btn alp-cmd-{name}" data-command="{name}" title="{title}">{label}</button>"#,
+            name = c.name(),
+            title = esc(&command_title(lang, c)),
+            label = esc(lang.word(c.name())),
+        ));
+    }
+    html
+}
+
+/// The rows of a listing.
+pub fn listing_rows(listing: &Listing, code: Code, lang: Lang) -> String {
+    let f = listing.function.name();
+    let mut html = String::with_capacity(listing.lines.len() * 120);
+    for line in &listing.lines {
+        let code = highlight(line.text, code);
+        match line.number {
+            Some(n) => html.push_str(&format!(
+                r#"<div class="alp-row" data-function="{f}" data-line="{n}"><button type="button" class="alp-bp" data-function="{f}" data-line="{n}" aria-pressed="false" aria-label="{label}">{n}</button><code translate="no">{code}</code></div>"#,
+                label = esc(&lang.fill("breakpoint", &[("n", n.to_string())])),
+            )),
+            None => html.push_str(&format!(
+                r#"<div class="alp-row alp-instr" aria-hidden="true"><span class="alp-gutter">·</span><code translate="no">{code}</code></div>"#
+            )),
+        }
+    }
+    html
+}
+
+/// A very small Rust highlighter: comments, strings, keywords, macros.
+pub fn highlight(line: &str, language: Code) -> String {
+    const RUST: [&str; 22] = [
+        "pub", "fn", "let", "mut", "if", "else", "for", "in", "return", "match", "Some", "None", "Ok", "Err",
+        "true", "false", "use", "impl", "struct", "as", "dyn", "const",
+    ];
+    const PYTHON: [&str; 20] = [
+        "def", "return", "if", "else", "elif", "for", "in", "not", "and", "or", "try", "except", "as",
+        "raise", "True", "False", "None", "import", "lambda", "is",
+    ];
+    let keywords: &[&str] = if language == Code::Python { &PYTHON } else { &RUST };
+    let comment = if language == Code::Python { "#" } else { "//" };
+    let mut out = String::with_capacity(line.len() * 2);
+    let chars: Vec<char> = line.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if comment.chars().enumerate().all(|(k, x)| chars.get(i + k) == Some(&x)) {
+            let rest: String = chars[i..].iter().collect();
+            out.push_str(&format!(r#"<span class="tk-c">{}</span>"#, esc(&rest)));
+            break;
+        }
+        if c == '"' {
+            let mut j = i + 1;
+            while j < chars.len() && chars[j] != '"' {
+                if chars[j] == '\\' {
+                    j += 1;
+                }
+                j += 1;
+            }
+            let s: String = chars[i..(j + 1).min(chars.len())].iter().collect();
+            out.push_str(&format!(r#"<span class="tk-s">{}</span>"#, esc(&s)));
+            i = j + 1;
+            continue;
+        }
+        if c.is_alphabetic() || c == '_' {
+            let mut j = i;
+            while j < chars.len() && (chars[j].is_alphanumeric() || chars[j] == '_') {
+                j += 1;
+            }
+            let word: String = chars[i..j].iter().collect();
+            let class = if keywords.contains(&word.as_str()) {
+                Some("tk-k")
+            } else if chars.get(j) == Some(&'!') {
+                Some("tk-m")
+            } else if word.chars().next().is_some_and(char::is_uppercase) {
+                Some("tk-t")
+            } else {
+                None
+            };
+            match class {
+                Some(class) => out.push_str(&format!(r#"<span class="{class}">{}</span>"#, esc(&word))),
+                None => out.push_str(&esc(&word)),
+            }
+            i = j;
+            continue;
+        }
+        out.push_str(&esc(&c.to_string()));
+        i += 1;
+    }
+    if out.is_empty() {
+        out.push(' ');
+    }
+    out
+}
+
+/// Names for the stack line: `run_loop › ask_claude`.
+pub fn stack(entry: Function, current: Function, depth: u16) -> String {
+    if depth == 0 {
+        entry.name().to_string()
+    } else {
+        format!("{} › {}", entry.name(), current.name())
+    }
+}
+
+/// The page's frame: bar, notices, controls, timeline, panels. Filled in
+/// by the renderer; every word is set from the language tables. The panel
+/// titles are headings of `heading_level` when given; otherwise plain text,
+/// so that an embedded playground adds nothing to the host page's outline.
+pub fn shell(heading_level: Option<u8>) -> String {
+    let h = heading_level.map_or(String::new(), |n| format!(r#" role="heading" aria-level="{n}""#));
+    // The course's language first, then the others.
+    let first = Lang::default_lang();
+    let langs: String = std::iter::once(first)
+        .chain(Lang::all().into_iter().filter(|l| *l != first))
+        .map(|l| {
+            format!(
+                r#"<button type="button" class="alp-lang" data-lang="{code}" lang="{html}">{name}</button>"#,
+                code = esc(l.code()),
+                html = esc(l.html_lang()),
+                name = esc(l.name())
+            )
+        })
+        .collect();
+    format!(
+        r#"<div class="alp-bar">
+  <label class="alp-pick"><span class="alp-l-scenario"></span> <select class="alp-select"></select></label>
+  <div class="alp-langs" role="group">{langs}</div>
+  <div class="alp-listings" role="group"><button type="button" class="alp-listing" data-listing="python" translate="no">Python</button><button type="button" class="alp-listing" data-listing="rust" translate="no">Rust</button></div>
+  <label class="alp-reveal"><input type="checkbox" class="alp-reveal-box"> <span class="alp-l-reveal"></span></label>
+  <label class="alp-predict"><input type="checkbox" class="alp-predict-box"> <span class="alp-l-predict"></span></label>
+</div>
+<div class="alp-problems" data-role="notice" role="status" hidden></div>
+<div class="alp-controls" role="toolbar"></div>
+<div class="alp-timeline"><input type="range" class="alp-slider" min="0" max="0" value="0"><svg class="alp-ticks" viewBox="0 0 1000 8" preserveAspectRatio="none" aria-hidden="true"></svg><span class="alp-counter" aria-live="off"></span></div>
+<p class="alp-bp-note" data-role="unreached" aria-live="polite" hidden></p>
+<div class="alp-main">
+  <section class="alp-code-panel"><div class="alp-h3"{h}><span class="alp-l-code"></span> <span class="alp-stack" translate="no"></span></div><div class="alp-code" tabindex="-1"></div><p class="alp-provenance alp-l-provenance"></p></section>
+  <section class="alp-figure-panel"><div class="alp-h3 alp-l-record"{h}></div><div class="alp-figure"><div class="alp-fig-head"></div><div class="alp-fig-record"></div><div class="alp-fig-staged"></div></div><div class="alp-card-full" data-role="card" aria-live="polite"></div><div class="alp-sr alp-figure-text"></div></section>
+</div>
+<section class="alp-caption" data-role="caption"><div class="alp-caption-title"{h}></div><p class="alp-caption-body"></p></section>
+<section class="alp-predict-panel" data-role="predict" hidden></section>
+<section class="alp-compare" data-role="compare" hidden></section>
+<div class="alp-sr alp-live" aria-live="polite"></div>
+<div class="alp-lower">
+  <section class="alp-locals-panel"><div class="alp-h3 alp-l-locals"{h}></div><dl class="alp-locals" translate="no"></dl></section>
+  <section class="alp-output-panel"><div class="alp-h3 alp-l-output"{h}></div><pre class="alp-output"></pre></section>
+</div>
+<details class="alp-setup" data-role="setup" open></details>"#
+    )
+}
+
+/// The label elements of the shell and the word each shows.
+pub const LABELS: [(&str, &str); 8] = [
+    (".alp-l-predict", "predict"),
+    (".alp-l-provenance", "provenance"),
+    (".alp-l-scenario", "scenario"),
+    (".alp-l-reveal", "reveal"),
+    (".alp-l-code", "code"),
+    (".alp-l-record", "record"),
+    (".alp-l-locals", "locals"),
+    (".alp-l-output", "output"),
+];
+
+/// The scenario picker's options (values are scenario ids): the lesson's
+/// eight first, in the lesson's order, then the other cases of each
+/// function (only the author's function when set), broken files last and
+/// disabled.
+pub fn picker(entries: &[Entry], current: usize, only: Option<Function>, lang: Lang) -> String {
+    let fits = |s: &Scenario| only.is_none_or(|o| o == s.function);
+    let option = |i: usize, s: &Scenario| {
+        format!(
+            r#"<option value="{}"{}>{}</option>"#,
+            esc(&s.id),
+            if i == current { " selected" } else { "" },
+            esc(s.title(lang.code()))
+        )
+    };
+    let valid = || entries.iter().enumerate().filter_map(|(i, e)| e.parsed.as_ref().ok().map(|s| (i, s)));
+    let mut html = String::new();
+    let lesson: String = LESSON
+        .iter()
+        .filter_map(|id| valid().find(|(_, s)| s.id == *id && fits(s)))
+        .map(|(i, s)| option(i, s))
+        .collect();
+    if !lesson.is_empty() {
+        html.push_str(&format!(
+            r#"<optgroup label="{}">{lesson}</optgroup>"#,
+            esc(lang.word("group_lesson"))
+        ));
+    }
+    for f in Function::ALL.into_iter().filter(|f| only.is_none_or(|o| o == *f)) {
+        let more: String = valid()
+            .filter(|(_, s)| s.function == f && !LESSON.contains(&s.id.as_str()))
+            .map(|(i, s)| option(i, s))
+            .collect();
+        if !more.is_empty() {
+            let label = lang.fill("group_more", &[("function", f.name().to_string())]);
+            html.push_str(&format!(r#"<optgroup label="{}">{more}</optgroup>"#, esc(&label)));
+        }
+    }
+    let bad: Vec<&Entry> = entries.iter().filter(|e| e.parsed.is_err()).collect();
+    if !bad.is_empty() {
+        html.push_str(&format!(r#"<optgroup label="⚠ {}">"#, esc(lang.word("bad_group"))));
+        for e in bad {
+            html.push_str(&format!(r#"<option disabled translate="no">{} ⚠</option>"#, esc(&e.file)));
+        }
+        html.push_str("</optgroup>");
+    }
+    html
+}
+
+/// The notice box: what the author got wrong (empty when nothing).
+pub fn problems(entries: &[Entry], notices: &[Notice], lang: Lang) -> String {
+    let mut html = String::new();
+    for n in notices {
+        html.push_str(&format!("<p>{}</p>", esc(&n.text(lang))));
+    }
+    let mut items = String::new();
+    for e in entries {
+        if let Err(problems) = &e.parsed {
+            for p in problems {
+                items.push_str(&format!(
+                    r#"<li translate="no"><code>{}</code>: {}</li>"#,
+                    esc(&e.file),
+                    esc(&p.to_string())
+                ));
+            }
+        }
+    }
+    if !items.is_empty() {
+        html.push_str(&format!("<strong>{}</strong><ul>{items}</ul>", esc(lang.word("bad_fixture"))));
+    }
+    html
+}
+
+/// The locals of a step as a definition list. A local that stands for the
+/// whole record is said in the page's language.
+pub fn locals(locals: &Value, lang: Lang) -> String {
+    let mut html = String::new();
+    if let Value::Object(map) = locals {
+        for (k, v) in map {
+            let record = |v: &Value| v.as_str().and_then(agent_loop_core::preview::read_record_ref);
+            let shown = match (record(v), record(&v["messages"])) {
+                (Some(n), _) => lang.fill("record_ref", &[("n", n.to_string())]),
+                (_, Some(n)) => {
+                    let mut v = v.clone();
+                    v["messages"] = Value::String(lang.fill("record_ref", &[("n", n.to_string())]));
+                    v.to_string()
+                }
+                _ => match v {
+                    Value::String(s) => format!("{s:?}"),
+                    other => other.to_string(),
+                },
+            };
+            html.push_str(&format!("<dt>{}</dt><dd>{}</dd>", esc(k), esc(&clip(&shown, 240))));
+        }
+    }
+    html
+}
+
+/// The output panel shows at most this many of the latest lines.
+pub const OUTPUT_TAIL: usize = 40;
+
+/// The output up to `upto` lines, in `lang`, newest last (markup).
+pub fn output(lines: &[Said], upto: usize, lang: Lang) -> String {
+    output_with(lines, upto, lang, None)
+}
+
+/// The output, and at the end of the run what the entry point's caller
+/// prints about it ([`summary`]).
+pub fn output_with(lines: &[Said], upto: usize, lang: Lang, end: Option<&Trace>) -> String {
+    let upto = upto.min(lines.len());
+    let from = upto.saturating_sub(OUTPUT_TAIL);
+    let mut shown: Vec<String> = lines[from..upto].iter().map(|l| esc(&lang.said(l))).collect();
+    if from > 0 {
+        shown.insert(0, esc(&lang.fill("output_more", &[("n", from.to_string())])));
+    }
+    if let Some(trace) = end {
+        shown.push(summary(trace, lang));
+    }
+    let text = if shown.is_empty() { esc(lang.word("no_output")) } else { shown.join("\n") };
+    // The inner div keeps the panel scrolled to the newest line (column-reverse).
+    format!("<div>{text}</div>")
+}
+
+/// The note under the timeline naming breakpoints this run never reaches
+/// (empty when every breakpoint is hit).
+pub fn unreached(breakpoints: &[(Function, u32)], lang: Lang) -> String {
+    if breakpoints.is_empty() {
+        return String::new();
+    }
+    let lines: Vec<String> = breakpoints
+        .iter()
+        .map(|(f, n)| {
+            lang.fill("unreached_line", &[("function", f.name().to_string()), ("n", n.to_string())])
+        })
+        .collect();
+    esc(&lang.fill("unreached", &[("lines", lines.join(", "))]))
+}
+
+/// What the lesson's entry point prints once the run is over: for
+/// `run_loop` the status, the model calls and the record length; for
+/// `run_main` the tool result; for `ask_claude` the stop reason and id.
+pub fn summary(trace: &Trace, lang: Lang) -> String {
+    let r = &trace.result;
+    let data = |text: String| format!(r#"<span translate="no">{}</span>"#, esc(&text));
+    if let Some(e) = &trace.error {
+        return esc(
+            &lang.fill("summary_error", &[("kind", lang.status(&e.kind)), ("message", e.message.clone())])
+        );
+    }
+    match trace.function {
+        Function::RunLoop => {
+            let values = [
+                ("status", lang.status(r["status"].as_str().unwrap_or(""))),
+                ("calls", r["calls"].to_string()),
+                ("n", trace.record.len().to_string()),
+            ];
+            esc(&lang.fill("summary_loop", &values))
+        }
+        Function::RunMain => data(format!("tool_result: {r}")),
+        Function::AskClaude => {
+            let reason = r["stop_reason"].as_str().unwrap_or("?");
+            match r["id"].as_str() {
+                Some(id) => data(format!("stop_reason={reason} · id={id}")),
+                None => data(format!("stop_reason={reason}")),
+            }
+        }
+    }
+}
+
+/// The lesson's setup for the scenario on screen, as the course's demo
+/// shows it: the question, SYSTEM, TOOLS, the teaching doubles' script (the
+/// model's replies in order, the process outcome or outcomes) and the entry
+/// call. Code and data are shown as they are; the labels are words.
+pub fn setup(scenario: &Scenario, lang: Lang, edit_problems: &[String]) -> String {
+    use serde_json::json;
+    let code = |text: &str| format!(r#"<pre translate="no">{}</pre>"#, esc(text));
+    let item = |key: &str, body: String| format!("<dt>{}</dt><dd>{body}</dd>", esc(lang.word(key)));
+    let json = |v: &Value| clip(&v.to_string(), 400);
+    let mut html = String::new();
+    html.push_str(&item("setup_question", code(&format!("QUESTION = {:?}", scenario.question))));
+    if scenario.function != Function::RunMain {
+        html.push_str(&item("setup_system", code(&format!("SYSTEM = {:?}", scenario.system))));
+        let tools = json!([{"name": "run_main", "description": scenario.tool_description,
+            "input_schema": {"type": "object", "properties": {}, "additionalProperties": false}}]);
+        let tools = serde_json::to_string_pretty(&tools).unwrap_or_default();
+        html.push_str(&item("setup_tools", code(&format!("TOOLS = {tools}"))));
+    }
+    let timeout = agent_loop_core::vocab::Decimal(scenario.timeout_s);
+    let entry = match scenario.function {
+        Function::AskClaude => "ask_claude(client, MODEL, [{\"role\": \"user\", \"content\": QUESTION}])".to_string(),
+        Function::RunMain => format!("run_main({}, workspace, timeout={timeout})", json(&scenario.call)),
+        Function::RunLoop => format!(
+            "ask = lambda messages: ask_claude(client, MODEL, messages)\nexecute = lambda call: run_main(call, workspace, timeout={timeout})\nrun_loop(ask, execute, max_calls={})",
+            scenario.max_calls
+        ),
+    };
+    html.push_str(&item("setup_entry", code(&entry)));
+    let editors = crate::explore::editors(scenario, lang, edit_problems);
+    format!(r#"<summary>{}</summary><dl>{html}</dl>{editors}"#, esc(lang.word("setup_title")))
+}
