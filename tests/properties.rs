@@ -843,7 +843,7 @@ proptest! {
         // The recorder writes a request straight from its fields; it must
         // read exactly as the object it stands for would.
         let messages = vec![Value::Null; n];
-        let request = Request { model: &model, system: &system, messages: &messages, tools: tools.clone(), max_tokens };
+        let request = Request { model: &model, system: &system, messages: &messages, tools: &tools, max_tokens };
         let as_json = json!({"model": model, "system": system, "messages": record_ref(n), "tools": tools, "max_tokens": max_tokens});
         let (mut direct, mut reference) = (Vec::new(), Vec::new());
         request.write(&mut direct);

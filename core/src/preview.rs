@@ -244,7 +244,7 @@ impl Local for crate::protocol::Request<'_> {
         out.extend_from_slice(b",\"system\":");
         self.system.write(out);
         out.extend_from_slice(b",\"tools\":");
-        write_preview(&self.tools, 1, out);
+        write_preview(self.tools, 1, out);
         out.push(b'}');
     }
     fn fingerprint(&self, h: &mut Fnv) {

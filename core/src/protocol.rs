@@ -16,68 +16,38 @@ use serde_json::{json, Value};
 /// (in English; a page in another language asks in its own).
 pub const QUESTION: &str = "Run main.py and only report the result.";
 
-/// The working agreement sent with every request, in the lesson's language
-/// (like the Python's module-level `SYSTEM`, which a demo may swap).
-pub static SYSTEM: LessonText = LessonText::System;
-
-/// The English working agreement and tool description.
+/// The English working agreement and tool description (a scenario in
+/// another language brings its own).
 pub const SYSTEM_EN: &str = "Work on the user's request. To run main.py, call run_main. \
 Report what the result says, honestly, and do not change any file.";
 pub const TOOL_DESCRIPTION_EN: &str =
     "Run main.py in the working directory; returns the exit code, stdout and stderr.";
 
-/// A text the model reads whose words follow the lesson's language.
-pub enum LessonText {
-    System,
-    ToolDescription,
+/// What the model reads besides the record: the working agreement (the
+/// Python's module-level `SYSTEM`) and the tool list (`TOOLS`), in the
+/// scenario's language. A run is handed its setup; nothing is global.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Setup {
+    pub system: String,
+    pub tools: Value,
 }
 
-thread_local! {
-    static TEXTS: std::cell::Cell<(&'static str, &'static str)> =
-        const { std::cell::Cell::new((SYSTEM_EN, TOOL_DESCRIPTION_EN)) };
-}
-
-impl std::ops::Deref for LessonText {
-    type Target = str;
-    fn deref(&self) -> &str {
-        let (system, tool) = TEXTS.with(std::cell::Cell::get);
-        match self {
-            LessonText::System => system,
-            LessonText::ToolDescription => tool,
-        }
+impl Setup {
+    /// The working agreement, and the one tool the model may ask for with
+    /// this description (the model only sees the description; the function
+    /// itself stays in the application).
+    pub fn new(system: &str, tool_description: &str) -> Setup {
+        let tools = json!([{
+            "name": "run_main",
+            "description": tool_description,
+            "input_schema": {"type": "object", "properties": {}, "additionalProperties": false}
+        }]);
+        Setup { system: system.to_string(), tools }
     }
-}
-
-/// Use these texts for SYSTEM and the tool description on this thread
-/// (each distinct text is kept once); returns the ones they replace.
-pub fn set_lesson_texts(system: &str, tool_description: &str) -> (&'static str, &'static str) {
-    fn keep(text: &str) -> &'static str {
-        static KEPT: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
-        let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
-        match kept.iter().find(|k| **k == text) {
-            Some(k) => k,
-            None => {
-                let leaked: &'static str = Box::leak(text.to_string().into_boxed_str());
-                kept.push(leaked);
-                leaked
-            }
-        }
-    }
-    TEXTS.with(|t| t.replace((keep(system), keep(tool_description))))
 }
 
 /// The model name the lesson's entry point passes in.
 pub const MODEL: &str = "teaching-model";
-
-/// The one tool the model may ask for. The model only sees this description;
-/// the function itself stays in the application.
-pub fn tools() -> Value {
-    json!([{
-        "name": "run_main",
-        "description": &*LessonText::ToolDescription,
-        "input_schema": {"type": "object", "properties": {}, "additionalProperties": false}
-    }])
-}
 
 /// One request to the model. `messages` is borrowed: the record is sent as
 /// it is, never copied.
@@ -86,7 +56,7 @@ pub struct Request<'a> {
     pub model: &'a str,
     pub system: &'a str,
     pub messages: &'a [Value],
-    pub tools: Value,
+    pub tools: &'a Value,
     pub max_tokens: u32,
 }
 

@@ -7,7 +7,7 @@
 //! to `run_main`, so those really run as nested frames.
 
 use crate::protocol::ProcessOutcome;
-use crate::protocol::{Model, ModelError, Process, Seconds};
+use crate::protocol::{Model, ModelError, Process, Seconds, Setup};
 use crate::runtime;
 use crate::scenario::Scenario;
 use crate::trace::{self, Cut, Function, Limits, Local, LocalsTable, Recording, Step};
@@ -139,7 +139,7 @@ pub fn record(
 ) -> Trace {
     let limits: Limits = limits.into();
     // The model reads SYSTEM and the tool description in the scenario's language.
-    let outer = crate::protocol::set_lesson_texts(&scenario.system, &scenario.tool_description);
+    let setup = Setup::new(&scenario.system, &scenario.tool_description);
     // Once a budget has run out, the process is not started again.
     let mut process = Guarded(process);
     let process: &mut dyn Process = &mut process;
@@ -147,7 +147,7 @@ pub fn record(
     let ((result, error, record), rec) = trace::recording(limits, || match scenario.function {
         Function::AskClaude => {
             let messages = vec![question_message];
-            let returned = traced_ask(model, &messages);
+            let returned = traced_ask(model, &setup, &messages);
             match returned {
                 Ok(response) => (response, None, messages),
                 Err(e) => (Value::Null, Some(model_error(&e)), messages),
@@ -165,7 +165,7 @@ pub fn record(
                         message: "the recording was stopped (a budget ran out)".into(),
                     });
                 }
-                traced_ask(model, messages)
+                traced_ask(model, &setup, messages)
             };
             let mut execute = |call: &Value| traced_run_main(call, process, scenario.timeout_s);
             let mut emit = trace::emit;
@@ -189,7 +189,6 @@ pub fn record(
             }
         }
     });
-    crate::protocol::set_lesson_texts(outer.0, outer.1);
     let Recording { steps, locals, output, cut } = rec;
     let (result, error) = match cut {
         Some(cut) => {
@@ -223,7 +222,7 @@ pub fn record(
     }
 }
 
-fn traced_ask(model: &mut dyn Model, messages: &[Value]) -> Result<Value, ModelError> {
+fn traced_ask(model: &mut dyn Model, setup: &Setup, messages: &[Value]) -> Result<Value, ModelError> {
     trace::record_len(messages.len());
     let shown = crate::preview::record_ref(messages.len());
     let args: [(&str, &dyn Local); 1] = [("messages", &shown)];
@@ -231,7 +230,9 @@ fn traced_ask(model: &mut dyn Model, messages: &[Value]) -> Result<Value, ModelE
         Ok(v) => v.clone(),
         Err(e) => json!({"raised": e}),
     };
-    trace::call(Function::AskClaude, &args, show, || runtime::ask_claude(model, messages))
+    trace::call(Function::AskClaude, &args, show, || {
+        runtime::ask_claude(model, &setup.system, &setup.tools, messages)
+    })
 }
 
 fn traced_run_main(call: &Value, process: &mut dyn Process, timeout_s: f64) -> Value {

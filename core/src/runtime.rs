@@ -8,8 +8,8 @@
 //! snapshot just before the next line (or, for a loop head, before the line
 //! above) runs. The page hides them; they change no value.
 
-use crate::protocol::{tools, Request, MODEL, SYSTEM};
 use crate::protocol::{LoopError, Model, ModelError, Outcome, Process, ProcessOutcome, Seconds, Status};
+use crate::protocol::{Request, MODEL};
 use crate::trace::{before, head};
 use serde_json::{json, Value};
 
@@ -19,11 +19,16 @@ pub const MAX_TOKENS: u32 = 1024;
 pub const OUTPUT_LIMIT: usize = 2000;
 
 /// One request to the model. It does not run tools and does not loop:
-/// it sends the agreement, the whole record and the tool list, and hands
-/// back whatever the model answered.
-pub fn ask_claude(model: &mut dyn Model, messages: &[Value]) -> Result<Value, ModelError> {
+/// it sends the agreement (`system`), the whole record and the tool list,
+/// and hands back whatever the model answered.
+pub fn ask_claude(
+    model: &mut dyn Model,
+    system: &str,
+    tools: &Value,
+    messages: &[Value],
+) -> Result<Value, ModelError> {
     before!("ask.build", messages;);
-    let request = Request { model: MODEL, system: &SYSTEM, messages, tools: tools(), max_tokens: MAX_TOKENS };
+    let request = Request { model: MODEL, system, messages, tools, max_tokens: MAX_TOKENS };
     before!("ask.create", messages; request);
     let response = model.create(&request)?;
     before!("ask.return", messages; response);

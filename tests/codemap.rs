@@ -1,0 +1,79 @@
+//! ARCHITECTURE.md's code map names every file: a source file, test,
+//! benchmark, script, page file or document that it does not name fails
+//! this test. (Golden traces, screenshots and fixtures are data: their
+//! folder is named.)
+
+use std::path::{Path, PathBuf};
+
+/// The folders the code map covers, and the files in them that are data.
+const COVERED: &[&str] = &["core", "src", "cli", "tests", "bench", "benches", "docs", "scripts", "www"];
+const DATA: &[&str] = &["tests/golden/", "cli/tests/import/", "cli/tests/bad-fixtures/", "docs/bench/"];
+
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files(&path, out);
+        } else {
+            out.push(path);
+        }
+    }
+}
+
+/// The fenced block under `## Code map`.
+fn code_map(text: &str) -> &str {
+    let section = text.split("## Code map").nth(1).unwrap_or("");
+    section.split("```").nth(1).unwrap_or("")
+}
+
+/// Files under `root`'s covered folders that `map` does not name.
+fn missing(root: &Path, map: &str) -> Vec<String> {
+    let words: Vec<&str> = map
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | '(' | ')' | ':' | ';' | '`' | '"'))
+        .map(|w| w.trim_end_matches('.'))
+        .collect();
+    // A file is named by its name, or by its path (`src/main.rs`), or as a
+    // spec of the e2e list (`walkthrough` + `.spec.mjs`).
+    let named = |rel: &str, name: &str| {
+        let spec = name.strip_suffix(".spec.mjs");
+        words.iter().any(|w| *w == name || *w == rel || w.ends_with(&format!("/{name}")))
+            || spec.is_some_and(|s| words.contains(&s) && map.contains(".spec.mjs"))
+    };
+    let mut out = Vec::new();
+    for folder in COVERED {
+        let mut all = Vec::new();
+        files(&root.join(folder), &mut all);
+        for path in all {
+            let rel = path.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            let data = DATA.iter().any(|d| rel.starts_with(d)) || name.ends_with(".png");
+            if !data && !named(&rel, &name) {
+                out.push(rel);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn the_code_map_names_every_file() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+    let gone = missing(root, code_map(&text));
+    assert!(gone.is_empty(), "ARCHITECTURE.md's code map does not name:\n{}", gone.join("\n"));
+}
+
+#[test]
+fn a_file_left_out_of_the_map_is_found() {
+    let dir = std::env::temp_dir().join(format!("alp-codemap-{}", std::process::id()));
+    for folder in COVERED {
+        std::fs::create_dir_all(dir.join(folder)).unwrap();
+    }
+    std::fs::write(dir.join("src/known.rs"), "").unwrap();
+    std::fs::write(dir.join("src/forgotten.rs"), "").unwrap();
+    std::fs::write(dir.join("docs/shot.png"), "").unwrap();
+    let found = missing(&dir, "src/\n  known.rs   something\n");
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(found, ["src/forgotten.rs"]);
+}
