@@ -119,7 +119,7 @@ impl JsModel {
                     .chain([
                         JsValue::from_str(request.model),
                         JsValue::from_str(request.system),
-                        from_json(&request.tools),
+                        from_json(request.tools),
                     ])
                     .collect::<Vec<_>>()
                     .try_into()
