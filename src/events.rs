@@ -7,7 +7,8 @@ use crate::callbacks::from_json;
 use crate::render::Page;
 use agent_loop_core::debugger::Command;
 use agent_loop_core::i18n::Lang;
-use agent_loop_core::vocab::{Code, Function};
+use agent_loop_core::programs;
+use agent_loop_core::vocab::Code;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -143,7 +144,7 @@ fn on_click(p: &mut Page, e: &Event) -> bool {
     } else if let Some(b) = hit("[data-action]") {
         return act(p, &b.get_attribute("data-action").unwrap_or_default());
     } else if let Some(b) = hit(".alp-bp") {
-        let f = b.get_attribute("data-function").and_then(|f| Function::from_name(&f));
+        let f = b.get_attribute("data-function").and_then(|f| programs::function(&f));
         let n = b.get_attribute("data-line").and_then(|n| n.parse().ok());
         let Some((f, n)) = f.zip(n) else { return false };
         if p.session.toggle_line(f, n).is_err() {

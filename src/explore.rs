@@ -5,6 +5,7 @@
 use crate::markup::esc;
 use agent_loop_core::i18n::Lang;
 use agent_loop_core::predict::Ask;
+use agent_loop_core::programs::lesson_one;
 use agent_loop_core::scenario::{ProcessScript, Scenario};
 use agent_loop_core::session::{Answer, Comparison, Summary};
 use agent_loop_core::vocab::Function;
@@ -107,10 +108,10 @@ pub fn editors(scenario: &Scenario, lang: Lang, problems: &[String]) -> String {
             esc(&text)
         )
     };
-    if scenario.function != Function::RunMain {
+    if scenario.function != lesson_one::RUN_MAIN {
         html.push_str(&editor("model", "edit_model", pretty(&Value::Array(scenario.model.clone()))));
     }
-    if scenario.function != Function::AskClaude {
+    if scenario.function != lesson_one::ASK_CLAUDE {
         let process = match &scenario.process {
             ProcessScript::Always(v) => v.clone(),
             ProcessScript::Each(runs) => Value::Array(runs.clone()),

@@ -10,8 +10,9 @@
 use crate::markup::{clip, esc};
 use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson;
+use agent_loop_core::programs::lesson_one;
 use agent_loop_core::run::Trace;
-use agent_loop_core::trace::{Event, Function};
+use agent_loop_core::trace::Event;
 use agent_loop_core::vocab::Decimal;
 use serde_json::Value;
 
@@ -219,7 +220,7 @@ pub fn render_parts(m: &Moment) -> [String; 3] {
     // Status strip: budget, stop_reason, status. (text, is data, class)
     let number = latest_number(t, m.position);
     let mut chips: Vec<(String, bool, String)> = Vec::new();
-    if t.function == Function::RunLoop {
+    if t.function == lesson_one::RUN_LOOP {
         let calls = [("n", number.to_string()), ("max", t.max_calls.to_string())];
         chips.push((lang.fill("chip_calls", &calls), false, "alp-chip".into()));
     }
@@ -473,7 +474,7 @@ fn latest_number(t: &Trace, position: usize) -> i64 {
     t.steps[..=position.min(t.steps.len().saturating_sub(1))]
         .iter()
         .rev()
-        .filter(|s| s.function == Function::RunLoop)
+        .filter(|s| s.function == lesson_one::RUN_LOOP)
         .find_map(|s| t.locals_json(s)["number"].as_i64())
         .unwrap_or(0)
 }
@@ -489,7 +490,7 @@ fn latest_reason(t: &Trace, position: usize) -> Option<String> {
         if let Some(r) = l["reason"].as_str().or_else(|| l["response"]["stop_reason"].as_str()) {
             return Some(r.to_string());
         }
-        if s.event == Event::Return && s.function == Function::AskClaude {
+        if s.event == Event::Return && s.function == lesson_one::ASK_CLAUDE {
             if let Some(r) = l["return"]["stop_reason"].as_str() {
                 return Some(r.to_string());
             }
@@ -503,7 +504,7 @@ fn in_flight(svg: &mut Svg, m: &Moment, locals: &Value) {
     let Some(step) = m.trace.steps.get(m.position) else { return };
     let lang = m.lang;
     match step.function {
-        Function::AskClaude => {
+        lesson_one::ASK_CLAUDE => {
             let max_tokens = agent_loop_core::runtime::MAX_TOKENS;
             let response = match (&locals["response"], &locals["return"]) {
                 (Value::Object(r), _) | (_, Value::Object(r)) => {
@@ -520,7 +521,7 @@ fn in_flight(svg: &mut Svg, m: &Moment, locals: &Value) {
             ];
             panel(svg, lang.word("flight_ask"), &lines, "alp-flight-ask");
         }
-        Function::RunMain => {
+        lesson_one::RUN_MAIN => {
             let stages = ["call", "validate", "process", "result"];
             let reached = match lesson::stage(step) {
                 "main.call" | "main.envelope" => 0,
@@ -531,7 +532,7 @@ fn in_flight(svg: &mut Svg, m: &Moment, locals: &Value) {
             let rejected = m.trace.steps[..=m.position]
                 .iter()
                 .rev()
-                .take_while(|s| s.function == Function::RunMain)
+                .take_while(|s| s.function == lesson_one::RUN_MAIN)
                 .any(|s| lesson::stage(s) == "main.reject");
             svg.text(10.0, svg.y + 12.0, "alp-h", lang.word("tool_run"));
             svg.y += 20.0;
@@ -606,7 +607,9 @@ fn in_flight(svg: &mut Svg, m: &Moment, locals: &Value) {
                 panel(svg, lang.word("current_values"), &lines, "alp-flight-main");
             }
         }
-        Function::RunLoop => {}
+        // (run_loop draws its record, not a request; another program's
+        // function has nothing in flight to draw)
+        _ => {}
     }
 }
 
@@ -634,7 +637,7 @@ fn panel(svg: &mut Svg, title: &str, lines: &[(String, bool)], class: &str) {
 /// Results collected but not yet appended to the record.
 fn staged(svg: &mut Svg, m: &Moment, locals: &Value) {
     let Some(step) = m.trace.steps.get(m.position) else { return };
-    if step.function != Function::RunLoop {
+    if step.function != lesson_one::RUN_LOOP {
         return;
     }
     let Some(results) = locals["results"].as_array().filter(|r| !r.is_empty()) else { return };

@@ -10,6 +10,7 @@ use crate::markup::esc;
 use crate::view;
 use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson::{self, caption, listing_in};
+use agent_loop_core::programs;
 use agent_loop_core::session::Session;
 use agent_loop_core::vocab::{Code, Function};
 use serde_json::Value;
@@ -367,7 +368,7 @@ impl Page {
         let Ok(buttons) = self.root.query_selector_all(".alp-bp") else { return };
         for i in 0..buttons.length() {
             if let Some(b) = buttons.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
-                let f = b.get_attribute("data-function").and_then(|f| Function::from_name(&f));
+                let f = b.get_attribute("data-function").and_then(|f| programs::function(&f));
                 let n = b.get_attribute("data-line").and_then(|n| n.parse().ok());
                 let on = f.zip(n).is_some_and(|(f, n)| dbg.has_breakpoint(f, n));
                 let _ = b.set_attribute("aria-pressed", if on { "true" } else { "false" });

@@ -12,7 +12,8 @@
 use agent_loop_core::debugger::Command;
 use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson::Listing;
-use agent_loop_core::protocol::Said;
+use agent_loop_core::programs::lesson_one;
+use agent_loop_core::protocol::{Said, Setup};
 use agent_loop_core::run::Trace;
 use agent_loop_core::scenario::Scenario;
 use agent_loop_core::session::{Entry, Notice, LESSON};
@@ -230,7 +231,7 @@ pub fn picker(entries: &[Entry], current: usize, only: Option<Function>, lang: L
             esc(lang.word("group_lesson"))
         ));
     }
-    for f in Function::ALL.into_iter().filter(|f| only.is_none_or(|o| o == *f)) {
+    for f in lesson_one::FUNCTIONS.into_iter().filter(|f| only.is_none_or(|o| o == *f)) {
         let more: String = valid()
             .filter(|(_, s)| s.function == f && !LESSON.contains(&s.id.as_str()))
             .map(|(i, s)| option(i, s))
@@ -352,7 +353,7 @@ pub fn summary(trace: &Trace, lang: Lang) -> String {
         );
     }
     match trace.function {
-        Function::RunLoop => {
+        lesson_one::RUN_LOOP => {
             let values = [
                 ("status", lang.status(r["status"].as_str().unwrap_or(""))),
                 ("calls", r["calls"].to_string()),
@@ -360,14 +361,15 @@ pub fn summary(trace: &Trace, lang: Lang) -> String {
             ];
             esc(&lang.fill("summary_loop", &values))
         }
-        Function::RunMain => data(format!("tool_result: {r}")),
-        Function::AskClaude => {
+        lesson_one::RUN_MAIN => data(format!("tool_result: {r}")),
+        lesson_one::ASK_CLAUDE => {
             let reason = r["stop_reason"].as_str().unwrap_or("?");
             match r["id"].as_str() {
                 Some(id) => data(format!("stop_reason={reason} · id={id}")),
                 None => data(format!("stop_reason={reason}")),
             }
         }
+        _ => data(r.to_string()),
     }
 }
 
@@ -376,27 +378,26 @@ pub fn summary(trace: &Trace, lang: Lang) -> String {
 /// model's replies in order, the process outcome or outcomes) and the entry
 /// call. Code and data are shown as they are; the labels are words.
 pub fn setup(scenario: &Scenario, lang: Lang, edit_problems: &[String]) -> String {
-    use serde_json::json;
     let code = |text: &str| format!(r#"<pre translate="no">{}</pre>"#, esc(text));
     let item = |key: &str, body: String| format!("<dt>{}</dt><dd>{body}</dd>", esc(lang.word(key)));
     let json = |v: &Value| clip(&v.to_string(), 400);
     let mut html = String::new();
     html.push_str(&item("setup_question", code(&format!("QUESTION = {:?}", scenario.question))));
-    if scenario.function != Function::RunMain {
+    if scenario.function != lesson_one::RUN_MAIN {
         html.push_str(&item("setup_system", code(&format!("SYSTEM = {:?}", scenario.system))));
-        let tools = json!([{"name": "run_main", "description": scenario.tool_description,
-            "input_schema": {"type": "object", "properties": {}, "additionalProperties": false}}]);
+        let tools = Setup::new(&scenario.system, &scenario.tool_description).tools;
         let tools = serde_json::to_string_pretty(&tools).unwrap_or_default();
         html.push_str(&item("setup_tools", code(&format!("TOOLS = {tools}"))));
     }
     let timeout = agent_loop_core::vocab::Decimal(scenario.timeout_s);
     let entry = match scenario.function {
-        Function::AskClaude => "ask_claude(client, MODEL, [{\"role\": \"user\", \"content\": QUESTION}])".to_string(),
-        Function::RunMain => format!("run_main({}, workspace, timeout={timeout})", json(&scenario.call)),
-        Function::RunLoop => format!(
+        lesson_one::ASK_CLAUDE => "ask_claude(client, MODEL, [{\"role\": \"user\", \"content\": QUESTION}])".to_string(),
+        lesson_one::RUN_MAIN => format!("run_main({}, workspace, timeout={timeout})", json(&scenario.call)),
+        lesson_one::RUN_LOOP => format!(
             "ask = lambda messages: ask_claude(client, MODEL, messages)\nexecute = lambda call: run_main(call, workspace, timeout={timeout})\nrun_loop(ask, execute, max_calls={})",
             scenario.max_calls
         ),
+        other => format!("{}(client, QUESTION)", other.name()),
     };
     html.push_str(&item("setup_entry", code(&entry)));
     let editors = crate::explore::editors(scenario, lang, edit_problems);

@@ -2,6 +2,7 @@
 
 use agent_loop_core::debugger::{Command, Debugger};
 use agent_loop_core::lesson::line_of_label;
+use agent_loop_core::programs::lesson_one;
 use agent_loop_core::run::{record_scenario, Trace};
 use agent_loop_core::scenario::load_shipped;
 use agent_loop_core::trace::{Event, Function};
@@ -50,20 +51,20 @@ fn step_over_skips_nested_frames_and_into_enters_them() {
     d.command(Command::Debug, &t.steps);
     let here = d.position();
     d.command(Command::Step, &t.steps);
-    assert_eq!(t.steps[d.position()].function, Function::RunLoop);
+    assert_eq!(t.steps[d.position()].function, lesson_one::RUN_LOOP);
     assert_eq!(t.steps[d.position()].label, "loop.read");
     d.seek(here, &t.steps);
     d.command(Command::StepInto, &t.steps);
-    assert_eq!(t.steps[d.position()].function, Function::AskClaude);
+    assert_eq!(t.steps[d.position()].function, lesson_one::ASK_CLAUDE);
     assert_eq!(t.steps[d.position()].event, Event::Call);
     d.command(Command::StepInto, &t.steps);
     assert_eq!(t.steps[d.position()].depth, 1);
     d.command(Command::StepOut, &t.steps);
-    assert_eq!(t.steps[d.position()].function, Function::RunLoop);
+    assert_eq!(t.steps[d.position()].function, lesson_one::RUN_LOOP);
     assert_eq!(t.steps[d.position()].label, "loop.read");
     d.command(Command::Back, &t.steps);
     assert_eq!(t.steps[d.position()].event, Event::Return);
-    assert_eq!(t.steps[d.position()].function, Function::AskClaude);
+    assert_eq!(t.steps[d.position()].function, lesson_one::ASK_CLAUDE);
 }
 
 #[test]

@@ -11,11 +11,12 @@ use agent_loop_core::debugger::Command;
 use agent_loop_core::i18n::{self, Lang};
 use agent_loop_core::lesson::{self, caption};
 use agent_loop_core::predict;
+use agent_loop_core::programs::lesson_one;
 use agent_loop_core::protocol::Said;
 use agent_loop_core::run::record_scenario;
 use agent_loop_core::scenario::{load_shipped, Problem};
 use agent_loop_core::session::{Answer, Comparison, Entry, Notice, Summary};
-use agent_loop_core::vocab::{Code, Function};
+use agent_loop_core::vocab::Code;
 use agent_loop_playground::{explore, figure, view};
 use serde_json::Value;
 
@@ -165,7 +166,7 @@ fn a_pseudo_locale_reaches_every_word_of_the_page() {
     let without_options: String =
         picker.split("<option").map(|p| p.split_once("</option>").map_or(p, |x| x.1)).collect();
     check("picker", &without_options, &mut found);
-    for f in Function::ALL {
+    for f in lesson_one::FUNCTIONS {
         for code in Code::ALL {
             let rows = view::listing_rows(lesson::listing_in(code, f), code, xx);
             check(&format!("{} {}", f.name(), code.name()), &rows, &mut found);
@@ -224,7 +225,7 @@ fn a_pseudo_locale_reaches_every_word_of_the_page() {
                 let answer = Answer { key: ask.key.clone(), choice: 0, correct };
                 let panel = explore::predict_panel(
                     Some(ask),
-                    Some((Function::RunLoop, 7, "messages = []")),
+                    Some((lesson_one::RUN_LOOP, 7, "messages = []")),
                     Some((ask, &answer)),
                     (1, 2),
                     xx,
@@ -276,7 +277,8 @@ fn the_check_finds_a_hard_coded_word() {
 #[test]
 fn every_language_has_every_word_caption_and_sentence() {
     let en = Lang::parse("en").unwrap();
-    let stages: Vec<&str> = lesson::labels().into_iter().map(lesson::stage_of).collect();
+    let labels = lesson::labels_of(&lesson_one::PROGRAM);
+    let stages: Vec<&str> = labels.into_iter().map(lesson_one::stage_of).collect();
     let sentences = [
         Said::ModelCall { number: 1 },
         Said::Executing { name: "run_main".into() },

@@ -34,6 +34,7 @@ const CORE: Crate = Crate {
         &["preview"],
         &["trace"],
         &["runtime"],
+        &["programs"],
         &["scenario"],
         &["run"],
         &["lesson"],
@@ -42,6 +43,7 @@ const CORE: Crate = Crate {
         &["session"],
     ],
     inner: &[
+        ("programs", &[&["program"], &["lesson_one", "ask_once"]]),
         ("scenario", &[&["fields"], &["expect", "questions"]]),
         ("lesson", &[&["listing"], &["python"]]),
         (
@@ -88,6 +90,8 @@ fn place_of(path: &Path, src: &Path) -> Option<(String, Option<String>)> {
         [file] => Some((file.clone(), None)),
         [dir, file] if file == "mod" => Some((dir.clone(), None)),
         [dir, file] => Some((dir.clone(), Some(file.clone()))),
+        // A directory inside a directory module is one child of it.
+        [dir, sub, _] => Some((dir.clone(), Some(sub.clone()))),
         _ => None,
     }
 }
@@ -308,10 +312,10 @@ fn the_check_catches_an_upward_import() {
     std::fs::remove_dir_all(&dir).ok();
     assert_eq!(found.len(), 5, "{found:#?}");
     assert!(found[0].contains("`lesson/listing` uses `caption` of its parent module"), "{}", found[0]);
-    assert!(found[1].contains("run.rs:1: `run` (layer 7) uses `session` (layer 11)"), "{}", found[1]);
+    assert!(found[1].contains("run.rs:1: `run` (layer 8) uses `session` (layer 12)"), "{}", found[1]);
     assert!(found[2].contains("only the page crate may use the browser crates"), "{}", found[2]);
-    assert!(found[3].contains("`scenario` (layer 6) uses `run` (layer 7)"), "{}", found[3]);
-    assert!(found[4].contains("`trace` (layer 4) uses `lesson` (layer 8)"), "{}", found[4]);
+    assert!(found[3].contains("`scenario` (layer 7) uses `run` (layer 8)"), "{}", found[3]);
+    assert!(found[4].contains("`trace` (layer 4) uses `lesson` (layer 9)"), "{}", found[4]);
     // A sibling on a higher row is refused the same way.
     let dir = std::env::temp_dir().join(format!("alp-layers-sib-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("lesson")).unwrap();

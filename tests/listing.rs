@@ -3,6 +3,7 @@
 //! reached by some shipped scenario.
 
 use agent_loop_core::lesson::{self, listing};
+use agent_loop_core::programs::{self, lesson_one};
 use agent_loop_core::run::record_scenario;
 use agent_loop_core::scenario::load_shipped;
 use agent_loop_core::trace::{Attach, Event, Function};
@@ -25,7 +26,7 @@ fn instrumented(function: Function) -> BTreeSet<u32> {
 
 #[test]
 fn listings_are_cut_from_runtime_rs() {
-    for f in Function::ALL {
+    for f in lesson_one::FUNCTIONS {
         let l = listing(f);
         assert!(l.len() > 5, "{f:?} listing too short");
         let sig = l.line(l.signature_line()).unwrap();
@@ -46,7 +47,7 @@ fn listings_are_cut_from_runtime_rs() {
 
 #[test]
 fn every_statement_has_a_snapshot() {
-    for f in Function::ALL {
+    for f in lesson_one::FUNCTIONS {
         let wanted: BTreeSet<u32> = listing(f).executable_lines().into_iter().collect();
         let have = instrumented(f);
         let missing: Vec<_> = wanted.difference(&have).map(|n| listing(f).line(*n).unwrap().text).collect();
@@ -75,7 +76,7 @@ fn every_executable_line_is_visited_and_every_step_line_exists() {
             }
         }
     }
-    for f in Function::ALL {
+    for f in lesson_one::FUNCTIONS {
         let unvisited: Vec<_> = listing(f)
             .executable_lines()
             .into_iter()
@@ -92,7 +93,7 @@ fn labels_are_unique_except_shared_return_and_resolve_to_lines() {
     for label in &labels {
         let (f, line) = lesson::line_of_label(label).unwrap_or_else(|| panic!("{label} has no line"));
         assert!(listing(f).line(line).is_some());
-        assert_ne!(lesson::stage_of(label), "other", "{label} has no stage");
+        assert_ne!((programs::of(f).stage)(f, label), "other", "{label} has no stage");
     }
     for required in [
         "ask.create",
@@ -107,7 +108,7 @@ fn labels_are_unique_except_shared_return_and_resolve_to_lines() {
         assert!(labels.contains(&required), "required label {required} missing");
     }
     let (f, line) = lesson::line_of_label("loop.save_results").unwrap();
-    assert_eq!(f, Function::RunLoop);
+    assert_eq!(f, lesson_one::RUN_LOOP);
     assert!(listing(f).line(line).unwrap().text.contains("messages.push(json!({\"role\": \"user\""));
     let (_, ask) = lesson::line_of_label("loop.ask").unwrap();
     assert!(listing(f).line(ask).unwrap().text.contains("ask(&messages)"));

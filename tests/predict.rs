@@ -6,6 +6,7 @@ use agent_loop_core::debugger::Command;
 use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson;
 use agent_loop_core::predict::{problems, questions};
+use agent_loop_core::programs::lesson_one;
 use agent_loop_core::run::record_scenario;
 use agent_loop_core::scenario::{load_shipped, Scenario};
 use agent_loop_core::session::{stop_line, FixtureDoubles, Options, Session, LESSON};
@@ -34,7 +35,7 @@ fn every_generated_answer_is_what_the_trace_does() {
                     .into_iter()
                     .filter_map(|label| lesson::line_of_label_in(code, label))
                     // (placed the way a click on line 1 places it)
-                    .chain(Function::ALL.map(|f| (f, stop_line(code, f, 1).unwrap())))
+                    .chain(lesson_one::FUNCTIONS.map(|f| (f, stop_line(code, f, 1).unwrap())))
                     .collect();
                 for bp in lines.iter().map(|l| vec![*l]).chain([vec![]]) {
                     let asks = questions(&scenario, &trace, lang, code, &bp);
@@ -431,10 +432,10 @@ fn debug_onto_a_breakpoint_on_the_first_line_asks_there_and_quotes_the_breakpoin
     s.command(Command::Debug);
     let ask = s.predictions().pending().expect("asked at once").clone();
     assert!(ask.key.starts_with("breakpoint-"));
-    assert_eq!(ask.about, Some((Function::RunLoop, 1)), "the question is about the breakpoint's line");
+    assert_eq!(ask.about, Some((lesson_one::RUN_LOOP, 1)), "the question is about the breakpoint's line");
     let mut s = session("report", "ask_claude:4", true);
     s.command(Command::Debug);
-    assert_eq!(s.predictions().pending().and_then(|a| a.about), Some((Function::AskClaude, 4)));
+    assert_eq!(s.predictions().pending().and_then(|a| a.about), Some((lesson_one::ASK_CLAUDE, 4)));
 }
 
 #[test]

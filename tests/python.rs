@@ -18,6 +18,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use agent_loop_core::lesson::RUNTIME_SOURCE;
+use agent_loop_core::programs::lesson_one;
 use agent_loop_core::run::{record_scenario, Trace};
 use agent_loop_core::scenario::load_shipped;
 use agent_loop_core::trace::Event;
@@ -305,13 +306,12 @@ fn every_step_stands_on_a_line_of_the_python_listing() {
 #[test]
 fn the_python_names_are_read_from_the_listing() {
     use agent_loop_core::lesson::python_names;
-    use agent_loop_core::vocab::Function;
-    let main = python_names(Function::RunMain);
+    let main = python_names(lesson_one::RUN_MAIN);
     for name in ["call", "workspace", "timeout", "result", "process", "error", "output"] {
         assert!(main.iter().any(|n| n == name), "run_main has {name}: {main:?}");
     }
     assert!(!main.iter().any(|n| n == "returncode" || n == "stdout"), "{main:?}");
-    let looped = python_names(Function::RunLoop);
+    let looped = python_names(lesson_one::RUN_LOOP);
     for name in [
         "ask",
         "execute",

@@ -5,10 +5,11 @@
 //! its function, fails the suite.
 
 use agent_loop_core::lesson;
+use agent_loop_core::programs::lesson_one;
 use agent_loop_core::protocol::Status;
 use agent_loop_core::run::{record_scenario, Trace};
 use agent_loop_core::scenario::{load_shipped, Expect, Scenario};
-use agent_loop_core::trace::Function;
+
 use serde_json::{json, Value};
 
 mod common;
@@ -61,10 +62,11 @@ fn count(trace: &Trace, label: &str) -> usize {
 /// old per-function tables checked for every scenario of that kind.
 fn required_keys(s: &Scenario, e: &Expect) -> &'static [&'static str] {
     match s.function {
-        Function::RunLoop if e.error.is_some() => &["error", "output_lines", "misses"],
-        Function::RunLoop => &["status", "calls", "record", "results", "output_lines"],
-        Function::RunMain => &["results"],
-        Function::AskClaude => &["stop_reason"],
+        lesson_one::RUN_LOOP if e.error.is_some() => &["error", "output_lines", "misses"],
+        lesson_one::RUN_LOOP => &["status", "calls", "record", "results", "output_lines"],
+        lesson_one::RUN_MAIN => &["results"],
+        lesson_one::ASK_CLAUDE => &["stop_reason"],
+        _ => &[],
     }
 }
 
@@ -125,7 +127,7 @@ fn mismatches(s: &Scenario) -> Vec<String> {
     }
 
     match s.function {
-        Function::RunLoop => {
+        lesson_one::RUN_LOOP => {
             if let Some(status) = e.status {
                 if trace.status() != Some(status.as_str()) {
                     let got = trace.status().map_or("no status".to_string(), |s| format!("{s:?}"));
@@ -177,7 +179,7 @@ fn mismatches(s: &Scenario) -> Vec<String> {
                 }
             }
         }
-        Function::RunMain => {
+        lesson_one::RUN_MAIN => {
             let r = &trace.result;
             if let Some(results) = &e.results {
                 let actual = json!([result_pair(r)]);
@@ -206,7 +208,7 @@ fn mismatches(s: &Scenario) -> Vec<String> {
                 );
             }
         }
-        Function::AskClaude => {
+        lesson_one::ASK_CLAUDE => {
             if let Some(reason) = &e.stop_reason {
                 if trace.result["stop_reason"] != json!(reason) {
                     fail("stop_reason", format!("expected {reason:?}, got {}", trace.result["stop_reason"]));
@@ -229,6 +231,7 @@ fn mismatches(s: &Scenario) -> Vec<String> {
                 }
             }
         }
+        other => fail("function", format!("{} is not a function of the lesson", other.name())),
     }
 
     if let Some(record) = &e.record {
@@ -503,8 +506,11 @@ fn the_record_only_grows_and_frames_nest() {
         assert_eq!(last.1 as usize, trace.output.len(), "{}", s.id);
         // Nested frames: ask_claude and run_main run one deeper than run_loop.
         for step in &trace.steps {
-            let expected =
-                if s.function == Function::RunLoop && step.function != Function::RunLoop { 1 } else { 0 };
+            let expected = if s.function == lesson_one::RUN_LOOP && step.function != lesson_one::RUN_LOOP {
+                1
+            } else {
+                0
+            };
             assert_eq!(step.depth, expected, "{}: {} at depth {}", s.id, step.label, step.depth);
         }
     }

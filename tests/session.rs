@@ -3,6 +3,7 @@
 use agent_loop_core::debugger::Command;
 use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson::line_of_label;
+use agent_loop_core::programs::lesson_one;
 use agent_loop_core::protocol::{Model, ModelError, Request};
 use agent_loop_core::scenario::Scenario;
 use agent_loop_core::session::{parse_breakpoint, FixtureDoubles, Maker, Options, Session};
@@ -30,15 +31,18 @@ fn session_in(listing: &str, scenario: &str, breakpoints: &str) -> Session {
 #[test]
 fn one_breakpoint_grammar_labels_numbers_and_function_lines() {
     let (f, ask) = line_of_label("loop.ask").unwrap();
-    assert_eq!(f, Function::RunLoop);
-    assert_eq!(parse_breakpoint("loop.ask", Function::RunMain, Code::Rust), Ok((Function::RunLoop, ask)));
+    assert_eq!(f, lesson_one::RUN_LOOP);
     assert_eq!(
-        parse_breakpoint(&ask.to_string(), Function::RunLoop, Code::Rust),
-        Ok((Function::RunLoop, ask))
+        parse_breakpoint("loop.ask", lesson_one::RUN_MAIN, Code::Rust),
+        Ok((lesson_one::RUN_LOOP, ask))
     );
     assert_eq!(
-        parse_breakpoint(&format!(" run_loop:{ask} "), Function::AskClaude, Code::Rust),
-        Ok((Function::RunLoop, ask))
+        parse_breakpoint(&ask.to_string(), lesson_one::RUN_LOOP, Code::Rust),
+        Ok((lesson_one::RUN_LOOP, ask))
+    );
+    assert_eq!(
+        parse_breakpoint(&format!(" run_loop:{ask} "), lesson_one::ASK_CLAUDE, Code::Rust),
+        Ok((lesson_one::RUN_LOOP, ask))
     );
     let refused = [
         ("loop.save_result", "unknown label \"loop.save_result\""),
@@ -47,7 +51,7 @@ fn one_breakpoint_grammar_labels_numbers_and_function_lines() {
         ("bogus:3", "unknown function \"bogus\""),
     ];
     for (item, why) in refused {
-        assert_eq!(parse_breakpoint(item, Function::RunLoop, Code::Rust), Err(why.to_string()), "{item}");
+        assert_eq!(parse_breakpoint(item, lesson_one::RUN_LOOP, Code::Rust), Err(why.to_string()), "{item}");
     }
 }
 
@@ -136,8 +140,8 @@ fn load_language_and_function_limits() {
     assert_eq!(s.lang().code(), "en");
     assert!(s.load("nope").is_err());
     s.load("error").unwrap();
-    assert_eq!(s.trace().function, Function::RunMain);
-    assert_eq!(s.shown_function(), Function::RunMain);
+    assert_eq!(s.trace().function, lesson_one::RUN_MAIN);
+    assert_eq!(s.shown_function(), lesson_one::RUN_MAIN);
     s.set_lang(Lang::parse("zh").unwrap());
     assert!(s.take_changes().lang);
     let only = Session::new(
@@ -145,7 +149,7 @@ fn load_language_and_function_limits() {
         &Options { function: "run_main".into(), ..Options::default() },
     )
     .unwrap();
-    assert_eq!(only.scenario().unwrap().function, Function::RunMain);
+    assert_eq!(only.scenario().unwrap().function, lesson_one::RUN_MAIN);
     assert_eq!(only.lang().code(), "zh", "the course's language by default");
 }
 
@@ -188,7 +192,7 @@ fn budgets_come_from_attributes_or_default_and_bad_ones_are_named() {
 fn a_breakpoint_only_sits_where_the_run_can_stop_and_unreached_ones_are_named() {
     use agent_loop_core::lesson::{listing, stoppable_lines};
     let _ = Code::Rust;
-    let f = Function::RunLoop;
+    let f = lesson_one::RUN_LOOP;
     let stoppable = stoppable_lines(f);
     let rows = listing(f);
     // A comment line of run_loop: the breakpoint goes to the next line that can stop.
@@ -278,7 +282,7 @@ fn breakpoints_and_the_position_survive_a_switch_of_listing() {
     use agent_loop_core::lesson::{line_of_label, python_listing};
     let mut s = python_session("report", "loop.save_results");
     let py_line = s.state()["breakpoints"][0]["line"].as_u64().unwrap() as u32;
-    let text = python_listing(Function::RunLoop).line(py_line).unwrap().text;
+    let text = python_listing(lesson_one::RUN_LOOP).line(py_line).unwrap().text;
     assert!(text.contains("messages.append({\"role\": \"user\""), "{text}");
     s.command(Command::Debug);
     assert_eq!(s.state()["label"], "loop.save_results");
@@ -290,12 +294,12 @@ fn breakpoints_and_the_position_survive_a_switch_of_listing() {
     assert_eq!(s.state()["line"], rust_line);
     // A breakpoint set on a Python line stops at every step of that line.
     let mut s = python_session("report", "");
-    let ask_line = (1..=python_listing(Function::RunLoop).len())
+    let ask_line = (1..=python_listing(lesson_one::RUN_LOOP).len())
         .find(|n| {
-            python_listing(Function::RunLoop).line(*n).unwrap().text.contains("response = ask(messages)")
+            python_listing(lesson_one::RUN_LOOP).line(*n).unwrap().text.contains("response = ask(messages)")
         })
         .unwrap();
-    assert_eq!(s.toggle_line(Function::RunLoop, ask_line), Ok(true));
+    assert_eq!(s.toggle_line(lesson_one::RUN_LOOP, ask_line), Ok(true));
     s.command(Command::Debug);
     assert_eq!(s.state()["label"], "loop.ask");
     s.command(Command::Continue);
@@ -315,7 +319,7 @@ fn back_from_inside_a_python_line_goes_to_the_line_before() {
     let back = s.step().unwrap();
     assert_ne!(
         (back.function, line_in(Code::Python, back)),
-        (Function::AskClaude, here),
+        (lesson_one::ASK_CLAUDE, here),
         "Back moved to another line"
     );
 }

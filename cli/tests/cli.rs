@@ -1,9 +1,6 @@
 //! The author CLI: `trace` prints the trace contract, `check` reports
 //! `file: field: problem` and exits non-zero.
 
-// The CLI is native only (the wasm32 build of the binary is the library).
-#![cfg(not(target_arch = "wasm32"))]
-
 use std::process::Command;
 
 fn cli(args: &[&str]) -> (i32, String, String) {
@@ -33,6 +30,31 @@ fn trace_prints_the_contract_fields() {
     {
         assert!(step.get(key).is_some(), "step misses {key}");
     }
+}
+
+#[test]
+fn check_and_trace_take_a_scenario_of_the_second_program() {
+    // The test-only program (core/src/programs/ask_once) through the same
+    // commands as the lesson's scenarios.
+    let dir = std::env::temp_dir().join(format!("alp-cli-program-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy("../tests/programs/ask-once.json", dir.join("ask-once.json")).unwrap();
+    std::fs::write(
+        dir.join("no-model.json"),
+        r#"{"id": "no-model", "function": "ask_once", "title": {"en": "x"}}"#,
+    )
+    .unwrap();
+    let (code, out, _) = cli(&["check", dir.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("checked 2 fixture(s): 1 ok, 1 with problems"), "{out}");
+    assert!(out.contains("no-model.json: model: missing: ask_once needs a model reply"), "{out}");
+    let (code, out, _) = cli(&["trace", dir.join("ask-once.json").to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!((&v["function"], &v["result"]), (&"ask_once".into(), &"Hello\nagain".into()));
+    assert_eq!(v["steps"][8]["label"], "once.keep");
+    assert_eq!(v["steps"][8]["stage"], "once.print");
 }
 
 #[test]

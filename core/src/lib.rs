@@ -10,6 +10,7 @@
 //! - [`preview`] — the one preview rule and the one hash.
 //! - [`trace`] — snapshots and the recorder the teaching source reports to.
 //! - [`runtime`] — THE TEACHING SOURCE: `ask_claude`, `run_main`, `run_loop`.
+//! - [`programs`] — each teaching program as a value: functions, sources, stages, wiring.
 //! - [`scenario`] — the fixture format, validation, Rust doubles.
 //! - [`run`] — wires doubles into an entry point and produces a [`run::Trace`].
 //! - [`lesson`] — listings cut from `runtime.rs`, stages, captions.
@@ -22,6 +23,7 @@ pub mod i18n;
 pub mod lesson;
 pub mod predict;
 pub mod preview;
+pub mod programs;
 pub mod protocol;
 pub mod run;
 pub mod runtime;

@@ -18,6 +18,7 @@
 use crate::debugger::{Command, Debugger};
 use crate::i18n::Lang;
 use crate::lesson;
+use crate::programs::lesson_one;
 use crate::run::Trace;
 use crate::scenario::{Problem, Scenario};
 use crate::trace::Event;
@@ -164,7 +165,7 @@ const LIKELY_ENDINGS: [&str; 3] = ["answered", "call_limit", "model_stopped"];
 
 /// "Which status will this run end with?" on the loop's first line.
 fn status_question(trace: &Trace, lang: Lang) -> Option<Ask> {
-    if trace.function != Function::RunLoop {
+    if trace.function != lesson_one::RUN_LOOP {
         return None;
     }
     let ending = trace.status()?;

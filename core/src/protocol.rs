@@ -49,6 +49,13 @@ impl Setup {
 /// The model name the lesson's entry point passes in.
 pub const MODEL: &str = "teaching-model";
 
+/// A failure of the run as a whole (not a loop status).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TraceError {
+    pub kind: String,
+    pub message: String,
+}
+
 /// One request to the model. `messages` is borrowed: the record is sent as
 /// it is, never copied.
 #[derive(Clone, Debug, Serialize)]

@@ -1,25 +1,16 @@
-//! Record a scenario: wire a model and a process into the lesson's entry
-//! point the way a real program would, run it under the recorder, and
-//! package the result as a [`Trace`] (written out as JSON by
-//! `lesson::trace_json`; the format is in docs/trace-format.md).
-//!
-//! In a `run_loop` scenario, `ask` is bound to `ask_claude` and `execute`
-//! to `run_main`, so those really run as nested frames.
+//! Record a scenario: its program wires a model and a process into the
+//! entry point the way a real program would ([`crate::programs::Program`]),
+//! the recorder runs it, and the result is packaged as a [`Trace`] (written
+//! out as JSON by `lesson::trace_json`; the format is in
+//! docs/trace-format.md).
 
-use crate::protocol::ProcessOutcome;
-use crate::protocol::{Model, ModelError, Process, Seconds, Setup};
-use crate::runtime;
+use crate::programs::{self, Inputs};
+use crate::protocol::{Model, Process, Setup};
 use crate::scenario::Scenario;
-use crate::trace::{self, Cut, Function, Limits, Local, LocalsTable, Recording, Step};
-use serde::Serialize;
-use serde_json::{json, Value};
+use crate::trace::{self, Cut, Function, Limits, LocalsTable, Recording, Step};
+use serde_json::Value;
 
-/// A failure of the run as a whole (not a loop status).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct TraceError {
-    pub kind: String,
-    pub message: String,
-}
+pub use crate::protocol::TraceError;
 
 /// One recorded run.
 #[derive(Debug)]
@@ -38,8 +29,11 @@ pub struct Trace {
     pub steps: Vec<Step>,
     /// The locals every step points into.
     pub locals: LocalsTable,
-    /// The call budget of a `run_loop` scenario (0 otherwise).
+    /// The call budget of the run (0 when it has none).
     pub max_calls: i64,
+    /// Whether the entry point returned the record (`run_loop`'s
+    /// `messages`): [`Trace::returned`] puts it back.
+    pub returns_record: bool,
 }
 
 impl Trace {
@@ -47,7 +41,7 @@ impl Trace {
     pub fn empty() -> Trace {
         Trace {
             scenario: String::new(),
-            function: Function::RunLoop,
+            function: crate::programs::lesson_one::RUN_LOOP,
             result: Value::Null,
             error: None,
             output: Vec::new(),
@@ -55,6 +49,7 @@ impl Trace {
             steps: Vec::new(),
             locals: Default::default(),
             max_calls: 0,
+            returns_record: false,
         }
     }
 
@@ -67,7 +62,7 @@ impl Trace {
     /// back under `messages` (a copy: for writing out, not for every step).
     pub fn returned(&self) -> Value {
         let mut result = self.result.clone();
-        if let (Some(map), Function::RunLoop) = (result.as_object_mut(), self.function) {
+        if let (Some(map), true) = (result.as_object_mut(), self.returns_record) {
             map.insert("messages".into(), Value::Array(self.record.clone()));
         }
         result
@@ -140,74 +135,19 @@ pub fn record(
     let limits: Limits = limits.into();
     // The model reads SYSTEM and the tool description in the scenario's language.
     let setup = Setup::new(&scenario.system, &scenario.tool_description);
-    // Once a budget has run out, the process is not started again.
-    let mut process = Guarded(process);
-    let process: &mut dyn Process = &mut process;
-    let question_message = json!({"role": "user", "content": scenario.question});
-    let ((result, error, record), rec) = trace::recording(limits, || match scenario.function {
-        Function::AskClaude => {
-            let messages = vec![question_message];
-            let returned = traced_ask(model, &setup, &messages);
-            match returned {
-                Ok(response) => (response, None, messages),
-                Err(e) => (Value::Null, Some(model_error(&e)), messages),
-            }
-        }
-        Function::RunMain => {
-            let result = traced_run_main(&scenario.call, process, scenario.timeout_s);
-            (result, None, Vec::new())
-        }
-        Function::RunLoop => {
-            let mut ask = |messages: &[Value]| {
-                if trace::over_limit() {
-                    return Err(ModelError {
-                        name: "StepCap".into(),
-                        message: "the recording was stopped (a budget ran out)".into(),
-                    });
-                }
-                traced_ask(model, &setup, messages)
-            };
-            let mut execute = |call: &Value| traced_run_main(call, process, scenario.timeout_s);
-            let mut emit = trace::emit;
-            let args: [(&str, &dyn Local); 2] =
-                [("question", &scenario.question), ("max_calls", &scenario.max_calls)];
-            let show = |r: &Result<crate::protocol::Outcome, crate::protocol::LoopError>| match r {
-                Ok(o) => json!({"status": o.status, "text": o.text, "calls": o.calls,
-                                "messages": crate::preview::record_ref(o.messages.len())}),
-                Err(e) => json!({"error": e}),
-            };
-            let returned = trace::call(Function::RunLoop, &args, show, || {
-                runtime::run_loop(&scenario.question, &mut ask, &mut execute, scenario.max_calls, &mut emit)
-            });
-            match returned {
-                Ok(outcome) => {
-                    let value =
-                        json!({"status": outcome.status, "text": outcome.text, "calls": outcome.calls});
-                    (value, None, outcome.messages)
-                }
-                Err(e) => (Value::Null, Some(TraceError { kind: e.kind, message: e.message }), Vec::new()),
-            }
-        }
-    });
+    let inputs = Inputs {
+        question: &scenario.question,
+        setup: &setup,
+        max_calls: scenario.max_calls,
+        call: &scenario.call,
+        timeout_s: scenario.timeout_s,
+    };
+    let program = programs::of(scenario.function);
+    let (ran, rec) = trace::recording(limits, || (program.run)(scenario.function, &inputs, model, process));
     let Recording { steps, locals, output, cut } = rec;
     let (result, error) = match cut {
-        Some(cut) => {
-            let message = match cut {
-                Cut::Steps => {
-                    format!("the trace reached the step cap of {} steps and was stopped", limits.steps)
-                }
-                Cut::Time => format!(
-                    "the recording ran longer than its time budget of {} ms and was stopped",
-                    crate::vocab::Decimal(limits.millis.unwrap_or_default())
-                ),
-                Cut::Memory => format!(
-                    "the trace grew past its memory budget of {} MB and was stopped",
-                    limits.bytes.unwrap_or_default() >> 20
-                ),
-            };
-            (Value::Null, Some(TraceError { kind: cut.kind().into(), message }))
-        }
-        None => (result, error),
+        Some(cut) => (Value::Null, Some(cut_error(cut, &limits))),
+        None => (ran.result, ran.error),
     };
     Trace {
         scenario: scenario.id.clone(),
@@ -215,44 +155,26 @@ pub fn record(
         result,
         error,
         output,
-        record,
+        record: ran.record,
         steps,
         locals,
-        max_calls: if scenario.function == Function::RunLoop { scenario.max_calls } else { 0 },
+        max_calls: ran.max_calls,
+        returns_record: ran.returns_record,
     }
 }
 
-fn traced_ask(model: &mut dyn Model, setup: &Setup, messages: &[Value]) -> Result<Value, ModelError> {
-    trace::record_len(messages.len());
-    let shown = crate::preview::record_ref(messages.len());
-    let args: [(&str, &dyn Local); 1] = [("messages", &shown)];
-    let show = |r: &Result<Value, ModelError>| match r {
-        Ok(v) => v.clone(),
-        Err(e) => json!({"raised": e}),
+/// Why a recording was stopped, as the trace's error.
+fn cut_error(cut: Cut, limits: &Limits) -> TraceError {
+    let message = match cut {
+        Cut::Steps => format!("the trace reached the step cap of {} steps and was stopped", limits.steps),
+        Cut::Time => format!(
+            "the recording ran longer than its time budget of {} ms and was stopped",
+            crate::vocab::Decimal(limits.millis.unwrap_or_default())
+        ),
+        Cut::Memory => format!(
+            "the trace grew past its memory budget of {} MB and was stopped",
+            limits.bytes.unwrap_or_default() >> 20
+        ),
     };
-    trace::call(Function::AskClaude, &args, show, || {
-        runtime::ask_claude(model, &setup.system, &setup.tools, messages)
-    })
-}
-
-fn traced_run_main(call: &Value, process: &mut dyn Process, timeout_s: f64) -> Value {
-    let timeout = Seconds(timeout_s);
-    let args: [(&str, &dyn Local); 2] = [("call", call), ("timeout", &timeout)];
-    trace::call(Function::RunMain, &args, Value::clone, || runtime::run_main(call, process, timeout))
-}
-
-fn model_error(e: &ModelError) -> TraceError {
-    TraceError { kind: "model_error".into(), message: format!("{}: {}", e.name, e.message) }
-}
-
-/// A process that is not started once the recording was stopped.
-struct Guarded<'a>(&'a mut dyn Process);
-
-impl Process for Guarded<'_> {
-    fn run(&mut self, command: &[&str], timeout: Seconds) -> ProcessOutcome {
-        if trace::over_limit() {
-            return ProcessOutcome::CannotStart("the recording was stopped (a budget ran out)".into());
-        }
-        self.0.run(command, timeout)
-    }
+    TraceError { kind: cut.kind().into(), message }
 }

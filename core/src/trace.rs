@@ -290,6 +290,8 @@ struct Recorder {
     started: f64,
     /// Bytes the trace holds so far (an estimate: steps, locals, output).
     bytes: usize,
+    /// The function of the last frame entered.
+    last_function: Function,
 }
 
 thread_local! {
@@ -302,8 +304,15 @@ pub fn recording<R>(limits: impl Into<Limits>, body: impl FnOnce() -> R) -> (R, 
     let mut limits: Limits = limits.into();
     limits.steps = limits.steps.max(1);
     let started = (limits.clock)();
-    let fresh =
-        Recorder { rec: Recording::default(), frames: Vec::new(), record_len: 0, limits, started, bytes: 0 };
+    let fresh = Recorder {
+        rec: Recording::default(),
+        frames: Vec::new(),
+        record_len: 0,
+        limits,
+        started,
+        bytes: 0,
+        last_function: Function::named(""),
+    };
     let outer = RECORDER.with(|r| r.borrow_mut().replace(fresh));
     let value = body();
     let done = RECORDER.with(|r| std::mem::replace(&mut *r.borrow_mut(), outer));
@@ -328,6 +337,7 @@ pub fn call<R>(
 ) -> R {
     let active = with_recorder(|r| {
         r.frames.push(Frame { function, source: 0 });
+        r.last_function = function;
         r.push(Event::Call, "call", args);
     })
     .is_some();
@@ -407,7 +417,9 @@ impl Recorder {
             return;
         }
         let frame = self.frames.last();
-        let function = frame.map(|f| f.function).unwrap_or(Function::RunLoop);
+        // (a step outside every frame — the cut at the very end — stands
+        // in the function that ran last)
+        let function = frame.map_or(self.last_function, |f| f.function);
         let source = frame.map_or(0, |f| f.source);
         let depth = self.frames.len().saturating_sub(1) as u16;
         let over = self.over();

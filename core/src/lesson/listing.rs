@@ -1,19 +1,21 @@
-//! A function's listing cut from the real `runtime.rs`, and the number a
-//! step shows in it.
+//! A function's listing cut from its program's real Rust source, and the
+//! number a step shows in it.
 //!
-//! Listings are built from `include_str!("runtime.rs")`, the very file that
-//! was compiled, so the code shown is the code that ran. Instrumentation
+//! Listings are built from the program's `include_str!` of the very file
+//! that was compiled (`runtime.rs` for the lesson), so the code shown is
+//! the code that ran. Instrumentation
 //! lines (`before!`, `head!`) are kept but marked hidden; visible lines are
 //! numbered 1, 2, 3 … per function, and those numbers are what trace steps
 //! carry.
 
+use crate::programs;
 use crate::trace::{Attach, Event, Step};
 use crate::vocab::Function;
 use serde::Serialize;
 use std::sync::OnceLock;
 
-/// The source that was compiled into this binary.
-pub const RUNTIME_SOURCE: &str = include_str!("../runtime.rs");
+/// The lesson's Rust, as compiled into this binary (`runtime.rs`).
+pub const RUNTIME_SOURCE: &str = programs::lesson_one::PROGRAM.rust;
 
 /// One line of a listing.
 #[derive(Clone, Debug, Serialize)]
@@ -44,12 +46,13 @@ impl Listing {
     }
 
     fn cut(function: Function) -> Listing {
-        let all: Vec<&'static str> = RUNTIME_SOURCE.lines().collect();
+        let program = programs::of(function);
+        let all: Vec<&'static str> = program.rust.lines().collect();
         let signature = format!("pub fn {}(", function.name());
         let start = all
             .iter()
             .position(|l| l.starts_with(&signature))
-            .unwrap_or_else(|| panic!("runtime.rs has no `{signature}`"));
+            .unwrap_or_else(|| panic!("the Rust of {} has no `{signature}`", program.name));
         // Doc comments directly above belong to the function.
         let mut first = start;
         while first > 0 && all[first - 1].starts_with("///") {
@@ -203,9 +206,19 @@ fn is_instrumentation(text: &str) -> bool {
 
 /// The listing of one function (cut once, then shared).
 pub fn listing(function: Function) -> &'static Listing {
-    static LISTINGS: OnceLock<[Listing; 3]> = OnceLock::new();
-    let all = LISTINGS.get_or_init(|| Function::ALL.map(Listing::cut));
-    &all[Function::ALL.iter().position(|f| *f == function).unwrap_or(0)]
+    static LISTINGS: OnceLock<Vec<(Function, Listing)>> = OnceLock::new();
+    each(&LISTINGS, function, Listing::cut)
+}
+
+/// A value worked out once for every function of every program (a
+/// function no program has gets the first one's).
+pub fn each<T: Send + Sync>(
+    cell: &'static OnceLock<Vec<(Function, T)>>,
+    function: Function,
+    make: fn(Function) -> T,
+) -> &'static T {
+    let all = cell.get_or_init(|| programs::functions().map(|f| (f, make(f))).collect());
+    &all.iter().find(|(f, _)| *f == function).unwrap_or(&all[0]).1
 }
 
 /// The number a step shows in its function's listing: the signature line

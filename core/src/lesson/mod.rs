@@ -10,6 +10,7 @@
 //! carry.
 
 use crate::i18n::{self, Lang};
+use crate::programs;
 use crate::run::Trace;
 use crate::trace::{Event, Step};
 use crate::vocab::{Code, Function};
@@ -20,71 +21,13 @@ mod listing;
 mod python;
 pub use listing::{line, listing, Listing, ListingLine, RUNTIME_SOURCE};
 pub use python::{
-    keys, keys_on_line, line_in, line_of_key, line_of_label_in, listing_in, python_listing, python_names,
-    step_key, stoppable_lines_in, Key, PYTHON_SOURCE,
+    keys, keys_on_line, labels_of, line_in, line_of_key, line_of_label_in, listing_in, python_listing,
+    python_names, step_key, stoppable_lines_in, Key, PYTHON_SOURCE,
 };
-
-/// The stage (caption) a trace label belongs to. Several lines that tell one
-/// idea share a stage; labels stay stable when code moves.
-pub fn stage_of(label: &str) -> &'static str {
-    match label {
-        "ask.build" => "ask.build",
-        "ask.create" => "ask.create",
-        "ask.return" => "ask.return",
-        "main.envelope" => "main.envelope",
-        "main.validate" => "main.validate",
-        "main.reject" | "main.reject_flag" => "main.reject",
-        "main.spawn" => "main.spawn",
-        "main.exited" | "main.cap" | "main.placeholder" => "main.output",
-        "main.content" | "main.flag" => "main.content",
-        "main.timeout" | "main.timeout_flag" => "main.timeout",
-        "main.cannot_start" | "main.cannot_start_flag" => "main.cannot_start",
-        "main.return" => "main.return",
-        "loop.check_budget" | "loop.bad_budget" => "loop.budget",
-        "loop.start" | "loop.rule" => "loop.start",
-        "loop.next_call" | "loop.announce" => "loop.next_call",
-        "loop.ask" => "loop.ask",
-        "loop.model_error" | "loop.finish_model_error" => "loop.model_error",
-        "loop.read" | "loop.content" | "loop.check_format" => "loop.read",
-        "loop.bad_format" | "loop.finish_bad_format" => "loop.bad_format",
-        "loop.save_response" => "loop.save_response",
-        "loop.find_calls" | "loop.join_text" | "loop.join_lines" => "loop.split",
-        "loop.check_answer" => "loop.check_answer",
-        "loop.answered" => "loop.answered",
-        "loop.check_reason" => "loop.check_reason",
-        "loop.model_stopped" | "loop.finish_model_stopped" => "loop.model_stopped",
-        "loop.check_ids" | "loop.ids_filled" | "loop.ids_unique" | "loop.check_calls" => "loop.check_calls",
-        "loop.calls_mismatch" | "loop.finish_mismatch" => "loop.calls_mismatch",
-        "loop.results" | "loop.next_tool" | "loop.announce_tool" => "loop.next_tool",
-        "loop.execute" => "loop.execute",
-        "loop.collect" | "loop.report_tool" | "loop.stage_result" => "loop.collect",
-        "loop.save_results" => "loop.save_results",
-        "loop.saved" => "loop.saved",
-        "loop.call_limit" | "loop.finish_call_limit" => "loop.call_limit",
-        "trace.step_cap" => "trace.step_cap",
-        "trace.time_budget" => "trace.time_budget",
-        "trace.memory_budget" => "trace.memory_budget",
-        _ => "other",
-    }
-}
-
-/// The stage of a step: `call` and `return` events get their function's
-/// own stage (`loop.call`, `main.done`, …); lines use [`stage_of`].
-pub fn stage_for(function: Function, label: &str) -> &'static str {
-    match (label, function) {
-        ("call", Function::AskClaude) => "ask.call",
-        ("call", Function::RunMain) => "main.call",
-        ("call", Function::RunLoop) => "loop.call",
-        ("return", Function::AskClaude) => "ask.done",
-        ("return", Function::RunMain) => "main.done",
-        ("return", Function::RunLoop) => "loop.done",
-        _ => stage_of(label),
-    }
-}
 
 /// The caption stage of a step.
 pub fn stage(step: &Step) -> &'static str {
-    stage_for(step.function, step.label)
+    (programs::of(step.function).stage)(step.function, step.label)
 }
 
 /// A step as the trace format writes it (docs/trace-format.md).

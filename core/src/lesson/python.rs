@@ -10,13 +10,14 @@
 //! step). Breakpoints are sets of keys, so they mean the same in both
 //! listings.
 
-use super::listing::{line, listing, Listing, ListingLine, RUNTIME_SOURCE};
+use super::listing::{each, line, listing, Listing, ListingLine};
+use crate::programs::{self, Program};
 use crate::trace::{Attach, Event, Step};
 use crate::vocab::{Code, Function};
 use std::sync::OnceLock;
 
-/// The lesson's Python, as compiled in.
-pub const PYTHON_SOURCE: &str = include_str!("../runtime.py");
+/// The lesson's Python, as compiled in (`runtime.py`).
+pub const PYTHON_SOURCE: &str = programs::lesson_one::PROGRAM.python;
 
 /// What a step stands for, the same in every listing.
 pub type Key = (Function, &'static str, u16);
@@ -28,42 +29,50 @@ struct Point {
     attach: Attach,
 }
 
-/// Every snapshot point of runtime.rs, with its function.
-fn points() -> &'static [Point] {
-    static POINTS: OnceLock<Vec<Point>> = OnceLock::new();
-    POINTS.get_or_init(|| {
-        let mut seen: Vec<(&'static str, u16)> = Vec::new();
-        let mut out = Vec::new();
-        for (i, line) in RUNTIME_SOURCE.lines().enumerate() {
-            let t = line.trim_start();
-            let (attach, rest) = match (t.strip_prefix("before!(\""), t.strip_prefix("head!(\"")) {
-                (Some(rest), _) => (Attach::Next, rest),
-                (_, Some(rest)) => (Attach::Above, rest),
-                _ => continue,
-            };
-            let label = rest.split('"').next().unwrap_or("");
-            let source = i as u32 + 1;
-            let Some(function) = Function::ALL.into_iter().find(|f| {
-                let l = listing(*f);
-                l.lines.first().is_some_and(|a| a.source <= source)
-                    && l.lines.last().is_some_and(|z| z.source >= source)
-            }) else {
-                continue;
-            };
-            let k = match seen.iter_mut().find(|(l, _)| *l == label) {
-                Some((_, n)) => {
-                    *n += 1;
-                    *n
-                }
-                None => {
-                    seen.push((label, 1));
-                    1
-                }
-            };
-            out.push(Point { key: (function, label, k), source, attach });
-        }
-        out
-    })
+/// Every snapshot point of a program's Rust, with its function.
+fn points(program: &'static Program) -> &'static [Point] {
+    static POINTS: OnceLock<Vec<(&'static str, Vec<Point>)>> = OnceLock::new();
+    let all = POINTS.get_or_init(|| programs::ALL.iter().map(|p| (p.name, points_of(p))).collect());
+    all.iter().find(|(name, _)| *name == program.name).map_or(&[], |(_, points)| points)
+}
+
+/// Every point of every program.
+fn all_points() -> impl Iterator<Item = &'static Point> {
+    programs::ALL.iter().flat_map(|p| points(p))
+}
+
+fn points_of(program: &'static Program) -> Vec<Point> {
+    let mut seen: Vec<(&'static str, u16)> = Vec::new();
+    let mut out = Vec::new();
+    for (i, line) in program.rust.lines().enumerate() {
+        let t = line.trim_start();
+        let (attach, rest) = match (t.strip_prefix("before!(\""), t.strip_prefix("head!(\"")) {
+            (Some(rest), _) => (Attach::Next, rest),
+            (_, Some(rest)) => (Attach::Above, rest),
+            _ => continue,
+        };
+        let label = rest.split('"').next().unwrap_or("");
+        let source = i as u32 + 1;
+        let Some(function) = program.functions.iter().copied().find(|f| {
+            let l = listing(*f);
+            l.lines.first().is_some_and(|a| a.source <= source)
+                && l.lines.last().is_some_and(|z| z.source >= source)
+        }) else {
+            continue;
+        };
+        let k = match seen.iter_mut().find(|(l, _)| *l == label) {
+            Some((_, n)) => {
+                *n += 1;
+                *n
+            }
+            None => {
+                seen.push((label, 1));
+                1
+            }
+        };
+        out.push(Point { key: (function, label, k), source, attach });
+    }
+    out
 }
 
 /// The key of a step (a `return` or `error` step stands where its frame
@@ -72,24 +81,30 @@ pub fn step_key(step: &Step) -> Key {
     if step.event == Event::Call {
         return (step.function, "call", 0);
     }
-    points().iter().find(|p| p.source == step.source_line()).map_or((step.function, "call", 0), |p| p.key)
+    let points = points(programs::of(step.function));
+    points.iter().find(|p| p.source == step.source_line()).map_or((step.function, "call", 0), |p| p.key)
 }
 
-/// Every label of runtime.rs, in source order.
+/// Every label of every program, program by program, in source order.
 pub fn labels() -> Vec<&'static str> {
-    points().iter().map(|p| p.key.1).collect()
+    all_points().map(|p| p.key.1).collect()
+}
+
+/// Every label of one program, in source order.
+pub fn labels_of(program: &'static Program) -> Vec<&'static str> {
+    points(program).iter().map(|p| p.key.1).collect()
 }
 
 /// Where a label sits in a listing: `(function, line)` of its first use.
 /// Labels survive code moves, so authors set breakpoints by them.
 pub fn line_of_label_in(code: Code, label: &str) -> Option<(Function, u32)> {
-    points().iter().find(|p| p.key.1 == label).map(|p| (p.key.0, line_of_key(code, p.key)))
+    all_points().find(|p| p.key.1 == label).map(|p| (p.key.0, line_of_key(code, p.key)))
 }
 
 /// Every key of a function: its call, then its snapshot points.
 pub fn keys(function: Function) -> Vec<Key> {
     std::iter::once((function, "call", 0))
-        .chain(points().iter().filter(|p| p.key.0 == function).map(|p| p.key))
+        .chain(points(programs::of(function)).iter().filter(|p| p.key.0 == function).map(|p| p.key))
         .collect()
 }
 
@@ -102,16 +117,23 @@ struct PyLine {
     marks: Vec<&'static str>,
 }
 
-fn py_lines() -> &'static [PyLine] {
-    static LINES: OnceLock<Vec<PyLine>> = OnceLock::new();
-    LINES.get_or_init(|| {
+fn py_lines(program: &'static Program) -> &'static [PyLine] {
+    static LINES: OnceLock<Vec<(&'static str, Vec<PyLine>)>> = OnceLock::new();
+    let all = LINES.get_or_init(|| programs::ALL.iter().map(|p| (p.name, py_lines_of(p))).collect());
+    all.iter().find(|(name, _)| *name == program.name).map_or(&[], |(_, lines)| lines)
+}
+
+fn py_lines_of(program: &'static Program) -> Vec<PyLine> {
+    {
         let mut current = None;
-        PYTHON_SOURCE
+        program
+            .python
             .lines()
             .enumerate()
             .map(|(i, line)| {
                 if let Some(rest) = line.strip_prefix("def ") {
-                    current = Function::from_name(rest.split('(').next().unwrap_or(""));
+                    let name = rest.split('(').next().unwrap_or("");
+                    current = program.functions.iter().copied().find(|f| f.name() == name);
                 } else if !line.starts_with(' ') && !line.trim().is_empty() {
                     current = None;
                 }
@@ -122,30 +144,27 @@ fn py_lines() -> &'static [PyLine] {
                 PyLine { function: current, source: i as u32 + 1, text, marks }
             })
             .collect()
-    })
+    }
 }
 
 /// The Python listing of one function: from its `def` to its last line,
 /// numbered from 1.
 pub fn python_listing(function: Function) -> &'static Listing {
-    static LISTINGS: OnceLock<[Listing; 3]> = OnceLock::new();
-    let all = LISTINGS.get_or_init(|| {
-        Function::ALL.map(|f| {
-            let mut lines: Vec<ListingLine> = py_lines()
-                .iter()
-                .filter(|l| l.function == Some(f))
-                .map(|l| ListingLine { source: l.source, number: None, text: l.text, hidden: false })
-                .collect();
-            while lines.last().is_some_and(|l| l.text.trim().is_empty()) {
-                lines.pop();
-            }
-            for (n, line) in lines.iter_mut().enumerate() {
-                line.number = Some(n as u32 + 1);
-            }
-            Listing::plain(f, lines)
-        })
-    });
-    &all[Function::ALL.iter().position(|f| *f == function).unwrap_or(0)]
+    static LISTINGS: OnceLock<Vec<(Function, Listing)>> = OnceLock::new();
+    each(&LISTINGS, function, |f| {
+        let mut lines: Vec<ListingLine> = py_lines(programs::of(f))
+            .iter()
+            .filter(|l| l.function == Some(f))
+            .map(|l| ListingLine { source: l.source, number: None, text: l.text, hidden: false })
+            .collect();
+        while lines.last().is_some_and(|l| l.text.trim().is_empty()) {
+            lines.pop();
+        }
+        for (n, line) in lines.iter_mut().enumerate() {
+            line.number = Some(n as u32 + 1);
+        }
+        Listing::plain(f, lines)
+    })
 }
 
 /// The listing of a function in a language.
@@ -164,15 +183,13 @@ pub fn line_of_key(code: Code, key: Key) -> u32 {
 /// Every key of a function with its line in a listing, worked out once:
 /// the page asks for them at every step and for every line it draws.
 fn key_lines(code: Code, function: Function) -> &'static [(Key, u32)] {
-    /// Per listing (Rust, Python), per function: each key and its line.
-    type Tables = [[Vec<(Key, u32)>; 3]; 2];
-    static TABLES: OnceLock<Tables> = OnceLock::new();
-    let tables = TABLES.get_or_init(|| {
-        [Code::Rust, Code::Python]
-            .map(|code| Function::ALL.map(|f| keys(f).into_iter().map(|k| (k, find_line(code, k))).collect()))
+    /// Per function: each key and its line in the Rust and in the Python.
+    type Table = [Vec<(Key, u32)>; 2];
+    static TABLES: OnceLock<Vec<(Function, Table)>> = OnceLock::new();
+    let tables = each(&TABLES, function, |f| {
+        [Code::Rust, Code::Python].map(|code| keys(f).into_iter().map(|k| (k, find_line(code, k))).collect())
     });
-    let by_code = &tables[usize::from(code == Code::Python)];
-    &by_code[Function::ALL.iter().position(|f| *f == function).unwrap_or(0)]
+    &tables[usize::from(code == Code::Python)]
 }
 
 /// Where a key stands in a listing, looked up in the sources.
@@ -184,7 +201,8 @@ fn find_line(code: Code, key: Key) -> u32 {
             if label == "call" {
                 return l.signature_line();
             }
-            points().iter().find(|p| p.key == key).map_or(0, |p| l.display_line(p.source, p.attach))
+            let points = points(programs::of(function));
+            points.iter().find(|p| p.key == key).map_or(0, |p| l.display_line(p.source, p.attach))
         }
         Code::Python => {
             let first = python_listing(function).lines.first().map_or(0, |l| l.source);
@@ -192,7 +210,7 @@ fn find_line(code: Code, key: Key) -> u32 {
                 return 1;
             }
             let numbered = format!("{label}@{k}");
-            py_lines()
+            py_lines(programs::of(function))
                 .iter()
                 .filter(|l| l.function == Some(function))
                 .filter(|l| l.marks.iter().any(|m| *m == label || *m == numbered))
@@ -230,34 +248,28 @@ pub fn stoppable_lines_in(code: Code, function: Function) -> Vec<u32> {
 /// page shows a recorded local in the Python listing only under a name the
 /// Python has.
 pub fn python_names(function: Function) -> &'static [String] {
-    static NAMES: OnceLock<[Vec<String>; 3]> = OnceLock::new();
-    let all = NAMES.get_or_init(|| {
-        Function::ALL.map(|f| {
-            let mut names = Vec::new();
-            let word = |s: &str| {
-                s.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect::<String>()
-            };
-            for line in python_listing(f).lines.iter().map(|l| l.text.trim()) {
-                if let Some(params) = line.strip_prefix(&format!("def {}(", f.name())) {
-                    let params = params.split(')').next().unwrap_or("");
-                    names.extend(params.split(',').map(|p| word(p.trim())).filter(|p| !p.is_empty()));
-                } else if let Some(rest) = line.strip_prefix("def ").or_else(|| line.strip_prefix("for ")) {
-                    names.push(word(rest));
-                } else if let Some((_, rest)) =
-                    line.split_once(" as ").filter(|_| line.starts_with("except "))
-                {
-                    names.push(word(rest));
-                } else if let Some((left, _)) = line.split_once(" = ") {
-                    let left = left.trim();
-                    if word(left) == left {
-                        names.push(left.to_string());
-                    }
+    static NAMES: OnceLock<Vec<(Function, Vec<String>)>> = OnceLock::new();
+    each::<Vec<String>>(&NAMES, function, |f| {
+        let mut names = Vec::new();
+        let word =
+            |s: &str| s.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect::<String>();
+        for line in python_listing(f).lines.iter().map(|l| l.text.trim()) {
+            if let Some(params) = line.strip_prefix(&format!("def {}(", f.name())) {
+                let params = params.split(')').next().unwrap_or("");
+                names.extend(params.split(',').map(|p| word(p.trim())).filter(|p| !p.is_empty()));
+            } else if let Some(rest) = line.strip_prefix("def ").or_else(|| line.strip_prefix("for ")) {
+                names.push(word(rest));
+            } else if let Some((_, rest)) = line.split_once(" as ").filter(|_| line.starts_with("except ")) {
+                names.push(word(rest));
+            } else if let Some((left, _)) = line.split_once(" = ") {
+                let left = left.trim();
+                if word(left) == left {
+                    names.push(left.to_string());
                 }
             }
-            crate::vocab::sort_small(&mut names);
-            names.dedup();
-            names
-        })
-    });
-    &all[Function::ALL.iter().position(|f| *f == function).unwrap_or(0)]
+        }
+        crate::vocab::sort_small(&mut names);
+        names.dedup();
+        names
+    })
 }

@@ -2,6 +2,7 @@
 //! is in the parent module's doc and docs/scenario-format.md). Only its
 //! shape is checked here; the test suite runs the scenario and compares.
 
+use crate::programs::lesson_one;
 use crate::protocol::Status;
 use crate::vocab::Function;
 use serde_json::Value;
@@ -68,7 +69,7 @@ pub(super) fn parse_expect(
             None
         }
     };
-    only_for("status", &[Function::RunLoop], problem);
+    only_for("status", &[lesson_one::RUN_LOOP], problem);
     expect.error = match obj.get("error") {
         None => None,
         Some(Value::String(kind)) if !kind.is_empty() => Some(kind.clone()),
@@ -83,7 +84,7 @@ pub(super) fn parse_expect(
     if obj.contains_key("status") && obj.contains_key("error") {
         problem("expect.error", "give expect.status or expect.error, not both".into());
     }
-    if function == Some(Function::RunLoop) && !obj.contains_key("status") && !obj.contains_key("error") {
+    if function == Some(lesson_one::RUN_LOOP) && !obj.contains_key("status") && !obj.contains_key("error") {
         problem("expect.status", "missing: a run_loop expectation needs status (or error)".into());
     }
     expect.calls = match obj.get("calls") {
@@ -100,7 +101,7 @@ pub(super) fn parse_expect(
             }
         },
     };
-    only_for("calls", &[Function::RunLoop], problem);
+    only_for("calls", &[lesson_one::RUN_LOOP], problem);
     if obj.contains_key("calls") && obj.contains_key("error") {
         problem(
             "expect.calls",
@@ -137,8 +138,8 @@ pub(super) fn parse_expect(
         }
         Some(results)
     });
-    only_for("results", &[Function::RunLoop, Function::RunMain], problem);
-    if function == Some(Function::RunMain)
+    only_for("results", &[lesson_one::RUN_LOOP, lesson_one::RUN_MAIN], problem);
+    if function == Some(lesson_one::RUN_MAIN)
         && obj.get("results").and_then(Value::as_array).is_some_and(|r| r.len() != 1)
     {
         problem("expect.results", "run_main returns exactly one result: give one pair".into());
@@ -151,7 +152,7 @@ pub(super) fn parse_expect(
             None
         }
     };
-    only_for("stop_reason", &[Function::AskClaude], problem);
+    only_for("stop_reason", &[lesson_one::ASK_CLAUDE], problem);
     expect.output_lines = match obj.get("output_lines") {
         None => None,
         Some(n) => n.as_u64().or_else(|| {

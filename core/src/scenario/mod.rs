@@ -40,6 +40,7 @@
 //!   carry; `misses`: labels no step may carry. A label may not be in both.
 
 use crate::i18n::Lang;
+use crate::programs::{self, lesson_one};
 use crate::protocol::{Model, ModelError, Process, ProcessOutcome, QUESTION};
 use crate::vocab::Function;
 use serde_json::{json, Value};
@@ -140,13 +141,13 @@ impl Scenario {
             }
         };
         let function = match obj.get("function").and_then(Value::as_str) {
-            Some(name) => Function::from_name(name).unwrap_or_else(|| {
-                problem("function", format!("unknown function {name:?} (ask_claude, run_main or run_loop)"));
-                Function::RunLoop
+            Some(name) => programs::function(name).unwrap_or_else(|| {
+                problem("function", format!("unknown function {name:?} ({})", programs::names()));
+                lesson_one::RUN_LOOP
             }),
             None => {
-                problem("function", "missing (ask_claude, run_main or run_loop)".into());
-                Function::RunLoop
+                problem("function", format!("missing ({})", programs::names()));
+                lesson_one::RUN_LOOP
             }
         };
         let mut title = BTreeMap::new();
@@ -236,18 +237,10 @@ impl Scenario {
                 ProcessScript::Always(run.clone())
             }
         };
-        if function != Function::RunMain && obj.get("model").is_none() {
-            problem("model", format!("missing: {} needs model replies", function.name()));
-        }
-        if function == Function::RunMain
-            && obj.get("process").is_none()
-            && call["name"] == "run_main"
-            && call["input"] == json!({})
-        {
-            problem("process", "missing: run_main needs a process outcome".into());
-        }
+        // What this function's program asks of its scenarios.
+        (programs::of(function).check)(function, obj, &mut problem);
         let expect = obj.get("expect").map(|v| {
-            let function = obj.get("function").and_then(Value::as_str).and_then(Function::from_name);
+            let function = obj.get("function").and_then(Value::as_str).and_then(programs::function);
             parse_expect(v, function, &mut problem)
         });
         let questions = obj.get("questions").map(|v| parse_questions(v, &mut problem)).unwrap_or_default();

@@ -5,6 +5,7 @@
 
 use super::notice::Notice;
 use crate::lesson;
+use crate::programs;
 use crate::vocab::{Code, Function};
 
 /// The one breakpoint grammar: a label (`loop.ask`), a line number of
@@ -30,7 +31,7 @@ fn spot(item: &str, entry: Function) -> Result<Spot<'_>, String> {
     let item = item.trim();
     let number = |n: &str| n.trim().parse::<u32>().map_err(|_| format!("{n:?} is not a line number"));
     if let Some((f, n)) = item.split_once(':') {
-        let f = Function::from_name(f.trim()).ok_or_else(|| format!("unknown function {f:?}"))?;
+        let f = programs::function(f.trim()).ok_or_else(|| format!("unknown function {f:?}"))?;
         return Ok(Spot::Line(f, number(n)?));
     }
     if item.chars().next().is_some_and(|c| c.is_ascii_digit()) {

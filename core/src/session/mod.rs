@@ -19,6 +19,7 @@
 use crate::debugger::{Command, Debugger};
 use crate::i18n::Lang;
 use crate::lesson;
+use crate::programs;
 use crate::protocol::{Model, Process};
 use crate::run::{record, Trace};
 use crate::scenario::{Problem, Scenario};
@@ -397,7 +398,7 @@ impl Session {
     /// ([`parse_breakpoint`]); a bare number counts in `function`.
     pub fn toggle_breakpoint(&mut self, function: &str, spec: &str) -> Result<bool, String> {
         let function =
-            Function::from_name(function).ok_or_else(|| format!("unknown function {function:?}"))?;
+            programs::function(function).ok_or_else(|| format!("unknown function {function:?}"))?;
         let (f, n) = parse_breakpoint(spec, function, self.dbg.code())?;
         self.toggle_line(f, n)
     }

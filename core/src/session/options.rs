@@ -7,6 +7,7 @@ use super::amount::parse_amount;
 use super::notice::Notice;
 use crate::debugger::Command;
 use crate::i18n::Lang;
+use crate::programs;
 use crate::trace::Limits;
 use crate::vocab::{Code, Function};
 
@@ -118,7 +119,7 @@ impl Settings {
             notice("notice_lang", lang_given);
         }
         let function_given = options.function.trim();
-        let only_function = Function::from_name(function_given);
+        let only_function = programs::function(function_given);
         if !function_given.is_empty() && only_function.is_none() {
             notice("notice_function", function_given);
         }

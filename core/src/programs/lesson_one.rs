@@ -1,0 +1,191 @@
+//! The course's first lesson: `ask_claude` asks the model once, `run_main`
+//! runs `python main.py` once, and `run_loop` keeps the record and decides
+//! what happens next. Its Rust is `runtime.rs` (THE TEACHING SOURCE), its
+//! Python `runtime.py`; this file is its table: the functions, the caption
+//! stage of every snapshot label, how a recording wires the model and the
+//! process into each entry point (in a `run_loop` scenario `ask` is bound
+//! to `ask_claude` and `execute` to `run_main`, so they really run as nested
+//! frames), and what its scenarios must hold.
+
+use super::program::{Inputs, Problems, Program, Ran};
+use crate::protocol::{
+    LoopError, Model, ModelError, Outcome, Process, ProcessOutcome, Seconds, Setup, TraceError,
+};
+use crate::runtime;
+use crate::trace::{self, Local};
+use crate::vocab::Function;
+use serde_json::{json, Map, Value};
+
+pub const ASK_CLAUDE: Function = Function::named("ask_claude");
+pub const RUN_MAIN: Function = Function::named("run_main");
+pub const RUN_LOOP: Function = Function::named("run_loop");
+
+/// The lesson's functions, in the lesson's order.
+pub const FUNCTIONS: [Function; 3] = [ASK_CLAUDE, RUN_MAIN, RUN_LOOP];
+
+pub const PROGRAM: Program = Program {
+    name: "lesson_one",
+    functions: &FUNCTIONS,
+    rust: include_str!("../runtime.rs"),
+    python: include_str!("../runtime.py"),
+    stage: stage_for,
+    run,
+    check,
+};
+
+/// The stage (caption) a trace label belongs to. Several lines that tell one
+/// idea share a stage; labels stay stable when code moves.
+pub fn stage_of(label: &str) -> &'static str {
+    match label {
+        "ask.build" => "ask.build",
+        "ask.create" => "ask.create",
+        "ask.return" => "ask.return",
+        "main.envelope" => "main.envelope",
+        "main.validate" => "main.validate",
+        "main.reject" | "main.reject_flag" => "main.reject",
+        "main.spawn" => "main.spawn",
+        "main.exited" | "main.cap" | "main.placeholder" => "main.output",
+        "main.content" | "main.flag" => "main.content",
+        "main.timeout" | "main.timeout_flag" => "main.timeout",
+        "main.cannot_start" | "main.cannot_start_flag" => "main.cannot_start",
+        "main.return" => "main.return",
+        "loop.check_budget" | "loop.bad_budget" => "loop.budget",
+        "loop.start" | "loop.rule" => "loop.start",
+        "loop.next_call" | "loop.announce" => "loop.next_call",
+        "loop.ask" => "loop.ask",
+        "loop.model_error" | "loop.finish_model_error" => "loop.model_error",
+        "loop.read" | "loop.content" | "loop.check_format" => "loop.read",
+        "loop.bad_format" | "loop.finish_bad_format" => "loop.bad_format",
+        "loop.save_response" => "loop.save_response",
+        "loop.find_calls" | "loop.join_text" | "loop.join_lines" => "loop.split",
+        "loop.check_answer" => "loop.check_answer",
+        "loop.answered" => "loop.answered",
+        "loop.check_reason" => "loop.check_reason",
+        "loop.model_stopped" | "loop.finish_model_stopped" => "loop.model_stopped",
+        "loop.check_ids" | "loop.ids_filled" | "loop.ids_unique" | "loop.check_calls" => "loop.check_calls",
+        "loop.calls_mismatch" | "loop.finish_mismatch" => "loop.calls_mismatch",
+        "loop.results" | "loop.next_tool" | "loop.announce_tool" => "loop.next_tool",
+        "loop.execute" => "loop.execute",
+        "loop.collect" | "loop.report_tool" | "loop.stage_result" => "loop.collect",
+        "loop.save_results" => "loop.save_results",
+        "loop.saved" => "loop.saved",
+        "loop.call_limit" | "loop.finish_call_limit" => "loop.call_limit",
+        "trace.step_cap" => "trace.step_cap",
+        "trace.time_budget" => "trace.time_budget",
+        "trace.memory_budget" => "trace.memory_budget",
+        _ => "other",
+    }
+}
+
+/// The stage of a step: `call` and `return` events get their function's
+/// own stage (`loop.call`, `main.done`, …); lines use [`stage_of`].
+pub fn stage_for(function: Function, label: &str) -> &'static str {
+    match (label, function) {
+        ("call", ASK_CLAUDE) => "ask.call",
+        ("call", RUN_MAIN) => "main.call",
+        ("call", RUN_LOOP) => "loop.call",
+        ("return", ASK_CLAUDE) => "ask.done",
+        ("return", RUN_MAIN) => "main.done",
+        ("return", RUN_LOOP) => "loop.done",
+        _ => stage_of(label),
+    }
+}
+
+/// Run one of the lesson's entry points.
+fn run(function: Function, inputs: &Inputs, model: &mut dyn Model, process: &mut dyn Process) -> Ran {
+    // Once a budget has run out, the process is not started again.
+    let mut process = Guarded(process);
+    let process: &mut dyn Process = &mut process;
+    let ran = |result, error, record| Ran { result, error, record, returns_record: false, max_calls: 0 };
+    if function == ASK_CLAUDE {
+        let messages = vec![json!({"role": "user", "content": inputs.question})];
+        return match traced_ask(model, inputs.setup, &messages) {
+            Ok(response) => ran(response, None, messages),
+            Err(e) => ran(Value::Null, Some(model_error(&e)), messages),
+        };
+    }
+    if function == RUN_MAIN {
+        return ran(traced_run_main(inputs.call, process, inputs.timeout_s), None, Vec::new());
+    }
+    let mut ask = |messages: &[Value]| {
+        if trace::over_limit() {
+            return Err(ModelError {
+                name: "StepCap".into(),
+                message: "the recording was stopped (a budget ran out)".into(),
+            });
+        }
+        traced_ask(model, inputs.setup, messages)
+    };
+    let mut execute = |call: &Value| traced_run_main(call, process, inputs.timeout_s);
+    let mut emit = trace::emit;
+    let args: [(&str, &dyn Local); 2] = [("question", &inputs.question), ("max_calls", &inputs.max_calls)];
+    let show = |r: &Result<Outcome, LoopError>| match r {
+        Ok(o) => json!({"status": o.status, "text": o.text, "calls": o.calls,
+                        "messages": crate::preview::record_ref(o.messages.len())}),
+        Err(e) => json!({"error": e}),
+    };
+    let returned = trace::call(RUN_LOOP, &args, show, || {
+        runtime::run_loop(inputs.question, &mut ask, &mut execute, inputs.max_calls, &mut emit)
+    });
+    let (result, error, record) = match returned {
+        Ok(outcome) => {
+            let value = json!({"status": outcome.status, "text": outcome.text, "calls": outcome.calls});
+            (value, None, outcome.messages)
+        }
+        Err(e) => (Value::Null, Some(TraceError { kind: e.kind, message: e.message }), Vec::new()),
+    };
+    Ran { result, error, record, returns_record: true, max_calls: inputs.max_calls }
+}
+
+fn traced_ask(model: &mut dyn Model, setup: &Setup, messages: &[Value]) -> Result<Value, ModelError> {
+    trace::record_len(messages.len());
+    let shown = crate::preview::record_ref(messages.len());
+    let args: [(&str, &dyn Local); 1] = [("messages", &shown)];
+    let show = |r: &Result<Value, ModelError>| match r {
+        Ok(v) => v.clone(),
+        Err(e) => json!({"raised": e}),
+    };
+    trace::call(ASK_CLAUDE, &args, show, || runtime::ask_claude(model, &setup.system, &setup.tools, messages))
+}
+
+fn traced_run_main(call: &Value, process: &mut dyn Process, timeout_s: f64) -> Value {
+    let timeout = Seconds(timeout_s);
+    let args: [(&str, &dyn Local); 2] = [("call", call), ("timeout", &timeout)];
+    trace::call(RUN_MAIN, &args, Value::clone, || runtime::run_main(call, process, timeout))
+}
+
+fn model_error(e: &ModelError) -> TraceError {
+    TraceError { kind: "model_error".into(), message: format!("{}: {}", e.name, e.message) }
+}
+
+/// A process that is not started once the recording was stopped.
+struct Guarded<'a>(&'a mut dyn Process);
+
+impl Process for Guarded<'_> {
+    fn run(&mut self, command: &[&str], timeout: Seconds) -> ProcessOutcome {
+        if trace::over_limit() {
+            return ProcessOutcome::CannotStart("the recording was stopped (a budget ran out)".into());
+        }
+        self.0.run(command, timeout)
+    }
+}
+
+/// What the lesson's scenarios must hold: model replies (but `run_main`
+/// needs none), and a process outcome for a `run_main` given the lesson's
+/// own tool call.
+fn check(function: Function, obj: &Map<String, Value>, problem: Problems) {
+    if function != RUN_MAIN && obj.get("model").is_none() {
+        problem("model", format!("missing: {} needs model replies", function.name()));
+    }
+    let call = obj.get("call").unwrap_or(&Value::Null);
+    if function == RUN_MAIN && obj.get("process").is_none() && accepts(call) {
+        problem("process", "missing: run_main needs a process outcome".into());
+    }
+}
+
+/// The one tool call `run_main` accepts: the lesson's tool, with no
+/// arguments (the rule `runtime.rs` spells out for the learner; a property
+/// test holds the two equal).
+pub fn accepts(call: &Value) -> bool {
+    call["name"] == "run_main" && call["input"] == json!({})
+}

@@ -1,0 +1,55 @@
+//! The teaching programs. A program is a value ([`Program`]): its
+//! functions, the Rust that runs (its source as compiled, for the listings),
+//! its Python listing with the `#|` marks, the caption stage of each of its
+//! snapshot labels, how a recording wires a model and a process into each
+//! entry point, and what its scenarios must hold beyond the shared fields.
+//! Everything above this module — recording, listings, stepping,
+//! breakpoints, predictions, the session, `check` — reads a program through
+//! this value and knows no program by name.
+//!
+//! Adding a program is adding one module here (its Rust source, its Python
+//! listing, its table) and one line in [`ALL`], plus its fixtures and words.
+//! [`lesson_one`] is the course's first lesson (`ask_claude`, `run_main`,
+//! `run_loop`); [`ask_once`] is a tiny program that only asks the model once
+//! and prints the text, compiled only for the tests (feature
+//! `test-program`) to show that nothing above knows the lesson.
+
+use crate::vocab::Function;
+
+#[cfg(feature = "test-program")]
+pub mod ask_once;
+pub mod lesson_one;
+pub mod program;
+
+pub use program::{Inputs, Program, Ran};
+
+/// Every program this build has, the lesson's first.
+pub const ALL: &[&Program] = &[
+    &lesson_one::PROGRAM,
+    #[cfg(feature = "test-program")]
+    &ask_once::PROGRAM,
+];
+
+/// The function with this name, in any program.
+pub fn function(name: &str) -> Option<Function> {
+    ALL.iter().flat_map(|p| p.functions).copied().find(|f| f.name() == name)
+}
+
+/// Every function of every program, program by program.
+pub fn functions() -> impl Iterator<Item = Function> {
+    ALL.iter().flat_map(|p| p.functions).copied()
+}
+
+/// The program a function belongs to.
+pub fn of(function: Function) -> &'static Program {
+    ALL.iter().find(|p| p.functions.contains(&function)).copied().unwrap_or(&lesson_one::PROGRAM)
+}
+
+/// The functions' names, for a message: `a, b or c`.
+pub fn names() -> String {
+    let all: Vec<&str> = functions().map(Function::name).collect();
+    match all.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => all.join(""),
+    }
+}

@@ -1,0 +1,57 @@
+//! What a teaching program is: the [`Program`] value, what a scenario hands
+//! its entry point ([`Inputs`]) and what the entry point came to ([`Ran`]).
+
+use crate::protocol::{Model, Process, Setup, TraceError};
+use crate::vocab::Function;
+use serde_json::{Map, Value};
+
+/// One teaching program.
+pub struct Program {
+    /// Its name (`lesson_one`).
+    pub name: &'static str,
+    /// Its functions, in the order a picker lists them.
+    pub functions: &'static [Function],
+    /// The Rust file the functions are in, as compiled (`include_str!`):
+    /// the Rust listing is cut from it, and a snapshot's raw `line!()` is a
+    /// line of it.
+    pub rust: &'static str,
+    /// The Python listing: the same functions, each line marked with the
+    /// labels it stands for (`#| loop.ask`).
+    pub python: &'static str,
+    /// The caption stage of a step of `function` with this label (`call`
+    /// and `return` for a frame's ends).
+    pub stage: fn(function: Function, label: &str) -> &'static str,
+    /// Run the entry point `function` on `inputs` under the recorder
+    /// (the caller has started the recording).
+    pub run: fn(function: Function, inputs: &Inputs, model: &mut dyn Model, process: &mut dyn Process) -> Ran,
+    /// What a scenario of `function` must hold beyond the fields every
+    /// scenario shares: each problem by field.
+    pub check: fn(function: Function, scenario: &Map<String, Value>, problem: Problems),
+}
+
+/// Where a check says a problem: the field, and what is wrong with it.
+pub type Problems<'a> = &'a mut dyn FnMut(&str, String);
+
+/// What a scenario gives an entry point.
+pub struct Inputs<'a> {
+    pub question: &'a str,
+    /// SYSTEM and the tools, in the scenario's language.
+    pub setup: &'a Setup,
+    pub max_calls: i64,
+    /// The tool call a `run_main`-like entry point is given.
+    pub call: &'a Value,
+    pub timeout_s: f64,
+}
+
+/// What an entry point came to.
+pub struct Ran {
+    /// Its return value (a loop's without the messages: those are `record`).
+    pub result: Value,
+    pub error: Option<TraceError>,
+    /// The message record.
+    pub record: Vec<Value>,
+    /// Whether the return value holds the record (`messages`), kept once.
+    pub returns_record: bool,
+    /// The call budget the run had (0 when it has none).
+    pub max_calls: i64,
+}
