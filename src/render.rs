@@ -9,11 +9,11 @@ use crate::figure::{self, Layout, Moment};
 use crate::markup::esc;
 use crate::view;
 use agent_loop_core::i18n::Lang;
-use agent_loop_core::lesson::{self, caption, listing_in};
+use agent_loop_core::lesson::{self, listing_in};
 use agent_loop_core::programs;
 use agent_loop_core::session::Session;
+use agent_loop_core::step_view::step_view;
 use agent_loop_core::vocab::{Code, Function};
-use serde_json::Value;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement, HtmlInputElement};
 
@@ -192,8 +192,7 @@ impl Page {
 
     fn draw_setup(&mut self) {
         let lang = self.session.lang();
-        let problems: Vec<String> =
-            self.session.what_if_state().problems.iter().map(|p| p.text(lang)).collect();
+        let problems = step_view(&self.session).edit_problems;
         let html = self
             .session
             .scenario()
@@ -206,9 +205,7 @@ impl Page {
     /// in the editors, and the run on screen stays as it was.
     fn draw_edit_error(&mut self) {
         let Some(error) = self.q(r#"[data-role="edit-error"]"#) else { return };
-        let lang = self.session.lang();
-        let problems: Vec<String> =
-            self.session.what_if_state().problems.iter().map(|p| p.text(lang)).collect();
+        let problems = step_view(&self.session).edit_problems;
         let items: String = problems.iter().map(|p| format!("<li>{}</li>", esc(p))).collect();
         error.set_inner_html(&format!("<ul>{items}</ul>"));
         let _ = if problems.is_empty() {
@@ -431,88 +428,30 @@ impl Page {
     /// The current snapshot: listing highlight, figure, caption, locals, output.
     fn draw_step(&mut self) {
         self.draw_listing();
+        let view = step_view(&self.session);
+        if self.session.step().is_none() {
+            return;
+        }
+        self.mark_current_row(view.current);
         let s = &self.session;
-        let lang = s.lang();
-        let trace = s.trace();
-        let started = s.started();
-        let position = s.position();
-        let Some(step) = s.step().copied() else { return };
-        // Exactly one row is marked as the line about to run.
-        if let Some(old) = self.current_row.take() {
-            let _ = old.remove_attribute("aria-current");
-        }
-        if let Ok(stale) = self.root.query_selector_all(r#"[aria-current="step"]"#) {
-            for i in 0..stale.length() {
-                if let Some(e) = stale.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
-                    let _ = e.remove_attribute("aria-current");
-                }
-            }
-        }
-        if started {
-            let sel = format!(
-                r#".alp-row[data-function="{}"][data-line="{}"]"#,
-                step.function.name(),
-                lesson::line_in(s.code(), &step)
-            );
-            if let Some(row) = self.q(&sel) {
-                let _ = row.set_attribute("aria-current", "step");
-                self.current_row = Some(row);
-            }
-        }
-        let entry = trace.function;
-        let stack =
-            if started { view::stack(entry, step.function, step.depth) } else { entry.name().to_string() };
+        let (lang, trace) = (s.lang(), s.trace());
         let moment = Moment {
             trace,
-            position,
+            position: view.position,
             previous_len: s.previous_len(),
             lang,
-            started,
+            started: view.started,
             opened: s.opened(),
             layout: self.layout,
         };
         let card = figure::card_text(trace, s.opened(), s.record_len(), lang);
         let [head, record, staged] = figure::render_parts(&moment);
         let alternative = figure::text_alternative(trace, s.record_len(), lang);
-        let (title, body) = if s.predictions().pending().is_some() {
-            // The caption would give the answer away: it waits for it.
-            (lang.word("caption_predict_title").to_string(), lang.word("caption_predict").to_string())
-        } else if started {
-            caption(lang, trace, position)
-        } else {
-            let title = s.scenario().map(|x| x.title(lang.code()).to_string()).unwrap_or_default();
-            (title, lang.word("not_started").to_string())
-        };
-        let total = trace.steps.len();
-        let shown_number = if started { position + 1 } else { 0 };
-        let counter =
-            lang.fill("step_counter", &[("n", shown_number.to_string()), ("total", total.to_string())]);
-        let live = lang
-            .fill("live", &[("counter", counter.clone()), ("title", title.clone()), ("body", body.clone())]);
-        let locals = if started {
-            {
-                // In the Python listing, only the names the Python has.
-                let mut shown = trace.locals_json(&step);
-                if let (Code::Python, Value::Object(map)) = (s.code(), &shown) {
-                    // (a new map, not `retain`: no removal code for the page)
-                    let names = lesson::python_names(step.function);
-                    let mut kept = serde_json::Map::new();
-                    for (k, v) in map.iter().filter(|(k, _)| *k == "return" || names.iter().any(|n| n == *k))
-                    {
-                        kept.insert(k.clone(), v.clone());
-                    }
-                    shown = Value::Object(kept);
-                }
-                view::locals(&shown, lang)
-            }
-        } else {
-            String::new()
-        };
-        let upto = if started { step.output_len as usize } else { 0 };
-        let at_end = started && position + 1 >= trace.steps.len();
-        let output = view::output_with(&trace.output, upto, lang, at_end.then_some(trace));
-        let status = s.status().to_string();
-        self.set_text(".alp-stack", &stack);
+        let locals = view.locals.as_ref().map(|l| view::locals(l, lang)).unwrap_or_default();
+        let output = view::output_with(&trace.output, view.output_len, lang, view.at_end.then_some(trace));
+        let (stack, (title, body), counter, live) = (&view.stack, &view.caption, &view.counter, &view.live);
+        let (total, position, status) = (view.total, view.position, &view.status);
+        self.set_text(".alp-stack", stack);
         // Three drawings: most steps only change the first.
         let figure_changed =
             !self.shown.iter().any(|(part, shown)| *part == ".alp-fig-record" && *shown == record);
@@ -525,30 +464,51 @@ impl Page {
         }
         self.set_html(".alp-figure-text", &alternative);
         self.set_html(".alp-card-full", &card);
-        self.set_text(".alp-caption-title", &title);
-        self.set_text(".alp-caption-body", &body);
-        self.set_text(".alp-live", &live);
-        self.set_text(".alp-counter", &counter);
+        self.set_text(".alp-caption-title", title);
+        self.set_text(".alp-caption-body", body);
+        self.set_text(".alp-live", live);
+        self.set_text(".alp-counter", counter);
         if let Some(slider) = self.q(".alp-slider").and_then(|e| e.dyn_into::<HtmlInputElement>().ok()) {
             slider.set_max(&(total.saturating_sub(1)).to_string());
             slider.set_value(&position.to_string());
-            let _ = slider.set_attribute("aria-valuetext", &counter);
+            let _ = slider.set_attribute("aria-valuetext", counter);
         }
         self.set_html(".alp-locals", &locals);
         self.set_html(".alp-output", &output);
-        let _ = self.root.set_attribute("data-status", &status);
+        let _ = self.root.set_attribute("data-status", status);
         // Scrolling reads positions: only after every write, so that one
         // layout serves the whole step.
         if let Some(row) = &self.current_row {
             scroll_into_code(row, self.q(".alp-code"));
         }
-        if figure_changed && started {
+        if figure_changed && view.started {
             scroll_to_change(self.q(".alp-figure"));
         }
     }
 }
 
 impl Page {
+    /// Exactly one row is marked as the line about to run.
+    fn mark_current_row(&mut self, current: Option<(Function, u32)>) {
+        if let Some(old) = self.current_row.take() {
+            let _ = old.remove_attribute("aria-current");
+        }
+        if let Ok(stale) = self.root.query_selector_all(r#"[aria-current="step"]"#) {
+            for i in 0..stale.length() {
+                if let Some(e) = stale.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
+                    let _ = e.remove_attribute("aria-current");
+                }
+            }
+        }
+        if let Some((function, line)) = current {
+            let sel = format!(r#".alp-row[data-function="{}"][data-line="{line}"]"#, function.name());
+            if let Some(row) = self.q(&sel) {
+                let _ = row.set_attribute("aria-current", "step");
+                self.current_row = Some(row);
+            }
+        }
+    }
+
     /// The index of the message card that has the keyboard focus, if any.
     fn focused_card(&self) -> Option<String> {
         // The focus as this playground's root (a shadow root or the

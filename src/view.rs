@@ -136,15 +136,6 @@ pub fn highlight(line: &str, language: Code) -> String {
     out
 }
 
-/// Names for the stack line: `run_loop › ask_claude`.
-pub fn stack(entry: Function, current: Function, depth: u16) -> String {
-    if depth == 0 {
-        entry.name().to_string()
-    } else {
-        format!("{} › {}", entry.name(), current.name())
-    }
-}
-
 /// The page's frame: bar, notices, controls, timeline, panels. Filled in
 /// by the renderer; every word is set from the language tables. The panel
 /// titles are headings of `heading_level` when given; otherwise plain text,

@@ -6,7 +6,8 @@
 use std::path::{Path, PathBuf};
 
 /// The folders the code map covers, and the files in them that are data.
-const COVERED: &[&str] = &["core", "src", "cli", "tests", "bench", "benches", "docs", "scripts", "www"];
+const COVERED: &[&str] =
+    &["core", "src", "cli", "page", "tests", "bench", "benches", "docs", "scripts", "www"];
 const DATA: &[&str] =
     &["tests/golden/", "tests/programs/", "cli/tests/import/", "cli/tests/bad-fixtures/", "docs/bench/"];
 

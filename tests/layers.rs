@@ -41,6 +41,7 @@ const CORE: Crate = Crate {
         &["debugger"],
         &["predict"],
         &["session"],
+        &["step_view"],
     ],
     inner: &[
         ("programs", &[&["program"], &["lesson_one", "ask_once"]]),

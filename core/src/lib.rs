@@ -17,6 +17,7 @@
 //! - [`debugger`] — breakpoints and stepping over a recorded trace.
 //! - [`predict`] — the questions of one run.
 //! - [`session`] — one playground's state.
+//! - [`step_view`] — what the page shows for the step on screen, decided as data.
 
 pub mod debugger;
 pub mod i18n;
@@ -29,5 +30,6 @@ pub mod run;
 pub mod runtime;
 pub mod scenario;
 pub mod session;
+pub mod step_view;
 pub mod trace;
 pub mod vocab;

@@ -1,0 +1,102 @@
+//! What the page shows for the step on screen, decided here and not in the
+//! page: the line about to run, the frame stack, the caption (withheld
+//! while a question waits, since it would give the answer away), the
+//! counter and the live-region text, the locals under the names the listing
+//! has, how much output has been printed, the status, and the words of a
+//! refused what-if edit. The page's renderer turns a [`StepView`] into
+//! markup and compares it with what it drew last; a native test reads the
+//! same value.
+
+use crate::lesson;
+use crate::session::Session;
+use crate::vocab::{Code, Function};
+use serde_json::Value;
+
+/// Every decision about one step, as data.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepView {
+    pub started: bool,
+    /// The step's index and how many there are.
+    pub position: usize,
+    pub total: usize,
+    /// The line about to run in the listing shown: its function and number
+    /// (none before the start).
+    pub current: Option<(Function, u32)>,
+    /// `run_loop` or `run_loop › ask_claude`.
+    pub stack: String,
+    /// The caption's title and body.
+    pub caption: (String, String),
+    /// `step 3 of 40`.
+    pub counter: String,
+    /// What a screen reader hears after a move.
+    pub live: String,
+    /// The locals, only those the listing shown has a name for (the
+    /// Python has no `blocks` where the Rust does).
+    pub locals: Option<Value>,
+    /// How many output lines are printed so far, and whether the run is
+    /// over (the page then adds the summary).
+    pub output_len: usize,
+    pub at_end: bool,
+    pub status: String,
+    /// A refused what-if edit, `field: why` per problem, in the reader's
+    /// language (empty: none).
+    pub edit_problems: Vec<String>,
+}
+
+/// The view of the step `session` shows now.
+pub fn step_view(session: &Session) -> StepView {
+    let lang = session.lang();
+    let trace = session.trace();
+    let started = session.started();
+    let position = session.position();
+    let step = session.step().filter(|_| started);
+    let entry = trace.function;
+    let stack = match step {
+        Some(s) if s.depth > 0 => format!("{} › {}", entry.name(), s.function.name()),
+        _ => entry.name().to_string(),
+    };
+    let caption = if session.predictions().pending().is_some() {
+        (lang.word("caption_predict_title").to_string(), lang.word("caption_predict").to_string())
+    } else if started {
+        lesson::caption(lang, trace, position)
+    } else {
+        let title = session.scenario().map(|x| x.title(lang.code()).to_string()).unwrap_or_default();
+        (title, lang.word("not_started").to_string())
+    };
+    let total = trace.steps.len();
+    let shown_number = if started { position + 1 } else { 0 };
+    let counter = lang.fill("step_counter", &[("n", shown_number.to_string()), ("total", total.to_string())]);
+    let live = lang.fill(
+        "live",
+        &[("counter", counter.clone()), ("title", caption.0.clone()), ("body", caption.1.clone())],
+    );
+    let locals = step.map(|s| shown_locals(trace.locals_json(s), session.code(), s.function));
+    StepView {
+        started,
+        position,
+        total,
+        current: step.map(|s| (s.function, lesson::line_in(session.code(), s))),
+        stack,
+        caption,
+        counter,
+        live,
+        locals,
+        output_len: step.map_or(0, |s| s.output_len as usize),
+        at_end: started && position + 1 >= total,
+        status: session.status().to_string(),
+        edit_problems: session.what_if_state().problems.iter().map(|p| p.text(lang)).collect(),
+    }
+}
+
+/// A step's locals as the listing shows them: in the Python only the names
+/// the Python function has (and `return`).
+fn shown_locals(locals: Value, code: Code, function: Function) -> Value {
+    let (Code::Python, Value::Object(map)) = (code, &locals) else { return locals };
+    // (a new map, not `retain`: no removal code for the page)
+    let names = lesson::python_names(function);
+    let mut kept = serde_json::Map::new();
+    for (k, v) in map.iter().filter(|(k, _)| *k == "return" || names.iter().any(|n| n == *k)) {
+        kept.insert(k.clone(), v.clone());
+    }
+    Value::Object(kept)
+}

@@ -1,0 +1,106 @@
+//! The step view: every decision about what the page shows for a step is
+//! made in the core, where these tests read it (the page only writes it).
+
+use agent_loop_core::debugger::Command;
+use agent_loop_core::i18n::Lang;
+use agent_loop_core::lesson;
+use agent_loop_core::session::{FixtureDoubles, Options, Session};
+use agent_loop_core::step_view::step_view;
+use agent_loop_core::vocab::Code;
+use serde_json::json;
+
+fn session(scenario: &str, lang: &str, predict: bool) -> Session {
+    let options = Options { scenario: scenario.into(), lang: lang.into(), predict, ..Options::default() };
+    Session::new(Box::new(FixtureDoubles), &options).unwrap()
+}
+
+#[test]
+fn before_the_start_the_view_names_the_scenario_and_nothing_runs() {
+    let s = session("report", "en", false);
+    let v = step_view(&s);
+    assert!(!v.started);
+    assert_eq!((v.current, v.locals.clone(), v.output_len), (None, None, 0));
+    assert_eq!(v.caption.0, s.scenario().unwrap().title("en"));
+    assert_eq!(
+        v.counter,
+        Lang::parse("en").unwrap().fill("step_counter", &[("n", "0".into()), ("total", v.total.to_string())])
+    );
+    assert_eq!(v.status, "ready");
+}
+
+#[test]
+fn the_caption_waits_while_a_question_does() {
+    let mut s = session("report", "zh", true);
+    for _ in 0..500 {
+        if s.predictions().pending().is_some() {
+            break;
+        }
+        s.command(Command::Step);
+    }
+    assert!(s.predictions().pending().is_some(), "report asks something on the way");
+    let zh = Lang::parse("zh").unwrap();
+    let v = step_view(&s);
+    assert_eq!(
+        v.caption,
+        (zh.word("caption_predict_title").to_string(), zh.word("caption_predict").to_string())
+    );
+    assert_ne!(v.caption, lesson::caption(zh, s.trace(), s.position()), "the caption would give it away");
+    assert!(v.live.contains(&v.caption.0), "{}", v.live);
+    s.answer(0).unwrap();
+    let v = step_view(&s);
+    assert_eq!(v.caption, lesson::caption(zh, s.trace(), s.position()));
+}
+
+#[test]
+fn the_python_listing_shows_only_the_locals_the_python_has() {
+    let mut s = session("report", "en", false);
+    let mut dropped = false;
+    s.command(Command::Step);
+    for _ in 0..s.trace().steps.len() {
+        let step = *s.step().unwrap();
+        let python = step_view(&s).locals.unwrap();
+        let names = lesson::python_names(step.function);
+        for key in python.as_object().unwrap().keys() {
+            assert!(key == "return" || names.contains(key), "{key} at {}", step.label);
+        }
+        s.set_code(Code::Rust);
+        let rust = step_view(&s).locals.unwrap();
+        assert_eq!(rust, s.trace().locals_json(&step), "the Rust shows every local");
+        dropped |= rust.as_object().unwrap().len() > python.as_object().unwrap().len();
+        assert_eq!(step_view(&s).current.map(|c| c.1), Some(lesson::line_in(Code::Rust, &step)));
+        s.set_code(Code::Python);
+        assert_eq!(step_view(&s).current.map(|c| c.1), Some(lesson::line_in(Code::Python, &step)));
+        s.command(Command::Step);
+    }
+    assert!(dropped, "some Rust local has no Python name in report");
+}
+
+#[test]
+fn the_stack_output_and_end_follow_the_run() {
+    let mut s = session("report", "en", false);
+    s.command(Command::Step);
+    for _ in 0..100 {
+        if s.step().unwrap().depth > 0 {
+            break;
+        }
+        s.command(Command::StepInto);
+    }
+    let v = step_view(&s);
+    assert_eq!(v.stack, format!("run_loop › {}", s.step().unwrap().function.name()));
+    s.command(Command::Run);
+    let v = step_view(&s);
+    assert!(v.at_end);
+    assert_eq!((v.output_len, v.status.as_str()), (s.trace().output.len(), "answered"));
+}
+
+#[test]
+fn a_refused_edit_is_said_in_the_readers_language() {
+    let mut s = session("report", "zh", false);
+    assert!(step_view(&s).edit_problems.is_empty());
+    assert!(s.what_if(Some(&json!({"model": []}))).is_err());
+    let zh = Lang::parse("zh").unwrap();
+    assert_eq!(step_view(&s).edit_problems, [format!("model: {}", zh.word("edit_empty"))]);
+    s.set_lang(Lang::parse("en").unwrap());
+    let en = Lang::parse("en").unwrap();
+    assert_eq!(step_view(&s).edit_problems, [format!("model: {}", en.word("edit_empty"))]);
+}
