@@ -7,6 +7,7 @@
 use agent_loop_core::lesson;
 use agent_loop_core::programs::lesson_one;
 use agent_loop_core::protocol::Status;
+use agent_loop_core::run::{message_shape, tool_results};
 use agent_loop_core::run::{record_scenario, Trace};
 use agent_loop_core::scenario::{load_shipped, Expect, Scenario};
 
@@ -26,32 +27,6 @@ fn shipped() -> Vec<(String, Scenario)> {
 
 fn scenario(id: &str) -> Scenario {
     shipped().into_iter().map(|(_, s)| s).find(|s| s.id == id).unwrap_or_else(|| panic!("no scenario {id}"))
-}
-
-/// `role:kinds` for one message (`str` = string content).
-fn kinds(message: &Value) -> String {
-    let role = message["role"].as_str().unwrap_or("?");
-    let kinds = match &message["content"] {
-        Value::String(_) => "str".to_string(),
-        Value::Array(blocks) => {
-            blocks.iter().map(|b| b["type"].as_str().unwrap_or("?")).collect::<Vec<_>>().join("+")
-        }
-        other => format!("{other}"),
-    };
-    format!("{role}:{kinds}")
-}
-
-fn first_line(result: &Value) -> String {
-    result["content"].as_str().unwrap_or("").lines().next().unwrap_or("").to_string()
-}
-
-/// `[first line, is_error]`, the shape `expect.results` uses.
-fn result_pair(result: &Value) -> Value {
-    json!([first_line(result), result["is_error"]])
-}
-
-fn expected_pairs(results: &[(String, bool)]) -> Value {
-    results.iter().map(|(line, is_error)| json!([line, is_error])).collect()
 }
 
 fn count(trace: &Trace, label: &str) -> usize {
@@ -165,34 +140,25 @@ fn mismatches(s: &Scenario) -> Vec<String> {
                 }
             }
             if let Some(results) = &e.results {
-                let actual: Value = trace
-                    .record
-                    .iter()
-                    .filter_map(|m| m["content"].as_array())
-                    .flatten()
-                    .filter(|b| b["type"] == "tool_result")
-                    .map(result_pair)
-                    .collect();
-                let expected = expected_pairs(results);
-                if actual != expected {
-                    fail("results", format!("expected {expected}, got {actual}"));
+                let actual = tool_results(&trace.record);
+                if &actual != results {
+                    fail("results", format!("expected {results:?}, got {actual:?}"));
                 }
             }
         }
         lesson_one::RUN_MAIN => {
             let r = &trace.result;
             if let Some(results) = &e.results {
-                let actual = json!([result_pair(r)]);
-                let expected = expected_pairs(results);
-                if actual != expected {
-                    fail("results", format!("expected {expected}, got {actual}"));
+                let actual = tool_results(&[json!({"role": "user", "content": [r]})]);
+                if &actual != results {
+                    fail("results", format!("expected {results:?}, got {actual:?}"));
                 }
             }
             if r["type"] != "tool_result" || r["tool_use_id"] != s.call["id"] {
                 fail("results", format!("expected a tool_result for id {}, got {r}", s.call["id"]));
             }
             let spawned = count(&trace, "main.spawn") > 0;
-            let valid = s.call["name"] == "run_main" && s.call["input"] == json!({});
+            let valid = lesson_one::accepts(&s.call);
             if spawned != valid {
                 fail(
                     "results",
@@ -235,7 +201,7 @@ fn mismatches(s: &Scenario) -> Vec<String> {
     }
 
     if let Some(record) = &e.record {
-        let actual: Vec<String> = trace.record.iter().map(kinds).collect();
+        let actual: Vec<String> = trace.record.iter().map(message_shape).collect();
         if &actual != record {
             fail("record", format!("expected {record:?}, got {actual:?}"));
         }
@@ -512,6 +478,27 @@ fn the_record_only_grows_and_frames_nest() {
                 0
             };
             assert_eq!(step.depth, expected, "{}: {} at depth {}", s.id, step.label, step.depth);
+        }
+    }
+}
+
+#[test]
+fn what_a_run_expects_of_itself_is_what_its_fixture_says() {
+    // Expect::of is the one derivation of `expect` (the importer writes it):
+    // for every shipped fixture, the fields it states are what Expect::of
+    // reads off the run.
+    for (file, s) in shipped() {
+        let Some(given) = s.raw.get("expect") else { continue };
+        let derived = Expect::of(&record_scenario(&s));
+        for key in ["status", "calls", "error", "record", "results", "output_lines"] {
+            if let (Some(want), Some(got)) = (given.get(key), derived.get(key)) {
+                assert_eq!(want, got, "{file}: expect.{key}");
+            }
+        }
+        let hits = derived["hits"].as_array().cloned().unwrap_or_default();
+        for hit in given["hits"].as_array().into_iter().flatten() {
+            let milestone = lesson_one::MILESTONES.contains(&hit.as_str().unwrap_or(""));
+            assert!(!milestone || hits.contains(hit), "{file}: {hit} is a hit the run has");
         }
     }
 }

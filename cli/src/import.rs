@@ -30,28 +30,17 @@
 //! Pure: text in, a scenario JSON value and its notes out. No file system;
 //! any input (malformed JSON, wrong types) is an answer, never a panic.
 
+use agent_loop_core::programs::lesson_one;
 use agent_loop_core::protocol::Said;
 use agent_loop_core::run::{record_scenario, Trace};
 use agent_loop_core::runtime::OUTPUT_LIMIT;
-use agent_loop_core::scenario::{is_id, is_id_char, Scenario};
-use serde_json::{json, Map, Value};
+use agent_loop_core::scenario::{is_id, is_id_char, Expect, Problem, Scenario};
+use serde_json::{json, Value};
 use std::collections::{HashMap, HashSet};
 
-/// One finding, at a place in the input (`messages[3].content[1]`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Note {
-    pub at: String,
-    pub message: String,
-}
-
-impl std::fmt::Display for Note {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.at, self.message)
-    }
-}
-
-fn note(at: impl Into<String>, message: impl Into<String>) -> Note {
-    Note { at: at.into(), message: message.into() }
+fn note(at: impl Into<String>, message: impl Into<String>) -> Problem {
+    // (the core's one finding type: a place and a message, as `check` says it)
+    Problem::at(at, message)
 }
 
 /// A conversation that could be imported.
@@ -61,26 +50,11 @@ pub struct Imported {
     pub scenario: Value,
     /// Every approximation (also listed in the scenario's `notes`). Empty
     /// means the replay reproduces the conversation exactly.
-    pub warnings: Vec<Note>,
+    pub warnings: Vec<Problem>,
 }
 
 /// The text `run_main` answers a call it does not support with.
 const UNSUPPORTED: &str = "unsupported tool or arguments";
-
-/// Labels worth pinning in `expect.hits` when the replay reaches them.
-const MILESTONES: [&str; 11] = [
-    "main.exited",
-    "main.timeout",
-    "main.cannot_start",
-    "main.reject",
-    "loop.save_results",
-    "loop.answered",
-    "loop.call_limit",
-    "loop.model_stopped",
-    "loop.bad_format",
-    "loop.calls_mismatch",
-    "loop.model_error",
-];
 
 /// The order of keys in [`to_pretty_json`], the way the shipped fixtures
 /// read (a key not listed follows, in alphabetical order).
@@ -95,7 +69,7 @@ const KEY_ORDER: [&str; 34] = [
 /// Import `text` (a request body) as the scenario `id`; `file_name` names
 /// the source in the title and the notes. `Err` holds the refusals:
 /// nothing was imported.
-pub fn import(text: &str, id: &str, file_name: &str) -> Result<Imported, Vec<Note>> {
+pub fn import(text: &str, id: &str, file_name: &str) -> Result<Imported, Vec<Problem>> {
     if !is_id(id) {
         return Err(vec![note("--id", format!("{id:?}: use letters, digits, '-' or '_' (1-64 chars)"))]);
     }
@@ -118,7 +92,7 @@ pub fn import(text: &str, id: &str, file_name: &str) -> Result<Imported, Vec<Not
     importer.compare(&trace.record, turns.get(..kept).unwrap_or(turns));
     if let Some(map) = scenario.as_object_mut() {
         map.insert("notes".into(), importer.notes(file_name, &trace));
-        map.insert("expect".into(), expect(&trace));
+        map.insert("expect".into(), Expect::of(&trace));
     }
     validated(&scenario)?;
     Ok(Imported { scenario, warnings: importer.warnings })
@@ -180,11 +154,6 @@ fn block_type(block: &Value) -> Option<&str> {
     block.get("type").and_then(Value::as_str)
 }
 
-/// What `run_main` accepts: the lesson's tool, with no arguments.
-fn is_lesson_call(call: &Value) -> bool {
-    call["name"] == "run_main" && call["input"] == json!({})
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Role {
     User,
@@ -231,8 +200,8 @@ struct Run {
 /// The state of one import: what was read so far, and the findings.
 #[derive(Default)]
 struct Importer {
-    warnings: Vec<Note>,
-    refusals: Vec<Note>,
+    warnings: Vec<Problem>,
+    refusals: Vec<Problem>,
     replies: Vec<Value>,
     outcomes: Vec<Value>,
     /// The first timeout read back, and where.
@@ -250,7 +219,7 @@ impl Importer {
 
     /// The turns of the request body; refused when it is not a conversation
     /// the loop could have had (shape, roles, order).
-    fn read<'a>(&mut self, input: &'a Value) -> Result<Conversation<'a>, Vec<Note>> {
+    fn read<'a>(&mut self, input: &'a Value) -> Result<Conversation<'a>, Vec<Problem>> {
         let Some(request) = input.as_object() else {
             return Err(vec![note("(file)", "must be a JSON object (a Messages API request body)")]);
         };
@@ -290,7 +259,7 @@ impl Importer {
         }
     }
 
-    fn message_turn<'a>(&mut self, i: usize, message: &'a Value) -> Result<Turn<'a>, Note> {
+    fn message_turn<'a>(&mut self, i: usize, message: &'a Value) -> Result<Turn<'a>, Problem> {
         let at = format!("messages[{i}]");
         let Some(fields) = message.as_object() else {
             return Err(note(at, "must be an object {\"role\", \"content\"}"));
@@ -513,7 +482,7 @@ impl Importer {
         }
         let text = self.result_text(at, block);
         let is_error = block.get("is_error");
-        if !is_lesson_call(&call.block) {
+        if !lesson_one::accepts(&call.block) {
             self.other_call(call, &text, is_error);
             return;
         }
@@ -679,7 +648,7 @@ impl Importer {
             notes.push("The replay reproduces the recorded messages exactly.".into());
         } else {
             notes.push("Approximations (the replay differs from the recording here):".into());
-            notes.extend(self.warnings.iter().map(Note::to_string));
+            notes.extend(self.warnings.iter().map(Problem::to_string));
         }
         json!(notes)
     }
@@ -687,7 +656,7 @@ impl Importer {
 
 /// The response: a reply (its content becomes an assistant message) or an
 /// API error (`{"type": "error", "error": {"type": …}}`).
-fn response_turn(response: &Value) -> Result<Response<'_>, Note> {
+fn response_turn(response: &Value) -> Result<Response<'_>, Problem> {
     let Some(fields) = response.as_object() else {
         return Err(note("response", "must be a Messages API response object"));
     };
@@ -711,7 +680,7 @@ fn response_turn(response: &Value) -> Result<Response<'_>, Note> {
 }
 
 /// The loop's order: the user's question, then reply and results in turn.
-fn alternation(turns: &[Turn]) -> Vec<Note> {
+fn alternation(turns: &[Turn]) -> Vec<Problem> {
     let mut refusals = Vec::new();
     if let Some(first) = turns.first().filter(|t| t.role != Role::User) {
         refusals.push(note(
@@ -812,70 +781,13 @@ fn approximate_run(text: &str, is_error: Option<&Value>) -> Run {
 }
 
 /// The scenario as `check` reads it, or why not (an importer bug).
-fn validated(scenario: &Value) -> Result<Scenario, Vec<Note>> {
+fn validated(scenario: &Value) -> Result<Scenario, Vec<Problem>> {
     Scenario::from_value(scenario.clone()).map_err(|problems| {
         problems.iter().map(|p| note("(import)", format!("the scenario does not validate: {p}"))).collect()
     })
 }
 
 /// Record the scenario, as `trace` would.
-fn replay(scenario: &Value) -> Result<Trace, Vec<Note>> {
+fn replay(scenario: &Value) -> Result<Trace, Vec<Problem>> {
     Ok(record_scenario(&validated(scenario)?))
-}
-
-/// `expect`, read off the replay: what `check` and the suite compare.
-fn expect(trace: &Trace) -> Value {
-    let mut expect = Map::new();
-    match &trace.error {
-        Some(error) => {
-            expect.insert("error".into(), json!(error.kind));
-        }
-        None => {
-            expect.insert("status".into(), json!(trace.status()));
-            expect.insert("calls".into(), trace.result["calls"].clone());
-        }
-    }
-    expect.insert("record".into(), trace.record.iter().map(shape).collect());
-    if trace.error.is_none() {
-        expect.insert("results".into(), results(&trace.record));
-    }
-    expect.insert("output_lines".into(), json!(trace.output.len()));
-    let hit = |label: &&str| trace.steps.iter().any(|step| step.label == *label);
-    let hits: Vec<&str> = MILESTONES.iter().copied().filter(hit).collect();
-    if !hits.is_empty() {
-        expect.insert("hits".into(), json!(hits));
-    }
-    if trace.error.is_some() {
-        let misses: Vec<&str> = MILESTONES.iter().copied().filter(|l| !hit(l)).collect();
-        expect.insert("misses".into(), json!(misses));
-    }
-    Value::Object(expect)
-}
-
-/// `role:kinds`: the role, then the content block types joined by `+`
-/// (`str` for a string).
-fn shape(message: &Value) -> Value {
-    let role = message["role"].as_str().unwrap_or("?");
-    let kinds = match &message["content"] {
-        Value::String(_) => "str".to_string(),
-        Value::Array(blocks) => {
-            blocks.iter().map(|b| block_type(b).unwrap_or("?")).collect::<Vec<_>>().join("+")
-        }
-        other => other.to_string(),
-    };
-    json!(format!("{role}:{kinds}"))
-}
-
-/// `[first content line, is_error]` for every tool_result in the record.
-fn results(record: &[Value]) -> Value {
-    record
-        .iter()
-        .filter_map(|m| m["content"].as_array())
-        .flatten()
-        .filter(|b| block_type(b) == Some("tool_result"))
-        .map(|b| {
-            let first = b["content"].as_str().unwrap_or("").lines().next().unwrap_or("");
-            json!([first, b["is_error"].as_bool().unwrap_or(false)])
-        })
-        .collect()
 }

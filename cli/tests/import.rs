@@ -6,8 +6,9 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
-use agent_loop_cli::import::{id_from_file_name, import, to_pretty_json, Imported, Note};
+use agent_loop_cli::import::{id_from_file_name, import, to_pretty_json, Imported};
 use agent_loop_core::run::record_scenario;
+use agent_loop_core::scenario::Problem;
 use agent_loop_core::scenario::Scenario;
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -20,7 +21,7 @@ fn sample(name: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
-fn import_value(input: &Value) -> Result<Imported, Vec<Note>> {
+fn import_value(input: &Value) -> Result<Imported, Vec<Problem>> {
     import(&input.to_string(), "imported", "conversation.json")
 }
 
@@ -47,13 +48,13 @@ fn replayed(imported: &Imported) -> Vec<Value> {
 }
 
 fn warnings(imported: &Imported) -> Vec<String> {
-    imported.warnings.iter().map(Note::to_string).collect()
+    imported.warnings.iter().map(Problem::to_string).collect()
 }
 
 fn refusals(input: &Value) -> Vec<String> {
     match import_value(input) {
         Ok(imported) => panic!("imported, expected a refusal: {:#}", imported.scenario),
-        Err(notes) => notes.iter().map(Note::to_string).collect(),
+        Err(notes) => notes.iter().map(Problem::to_string).collect(),
     }
 }
 

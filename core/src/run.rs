@@ -6,9 +6,9 @@
 
 use crate::programs::{self, Inputs};
 use crate::protocol::{Model, Process, Setup};
-use crate::scenario::Scenario;
+use crate::scenario::{Expect, Scenario};
 use crate::trace::{self, Cut, Function, Limits, LocalsTable, Recording, Step};
-use serde_json::Value;
+use serde_json::{json, Map, Value};
 
 pub use crate::protocol::TraceError;
 
@@ -177,4 +177,78 @@ fn cut_error(cut: Cut, limits: &Limits) -> TraceError {
         ),
     };
     TraceError { kind: cut.kind().into(), message }
+}
+
+impl Expect {
+    /// The `expect` a scenario would give for this run, read off it: how it
+    /// ended (status and calls, or the error), the record's shape, the tool
+    /// results, the output's length, and the program's milestones it hit
+    /// (and, when it erred, missed). What the importer writes and what the
+    /// suite compares a fixture's `expect` with.
+    pub fn of(trace: &Trace) -> Value {
+        let mut expect = Map::new();
+        match &trace.error {
+            Some(error) => {
+                expect.insert("error".into(), json!(error.kind));
+            }
+            None => {
+                if let Some(status) = trace.status() {
+                    expect.insert("status".into(), json!(status));
+                }
+                if let Some(calls) = trace.result.get("calls") {
+                    expect.insert("calls".into(), calls.clone());
+                }
+            }
+        }
+        expect.insert("record".into(), trace.record.iter().map(message_shape).collect());
+        if trace.error.is_none() {
+            // The record's tool results, or the one an entry point returned.
+            let returned = json!({"content": [&trace.result]});
+            let from =
+                if trace.record.is_empty() { std::slice::from_ref(&returned) } else { &trace.record[..] };
+            let results = tool_results(from).into_iter().map(|(line, is_error)| json!([line, is_error]));
+            expect.insert("results".into(), results.collect());
+        }
+        expect.insert("output_lines".into(), json!(trace.output.len()));
+        let milestones = programs::of(trace.function).milestones;
+        let hit = |label: &&str| trace.steps.iter().any(|step| step.label == *label);
+        let hits: Vec<&str> = milestones.iter().copied().filter(hit).collect();
+        if !hits.is_empty() {
+            expect.insert("hits".into(), json!(hits));
+        }
+        if trace.error.is_some() {
+            let misses: Vec<&str> = milestones.iter().copied().filter(|l| !hit(l)).collect();
+            expect.insert("misses".into(), json!(misses));
+        }
+        Value::Object(expect)
+    }
+}
+
+/// `role:kinds`: a message's role, then its content block types joined by
+/// `+` (`str` for a string) — `expect.record`'s shape.
+pub fn message_shape(message: &Value) -> String {
+    let role = message["role"].as_str().unwrap_or("?");
+    let kinds = match &message["content"] {
+        Value::String(_) => "str".to_string(),
+        Value::Array(blocks) => {
+            blocks.iter().map(|b| b["type"].as_str().unwrap_or("?")).collect::<Vec<_>>().join("+")
+        }
+        other => other.to_string(),
+    };
+    format!("{role}:{kinds}")
+}
+
+/// `(first content line, is_error)` for every tool_result in a record —
+/// `expect.results`'s shape.
+pub fn tool_results(record: &[Value]) -> Vec<(String, bool)> {
+    record
+        .iter()
+        .filter_map(|m| m["content"].as_array())
+        .flatten()
+        .filter(|b| b["type"] == "tool_result")
+        .map(|b| {
+            let first = b["content"].as_str().unwrap_or("").lines().next().unwrap_or("");
+            (first.to_string(), b["is_error"].as_bool().unwrap_or(false))
+        })
+        .collect()
 }

@@ -31,7 +31,23 @@ pub const PROGRAM: Program = Program {
     stage: stage_for,
     run,
     check,
+    milestones: &MILESTONES,
 };
+
+/// Labels worth pinning in `expect.hits` when the replay reaches them.
+pub const MILESTONES: [&str; 11] = [
+    "main.exited",
+    "main.timeout",
+    "main.cannot_start",
+    "main.reject",
+    "loop.save_results",
+    "loop.answered",
+    "loop.call_limit",
+    "loop.model_stopped",
+    "loop.bad_format",
+    "loop.calls_mismatch",
+    "loop.model_error",
+];
 
 /// The stage (caption) a trace label belongs to. Several lines that tell one
 /// idea share a stage; labels stay stable when code moves.

@@ -27,6 +27,9 @@ pub struct Program {
     /// What a scenario of `function` must hold beyond the fields every
     /// scenario shares: each problem by field.
     pub check: fn(function: Function, scenario: &Map<String, Value>, problem: Problems),
+    /// Labels worth pinning in a scenario's `expect.hits` when a run
+    /// reaches them (and in `misses` when a run that errs does not).
+    pub milestones: &'static [&'static str],
 }
 
 /// Where a check says a problem: the field, and what is wrong with it.

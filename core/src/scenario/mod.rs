@@ -53,6 +53,14 @@ pub struct Problem {
     pub message: String,
 }
 
+impl Problem {
+    /// A problem at a place: a field (`model[1].stop_reason`), or a place
+    /// in an imported conversation (`messages[3].content[1]`).
+    pub fn at(place: impl Into<String>, message: impl Into<String>) -> Problem {
+        Problem { field: place.into(), message: message.into() }
+    }
+}
+
 impl std::fmt::Display for Problem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}: {}", self.field, self.message)

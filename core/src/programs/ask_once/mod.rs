@@ -23,6 +23,7 @@ pub const PROGRAM: Program = Program {
     stage,
     run,
     check,
+    milestones: &["once.print"],
 };
 
 /// Each line is its own stage; the frame's ends have theirs.
