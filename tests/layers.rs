@@ -73,7 +73,12 @@ const PAGE: Crate = Crate {
     browser: true,
 };
 
-const CLI: Crate = Crate { src: "cli/src", layers: &[&["import"]], inner: &[], browser: false };
+const CLI: Crate = Crate {
+    src: "cli/src",
+    layers: &[&["import"]],
+    inner: &[("import", &[&["runs", "turns"], &["importer"], &["results"]])],
+    browser: false,
+};
 
 fn rank(rows: &[&[&str]], module: &str) -> Option<usize> {
     rows.iter().position(|row| row.contains(&module))
