@@ -69,7 +69,7 @@ const PAGE: Crate = Crate {
         &["events"],
         &["handle"],
     ],
-    inner: &[],
+    inner: &[("figure", &[&["canvas"], &["rows"], &["flight", "text"]])],
     browser: true,
 };
 

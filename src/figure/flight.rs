@@ -1,0 +1,236 @@
+//! What is in flight above the record (the request being sent, a tool run
+//! as four stages with its values) and the staged results below it.
+
+use super::canvas::*;
+use super::rows::*;
+use crate::markup::clip;
+use agent_loop_core::lesson;
+use agent_loop_core::programs::lesson_one;
+use agent_loop_core::run::Trace;
+use agent_loop_core::trace::{Event, Step};
+use agent_loop_core::vocab::Decimal;
+use serde_json::Value;
+
+/// The model call number at or before `position`.
+pub(super) fn latest_number(t: &Trace, position: usize) -> i64 {
+    t.steps[..=position.min(t.steps.len().saturating_sub(1))]
+        .iter()
+        .rev()
+        .filter(|s| s.function == lesson_one::RUN_LOOP)
+        .find_map(|s| t.locals_json(s)["number"].as_i64())
+        .unwrap_or(0)
+}
+
+/// The latest stop_reason seen at or before `position`.
+pub(super) fn latest_reason(t: &Trace, position: usize) -> Option<String> {
+    let end = position.min(t.steps.len().saturating_sub(1));
+    for s in t.steps[..=end].iter().rev() {
+        if s.label == "loop.ask" || s.label == "ask.create" {
+            return None;
+        }
+        let l = t.locals_json(s);
+        if let Some(r) = l["reason"].as_str().or_else(|| l["response"]["stop_reason"].as_str()) {
+            return Some(r.to_string());
+        }
+        if s.event == Event::Return && s.function == lesson_one::ASK_CLAUDE {
+            if let Some(r) = l["return"]["stop_reason"].as_str() {
+                return Some(r.to_string());
+            }
+        }
+    }
+    None
+}
+
+/// The request or tool run in progress, drawn above the record.
+pub(super) fn in_flight(svg: &mut Svg, m: &Moment, locals: &Value) {
+    let Some(step) = m.trace.steps.get(m.position) else { return };
+    match step.function {
+        lesson_one::ASK_CLAUDE => request_in_flight(svg, m, step, locals),
+        lesson_one::RUN_MAIN => {
+            tool_pipeline(svg, m, step);
+            tool_values(svg, m, step, locals);
+        }
+        // (run_loop draws its record, not a request; another program's
+        // function has nothing in flight to draw)
+        _ => {}
+    }
+}
+
+/// The request being sent, and what came back once it did.
+pub(super) fn request_in_flight(svg: &mut Svg, m: &Moment, step: &Step, locals: &Value) {
+    let lang = m.lang;
+    let max_tokens = agent_loop_core::runtime::MAX_TOKENS;
+    let response = match (&locals["response"], &locals["return"]) {
+        (Value::Object(r), _) | (_, Value::Object(r)) => {
+            let reason = r.get("stop_reason").and_then(Value::as_str).unwrap_or("?").to_string();
+            let blocks = r.get("content").and_then(Value::as_array).map_or(0, Vec::len).to_string();
+            lang.fill("flight_response", &[("reason", reason), ("blocks", blocks)])
+        }
+        _ => lang.word("flight_waiting").to_string(),
+    };
+    let lines = [
+        (format!("system ✓   tools: [run_main]   max_tokens: {max_tokens}"), true),
+        (lang.fill("flight_messages", &[("n", step.record_len.to_string())]), false),
+        (response, false),
+    ];
+    panel(svg, lang.word("flight_ask"), &lines, "alp-flight-ask");
+}
+
+/// A tool run as four stages (call, validate, process, result), the one on
+/// screen marked.
+pub(super) fn tool_pipeline(svg: &mut Svg, m: &Moment, step: &Step) {
+    let lang = m.lang;
+    let stages = ["call", "validate", "process", "result"];
+    let reached = match lesson::stage(step) {
+        "main.call" | "main.envelope" => 0,
+        "main.validate" | "main.reject" => 1,
+        "main.spawn" | "main.output" | "main.timeout" | "main.cannot_start" => 2,
+        _ => 3,
+    };
+    let rejected = m.trace.steps[..=m.position]
+        .iter()
+        .rev()
+        .take_while(|s| s.function == lesson_one::RUN_MAIN)
+        .any(|s| lesson::stage(s) == "main.reject");
+    svg.text(10.0, svg.y + 12.0, "alp-h", lang.word("tool_run"));
+    svg.y += 20.0;
+    // Four boxes in a row, or two rows of two where it is narrow.
+    let per_row = if svg.l.w < Layout::WIDE.w { 2 } else { 4 };
+    let box_w = (svg.l.w - 20.0 - 14.0 * (per_row as f64 - 1.0)) / per_row as f64 - 12.0;
+    let mut x = 10.0;
+    for (i, name) in stages.iter().enumerate() {
+        if i > 0 && i % per_row == 0 {
+            x = 10.0;
+            svg.y += 34.0;
+        }
+        let skipped = rejected && i == 2;
+        let class = match (i.cmp(&reached), skipped) {
+            (std::cmp::Ordering::Equal, _) => "alp-pipe alp-pipe-now",
+            (std::cmp::Ordering::Less, true) => "alp-pipe alp-pipe-skip",
+            (std::cmp::Ordering::Less, false) => "alp-pipe alp-pipe-done",
+            _ => "alp-pipe",
+        };
+        let label = if skipped { lang.word("pipe_skipped") } else { lang.word(&format!("pipe_{name}")) };
+        svg.body.push_str(&format!(r#"<g class="{class}" data-pipe="{name}">"#));
+        svg.rect(x, svg.y, box_w, 26.0, "alp-pipe-bg");
+        svg.text(x + 10.0, svg.y + 17.0, "alp-pipe-text", label);
+        svg.body.push_str("</g>");
+        if i + 1 < stages.len() {
+            svg.data(x + box_w + 2.0, svg.y + 17.0, "alp-t-dim", "→");
+        }
+        x += box_w + 14.0;
+    }
+    svg.y += 34.0;
+}
+
+/// The values of a tool run so far: the call, the process, the output cap,
+/// the result.
+pub(super) fn tool_values(svg: &mut Svg, m: &Moment, step: &Step, locals: &Value) {
+    let lang = m.lang;
+    let call = if locals["call"].is_object() { &locals["call"] } else { &Value::Null };
+    let result = if locals["result"].is_object() { &locals["result"] } else { &locals["return"] };
+    let mut lines = Vec::new();
+    if !call.is_null() {
+        lines.push((
+            format!(
+                "call: id={} name={} input={}",
+                clip(call["id"].as_str().unwrap_or("?"), 14),
+                clip(call["name"].as_str().unwrap_or("?"), 16),
+                clip(&call["input"].to_string(), 20)
+            ),
+            true,
+        ));
+    }
+    if let Some(rc) = locals["returncode"].as_i64() {
+        lines.push((format!("process: returncode={rc}"), true));
+    }
+    // Where the output is capped, its length before → after.
+    if matches!(step.label, "main.cap" | "main.placeholder" | "main.content") {
+        let limit = agent_loop_core::runtime::OUTPUT_LIMIT;
+        let before = output_before_cap(m);
+        if before > limit {
+            let values =
+                [("before", before.to_string()), ("after", limit.to_string()), ("limit", limit.to_string())];
+            lines.push((lang.fill("output_cap", &values), false));
+        }
+    }
+    if result.is_object() {
+        let content = result["content"]
+            .as_str()
+            .map(|c| clip(&lang.said_text(c.lines().next().unwrap_or("")), 30))
+            .unwrap_or_else(|| "…".into());
+        let err = result["is_error"].as_bool().map(|b| format!("  is_error={b}")).unwrap_or_default();
+        let id = clip(result["tool_use_id"].as_str().unwrap_or("?"), 14);
+        lines.push((format!("tool_result → {id}{err}  {content}"), true));
+    }
+    if !lines.is_empty() {
+        panel(svg, lang.word("current_values"), &lines, "alp-flight-main");
+    }
+}
+
+/// A titled box of lines; each line is `(text, is data)`.
+pub(super) fn panel(svg: &mut Svg, title: &str, lines: &[(String, bool)], class: &str) {
+    let room = svg.l.panel_text();
+    let lines: Vec<(String, bool)> =
+        lines.iter().flat_map(|(line, data)| wrap(line, room).into_iter().map(move |l| (l, *data))).collect();
+    let h = 26.0 + LINE_H * lines.len() as f64;
+    svg.body.push_str(&format!(r#"<g class="alp-panel {class}">"#));
+    svg.rect(10.0, svg.y, svg.l.w - 20.0, h, "alp-panel-bg");
+    svg.text(20.0, svg.y + 17.0, "alp-card-head", title);
+    for (i, (line, data)) in lines.iter().enumerate() {
+        let y = svg.y + 26.0 + LINE_H * i as f64 + 12.0;
+        if *data {
+            svg.data(24.0, y, "alp-t-text", line);
+        } else {
+            svg.text(24.0, y, "alp-t-text", line);
+        }
+    }
+    svg.body.push_str("</g>");
+    svg.y += h + 12.0;
+}
+
+/// Results collected but not yet appended to the record.
+pub(super) fn staged(svg: &mut Svg, m: &Moment, locals: &Value) {
+    let Some(step) = m.trace.steps.get(m.position) else { return };
+    if step.function != lesson_one::RUN_LOOP {
+        return;
+    }
+    let Some(results) = locals["results"].as_array().filter(|r| !r.is_empty()) else { return };
+    let lines: Vec<String> = results
+        .iter()
+        .map(|r| {
+            let content = r["content"].as_str().unwrap_or("");
+            format!(
+                "tool_result → {}  is_error={}  {}",
+                clip(r["tool_use_id"].as_str().unwrap_or("?"), 14),
+                r["is_error"].as_bool().unwrap_or(false),
+                clip(&m.lang.said_text(content.lines().next().unwrap_or("")), 22)
+            )
+        })
+        .collect();
+    let l = svg.l;
+    let lines: Vec<String> = lines.iter().flat_map(|line| wrap(line, l.card_text())).collect();
+    let h = 26.0 + LINE_H * lines.len() as f64;
+    svg.body.push_str(r#"<g class="alp-staged" data-role="staged">"#);
+    svg.body.push_str(&format!(
+        r#"<rect x="{}" y="{}" width="{}" height="{}" rx="8" class="alp-staged-bg"/>"#,
+        Decimal(l.card_x),
+        Decimal(svg.y),
+        Decimal(l.card_w),
+        Decimal(h)
+    ));
+    svg.text(l.card_x + 10.0, svg.y + 17.0, "alp-card-head", m.lang.word("staged"));
+    for (i, line) in lines.iter().enumerate() {
+        svg.data(l.card_x + 14.0, svg.y + 26.0 + LINE_H * i as f64 + 12.0, "alp-t-dim", line);
+    }
+    svg.body.push_str("</g>");
+    svg.y += h + 10.0;
+}
+
+/// The output's length before the cap: at the `main.cap` step of the
+/// current `run_main` (this step or one of the last few).
+pub(super) fn output_before_cap(m: &Moment) -> usize {
+    m.trace.steps[..=m.position].iter().rev().take(4).find(|s| s.label == "main.cap").map_or(0, |s| {
+        agent_loop_core::preview::full_length(m.trace.locals_json(s)["output"].as_str().unwrap_or(""))
+    })
+}

@@ -1,0 +1,144 @@
+//! A message as the rows of its card: each block's lines, wrapped to the
+//! card, with the tool_use / tool_result ids the pairing lines join.
+
+use super::canvas::*;
+use crate::markup::clip;
+use agent_loop_core::i18n::Lang;
+use serde_json::Value;
+
+/// One line of a card: its text and, for pairing, a tool id.
+pub(super) struct Row {
+    pub(super) text: String,
+    /// Data (the same in every language) rather than words of the page.
+    pub(super) data: bool,
+    pub(super) class: &'static str,
+    pub(super) use_id: Option<String>,
+    pub(super) result_id: Option<String>,
+    /// The rest of a wrapped row (drawn indented).
+    pub(super) more: bool,
+}
+
+pub(super) fn rows_of(message: &Value, lang: Lang) -> Vec<Row> {
+    let mut rows = Vec::new();
+    let row = |text: String, class: &'static str| Row {
+        text,
+        data: true,
+        use_id: None,
+        result_id: None,
+        class,
+        more: false,
+    };
+    let words = |text: String, class: &'static str| Row {
+        text,
+        data: false,
+        use_id: None,
+        result_id: None,
+        class,
+        more: false,
+    };
+    match &message["content"] {
+        Value::String(s) => rows.push(row(format!("“{}”", clip(s, 56)), "alp-t-text")),
+        Value::Array(blocks) if blocks.is_empty() => {
+            rows.push(words(format!("[ ] {}", lang.word("empty_content")), "alp-t-warn"))
+        }
+        Value::Array(blocks) => {
+            for b in blocks {
+                match b["type"].as_str() {
+                    Some("text") => rows.push(row(
+                        format!("text: {}", clip(b["text"].as_str().unwrap_or(""), 50)),
+                        "alp-t-text",
+                    )),
+                    Some("tool_use") => {
+                        let id = b["id"].as_str().unwrap_or("").to_string();
+                        let input = clip(&b["input"].to_string(), 24);
+                        let name = b["name"].as_str().unwrap_or("?");
+                        rows.push(Row {
+                            text: format!(
+                                "tool_use  id={}  name={}  input={input}",
+                                clip(&id, 14),
+                                clip(name, 16)
+                            ),
+                            data: true,
+                            class: "alp-t-use",
+                            use_id: Some(id),
+                            result_id: None,
+                            more: false,
+                        });
+                    }
+                    Some("tool_result") => {
+                        let id = b["tool_use_id"].as_str().unwrap_or("").to_string();
+                        let err = b["is_error"].as_bool().unwrap_or(false);
+                        rows.push(Row {
+                            text: format!("tool_result → {}  is_error={err}", clip(&id, 14)),
+                            data: true,
+                            class: if err { "alp-t-err" } else { "alp-t-ok" },
+                            use_id: None,
+                            result_id: Some(id),
+                            more: false,
+                        });
+                        // The first line (exit code) and the last (where a
+                        // traceback says what went wrong).
+                        let content = b["content"].as_str().unwrap_or("");
+                        let first = content.lines().next().unwrap_or("");
+                        let last = content
+                            .lines()
+                            .skip(1)
+                            .last()
+                            .map(|l| format!("  ·  {}", clip(&lang.said_text(l), 40)))
+                            .unwrap_or_default();
+                        rows.push(row(format!("   {}{last}", clip(&lang.said_text(first), 30)), "alp-t-dim"));
+                    }
+                    other => rows.push(words(
+                        lang.fill("not_in_lesson", &[("kind", other.unwrap_or("?").to_string())]),
+                        "alp-t-warn",
+                    )),
+                }
+            }
+        }
+        other => rows.push(row(format!("content: {}", clip(&other.to_string(), 40)), "alp-t-warn")),
+    }
+    rows
+}
+
+/// A line cut into pieces that fit in `room` pixels: after a gap of two
+/// spaces (between fields) if there is one, else after a space, else
+/// anywhere. A piece keeps its last space, so the pieces read as the line.
+pub(super) fn wrap(line: &str, room: f64) -> Vec<String> {
+    let mut pieces = Vec::new();
+    let mut rest = line.to_string();
+    while text_width(&rest) > room && pieces.len() < 8 {
+        let mut width = 0.0;
+        let fits = rest.char_indices().take_while(|(_, c)| {
+            width += char_width(*c);
+            width <= room
+        });
+        let end = fits.last().map_or(0, |(i, c)| i + c.len_utf8());
+        let head = &rest[..end];
+        let cut = head.rfind("  ").or_else(|| head.rfind(' ')).filter(|&i| i > 8).map_or(end, |i| i + 1);
+        if cut == 0 {
+            break;
+        }
+        pieces.push(rest[..cut].to_string());
+        rest = rest[cut..].trim_start().to_string();
+    }
+    pieces.push(rest);
+    pieces
+}
+
+/// Room kept at the right of a tool request's row for the "unpaired" mark.
+pub(super) const UNPAIRED_ROOM: f64 = 74.0;
+
+/// The rows of a card, long ones wrapped; a tool id stays on the first
+/// piece, and a tool request's row leaves `mark_room` for its mark.
+pub(super) fn wrap_rows(rows: Vec<Row>, room: f64, mark_room: f64) -> Vec<Row> {
+    let mut out = Vec::new();
+    for row in rows {
+        let room = if row.use_id.is_some() { room - mark_room } else { room };
+        let mut pieces = wrap(&row.text, room).into_iter();
+        let first = pieces.next().unwrap_or_default();
+        let (class, data) = (row.class, row.data);
+        out.push(Row { text: first, ..row });
+        out.extend(pieces.map(|text| Row { text, data, class, use_id: None, result_id: None, more: true }));
+    }
+    out
+}
