@@ -242,7 +242,7 @@ fn on_key(p: &mut Page, e: &Event) -> bool {
     }
     let in_field =
         target_element(e).is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
-    if k.key() == "Escape" && p.session.opened().is_some() {
+    if k.key() == "Escape" && p.session.replay().opened().is_some() {
         p.session.close_card();
         return false;
     }

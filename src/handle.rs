@@ -260,14 +260,14 @@ impl Playground {
     #[wasm_bindgen(js_name = currentStep)]
     pub fn current_step(&self) -> JsValue {
         let Ok(p) = self.page.try_borrow() else { return JsValue::NULL };
-        let trace = p.session.trace();
-        from_json(&p.session.step().map(|st| lesson::step_json(trace, st)).unwrap_or_default())
+        let trace = p.session.replay().trace();
+        from_json(&p.session.replay().step().map(|st| lesson::step_json(trace, st)).unwrap_or_default())
     }
 
     /// The recorded trace's `result` and `error`, and what it printed.
     pub fn outcome(&self) -> JsValue {
         let Ok(p) = self.page.try_borrow() else { return JsValue::NULL };
-        let t = p.session.trace();
+        let t = p.session.replay().trace();
         from_json(&json!({"result": t.returned(), "error": t.error, "output": t.output}))
     }
 }

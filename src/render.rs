@@ -221,13 +221,13 @@ impl Page {
     /// and the score.
     fn draw_predict(&mut self) {
         let s = &self.session;
-        let code = s.code();
+        let code = s.replay().code();
         // The line the question is about, quoted: on a phone the listing may be off screen.
         let line = s.predictions().pending().and_then(|a| {
             // The line it is about: a breakpoint's, or the step's own.
-            let (function, n) = a
-                .about
-                .or_else(|| s.trace().steps.get(a.step).map(|st| (st.function, lesson::line_in(code, st))))?;
+            let (function, n) = a.about.or_else(|| {
+                s.replay().trace().steps.get(a.step).map(|st| (st.function, lesson::line_in(code, st)))
+            })?;
             let text = listing_in(code, function)
                 .lines
                 .iter()
@@ -276,11 +276,16 @@ impl Page {
         let html = match s.what_if_state().comparison.as_ref() {
             Some(c) => {
                 // Where the lesson's run is, once the learner has started.
-                let position = s.started().then_some(s.position());
+                let position = s.replay().started().then_some(s.replay().position());
                 let lesson_here = position.and_then(|p| s.lesson_step(p));
-                let here = s.step().map(|st| (st.label, lesson::line_in(s.code(), st)));
-                let at =
-                    |i: usize| s.trace().steps.get(i).map(|st| (st.label, lesson::line_in(s.code(), st)));
+                let here = s.replay().step().map(|st| (st.label, lesson::line_in(s.replay().code(), st)));
+                let at = |i: usize| {
+                    s.replay()
+                        .trace()
+                        .steps
+                        .get(i)
+                        .map(|st| (st.label, lesson::line_in(s.replay().code(), st)))
+                };
                 let parting = c.parts_at.map_or((None, None), |n| (s.lesson_step(n), at(n)));
                 explore::compare(c, position, here, lesson_here, parting, s.lang())
             }
@@ -336,8 +341,8 @@ impl Page {
     /// Breakpoint buttons and timeline ticks follow the debugger.
     fn draw_breakpoints(&mut self) {
         self.draw_bp_buttons();
-        let dbg = self.session.debugger();
-        let steps = &self.session.trace().steps;
+        let dbg = self.session.replay().debugger();
+        let steps = &self.session.replay().trace().steps;
         let n = steps.len().max(1);
         let ticks: String = dbg
             .hit_positions(steps)
@@ -349,7 +354,7 @@ impl Page {
             })
             .collect();
         self.set_html(".alp-ticks", &ticks);
-        let note = view::unreached(&self.session.unreached_breakpoints(), self.session.lang());
+        let note = view::unreached(&self.session.replay().unreached_breakpoints(), self.session.lang());
         let hidden = note.is_empty();
         self.set_html(".alp-bp-note", &note);
         if let Some(p) = self.q(".alp-bp-note") {
@@ -361,7 +366,7 @@ impl Page {
     /// ticks scan the whole trace: they are drawn only when the breakpoints
     /// or the trace change, not when the listing changes function.)
     fn draw_bp_buttons(&self) {
-        let dbg = self.session.debugger();
+        let dbg = self.session.replay().debugger();
         let Ok(buttons) = self.root.query_selector_all(".alp-bp") else { return };
         for i in 0..buttons.length() {
             if let Some(b) = buttons.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
@@ -375,7 +380,7 @@ impl Page {
 
     /// The Python / Rust buttons follow the listing shown.
     fn draw_listing_switch(&self) {
-        let code = self.session.code();
+        let code = self.session.replay().code();
         let _ = self.root.set_attribute("data-listing", code.name());
         if let Ok(buttons) = self.root.query_selector_all(".alp-listing") {
             for i in 0..buttons.length() {
@@ -391,8 +396,8 @@ impl Page {
     }
 
     fn draw_listing(&mut self) {
-        let function = self.session.shown_function();
-        let code = self.session.code();
+        let function = self.session.replay().shown_function();
+        let code = self.session.replay().code();
         if self.shown_listing == Some((function, code)) {
             return;
         }
@@ -429,24 +434,24 @@ impl Page {
     fn draw_step(&mut self) {
         self.draw_listing();
         let view = step_view(&self.session);
-        if self.session.step().is_none() {
+        if self.session.replay().step().is_none() {
             return;
         }
         self.mark_current_row(view.current);
         let s = &self.session;
-        let (lang, trace) = (s.lang(), s.trace());
+        let (lang, trace) = (s.lang(), s.replay().trace());
         let moment = Moment {
             trace,
             position: view.position,
-            previous_len: s.previous_len(),
+            previous_len: s.replay().previous_len(),
             lang,
             started: view.started,
-            opened: s.opened(),
+            opened: s.replay().opened(),
             layout: self.layout,
         };
-        let card = figure::card_text(trace, s.opened(), s.record_len(), lang);
+        let card = figure::card_text(trace, s.replay().opened(), s.replay().record_len(), lang);
         let [head, record, staged] = figure::render_parts(&moment);
-        let alternative = figure::text_alternative(trace, s.record_len(), lang);
+        let alternative = figure::text_alternative(trace, s.replay().record_len(), lang);
         let locals = view.locals.as_ref().map(|l| view::locals(l, lang)).unwrap_or_default();
         let output = view::output_with(&trace.output, view.output_len, lang, view.at_end.then_some(trace));
         let (stack, (title, body), counter, live) = (&view.stack, &view.caption, &view.counter, &view.live);

@@ -50,7 +50,7 @@ const CORE: Crate = Crate {
         (
             "session",
             &[
-                &["amount", "changes", "doubles", "notice", "predictions", "what_if"],
+                &["amount", "changes", "doubles", "notice", "predictions", "replay", "what_if"],
                 &["breakpoints", "catalogue", "options"],
             ],
         ),

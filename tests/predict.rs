@@ -166,10 +166,10 @@ fn a_move_stops_before_a_question_and_goes_on_after_the_answer() {
     s.command(Command::Debug);
     let ask = s.predictions().pending().expect("the breakpoint question is asked first").clone();
     assert!(ask.key.starts_with("breakpoint-"), "{}", ask.key);
-    assert_eq!(s.position(), 0);
+    assert_eq!(s.replay().position(), 0);
     // Stepping on without an answer does nothing.
     s.command(Command::Step);
-    assert_eq!(s.position(), 0);
+    assert_eq!(s.replay().position(), 0);
     assert!(s.answer(9).is_err(), "no such choice");
     let wrong = 1 - ask.answer;
     let detail = s.answer(wrong).unwrap();
@@ -191,7 +191,7 @@ fn a_move_stops_before_a_question_and_goes_on_after_the_answer() {
         s.answer(a.answer).unwrap();
     }
     assert_eq!(keys, ["record-2", "q0", "q2"]);
-    assert_eq!(s.step().unwrap().label, "loop.save_results", "the move ends where Debug was going");
+    assert_eq!(s.replay().step().unwrap().label, "loop.save_results", "the move ends where Debug was going");
     assert_eq!(s.state()["score"], json!({"right": 4, "answered": 5}));
     // Answered questions are not asked again; try again forgets them.
     s.command(Command::Debug);
@@ -212,32 +212,32 @@ fn with_predict_off_nothing_is_asked_and_switching_it_on_asks() {
     assert!(!s.predictions().questions().is_empty());
     s.command(Command::Run);
     let ask = s.predictions().pending().expect("Run stops at the first question").clone();
-    assert_eq!(s.position(), ask.step);
+    assert_eq!(s.replay().position(), ask.step);
     assert_eq!(s.state()["question"]["key"], json!(ask.key));
 }
 
 #[test]
 fn what_if_the_second_reply_had_stopped_at_max_tokens() {
     let mut s = session("report", "", false);
-    let lesson_steps = s.trace().steps.len();
+    let lesson_steps = s.replay().trace().steps.len();
     let first = s.scenario().unwrap().localized(Lang::parse("en").unwrap()).model[0].clone();
     let edit = json!({"model": [first, {"stop_reason": "max_tokens", "content": []}]});
     s.what_if(Some(&edit)).unwrap();
     assert!(s.what_if_state().changed.is_some());
-    assert_eq!(s.trace().ending(), Some("model_stopped"));
+    assert_eq!(s.replay().trace().ending(), Some("model_stopped"));
     assert_eq!(s.state()["whatIf"], json!(true));
     let c = s.what_if_state().comparison.as_ref().unwrap();
     assert_eq!((c.lesson.ending.as_str(), c.changed.ending.as_str()), ("answered", "model_stopped"));
     let at = c.parts_at.expect("they part");
     // They part where the second model call returns its reply: the same steps before.
-    assert_eq!(s.trace().steps[at].label, "ask.return");
-    assert!(s.trace().steps[..at].iter().filter(|st| st.label == "loop.ask").count() == 2);
+    assert_eq!(s.replay().trace().steps[at].label, "ask.return");
+    assert!(s.replay().trace().steps[..at].iter().filter(|st| st.label == "loop.ask").count() == 2);
     assert_eq!(s.lesson_step(at).unwrap().0, "ask.return");
     s.to_parting();
-    assert_eq!(s.position(), at);
+    assert_eq!(s.replay().position(), at);
     s.what_if(None).unwrap();
     assert!(s.what_if_state().changed.is_none() && s.what_if_state().comparison.as_ref().is_none());
-    assert_eq!(s.trace().steps.len(), lesson_steps, "back to the lesson's run");
+    assert_eq!(s.replay().trace().steps.len(), lesson_steps, "back to the lesson's run");
 }
 
 #[test]
@@ -245,7 +245,7 @@ fn a_bad_edit_names_the_field_and_leaves_the_run_as_it_was() {
     let mut s = session("report", "", false);
     s.command(Command::Step);
     s.command(Command::Step);
-    let before = (s.state(), s.trace().steps.len());
+    let before = (s.state(), s.replay().trace().steps.len());
     let cases: [(Option<&str>, Option<&str>, &str); 5] = [
         (Some("[{"), None, "model"),
         (Some("{}"), None, "model"),
@@ -256,7 +256,7 @@ fn a_bad_edit_names_the_field_and_leaves_the_run_as_it_was() {
     for (model, process, field) in cases {
         let problems = s.what_if_texts(model, process).expect_err(field);
         assert!(problems.iter().any(|p| p.field.starts_with(field)), "{field}: {problems:?}");
-        assert_eq!((s.state(), s.trace().steps.len()), before, "{field}: nothing changed");
+        assert_eq!((s.state(), s.replay().trace().steps.len()), before, "{field}: nothing changed");
     }
     assert!(s.what_if(Some(&json!({"expect": {}}))).is_err(), "only model and process");
 }
@@ -267,10 +267,10 @@ fn a_start_step_is_a_number_or_a_label_and_past_the_end_is_the_last() {
         let options = Options { scenario: "report".into(), step: step.into(), ..Options::default() };
         let s = Session::new(Box::new(FixtureDoubles), &options).unwrap();
         (
-            s.position(),
-            s.started(),
+            s.replay().position(),
+            s.replay().started(),
             s.notices().iter().map(|n| n.key).collect::<Vec<_>>(),
-            s.trace().steps.len(),
+            s.replay().trace().steps.len(),
         )
     };
     assert_eq!(at("12").0, 12);
@@ -290,9 +290,9 @@ fn removing_the_breakpoint_of_an_open_question_does_not_leave_the_learner_stuck(
     let (f, line) = lesson::line_of_label_in(Code::Python, "loop.save_results").unwrap();
     s.toggle_line(f, line).unwrap();
     assert!(s.predictions().pending().is_none(), "its question is gone");
-    let at = s.position();
+    let at = s.replay().position();
     s.command(Command::Step);
-    assert!(s.position() > at || s.predictions().pending().is_some(), "stepping works again");
+    assert!(s.replay().position() > at || s.predictions().pending().is_some(), "stepping works again");
 }
 
 #[test]
@@ -307,10 +307,10 @@ fn the_breakpoint_question_counts_stops_as_the_debugger_makes_them() {
             s.predictions().questions().iter().find(|a| a.key.starts_with("breakpoint")).cloned().unwrap();
         // What the learner sees: Debug, then Continue until the end.
         let mut probe = session(scenario, breakpoint, false);
-        let last = probe.trace().steps.len() - 1;
+        let last = probe.replay().trace().steps.len() - 1;
         let mut stops = 0;
         probe.command(Command::Debug);
-        while probe.position() < last {
+        while probe.replay().position() < last {
             stops += 1;
             probe.command(Command::Continue);
         }
@@ -404,19 +404,23 @@ fn a_question_opens_on_arrival_at_its_line_before_the_caption_could_tell() {
     let mut asked = Vec::new();
     for _ in 0..200 {
         if let Some(a) = s.predictions().pending().cloned() {
-            assert_eq!(s.position(), a.step, "the question is about the line on screen");
+            assert_eq!(s.replay().position(), a.step, "the question is about the line on screen");
             asked.push(a.key.clone());
             s.answer(a.answer).unwrap();
             continue;
         }
-        let before = (s.position(), s.started());
+        let before = (s.replay().position(), s.replay().started());
         s.command(Command::StepInto);
-        if (s.position(), s.started()) == before && s.predictions().pending().is_none() {
+        if (s.replay().position(), s.replay().started()) == before && s.predictions().pending().is_none() {
             break;
         }
         if s.predictions().pending().is_none() {
-            let on_line =
-                s.predictions().questions().iter().find(|a| a.step == s.position()).map(|a| a.key.clone());
+            let on_line = s
+                .predictions()
+                .questions()
+                .iter()
+                .find(|a| a.step == s.replay().position())
+                .map(|a| a.key.clone());
             assert!(
                 on_line.as_ref().is_none_or(|k| asked.contains(k)),
                 "arrived on the line of {on_line:?} without its question"

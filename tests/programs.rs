@@ -108,18 +108,18 @@ fn the_second_program_is_stepped_with_breakpoints_in_a_session() {
     let mut s = Session::new(Box::new(FixtureDoubles), &Options::default()).unwrap();
     let id = s.add_scenario(Ok(fixture())).unwrap();
     s.load(&id).unwrap();
-    assert_eq!(s.trace().function, ASK_ONCE);
+    assert_eq!(s.replay().trace().function, ASK_ONCE);
     s.set_breakpoints("once.print");
     s.command(Command::Debug);
-    assert_eq!((s.status(), s.step().map(|st| st.label)), ("paused", Some("once.print")));
+    assert_eq!((s.replay().status(), s.replay().step().map(|st| st.label)), ("paused", Some("once.print")));
     assert_eq!(s.state()["currentFunction"], "ask_once");
     let line = s.state()["line"].as_u64().unwrap() as u32;
     assert_eq!(listing_in(Code::Python, ASK_ONCE).line(line).unwrap().text.trim(), "print(block.text)");
     s.command(Command::Continue);
-    assert_eq!(s.step().map(|st| st.label), Some("once.print"), "the second text block");
-    assert_eq!(s.trace().output.len(), 2);
+    assert_eq!(s.replay().step().map(|st| st.label), Some("once.print"), "the second text block");
+    assert_eq!(s.replay().trace().output.len(), 2);
     s.command(Command::Continue);
-    assert_eq!(s.status(), "done");
+    assert_eq!(s.replay().status(), "done");
     // A breakpoint by line number in the Rust listing means the same step.
     s.set_code(Code::Rust);
     s.command(Command::Reset);
@@ -127,7 +127,11 @@ fn the_second_program_is_stepped_with_breakpoints_in_a_session() {
     assert_eq!(rust_line.0, ASK_ONCE);
     s.toggle_line(ASK_ONCE, rust_line.1).unwrap();
     s.command(Command::Debug);
-    assert_eq!(s.step().map(|st| st.label), Some("once.print"), "the first breakpoint still comes first");
+    assert_eq!(
+        s.replay().step().map(|st| st.label),
+        Some("once.print"),
+        "the first breakpoint still comes first"
+    );
     s.command(Command::Continue);
-    assert_eq!(s.step().map(|st| st.label), Some("once.keep"));
+    assert_eq!(s.replay().step().map(|st| st.label), Some("once.keep"));
 }

@@ -64,7 +64,7 @@ fn author_mistakes_become_notices_and_the_defaults_still_work() {
     assert_eq!(notices.len(), 2, "{notices:?}");
     assert!(notices[0].contains("nope") && notices[0].contains("report"), "{}", notices[0]);
     assert!(notices[1].contains("loop.save_result"), "{}", notices[1]);
-    assert_eq!(s.debugger().breakpoints().count(), 1, "the good breakpoint is set");
+    assert_eq!(s.replay().debugger().breakpoints().count(), 1, "the good breakpoint is set");
     let zh = Lang::parse("zh").unwrap();
     assert_ne!(s.notices()[0].text(zh), notices[0], "notices follow the language");
 }
@@ -72,7 +72,7 @@ fn author_mistakes_become_notices_and_the_defaults_still_work() {
 #[test]
 fn stepping_moves_and_reports_what_changed() {
     let mut s = session("report", "en", "loop.save_results");
-    assert_eq!(s.status(), "ready");
+    assert_eq!(s.replay().status(), "ready");
     assert!(s.take_changes().trace, "a new session has everything to draw");
     assert!(!s.take_changes().any(), "nothing changed since");
     s.command(Command::Debug);
@@ -84,13 +84,13 @@ fn stepping_moves_and_reports_what_changed() {
     assert_eq!(state["recordLength"], 2);
     assert_eq!(state["line"], line_of_label("loop.save_results").unwrap().1);
     s.command(Command::Step);
-    assert_eq!(s.previous_len(), 2, "the figure marks what this step added");
-    assert_eq!(s.record_len(), 3);
+    assert_eq!(s.replay().previous_len(), 2, "the figure marks what this step added");
+    assert_eq!(s.replay().record_len(), 3);
     s.command(Command::Run);
-    assert_eq!(s.status(), "answered");
+    assert_eq!(s.replay().status(), "answered");
     assert_eq!(s.state()["finalStatus"], "answered");
     s.command(Command::Reset);
-    assert_eq!(s.status(), "ready");
+    assert_eq!(s.replay().status(), "ready");
     assert_eq!(s.state()["recordLength"], 0);
 }
 
@@ -107,7 +107,7 @@ fn replacing_a_scenario_keeps_it_on_screen_and_rerecords_it() {
     let id = s.add_scenario(Scenario::from_value(fixture)).unwrap();
     assert_eq!(id, "report");
     assert_eq!(s.scenario().unwrap().id, "report", "still the same scenario");
-    assert_eq!(s.trace().ending(), Some("call_limit"), "re-recorded with the new fixture");
+    assert_eq!(s.replay().trace().ending(), Some("call_limit"), "re-recorded with the new fixture");
     assert_eq!(s.entries().iter().filter(|e| e.parsed.as_ref().is_ok_and(|p| p.id == "report")).count(), 1);
     let broken = s.add_scenario(Scenario::from_value(json!({"id": 3})));
     assert!(broken.unwrap_err().contains("(added scenario): id: must be a string"));
@@ -125,13 +125,13 @@ impl Model for Answers {
 #[test]
 fn an_author_model_replaces_the_double_and_back() {
     let mut s = session("limit", "en", "");
-    assert_eq!(s.trace().ending(), Some("call_limit"));
+    assert_eq!(s.replay().trace().ending(), Some("call_limit"));
     let maker: Maker<dyn Model> = Box::new(|| Box::new(Answers) as Box<dyn Model>);
     s.set_model(Some(maker));
-    assert_eq!(s.trace().ending(), Some("answered"));
-    assert_eq!(s.trace().result["text"], "I saw 1 messages");
+    assert_eq!(s.replay().trace().ending(), Some("answered"));
+    assert_eq!(s.replay().trace().result["text"], "I saw 1 messages");
     s.set_model(None);
-    assert_eq!(s.trace().ending(), Some("call_limit"));
+    assert_eq!(s.replay().trace().ending(), Some("call_limit"));
 }
 
 #[test]
@@ -140,8 +140,8 @@ fn load_language_and_function_limits() {
     assert_eq!(s.lang().code(), "en");
     assert!(s.load("nope").is_err());
     s.load("error").unwrap();
-    assert_eq!(s.trace().function, lesson_one::RUN_MAIN);
-    assert_eq!(s.shown_function(), lesson_one::RUN_MAIN);
+    assert_eq!(s.replay().trace().function, lesson_one::RUN_MAIN);
+    assert_eq!(s.replay().shown_function(), lesson_one::RUN_MAIN);
     s.set_lang(Lang::parse("zh").unwrap());
     assert!(s.take_changes().lang);
     let only = Session::new(
@@ -157,9 +157,9 @@ fn load_language_and_function_limits() {
 fn a_small_step_cap_ends_the_trace_with_an_error_status() {
     let mut s = session("keeps-asking", "en", "");
     s.set_step_cap(50);
-    assert_eq!(s.trace().steps.len(), 50);
+    assert_eq!(s.replay().trace().steps.len(), 50);
     s.command(Command::Run);
-    assert_eq!(s.status(), "step_cap");
+    assert_eq!(s.replay().status(), "step_cap");
 }
 
 #[test]
@@ -205,7 +205,7 @@ fn a_breakpoint_only_sits_where_the_run_can_stop_and_unreached_ones_are_named() 
     assert!(!stoppable.contains(&comment));
     let mut s = session("report", "en", "");
     assert_eq!(s.toggle_line(f, comment), Ok(true));
-    let placed: Vec<(Function, u32)> = s.debugger().breakpoints().collect();
+    let placed: Vec<(Function, u32)> = s.replay().debugger().breakpoints().collect();
     let next = *stoppable.iter().find(|n| **n > comment).unwrap();
     assert_eq!(placed, vec![(f, next)]);
     // The closing brace of the function: nothing after it can stop.
@@ -215,21 +215,21 @@ fn a_breakpoint_only_sits_where_the_run_can_stop_and_unreached_ones_are_named() 
     // In `limit` the model never answers: a breakpoint on loop.answered is never reached.
     let mut s = session("limit", "en", "loop.answered, loop.ask");
     let answered = line_of_label("loop.answered").unwrap();
-    assert_eq!(s.unreached_breakpoints(), vec![answered]);
+    assert_eq!(s.replay().unreached_breakpoints(), vec![answered]);
     s.load("report").unwrap();
-    assert!(s.unreached_breakpoints().is_empty(), "report reaches both");
+    assert!(s.replay().unreached_breakpoints().is_empty(), "report reaches both");
 }
 
 #[test]
 fn after_run_only_what_the_last_step_added_is_new() {
     let mut s = session("report", "en", "");
     s.command(Command::Run);
-    assert_eq!(s.record_len(), 4);
-    assert_eq!(s.previous_len(), 4, "the last step (the return) added nothing");
+    assert_eq!(s.replay().record_len(), 4);
+    assert_eq!(s.replay().previous_len(), 4, "the last step (the return) added nothing");
     let mut s = session("report", "en", "");
     s.command(Command::Debug);
     s.command(Command::Step);
-    assert_eq!(s.previous_len(), 0, "a step marks what it added");
+    assert_eq!(s.replay().previous_len(), 0, "a step marks what it added");
 }
 
 fn python_session(scenario: &str, breakpoints: &str) -> Session {
@@ -240,18 +240,24 @@ fn python_session(scenario: &str, breakpoints: &str) -> Session {
 fn the_python_listing_is_the_default_and_steps_one_python_line_at_a_time() {
     use agent_loop_core::lesson::line_in;
     let mut s = python_session("report", "");
-    assert_eq!(s.code(), Code::Python);
+    assert_eq!(s.replay().code(), Code::Python);
     assert_eq!(s.state()["listing"], "python");
     // Step into through the whole run: no two stops in a row are the same
     // Python line of the same frame (the Rust steps inside it collapse).
     let mut stops = vec![];
     s.command(Command::StepInto);
     loop {
-        let step = *s.step().unwrap();
-        stops.push((s.position(), step.function, step.depth, step.event, line_in(Code::Python, &step)));
-        let before = s.position();
+        let step = *s.replay().step().unwrap();
+        stops.push((
+            s.replay().position(),
+            step.function,
+            step.depth,
+            step.event,
+            line_in(Code::Python, &step),
+        ));
+        let before = s.replay().position();
         s.command(Command::StepInto);
-        if s.position() == before {
+        if s.replay().position() == before {
             break;
         }
     }
@@ -260,17 +266,17 @@ fn the_python_listing_is_the_default_and_steps_one_python_line_at_a_time() {
         let same_line = (a.1, a.2, a.4) == (b.1, b.2, b.4) && a.3 == b.3;
         assert!(!same_line, "two stops on one Python line: {a:?} {b:?}");
     }
-    let rust_steps = s.trace().steps.len();
+    let rust_steps = s.replay().trace().steps.len();
     assert!(stops.len() < rust_steps, "{} Python stops for {rust_steps} Rust steps", stops.len());
     // Back walks the same stops in reverse.
-    let mut back = vec![s.position()];
+    let mut back = vec![s.replay().position()];
     loop {
-        let before = s.position();
+        let before = s.replay().position();
         s.command(Command::Back);
-        if s.position() == before {
+        if s.replay().position() == before {
             break;
         }
-        back.push(s.position());
+        back.push(s.replay().position());
     }
     back.reverse();
     let forward: Vec<usize> = stops.iter().map(|x| x.0).collect();
@@ -286,9 +292,9 @@ fn breakpoints_and_the_position_survive_a_switch_of_listing() {
     assert!(text.contains("messages.append({\"role\": \"user\""), "{text}");
     s.command(Command::Debug);
     assert_eq!(s.state()["label"], "loop.save_results");
-    let position = s.position();
+    let position = s.replay().position();
     s.set_code(Code::Rust);
-    assert_eq!(s.position(), position, "the position stays");
+    assert_eq!(s.replay().position(), position, "the position stays");
     let (_, rust_line) = line_of_label("loop.save_results").unwrap();
     assert_eq!(s.state()["breakpoints"][0]["line"], rust_line);
     assert_eq!(s.state()["line"], rust_line);
@@ -312,11 +318,11 @@ fn back_from_inside_a_python_line_goes_to_the_line_before() {
     use agent_loop_core::lesson::line_in;
     let mut s = python_session("report", "");
     // ask.build and ask.create are one Python line: land on the second one.
-    let create = s.trace().steps.iter().position(|st| st.label == "ask.create").unwrap();
+    let create = s.replay().trace().steps.iter().position(|st| st.label == "ask.create").unwrap();
     s.seek(create);
-    let here = line_in(Code::Python, s.step().unwrap());
+    let here = line_in(Code::Python, s.replay().step().unwrap());
     s.command(Command::Back);
-    let back = s.step().unwrap();
+    let back = s.replay().step().unwrap();
     assert_ne!(
         (back.function, line_in(Code::Python, back)),
         (lesson_one::ASK_CLAUDE, here),
@@ -349,7 +355,7 @@ fn fetched_files_join_the_catalogue_and_their_problems_name_the_file() {
     };
     let s = Session::new(Box::new(FixtureDoubles), &options).unwrap();
     assert_eq!(s.scenario().unwrap().id, "my-case", "the fetched scenario can be the one shown");
-    assert_eq!(s.trace().ending(), Some("answered"), "and it records like the shipped one");
+    assert_eq!(s.replay().trace().ending(), Some("answered"), "and it records like the shipped one");
     let en = Lang::parse("en").unwrap();
     let notices: Vec<String> = s.notices().iter().map(|n| n.text(en)).collect();
     assert_eq!(

@@ -44,11 +44,15 @@ fn the_caption_waits_while_a_question_does() {
         v.caption,
         (zh.word("caption_predict_title").to_string(), zh.word("caption_predict").to_string())
     );
-    assert_ne!(v.caption, lesson::caption(zh, s.trace(), s.position()), "the caption would give it away");
+    assert_ne!(
+        v.caption,
+        lesson::caption(zh, s.replay().trace(), s.replay().position()),
+        "the caption would give it away"
+    );
     assert!(v.live.contains(&v.caption.0), "{}", v.live);
     s.answer(0).unwrap();
     let v = step_view(&s);
-    assert_eq!(v.caption, lesson::caption(zh, s.trace(), s.position()));
+    assert_eq!(v.caption, lesson::caption(zh, s.replay().trace(), s.replay().position()));
 }
 
 #[test]
@@ -56,8 +60,8 @@ fn the_python_listing_shows_only_the_locals_the_python_has() {
     let mut s = session("report", "en", false);
     let mut dropped = false;
     s.command(Command::Step);
-    for _ in 0..s.trace().steps.len() {
-        let step = *s.step().unwrap();
+    for _ in 0..s.replay().trace().steps.len() {
+        let step = *s.replay().step().unwrap();
         let python = step_view(&s).locals.unwrap();
         let names = lesson::python_names(step.function);
         for key in python.as_object().unwrap().keys() {
@@ -65,7 +69,7 @@ fn the_python_listing_shows_only_the_locals_the_python_has() {
         }
         s.set_code(Code::Rust);
         let rust = step_view(&s).locals.unwrap();
-        assert_eq!(rust, s.trace().locals_json(&step), "the Rust shows every local");
+        assert_eq!(rust, s.replay().trace().locals_json(&step), "the Rust shows every local");
         dropped |= rust.as_object().unwrap().len() > python.as_object().unwrap().len();
         assert_eq!(step_view(&s).current.map(|c| c.1), Some(lesson::line_in(Code::Rust, &step)));
         s.set_code(Code::Python);
@@ -80,17 +84,17 @@ fn the_stack_output_and_end_follow_the_run() {
     let mut s = session("report", "en", false);
     s.command(Command::Step);
     for _ in 0..100 {
-        if s.step().unwrap().depth > 0 {
+        if s.replay().step().unwrap().depth > 0 {
             break;
         }
         s.command(Command::StepInto);
     }
     let v = step_view(&s);
-    assert_eq!(v.stack, format!("run_loop › {}", s.step().unwrap().function.name()));
+    assert_eq!(v.stack, format!("run_loop › {}", s.replay().step().unwrap().function.name()));
     s.command(Command::Run);
     let v = step_view(&s);
     assert!(v.at_end);
-    assert_eq!((v.output_len, v.status.as_str()), (s.trace().output.len(), "answered"));
+    assert_eq!((v.output_len, v.status.as_str()), (s.replay().trace().output.len(), "answered"));
 }
 
 #[test]

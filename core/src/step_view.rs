@@ -46,10 +46,10 @@ pub struct StepView {
 /// The view of the step `session` shows now.
 pub fn step_view(session: &Session) -> StepView {
     let lang = session.lang();
-    let trace = session.trace();
-    let started = session.started();
-    let position = session.position();
-    let step = session.step().filter(|_| started);
+    let trace = session.replay().trace();
+    let started = session.replay().started();
+    let position = session.replay().position();
+    let step = session.replay().step().filter(|_| started);
     let entry = trace.function;
     let stack = match step {
         Some(s) if s.depth > 0 => format!("{} › {}", entry.name(), s.function.name()),
@@ -70,12 +70,12 @@ pub fn step_view(session: &Session) -> StepView {
         "live",
         &[("counter", counter.clone()), ("title", caption.0.clone()), ("body", caption.1.clone())],
     );
-    let locals = step.map(|s| shown_locals(trace.locals_json(s), session.code(), s.function));
+    let locals = step.map(|s| shown_locals(trace.locals_json(s), session.replay().code(), s.function));
     StepView {
         started,
         position,
         total,
-        current: step.map(|s| (s.function, lesson::line_in(session.code(), s))),
+        current: step.map(|s| (s.function, lesson::line_in(session.replay().code(), s))),
         stack,
         caption,
         counter,
@@ -83,7 +83,7 @@ pub fn step_view(session: &Session) -> StepView {
         locals,
         output_len: step.map_or(0, |s| s.output_len as usize),
         at_end: started && position + 1 >= total,
-        status: session.status().to_string(),
+        status: session.replay().status().to_string(),
         edit_problems: session.what_if_state().problems.iter().map(|p| p.text(lang)).collect(),
     }
 }

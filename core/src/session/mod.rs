@@ -16,14 +16,14 @@
 //! unit), [`notice`] (what the author should know), [`predictions`] and
 //! [`what_if`]. This file holds the `Session` that puts them together.
 
-use crate::debugger::{Command, Debugger};
+use crate::debugger::Command;
 use crate::i18n::Lang;
 use crate::lesson;
 use crate::programs;
 use crate::protocol::{Model, Process};
-use crate::run::{record, Trace};
+use crate::run::record;
 use crate::scenario::{Problem, Scenario};
-use crate::trace::{Limits, Step};
+use crate::trace::Limits;
 use crate::vocab::{Code, Function};
 use serde_json::{json, Value};
 
@@ -35,6 +35,7 @@ pub mod doubles;
 pub mod notice;
 pub mod options;
 pub mod predictions;
+pub mod replay;
 pub mod what_if;
 
 pub use amount::parse_amount;
@@ -45,6 +46,7 @@ pub use doubles::{Doubles, FixtureDoubles, Maker};
 pub use notice::Notice;
 pub use options::{Options, Settings, Unreadable};
 pub use predictions::{Answer, Pending, Predictions};
+pub use replay::Replay;
 pub use what_if::{Comparison, EditProblem, Summary, WhatIf, Why};
 
 use breakpoints::breakpoint_notice;
@@ -57,10 +59,7 @@ pub struct Session {
     current: usize,
     only_function: Option<Function>,
     lang: Lang,
-    trace: Trace,
-    dbg: Debugger,
-    /// Record length at the step shown before the last move.
-    previous_len: usize,
+    replay: Replay,
     controls: Vec<Command>,
     heading_level: Option<u8>,
     reveal: bool,
@@ -70,8 +69,6 @@ pub struct Session {
     notices: Vec<Notice>,
     changes: Changes,
     limits: Limits,
-    /// The message card whose full text is open.
-    opened: Option<usize>,
     predictions: Predictions,
     what_if: WhatIf,
 }
@@ -97,16 +94,12 @@ impl Session {
         if let Some(w) = wanted {
             notices.extend(scenario_notice(&entries, current, w, settings.only_function));
         }
-        let mut dbg = Debugger::new();
-        dbg.set_code(settings.code);
         let mut session = Session {
             entries,
             current,
             only_function: settings.only_function,
             lang: settings.lang,
-            trace: Trace::empty(),
-            dbg,
-            previous_len: 0,
+            replay: Replay::new(settings.code),
             controls: settings.controls,
             heading_level: settings.heading_level,
             reveal: false,
@@ -116,7 +109,6 @@ impl Session {
             notices,
             changes: Changes::all(),
             limits: settings.limits,
-            opened: None,
             predictions: Predictions::new(settings.predict),
             what_if: WhatIf::default(),
         };
@@ -134,7 +126,7 @@ impl Session {
         if spec.is_empty() {
             return;
         }
-        let steps = &self.trace.steps;
+        let steps = &self.replay.trace().steps;
         let found = match spec.parse::<usize>() {
             Ok(n) if n < steps.len() => Some(n),
             Ok(_) => {
@@ -149,9 +141,7 @@ impl Session {
         };
         match found {
             Some(n) => {
-                self.dbg.seek(n, &self.trace.steps);
-                // Nothing is "new" when a page opens at a step.
-                self.previous_len = self.record_len();
+                self.replay.open_at(n);
                 self.stop_for_question(n, n);
             }
             None => self.notice("notice_step", spec),
@@ -209,24 +199,10 @@ impl Session {
         self.only_function
     }
 
-    pub fn trace(&self) -> &Trace {
-        &self.trace
-    }
-
-    pub fn debugger(&self) -> &Debugger {
-        &self.dbg
-    }
-
-    pub fn position(&self) -> usize {
-        self.dbg.position()
-    }
-
-    pub fn started(&self) -> bool {
-        self.dbg.started()
-    }
-
-    pub fn step(&self) -> Option<&Step> {
-        self.trace.steps.get(self.dbg.position())
+    /// The recording on screen and the learner's place in it: the trace,
+    /// the debugger, the step, the record so far, the status.
+    pub fn replay(&self) -> &Replay {
+        &self.replay
     }
 
     pub fn lang(&self) -> Lang {
@@ -241,60 +217,27 @@ impl Session {
         &self.notices
     }
 
-    /// Record length at the step shown before the last move (what is new).
-    pub fn previous_len(&self) -> usize {
-        self.previous_len
-    }
-
-    /// The record length the learner sees now (0 before the start).
-    pub fn record_len(&self) -> usize {
-        match (self.started(), self.step()) {
-            (true, Some(s)) => (s.record_len as usize).min(self.trace.record.len()),
-            _ => 0,
-        }
-    }
-
-    /// The listing on screen: the current step's function once started,
-    /// else the entry function.
-    pub fn shown_function(&self) -> Function {
-        match (self.started(), self.step()) {
-            (true, Some(s)) => s.function,
-            _ => self.trace.function,
-        }
-    }
-
-    /// `ready` before the start, `paused` on the way, and at the end how
-    /// the run ended (`answered`, …, an error kind, or `done`).
-    pub fn status(&self) -> &str {
-        if !self.started() {
-            "ready"
-        } else if self.position() + 1 >= self.trace.steps.len() {
-            self.trace.ending().unwrap_or("done")
-        } else {
-            "paused"
-        }
-    }
-
     /// What the page and `el.state()` report (docs/element-api.md).
     pub fn state(&self) -> Value {
-        let step = self.step();
+        let r = &self.replay;
+        let step = r.step();
         let breakpoints: Vec<Value> =
-            self.dbg.breakpoints().map(|(f, n)| json!({"function": f.name(), "line": n})).collect();
+            r.debugger().breakpoints().map(|(f, n)| json!({"function": f.name(), "line": n})).collect();
         json!({
-            "scenario": self.trace.scenario,
-            "function": self.trace.function.name(),
-            "step": self.position(),
-            "steps": self.trace.steps.len(),
-            "started": self.started(),
-            "line": step.map(|s| lesson::line_in(self.dbg.code(), s)),
-            "listing": self.dbg.code().name(),
+            "scenario": r.trace().scenario,
+            "function": r.trace().function.name(),
+            "step": r.position(),
+            "steps": r.trace().steps.len(),
+            "started": r.started(),
+            "line": step.map(|s| lesson::line_in(r.code(), s)),
+            "listing": r.code().name(),
             "label": step.map(|s| s.label),
             "stage": step.map(lesson::stage),
             "depth": step.map(|s| s.depth),
             "currentFunction": step.map(|s| s.function.name()),
-            "status": self.status(),
-            "finalStatus": self.trace.ending(),
-            "recordLength": self.record_len(),
+            "status": r.status(),
+            "finalStatus": r.trace().ending(),
+            "recordLength": r.record_len(),
             "breakpoints": breakpoints,
             "lang": self.lang.code(),
             "predict": self.predictions.on(),
@@ -321,8 +264,6 @@ impl Session {
     /// Apply a control. Only a real move counts as a change (a Step at the
     /// end changes nothing, and the host page hears nothing).
     pub fn command(&mut self, command: Command) {
-        let before = (self.position(), self.started());
-        let len = self.record_len();
         // A question on screen waits for its answer; only going back leaves it.
         let backward = matches!(command, Command::Back | Command::Reset);
         if self.predictions.pending().is_some() && !backward {
@@ -334,35 +275,19 @@ impl Session {
         if self.predictions.drop_last_answer() {
             self.changes.predict = true;
         }
-        // The lines that run in this move start here (a restart: at the top).
-        let from = if !before.1 || command == Command::Debug { 0 } else { before.0 };
-        self.dbg.command(command, &self.trace.steps);
-        let to = self.position();
+        let (from, moved) = self.replay.go(command);
+        let to = self.replay.position();
         self.stop_for_question(from, to);
-        if (self.position(), self.started()) != before {
-            // After Run, "new" is what the last step added, not the whole run.
-            let last_step = self.position().checked_sub(1).and_then(|p| self.trace.steps.get(p));
-            self.previous_len = match (command, last_step) {
-                (Command::Run, Some(s)) => s.record_len as usize,
-                _ => len,
-            };
-            self.changes.step = true;
-        }
+        self.changes.step |= moved;
     }
 
     /// Jump to a step (the timeline).
     pub fn seek(&mut self, position: usize) {
-        let before = (self.position(), self.started());
-        let len = self.record_len();
         // A jump on the timeline is not a prediction: it drops the question.
         if self.predictions.drop_pending() | self.predictions.drop_last_answer() {
             self.changes.predict = true;
         }
-        self.dbg.seek(position, &self.trace.steps);
-        if (self.position(), self.started()) != before {
-            self.previous_len = len;
-            self.changes.step = true;
-        }
+        self.changes.step |= self.replay.seek(position);
     }
 
     /// Flip the breakpoint on a listing line (a click on its number). A line
@@ -370,7 +295,7 @@ impl Session {
     /// line that can; when there is none, nothing changes and the error says
     /// why. Returns whether a breakpoint is now set there.
     pub fn toggle_line(&mut self, function: Function, line: u32) -> Result<bool, String> {
-        let line = match stop_line(self.dbg.code(), function, line) {
+        let line = match stop_line(self.replay.code(), function, line) {
             Ok(line) => line,
             Err(why) => {
                 self.notice("notice_no_stop", &format!("{}:{line}", function.name()));
@@ -378,20 +303,9 @@ impl Session {
             }
         };
         self.changes.breakpoints = true;
-        let on = self.dbg.toggle(function, line);
+        let on = self.replay.dbg.toggle(function, line);
         self.refresh_questions();
         Ok(on)
-    }
-
-    /// Breakpoints that this scenario's run never reaches (the page says so).
-    pub fn unreached_breakpoints(&self) -> Vec<(Function, u32)> {
-        let mut hit = std::collections::BTreeSet::new();
-        for step in &self.trace.steps {
-            if self.dbg.hits(step) {
-                hit.insert((step.function, lesson::line_in(self.dbg.code(), step)));
-            }
-        }
-        self.dbg.breakpoints().filter(|b| !hit.contains(b)).collect()
     }
 
     /// Flip a breakpoint given in the one breakpoint grammar
@@ -399,17 +313,17 @@ impl Session {
     pub fn toggle_breakpoint(&mut self, function: &str, spec: &str) -> Result<bool, String> {
         let function =
             programs::function(function).ok_or_else(|| format!("unknown function {function:?}"))?;
-        let (f, n) = parse_breakpoint(spec, function, self.dbg.code())?;
+        let (f, n) = parse_breakpoint(spec, function, self.replay.code())?;
         self.toggle_line(f, n)
     }
 
     /// Set breakpoints from a list (the `breakpoints` attribute); each item
     /// that cannot be placed becomes a notice.
     pub fn set_breakpoints(&mut self, list: &str) {
-        let entry = self.trace.function;
+        let entry = self.replay.trace().function;
         for item in list.split([',', ' ']).map(str::trim).filter(|x| !x.is_empty()) {
-            match parse_breakpoint(item, entry, self.dbg.code()) {
-                Ok((f, n)) => self.dbg.set_breakpoint(f, n, true),
+            match parse_breakpoint(item, entry, self.replay.code()) {
+                Ok((f, n)) => self.replay.dbg.set_breakpoint(f, n, true),
                 Err(_) => {
                     self.notices.push(breakpoint_notice(item, entry));
                     self.changes.notices = true;
@@ -427,26 +341,22 @@ impl Session {
         if lang != self.lang {
             self.lang = lang;
             self.changes.lang = true;
-            let (position, started) = (self.position(), self.started());
+            let (position, started) = (self.replay.position(), self.replay.started());
             let screen = self.predictions.take_screen();
             self.rerecord();
             if started {
-                self.dbg.seek(position, &self.trace.steps);
+                self.replay.place(position);
             }
             // The same run in other words: a question on screen stays.
             self.predictions.put_screen(screen);
         }
     }
 
-    /// The listing shown (`python` or `rust`): the position and the
+    /// Show the listing in `python` or `rust`: the position and the
     /// breakpoints stay.
-    pub fn code(&self) -> Code {
-        self.dbg.code()
-    }
-
     pub fn set_code(&mut self, code: Code) {
-        if code != self.dbg.code() {
-            self.dbg.set_code(code);
+        if code != self.replay.code() {
+            self.replay.dbg.set_code(code);
             self.refresh_questions();
             self.changes.listing = true;
             self.changes.breakpoints = true;
@@ -454,22 +364,15 @@ impl Session {
         }
     }
 
-    /// The message card whose full text is open.
-    pub fn opened(&self) -> Option<usize> {
-        self.opened
-    }
-
     /// Open a card's full text, or close it when it is open.
     pub fn toggle_card(&mut self, index: usize) {
-        self.opened = if self.opened == Some(index) { None } else { Some(index) };
+        self.replay.toggle_card(index);
         self.changes.step = true;
     }
 
     /// Close an open card's full text.
     pub fn close_card(&mut self) {
-        if self.opened.take().is_some() {
-            self.changes.step = true;
-        }
+        self.changes.step |= self.replay.close_card();
     }
 
     pub fn set_reveal(&mut self, on: bool) {
@@ -513,10 +416,9 @@ impl Session {
     /// Answer the waiting question with choice `choice` (0 is the first).
     /// Returns the `playground-answer` detail; the move then goes on.
     pub fn answer(&mut self, choice: usize) -> Result<Value, String> {
-        let answered = self.predictions.answer(choice, &self.trace.scenario)?;
+        let answered = self.predictions.answer(choice, &self.replay.trace().scenario)?;
         // The question's line runs now; the move goes on to where it was going.
-        self.previous_len = self.record_len();
-        self.dbg.seek(answered.target, &self.trace.steps);
+        self.replay.answered(answered.target);
         self.stop_for_question(answered.question_step + 1, answered.target);
         self.changes.step = true;
         self.changes.predict = true;
@@ -526,7 +428,7 @@ impl Session {
     /// Forget the answers of this scenario and start it again.
     pub fn try_again(&mut self) {
         self.predictions.forget();
-        self.dbg.command(Command::Reset, &self.trace.steps);
+        self.replay.go(Command::Reset);
         self.changes.step = true;
         self.changes.predict = true;
     }
@@ -540,7 +442,7 @@ impl Session {
     /// first unanswered question on the way.
     fn stop_for_question(&mut self, from: usize, to: usize) {
         if let Some(step) = self.predictions.stop_between(from, to) {
-            self.dbg.seek(step, &self.trace.steps);
+            self.replay.place(step);
             self.changes.predict = true;
         }
     }
@@ -550,8 +452,9 @@ impl Session {
     fn refresh_questions(&mut self) {
         let asks = match (self.predictions.on(), self.scenario()) {
             (true, Some(scenario)) => {
-                let breakpoints: Vec<_> = self.dbg.breakpoints().collect();
-                crate::predict::questions(scenario, &self.trace, self.lang, self.dbg.code(), &breakpoints)
+                let r = &self.replay;
+                let breakpoints: Vec<_> = r.debugger().breakpoints().collect();
+                crate::predict::questions(scenario, r.trace(), self.lang, r.code(), &breakpoints)
             }
             _ => Vec::new(),
         };
@@ -620,7 +523,7 @@ impl Session {
     /// line)`, for stepping both runs in lockstep.
     pub fn lesson_step(&self, index: usize) -> Option<(&'static str, u32)> {
         let step = self.what_if.lesson_run.as_ref()?.steps.get(index)?;
-        Some((step.label, lesson::line_in(self.dbg.code(), step)))
+        Some((step.label, lesson::line_in(self.replay.code(), step)))
     }
 
     /// Go to the first step where the two runs part.
@@ -693,21 +596,19 @@ impl Session {
         match self.what_if.changed.as_ref().map(|s| s.localized(self.lang)) {
             Some(changed) => {
                 let (mut model, mut process) = self.doubles.for_scenario(&changed);
-                self.trace = record(&changed, model.as_mut(), process.as_mut(), self.limits);
-                self.what_if.comparison = Some(Comparison::of(&lesson_run, &self.trace));
+                let trace = record(&changed, model.as_mut(), process.as_mut(), self.limits);
+                self.what_if.comparison = Some(Comparison::of(&lesson_run, &trace));
                 self.what_if.lesson_run = Some(lesson_run);
+                self.replay.show(trace);
             }
             None => {
-                self.trace = lesson_run;
+                self.replay.show(lesson_run);
                 self.what_if.lesson_run = None;
                 self.what_if.comparison = None;
             }
         }
         self.predictions.take_screen();
         self.refresh_questions();
-        self.opened = None;
-        self.dbg.command(Command::Reset, &self.trace.steps);
-        self.previous_len = 0;
         self.changes.trace = true;
         self.changes.step = true;
         self.changes.breakpoints = true;
