@@ -50,8 +50,8 @@ const CORE: Crate = Crate {
         (
             "session",
             &[
-                &["amount", "changes", "doubles", "notice", "predictions", "replay", "what_if"],
-                &["breakpoints", "catalogue", "options"],
+                &["amount", "changes", "doubles", "notice", "predictions", "what_if"],
+                &["breakpoints", "catalogue", "options", "replay"],
             ],
         ),
     ],

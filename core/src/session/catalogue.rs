@@ -2,6 +2,7 @@
 //! author's (`src=` files, `addScenario`), parsed or with their problems,
 //! and which one a playground opens with.
 
+use super::notice::Notice;
 use crate::scenario::{load_shipped, Problem, Scenario};
 use crate::vocab::Function;
 
@@ -84,4 +85,31 @@ pub fn pick(entries: &[Entry], wanted: Option<&str>, function: Option<Function>)
         }
     }
     entries.iter().position(|e| valid(e).is_some_and(fits))
+}
+
+/// What to tell the author when the scenario asked for is not the one
+/// shown: another function's, or none of that id.
+pub fn scenario_notice(
+    entries: &[Entry],
+    current: usize,
+    wanted: &str,
+    only: Option<Function>,
+) -> Option<Notice> {
+    let shown = entries[current].parsed.as_ref().map(|s| s.id.clone()).unwrap_or_default();
+    let other_function = entries.iter().filter_map(|e| e.parsed.as_ref().ok()).find(|s| s.id == wanted);
+    match other_function {
+        Some(s) if only.is_some_and(|f| f != s.function) => Some(Notice {
+            key: "notice_scenario_function",
+            values: vec![
+                ("value", wanted.to_string()),
+                ("function", s.function.name().into()),
+                ("shown", shown),
+            ],
+        }),
+        _ if shown != wanted => Some(Notice {
+            key: "notice_scenario",
+            values: vec![("value", wanted.to_string()), ("shown", shown)],
+        }),
+        _ => None,
+    }
 }

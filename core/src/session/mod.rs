@@ -50,7 +50,7 @@ pub use replay::Replay;
 pub use what_if::{Comparison, EditProblem, Summary, WhatIf, Why};
 
 use breakpoints::breakpoint_notice;
-use catalogue::{add_entry, checked, pick};
+use catalogue::{add_entry, checked, pick, scenario_notice};
 use notice::unreadable_file;
 
 /// One playground.
@@ -126,25 +126,11 @@ impl Session {
         if spec.is_empty() {
             return;
         }
-        let steps = &self.replay.trace().steps;
-        let found = match spec.parse::<usize>() {
-            Ok(n) if n < steps.len() => Some(n),
-            Ok(_) => {
-                let last = steps.len().saturating_sub(1);
-                self.notices.push(Notice {
-                    key: "notice_step_past_end",
-                    values: vec![("value", spec.to_string()), ("last", last.to_string())],
-                });
-                Some(last)
-            }
-            Err(_) => steps.iter().position(|s| s.label == spec && s.event == crate::trace::Event::Line),
-        };
-        match found {
-            Some(n) => {
-                self.replay.open_at(n);
-                self.stop_for_question(n, n);
-            }
-            None => self.notice("notice_step", spec),
+        let (found, notice) = self.replay.find(spec);
+        self.notices.extend(notice);
+        if let Some(n) = found {
+            self.replay.open_at(n);
+            self.stop_for_question(n, n);
         }
         self.changes.notices = true;
         self.changes.step = true;
@@ -612,32 +598,5 @@ impl Session {
         self.changes.trace = true;
         self.changes.step = true;
         self.changes.breakpoints = true;
-    }
-}
-
-/// What to tell the author when the scenario asked for is not the one
-/// shown: another function's, or none of that id.
-fn scenario_notice(
-    entries: &[Entry],
-    current: usize,
-    wanted: &str,
-    only: Option<Function>,
-) -> Option<Notice> {
-    let shown = entries[current].parsed.as_ref().map(|s| s.id.clone()).unwrap_or_default();
-    let other_function = entries.iter().filter_map(|e| e.parsed.as_ref().ok()).find(|s| s.id == wanted);
-    match other_function {
-        Some(s) if only.is_some_and(|f| f != s.function) => Some(Notice {
-            key: "notice_scenario_function",
-            values: vec![
-                ("value", wanted.to_string()),
-                ("function", s.function.name().into()),
-                ("shown", shown),
-            ],
-        }),
-        _ if shown != wanted => Some(Notice {
-            key: "notice_scenario",
-            values: vec![("value", wanted.to_string()), ("shown", shown)],
-        }),
-        _ => None,
     }
 }

@@ -3,10 +3,11 @@
 //! status), which message card is open, and the moves themselves. A move
 //! only moves an index: the trace was recorded once.
 
+use super::notice::Notice;
 use crate::debugger::{Command, Debugger};
 use crate::lesson;
 use crate::run::Trace;
-use crate::trace::Step;
+use crate::trace::{Event, Step};
 use crate::vocab::{Code, Function};
 
 /// One recording and the learner's place in it.
@@ -100,6 +101,27 @@ impl Replay {
             }
         }
         self.dbg.breakpoints().filter(|b| !hit.contains(b)).collect()
+    }
+
+    /// The step a page opens at (`step=`): its number, or the first line
+    /// with a label; a number past the end opens the last step. A mistake
+    /// is a notice.
+    pub fn find(&self, spec: &str) -> (Option<usize>, Option<Notice>) {
+        let steps = &self.trace.steps;
+        let value = || vec![("value", spec.to_string())];
+        match spec.parse::<usize>() {
+            Ok(n) if n < steps.len() => (Some(n), None),
+            Ok(_) => {
+                let last = steps.len().saturating_sub(1);
+                let mut values = value();
+                values.push(("last", last.to_string()));
+                (Some(last), Some(Notice { key: "notice_step_past_end", values }))
+            }
+            Err(_) => match steps.iter().position(|s| s.label == spec && s.event == Event::Line) {
+                Some(n) => (Some(n), None),
+                None => (None, Some(Notice { key: "notice_step", values: value() })),
+            },
+        }
     }
 
     /// Show a new recording, from before its start; the breakpoints stay.
