@@ -48,7 +48,9 @@ fn missing(root: &Path, map: &str) -> Vec<String> {
         for path in all {
             let rel = path.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
             let name = path.file_name().unwrap().to_string_lossy().to_string();
-            let data = DATA.iter().any(|d| rel.starts_with(d)) || name.ends_with(".png");
+            let data = DATA.iter().any(|d| rel.starts_with(d))
+                || name.ends_with(".png")
+                || name.ends_with(".proptest-regressions");
             if !data && !named(&rel, &name) {
                 out.push(rel);
             }
