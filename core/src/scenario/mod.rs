@@ -46,33 +46,13 @@ use crate::vocab::Function;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
-/// One validation problem.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Problem {
-    pub field: String,
-    pub message: String,
-}
-
-impl Problem {
-    /// A problem at a place: a field (`model[1].stop_reason`), or a place
-    /// in an imported conversation (`messages[3].content[1]`).
-    pub fn at(place: impl Into<String>, message: impl Into<String>) -> Problem {
-        Problem { field: place.into(), message: message.into() }
-    }
-}
-
-impl std::fmt::Display for Problem {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.field, self.message)
-    }
-}
-
 mod expect;
 mod fields;
 mod questions;
 use expect::parse_expect;
 pub use expect::Expect;
-use fields::{in_language, string_field};
+pub use fields::Problem;
+use fields::{in_language, Fields};
 pub use fields::{is_id, is_id_char};
 use questions::parse_questions;
 pub use questions::Question;
@@ -122,130 +102,37 @@ impl Scenario {
     }
 
     pub fn from_value(raw: Value) -> Result<Scenario, Vec<Problem>> {
-        let mut problems = Vec::new();
-        let mut problem =
-            |field: &str, message: String| problems.push(Problem { field: field.into(), message });
         let Some(obj) = raw.as_object() else {
-            return Err(vec![Problem { field: "(file)".into(), message: "must be a JSON object".into() }]);
+            return Err(vec![Problem::at("(file)", "must be a JSON object")]);
         };
-        for key in obj.keys() {
-            if !KNOWN_FIELDS.contains(&key.as_str()) {
-                problem(key, format!("unknown field (known: {})", KNOWN_FIELDS.join(", ")));
-            }
-        }
-        let id = match obj.get("id") {
-            Some(Value::String(s)) if is_id(s) => s.clone(),
-            Some(Value::String(_)) => {
-                problem("id", "use letters, digits, '-' or '_' (1-64 chars)".into());
-                String::new()
-            }
-            Some(_) => {
-                problem("id", "must be a string".into());
-                String::new()
-            }
-            None => {
-                problem("id", "missing".into());
-                String::new()
-            }
-        };
-        let function = match obj.get("function").and_then(Value::as_str) {
-            Some(name) => programs::function(name).unwrap_or_else(|| {
-                problem("function", format!("unknown function {name:?} ({})", programs::names()));
-                lesson_one::RUN_LOOP
-            }),
-            None => {
-                problem("function", format!("missing ({})", programs::names()));
-                lesson_one::RUN_LOOP
-            }
-        };
-        let mut title = BTreeMap::new();
-        match obj.get("title") {
-            Some(Value::Object(map)) => {
-                for (lang, text) in map {
-                    match text.as_str() {
-                        Some(t) if !t.trim().is_empty() => {
-                            title.insert(lang.clone(), t.to_string());
-                        }
-                        _ => problem(&format!("title.{lang}"), "must be a non-empty string".into()),
-                    }
-                }
-                for lang in ["zh", "en"] {
-                    if !map.contains_key(lang) {
-                        problem(&format!("title.{lang}"), "missing".into());
-                    }
-                }
-            }
-            Some(_) => problem("title", "must be an object {\"zh\": …, \"en\": …}".into()),
-            None => problem("title", "missing".into()),
-        }
-        let question = match obj.get("question") {
-            None => QUESTION.to_string(),
-            Some(v) => in_language(v, "en").unwrap_or_else(|| {
-                problem("question", "must be a string or {\"zh\": …, \"en\": …} strings".into());
-                QUESTION.to_string()
-            }),
-        };
-        let program = string_field(obj, "program", "print(10 / 0)", &mut problem);
-        let max_calls = match obj.get("max_calls") {
-            None => 4,
-            Some(v) => v.as_i64().unwrap_or_else(|| {
-                problem("max_calls", "must be an integer".into());
-                4
-            }),
-        };
-        let timeout_s = match obj.get("timeout_s") {
-            None => 3.0,
-            Some(v) => match v.as_f64() {
-                Some(t) if t > 0.0 && t.is_finite() => t,
-                _ => {
-                    problem("timeout_s", "must be a positive number".into());
-                    3.0
-                }
-            },
-        };
-        let call = match obj.get("call") {
-            None => json!({"type": "tool_use", "id": "call_1", "name": "run_main", "input": {}}),
+        let mut f = Fields::new(obj);
+        f.only(&KNOWN_FIELDS);
+        let id = read_id(&mut f);
+        let function = read_function(&mut f);
+        let title = read_title(&mut f);
+        let question = f.or("question", QUESTION.to_string(), |v| {
+            in_language(v, "en").ok_or("must be a string or {\"zh\": …, \"en\": …} strings".into())
+        });
+        let program = f.string("program", "print(10 / 0)");
+        let max_calls = f.or("max_calls", 4, |v| v.as_i64().ok_or("must be an integer".into()));
+        let timeout_s = f.or("timeout_s", 3.0, |v| match v.as_f64() {
+            Some(t) if t > 0.0 && t.is_finite() => Ok(t),
+            _ => Err("must be a positive number".into()),
+        });
+        let default_call = json!({"type": "tool_use", "id": "call_1", "name": "run_main", "input": {}});
+        let call = match f.get("call") {
+            None => default_call,
             Some(v @ Value::Object(_)) => v.clone(),
             Some(_) => {
-                problem("call", "must be an object (a tool_use block)".into());
+                f.problem("call", "must be an object (a tool_use block)");
                 Value::Null
             }
         };
-        let model = match obj.get("model") {
-            None => Vec::new(),
-            Some(Value::Array(replies)) => {
-                for (i, reply) in replies.iter().enumerate() {
-                    if let Some(err) = reply.get("error") {
-                        if err.as_str().is_none_or(str::is_empty) {
-                            problem(&format!("model[{i}].error"), "must be a non-empty error name".into());
-                        }
-                    }
-                }
-                replies.iter().map(|r| replies_in(r, "en")).collect()
-            }
-            Some(_) => {
-                problem("model", "must be a list of replies".into());
-                Vec::new()
-            }
-        };
-        let process = match obj.get("process") {
-            None => ProcessScript::Each(Vec::new()),
-            Some(Value::Array(runs)) => {
-                for (i, run) in runs.iter().enumerate() {
-                    if let Err(m) = outcome_from_json(run) {
-                        problem(&format!("process[{i}]"), m);
-                    }
-                }
-                ProcessScript::Each(runs.clone())
-            }
-            Some(run) => {
-                if let Err(m) = outcome_from_json(run) {
-                    problem("process", m);
-                }
-                ProcessScript::Always(run.clone())
-            }
-        };
+        let model = read_model(&mut f);
+        let process = read_process(&mut f);
         // What this function's program asks of its scenarios.
+        let mut problems = std::mem::take(&mut f.problems);
+        let mut problem = |field: &str, message: String| problems.push(Problem::at(field, message));
         (programs::of(function).check)(function, obj, &mut problem);
         let expect = obj.get("expect").map(|v| {
             let function = obj.get("function").and_then(Value::as_str).and_then(programs::function);
@@ -327,6 +214,107 @@ pub const KNOWN_FIELDS: [&str; 13] = [
     "expect",
     "questions",
 ];
+
+/// `id`: required, letters, digits, `-` or `_`.
+fn read_id(f: &mut Fields) -> String {
+    match f.get("id") {
+        Some(Value::String(s)) if is_id(s) => s.clone(),
+        Some(Value::String(_)) => {
+            f.problem("id", "use letters, digits, '-' or '_' (1-64 chars)");
+            String::new()
+        }
+        Some(_) => {
+            f.problem("id", "must be a string");
+            String::new()
+        }
+        None => {
+            f.problem("id", "missing");
+            String::new()
+        }
+    }
+}
+
+/// `function`: required, a function of one of the programs.
+fn read_function(f: &mut Fields) -> Function {
+    match f.get("function").and_then(Value::as_str) {
+        Some(name) => programs::function(name).unwrap_or_else(|| {
+            f.problem("function", format!("unknown function {name:?} ({})", programs::names()));
+            lesson_one::RUN_LOOP
+        }),
+        None => {
+            f.problem("function", format!("missing ({})", programs::names()));
+            lesson_one::RUN_LOOP
+        }
+    }
+}
+
+/// `title`: `{"zh": …, "en": …}`, both non-empty.
+fn read_title(f: &mut Fields) -> BTreeMap<String, String> {
+    let mut title = BTreeMap::new();
+    match f.get("title") {
+        Some(Value::Object(map)) => {
+            for (lang, text) in map {
+                match text.as_str() {
+                    Some(t) if !t.trim().is_empty() => {
+                        title.insert(lang.clone(), t.to_string());
+                    }
+                    _ => f.problem(&format!("title.{lang}"), "must be a non-empty string"),
+                }
+            }
+            for lang in ["zh", "en"] {
+                if !map.contains_key(lang) {
+                    f.problem(&format!("title.{lang}"), "missing");
+                }
+            }
+        }
+        Some(_) => f.problem("title", "must be an object {\"zh\": …, \"en\": …}"),
+        None => f.problem("title", "missing"),
+    }
+    title
+}
+
+/// `model`: a list of replies (a reply may be malformed on purpose; an
+/// `error` reply names its error).
+fn read_model(f: &mut Fields) -> Vec<Value> {
+    match f.get("model") {
+        None => Vec::new(),
+        Some(Value::Array(replies)) => {
+            for (i, reply) in replies.iter().enumerate() {
+                if let Some(err) = reply.get("error") {
+                    if err.as_str().is_none_or(str::is_empty) {
+                        f.problem(&format!("model[{i}].error"), "must be a non-empty error name");
+                    }
+                }
+            }
+            replies.iter().map(|r| replies_in(r, "en")).collect()
+        }
+        Some(_) => {
+            f.problem("model", "must be a list of replies");
+            Vec::new()
+        }
+    }
+}
+
+/// `process`: one outcome for every run, or a list of them in run order.
+fn read_process(f: &mut Fields) -> ProcessScript {
+    match f.get("process") {
+        None => ProcessScript::Each(Vec::new()),
+        Some(Value::Array(runs)) => {
+            for (i, run) in runs.iter().enumerate() {
+                if let Err(m) = outcome_from_json(run) {
+                    f.problem(&format!("process[{i}]"), m);
+                }
+            }
+            ProcessScript::Each(runs.clone())
+        }
+        Some(run) => {
+            if let Err(m) = outcome_from_json(run) {
+                f.problem("process", m);
+            }
+            ProcessScript::Always(run.clone())
+        }
+    }
+}
 
 /// A model reply with its text blocks in one language. A text that is not
 /// a language map stays as it is (a fixture may be malformed on purpose).
