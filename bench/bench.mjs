@@ -334,7 +334,7 @@ const pyodideMedian = pyodideFirst.length ? median(pyodideFirst) : NaN;
 const comparison = comparing && pyodideFirst.length ? {
   pyodide_version: PYODIDE_VERSION,
   runs_each: RUNS,
-  method: "cold loads in a fresh browser context each, alternating playground / Pyodide; ours: navigation → first rendered snapshot; Pyodide: navigation → sys.settrace trace of src/runtime.py on the report scenario ready",
+  method: "cold loads in a fresh browser context each, alternating playground / Pyodide; ours: navigation → first rendered snapshot; Pyodide: navigation → sys.settrace trace of core/src/runtime.py on the report scenario ready",
   first_snapshot_ms: {
     ours: { median: round(oursMedian), runs: firstRender.map((x) => round(x)) },
     pyodide: { median: round(pyodideMedian), runs: pyodideFirst.map((x) => round(x)) },

@@ -12,7 +12,7 @@ use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson::{self, listing_in};
 use agent_loop_core::programs;
 use agent_loop_core::session::Session;
-use agent_loop_core::step_view::step_view;
+use agent_loop_core::step_view::{edit_problems, step_view};
 use agent_loop_core::vocab::{Code, Function};
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement, HtmlInputElement};
@@ -192,7 +192,7 @@ impl Page {
 
     fn draw_setup(&mut self) {
         let lang = self.session.lang();
-        let problems = step_view(&self.session).edit_problems;
+        let problems = edit_problems(&self.session);
         let html = self
             .session
             .scenario()
@@ -205,7 +205,7 @@ impl Page {
     /// in the editors, and the run on screen stays as it was.
     fn draw_edit_error(&mut self) {
         let Some(error) = self.q(r#"[data-role="edit-error"]"#) else { return };
-        let problems = step_view(&self.session).edit_problems;
+        let problems = edit_problems(&self.session);
         let items: String = problems.iter().map(|p| format!("<li>{}</li>", esc(p))).collect();
         error.set_inner_html(&format!("<ul>{items}</ul>"));
         let _ = if problems.is_empty() {
@@ -433,10 +433,10 @@ impl Page {
     /// The current snapshot: listing highlight, figure, caption, locals, output.
     fn draw_step(&mut self) {
         self.draw_listing();
-        let view = step_view(&self.session);
         if self.session.replay().step().is_none() {
             return;
         }
+        let view = step_view(&self.session);
         self.mark_current_row(view.current);
         let s = &self.session;
         let (lang, trace) = (s.lang(), s.replay().trace());

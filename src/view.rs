@@ -12,7 +12,7 @@
 use agent_loop_core::debugger::Command;
 use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson::Listing;
-use agent_loop_core::programs::lesson_one;
+use agent_loop_core::programs::{self, lesson_one};
 use agent_loop_core::protocol::{Said, Setup};
 use agent_loop_core::run::Trace;
 use agent_loop_core::scenario::Scenario;
@@ -222,7 +222,7 @@ pub fn picker(entries: &[Entry], current: usize, only: Option<Function>, lang: L
             esc(lang.word("group_lesson"))
         ));
     }
-    for f in lesson_one::FUNCTIONS.into_iter().filter(|f| only.is_none_or(|o| o == *f)) {
+    for f in programs::functions().filter(|f| only.is_none_or(|o| o == *f)) {
         let more: String = valid()
             .filter(|(_, s)| s.function == f && !LESSON.contains(&s.id.as_str()))
             .map(|(i, s)| option(i, s))

@@ -34,12 +34,21 @@ fn missing(root: &Path, map: &str) -> Vec<String> {
         .split(|c: char| c.is_whitespace() || matches!(c, ',' | '(' | ')' | ':' | ';' | '`' | '"'))
         .map(|w| w.trim_end_matches('.'))
         .collect();
-    // A file is named by its name, or by its path (`src/main.rs`), or as a
-    // spec of the e2e list (`walkthrough` + `.spec.mjs`).
+    // A file is named by its path (`src/main.rs`), or by its name with its
+    // folder named too (`lesson/` and `listing.rs`); an E2E spec by its stem
+    // in the list of specs (`e2e/: … walkthrough … .spec.mjs`).
+    let specs = map.split("e2e/").nth(1).and_then(|rest| rest.split(".spec.mjs").next()).unwrap_or("");
+    let spec_words: Vec<&str> = specs.split(|c: char| c.is_whitespace() || c == ',').collect();
     let named = |rel: &str, name: &str| {
-        let spec = name.strip_suffix(".spec.mjs");
-        words.iter().any(|w| *w == name || *w == rel || w.ends_with(&format!("/{name}")))
-            || spec.is_some_and(|s| words.contains(&s) && map.contains(".spec.mjs"))
+        if words.contains(&rel) {
+            return true;
+        }
+        if let Some(stem) = name.strip_suffix(".spec.mjs") {
+            return spec_words.contains(&stem);
+        }
+        let folder = rel.rsplit('/').nth(1).unwrap_or("");
+        let folder_named = map.contains(&format!("{folder}/"));
+        folder_named && words.iter().any(|w| *w == name || w.ends_with(&format!("/{name}")))
     };
     let mut out = Vec::new();
     for folder in COVERED {
@@ -77,7 +86,17 @@ fn a_file_left_out_of_the_map_is_found() {
     std::fs::write(dir.join("src/known.rs"), "").unwrap();
     std::fs::write(dir.join("src/forgotten.rs"), "").unwrap();
     std::fs::write(dir.join("docs/shot.png"), "").unwrap();
-    let found = missing(&dir, "src/\n  known.rs   something\n");
+    // A mod.rs is named only with its folder; a spec only in the spec list.
+    std::fs::create_dir_all(dir.join("src/lesson")).unwrap();
+    std::fs::create_dir_all(dir.join("src/program")).unwrap();
+    std::fs::write(dir.join("src/lesson/mod.rs"), "").unwrap();
+    std::fs::write(dir.join("src/program/mod.rs"), "").unwrap();
+    std::fs::create_dir_all(dir.join("tests/e2e")).unwrap();
+    std::fs::write(dir.join("tests/e2e/walk.spec.mjs"), "").unwrap();
+    std::fs::write(dir.join("tests/e2e/check.spec.mjs"), "").unwrap();
+    let map =
+        "src/\n  known.rs   something\n  lesson/  mod.rs: check the lesson\ntests/ e2e/: walk .spec.mjs\n";
+    let found = missing(&dir, map);
     std::fs::remove_dir_all(&dir).ok();
-    assert_eq!(found, ["src/forgotten.rs"]);
+    assert_eq!(found, ["src/forgotten.rs", "src/program/mod.rs", "tests/e2e/check.spec.mjs"]);
 }

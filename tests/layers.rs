@@ -183,7 +183,11 @@ fn violations(krate: &Crate, src: &Path) -> Vec<String> {
     files.sort();
     let mut found = Vec::new();
     for file in files {
-        let Some((module, child)) = place_of(&file, src) else { continue };
+        let Some((module, child)) = place_of(&file, src) else {
+            found
+                .push(format!("{}: too deep for the layering check (three folders at most)", file.display()));
+            continue;
+        };
         if module == "lib" || module == "main" {
             continue; // the crate root and a binary sit above everything
         }

@@ -7,6 +7,7 @@ use agent_loop_core::programs::{self, lesson_one};
 use agent_loop_core::run::record_scenario;
 use agent_loop_core::scenario::load_shipped;
 use agent_loop_core::trace::{Attach, Event, Function};
+use agent_loop_core::vocab::Code;
 use std::collections::BTreeSet;
 
 /// Lines that some instrumentation line points at, per the same rules the
@@ -171,4 +172,36 @@ fn captions_fill_live_values() {
     let (title, _) = caption(zh, &trace, at("loop.next_call"));
     assert_eq!(title, "第 1 / 4 次模型调用");
     assert!(caption(en, &trace, at("loop.collect")).1.contains("exit_code=1"));
+}
+
+#[test]
+fn the_label_table_of_the_trace_format_is_the_listings() {
+    // docs/trace-format.md tabulates every label: its function, Rust and
+    // Python lines, stage. The table must say what the listings say.
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/trace-format.md")).unwrap();
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .filter(|l| l.starts_with("| `") && l.matches('|').count() >= 8)
+        .map(|l| l.trim_matches('|').split('|').map(str::trim).collect())
+        .filter(|cells: &Vec<&str>| lesson_one::FUNCTIONS.iter().any(|f| f.name() == cells[1]))
+        .collect();
+    let labels = lesson::labels_of(&lesson_one::PROGRAM);
+    assert!(rows.len() >= labels.len() - 1, "{} rows for {} labels", rows.len(), labels.len());
+    let numbers = |cell: &str| -> Vec<u32> { cell.split(',').map(|n| n.trim().parse().unwrap()).collect() };
+    for cells in rows {
+        let named = cells[0].trim_matches('`');
+        let label =
+            labels.iter().copied().find(|l| *l == named).unwrap_or_else(|| panic!("no label {named}"));
+        let f = programs::function(cells[1]).unwrap();
+        let uses = labels.iter().filter(|l| **l == label).count() as u16;
+        let rust: Vec<u32> = (1..=uses).map(|k| lesson::line_of_key(Code::Rust, (f, label, k))).collect();
+        assert_eq!(numbers(cells[2]), rust, "{label}: Rust line");
+        let python = lesson::line_of_key(Code::Python, (f, label, 1));
+        assert!(
+            numbers(cells[3]).contains(&python),
+            "{label}: Python line {python}, the table says {}",
+            cells[3]
+        );
+        assert_eq!(cells[4].trim_matches('`'), lesson_one::stage_of(label), "{label}: stage");
+    }
 }

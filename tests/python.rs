@@ -1,4 +1,4 @@
-//! The lesson's Python (`src/runtime.py`) runs the same steps as the Rust
+//! The lesson's Python (`core/src/runtime.py`) runs the same steps as the Rust
 //! that is recorded: for every shipped scenario, in Chinese and in English
 //! (the question, the model's words and what the model reads follow the
 //! language), CPython's line sequence

@@ -1,6 +1,6 @@
 //! Every shipped scenario, recorded with the Rust doubles, against the
 //! `expect` object in its own fixture file (format: the module doc of
-//! `src/scenario/`, or docs/scenario-format.md). A new scenario is one JSON
+//! `core/src/scenario/`, or docs/scenario-format.md). A new scenario is one JSON
 //! file; a fixture without `expect`, or with less than the lesson needs for
 //! its function, fails the suite.
 

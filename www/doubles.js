@@ -1,6 +1,6 @@
 // Fixture doubles for the browser: the model and the process as plain
 // JavaScript functions, scripted by a scenario fixture (the same JSON the
-// Rust doubles in src/scenario/ read). They are injected into the wasm
+// Rust doubles in core/src/scenario/ read). They are injected into the wasm
 // core as callbacks; nothing here calls an API or starts a process.
 //
 //   model(request)             -> response object, or throws (error by name)

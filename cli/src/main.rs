@@ -1,10 +1,10 @@
 //! Author CLI.
 //!
-//! `agent-loop-playground trace <scenario.json>` prints the trace as JSON.
-//! `agent-loop-playground check <dir>` validates every `*.json` fixture in
+//! `agent-loop-cli trace <scenario.json>` prints the trace as JSON.
+//! `agent-loop-cli check <dir>` validates every `*.json` fixture in
 //! `<dir>` and prints `file: field: problem (line N)` lines; exit code 1 if
 //! any, or if there is no fixture at all.
-//! `agent-loop-playground import <conversation.json> [--id <id>]` turns a
+//! `agent-loop-cli import <conversation.json> [--id <id>]` turns a
 //! logged Messages API request body into a scenario on standard output;
 //! approximations are warnings on standard error, a refusal is exit 1 with
 //! nothing on standard output (see `agent_loop_cli::import`).
@@ -35,11 +35,11 @@ mod native {
     pub const MAX_FIXTURE_BYTES: u64 = 16 * 1024 * 1024;
 
     const USAGE: &str = "usage:
-  agent-loop-playground trace <scenario.json>   print the recorded trace as JSON
-  agent-loop-playground check <dir>             validate every *.json fixture in <dir>
-  agent-loop-playground import <file> [--id <id>]
-                                                print a scenario that replays a logged Messages API
-                                                request body; approximations warned on stderr";
+  agent-loop-cli trace <scenario.json>   print the recorded trace as JSON
+  agent-loop-cli check <dir>             validate every *.json fixture in <dir>
+  agent-loop-cli import <file> [--id <id>]
+                                         print a scenario that replays a logged Messages API
+                                         request body; approximations warned on stderr";
 
     pub fn cli() -> ExitCode {
         let args: Vec<OsString> = std::env::args_os().skip(1).collect();

@@ -1,10 +1,13 @@
 //! The author CLI: `trace` prints the trace contract, `check` reports
 //! `file: field: problem` and exits non-zero.
 
+// The CLI is a native tool.
+#![cfg(not(target_arch = "wasm32"))]
+
 use std::process::Command;
 
 fn cli(args: &[&str]) -> (i32, String, String) {
-    outcome(Command::new(env!("CARGO_BIN_EXE_agent-loop-playground")).args(args).output().unwrap())
+    outcome(Command::new(env!("CARGO_BIN_EXE_agent-loop-cli")).args(args).output().unwrap())
 }
 
 /// Exit code, standard output and standard error of a finished run.
@@ -111,7 +114,7 @@ fn scratch(name: &str) -> std::path::PathBuf {
 /// Run with a deadline: a hang fails the test instead of blocking it.
 fn cli_within(args: &[&std::ffi::OsStr], seconds: u64) -> (i32, String, String) {
     use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_agent-loop-playground"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agent-loop-cli"))
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -192,7 +195,7 @@ fn never_a_panic_for_odd_arguments_or_a_closed_or_full_output() {
         "model": vec![ask; 40], "process": {"returncode": 1, "stdout": "", "stderr": "boom"}});
     let fixture = dir.join("long.json");
     std::fs::write(&fixture, long.to_string()).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_agent-loop-playground"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agent-loop-cli"))
         .arg("trace")
         .arg(&fixture)
         .stdout(Stdio::piped())
@@ -207,7 +210,7 @@ fn never_a_panic_for_odd_arguments_or_a_closed_or_full_output() {
     std::fs::remove_dir_all(&dir).ok();
     // A full device: said, and exit 1.
     let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_agent-loop-playground"))
+    let out = Command::new(env!("CARGO_BIN_EXE_agent-loop-cli"))
         .args(["trace", "../fixtures/scenarios/report.json"])
         .stdout(full)
         .output()

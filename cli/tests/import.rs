@@ -1,4 +1,4 @@
-//! `agent-loop-playground import`: a recorded conversation becomes a
+//! `agent-loop-cli import`: a recorded conversation becomes a
 //! scenario that `check` accepts and whose replay gives the conversation's
 //! messages back EXACTLY — for the samples in tests/import/, and for every
 //! conversation the lesson's own loop records (a property test). What the

@@ -84,8 +84,14 @@ pub fn step_view(session: &Session) -> StepView {
         output_len: step.map_or(0, |s| s.output_len as usize),
         at_end: started && position + 1 >= total,
         status: session.replay().status().to_string(),
-        edit_problems: session.what_if_state().problems.iter().map(|p| p.text(lang)).collect(),
+        edit_problems: edit_problems(session),
     }
+}
+
+/// A refused what-if edit, `field: why` per problem, in the reader's
+/// language (the setup panel needs only this part of the view).
+pub fn edit_problems(session: &Session) -> Vec<String> {
+    session.what_if_state().problems.iter().map(|p| p.text(session.lang())).collect()
 }
 
 /// A step's locals as the listing shows them: in the Python only the names

@@ -1,4 +1,4 @@
-// A recorded conversation, end to end: `agent-loop-playground import` turns a
+// A recorded conversation, end to end: `agent-loop-cli import` turns a
 // logged Messages API request (with its final response) into a scenario; the
 // page loads that scenario and its run gives back the conversation's
 // messages exactly. The CLI is the release binary (scripts/test builds it
@@ -9,7 +9,7 @@ import path from "node:path";
 import { test, expect, EL, open, root } from "./helpers.mjs";
 
 function importConversation(file) {
-  const binary = path.join(root, "target/release/agent-loop-playground");
+  const binary = path.join(root, "target/release/agent-loop-cli");
   const [command, args] = fs.existsSync(binary)
     ? [binary, ["import", file]]
     : ["cargo", ["run", "--quiet", "--release", "--", "import", file]];

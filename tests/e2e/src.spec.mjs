@@ -1,5 +1,5 @@
 // src="…": scenario files fetched from the course site at run time, checked
-// with the same rules as `agent-loop-playground check`; a bad or missing
+// with the same rules as `agent-loop-cli check`; a bad or missing
 // file is named in the element, and the shipped scenarios stay.
 import fs from "node:fs";
 import path from "node:path";

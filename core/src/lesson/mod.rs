@@ -1,13 +1,8 @@
-//! What the page shows: listings cut from the real `runtime.rs`, the
-//! listing line of every step, the stage each trace label belongs to, the
-//! captions for those stages (words from [`crate::i18n`]) and the trace
-//! format the CLI writes.
-//!
-//! Listings are built from `include_str!("runtime.rs")`, the very file that
-//! was compiled, so the code shown is the code that ran. Instrumentation
-//! lines (`before!`, `head!`) are kept but marked hidden; visible lines are
-//! numbered 1, 2, 3 … per function, and those numbers are what trace steps
-//! carry.
+//! What the page shows of a program: its listings (the Rust cut from the
+//! source that was compiled, the Python with its marks — [`listing`],
+//! `python`), the listing line of every step, the stage of every step (from
+//! the program's table), the captions for those stages (words from
+//! [`crate::i18n`]) and the trace format the CLI writes.
 
 use crate::i18n::{self, Lang};
 use crate::programs;

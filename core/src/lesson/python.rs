@@ -1,5 +1,5 @@
 //! The lesson's Python beside the Rust that ran: the listing of
-//! `src/runtime.py` per function, and where each recorded step stands in it.
+//! `runtime.py` (a program's Python listing) per function, and where each recorded step stands in it.
 //!
 //! A step is known by its *key*: the label of the `before!`/`head!` that
 //! took it and which occurrence of that label in runtime.rs it is (`call`
