@@ -13,7 +13,7 @@
 
 use agent_loop_core::lesson::{self};
 use agent_loop_core::protocol::{Model, ModelError, ProcessOutcome, Request, Status};
-use agent_loop_core::run::record;
+use agent_loop_core::run::{record, record_scenario};
 use agent_loop_core::scenario::{outcome_from_json, ProcessScript, Scenario};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -270,6 +270,21 @@ proptest! {
         let s = Scenario::from_value(json!({"id": "p", "function": "run_main", "title": {"zh": "p", "en": "p"},
             "call": call, "process": run, "timeout_s": timeout})).unwrap();
         check_run(&s)?;
+    }
+
+    #[test]
+    fn run_main_starts_the_process_exactly_for_the_calls_the_rule_accepts(
+        name in prop_oneof![Just(json!("run_main")), Just(json!("run_mai")), Just(json!(null)), Just(json!(7))],
+        input in prop_oneof![Just(json!({})), Just(json!({"x": 1})), Just(json!([])), Just(json!(null))],
+        run in outcome(),
+    ) {
+        // The rule the importer and the tests use (lesson_one::accepts) is
+        // the one runtime.rs spells out for the learner.
+        let call = json!({"type": "tool_use", "id": "c", "name": name, "input": input});
+        let s = Scenario::from_value(json!({"id": "p", "function": "run_main", "title": {"zh": "p", "en": "p"},
+            "call": call, "process": run})).unwrap();
+        let spawned = record_scenario(&s).steps.iter().any(|st| st.label == "main.spawn");
+        prop_assert_eq!(spawned, lesson_one::accepts(&s.call), "{}", s.call);
     }
 }
 

@@ -180,7 +180,7 @@ impl LocalsTable {
     fn name_id(&mut self, function: Function, name: &'static str) -> u16 {
         // A call site passes the same literal every time: compare addresses
         // first, contents only when that misses.
-        let same_literal = |n: &(Function, &'static str)| n.0 == function && std::ptr::eq(n.1, name);
+        let same_literal = |n: &(Function, &'static str)| std::ptr::eq(n.1, name) && n.0 == function;
         let found = self
             .names
             .iter()
