@@ -12,6 +12,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use agent_loop_core::lesson::{self};
+use agent_loop_core::programs::lesson_one;
 use agent_loop_core::protocol::{Model, ModelError, ProcessOutcome, Request, Status};
 use agent_loop_core::run::{record, record_scenario};
 use agent_loop_core::scenario::{outcome_from_json, ProcessScript, Scenario};
