@@ -8,7 +8,7 @@
 //! numbered 1, 2, 3 … per function, and those numbers are what trace steps
 //! carry.
 
-use crate::programs;
+use crate::programs::{self, Program};
 use crate::trace::{Attach, Event, Step};
 use crate::vocab::Function;
 use serde::Serialize;
@@ -219,6 +219,16 @@ pub fn each<T: Send + Sync>(
 ) -> &'static T {
     let all = cell.get_or_init(|| programs::functions().map(|f| (f, make(f))).collect());
     &all.iter().find(|(f, _)| *f == function).unwrap_or(&all[0]).1
+}
+
+/// A list worked out once for every program (by its name).
+pub fn each_program<T: Send + Sync>(
+    cell: &'static OnceLock<Vec<(&'static str, Vec<T>)>>,
+    program: &'static Program,
+    make: fn(&'static Program) -> Vec<T>,
+) -> &'static [T] {
+    let all = cell.get_or_init(|| programs::ALL.iter().map(|p| (p.name, make(p))).collect());
+    all.iter().find(|(name, _)| *name == program.name).map_or(&[], |(_, items)| items)
 }
 
 /// The number a step shows in its function's listing: the signature line

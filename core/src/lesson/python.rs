@@ -10,7 +10,7 @@
 //! step). Breakpoints are sets of keys, so they mean the same in both
 //! listings.
 
-use super::listing::{each, line, listing, Listing, ListingLine};
+use super::listing::{each, each_program, line, listing, Listing, ListingLine};
 use crate::programs::{self, Program};
 use crate::trace::{Attach, Event, Step};
 use crate::vocab::{Code, Function};
@@ -32,8 +32,7 @@ struct Point {
 /// Every snapshot point of a program's Rust, with its function.
 fn points(program: &'static Program) -> &'static [Point] {
     static POINTS: OnceLock<Vec<(&'static str, Vec<Point>)>> = OnceLock::new();
-    let all = POINTS.get_or_init(|| programs::ALL.iter().map(|p| (p.name, points_of(p))).collect());
-    all.iter().find(|(name, _)| *name == program.name).map_or(&[], |(_, points)| points)
+    each_program(&POINTS, program, points_of)
 }
 
 /// Every point of every program.
@@ -119,32 +118,29 @@ struct PyLine {
 
 fn py_lines(program: &'static Program) -> &'static [PyLine] {
     static LINES: OnceLock<Vec<(&'static str, Vec<PyLine>)>> = OnceLock::new();
-    let all = LINES.get_or_init(|| programs::ALL.iter().map(|p| (p.name, py_lines_of(p))).collect());
-    all.iter().find(|(name, _)| *name == program.name).map_or(&[], |(_, lines)| lines)
+    each_program(&LINES, program, py_lines_of)
 }
 
 fn py_lines_of(program: &'static Program) -> Vec<PyLine> {
-    {
-        let mut current = None;
-        program
-            .python
-            .lines()
-            .enumerate()
-            .map(|(i, line)| {
-                if let Some(rest) = line.strip_prefix("def ") {
-                    let name = rest.split('(').next().unwrap_or("");
-                    current = program.functions.iter().copied().find(|f| f.name() == name);
-                } else if !line.starts_with(' ') && !line.trim().is_empty() {
-                    current = None;
-                }
-                let (text, marks) = match line.split_once("  #| ") {
-                    Some((code, marks)) => (code.trim_end(), marks.split_whitespace().collect()),
-                    None => (line, Vec::new()),
-                };
-                PyLine { function: current, source: i as u32 + 1, text, marks }
-            })
-            .collect()
-    }
+    let mut current = None;
+    program
+        .python
+        .lines()
+        .enumerate()
+        .map(|(i, line)| {
+            if let Some(rest) = line.strip_prefix("def ") {
+                let name = rest.split('(').next().unwrap_or("");
+                current = program.functions.iter().copied().find(|f| f.name() == name);
+            } else if !line.starts_with(' ') && !line.trim().is_empty() {
+                current = None;
+            }
+            let (text, marks) = match line.split_once("  #| ") {
+                Some((code, marks)) => (code.trim_end(), marks.split_whitespace().collect()),
+                None => (line, Vec::new()),
+            };
+            PyLine { function: current, source: i as u32 + 1, text, marks }
+        })
+        .collect()
 }
 
 /// The Python listing of one function: from its `def` to its last line,
