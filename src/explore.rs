@@ -8,6 +8,7 @@ use agent_loop_core::predict::Ask;
 use agent_loop_core::programs::lesson_one;
 use agent_loop_core::scenario::{ProcessScript, Scenario};
 use agent_loop_core::session::{Answer, Comparison, Summary};
+use agent_loop_core::step_view::{At, Places};
 use agent_loop_core::vocab::Function;
 use serde_json::Value;
 
@@ -133,19 +134,9 @@ pub fn editors(scenario: &Scenario, lang: Lang, problems: &[String]) -> String {
     )
 }
 
-/// Where each run is at one step: `(label, line)`.
-pub type At = Option<(&'static str, u32)>;
-
 /// The two runs side by side, where they part, and where the lesson's run
 /// is at the step shown (so both can be stepped in lockstep).
-pub fn compare(
-    c: &Comparison,
-    position: Option<usize>,
-    here: At,
-    lesson_here: At,
-    parting: (At, At),
-    lang: Lang,
-) -> String {
+pub fn compare(c: &Comparison, places: &Places, lang: Lang) -> String {
     let row = |key: &str, f: &dyn Fn(&Summary) -> String| {
         format!(
             r#"<tr><th scope="row">{}</th><td translate="no">{}</td><td translate="no">{}</td></tr>"#,
@@ -172,7 +163,11 @@ pub fn compare(
     let parts = match c.parts_at {
         Some(n) => lang.fill(
             "compare_parts",
-            &[("n", (n + 1).to_string()), ("lesson", place(parting.0)), ("changed", place(parting.1))],
+            &[
+                ("n", (n + 1).to_string()),
+                ("lesson", place(places.parting.0)),
+                ("changed", place(places.parting.1)),
+            ],
         ),
         None => lang.word("compare_same").to_string(),
     };
@@ -190,11 +185,11 @@ pub fn compare(
     } else {
         format!(" {}", lang.fill("compare_differs", &[("what", differs.join(", "))]))
     };
-    let same = here == lesson_here;
+    let same = places.here == places.lesson_here;
     // Where the lesson's run is at the step shown (once the learner has started).
-    let lockstep = position.map_or(String::new(), |p| {
+    let lockstep = places.position.map_or(String::new(), |p| {
         let key = if same { "compare_lockstep_same" } else { "compare_lockstep_other" };
-        let text = lang.fill(key, &[("n", (p + 1).to_string()), ("lesson", place(lesson_here))]);
+        let text = lang.fill(key, &[("n", (p + 1).to_string()), ("lesson", place(places.lesson_here))]);
         format!(
             r#"<p class="alp-lockstep{}">{}</p>"#,
             if same { "" } else { " alp-lockstep-apart" },

@@ -8,6 +8,7 @@
 //!   record figure, and the prediction / what-if panels, as escaped
 //!   strings. Pure: they compile and are tested natively.
 //! - `handle`: the opaque `Playground` handle JS holds (one per element).
+//! - `dom`: the small DOM moves the renderer repeats (hide, press, scroll, focus).
 //! - `render`: draws what changed in the session.
 //! - `events`: DOM events → session calls → draw → `playground-step`.
 //! - `callbacks`: the model and the process as JS functions.
@@ -22,6 +23,8 @@ pub mod view;
 pub mod bench;
 #[cfg(target_arch = "wasm32")]
 pub mod callbacks;
+#[cfg(target_arch = "wasm32")]
+mod dom;
 #[cfg(target_arch = "wasm32")]
 mod events;
 #[cfg(target_arch = "wasm32")]

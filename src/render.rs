@@ -4,15 +4,16 @@
 //! panels, and of those only the ones whose markup differs from what is on
 //! screen, so a step that leaves a panel alone costs no DOM work there.
 
+use crate::dom;
 use crate::explore;
 use crate::figure::{self, Layout, Moment};
 use crate::markup::esc;
 use crate::view;
 use agent_loop_core::i18n::Lang;
-use agent_loop_core::lesson::{self, listing_in};
+use agent_loop_core::lesson::listing_in;
 use agent_loop_core::programs;
 use agent_loop_core::session::Session;
-use agent_loop_core::step_view::{edit_problems, step_view};
+use agent_loop_core::step_view::{comparison_places, edit_problems, question_line, step_view};
 use agent_loop_core::vocab::{Code, Function};
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement, HtmlInputElement};
@@ -172,21 +173,21 @@ impl Page {
         if let Some(group) = self.q(".alp-langs") {
             let _ = group.set_attribute("aria-label", lang.word("language"));
         }
-        if let Ok(buttons) = self.root.query_selector_all(".alp-lang") {
-            for i in 0..buttons.length() {
-                if let Some(b) = buttons.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
-                    let pressed = b.get_attribute("data-lang").as_deref() == Some(lang.code());
-                    let _ = b.set_attribute("aria-pressed", if pressed { "true" } else { "false" });
-                }
-            }
-        }
+        dom::set_pressed(&self.root, ".alp-lang", |b| {
+            b.get_attribute("data-lang").as_deref() == Some(lang.code())
+        });
         let controls = view::controls(lang, self.session.controls());
         self.set_html(".alp-controls", &controls);
     }
 
     fn draw_picker(&mut self) {
         let s = &self.session;
-        let html = view::picker(s.entries(), s.current(), s.only_function(), s.lang());
+        let html = view::picker(
+            s.catalogue().entries(),
+            s.catalogue().current(),
+            s.catalogue().only_function(),
+            s.lang(),
+        );
         self.set_html(".alp-select", &html);
     }
 
@@ -208,11 +209,7 @@ impl Page {
         let problems = edit_problems(&self.session);
         let items: String = problems.iter().map(|p| format!("<li>{}</li>", esc(p))).collect();
         error.set_inner_html(&format!("<ul>{items}</ul>"));
-        let _ = if problems.is_empty() {
-            error.set_attribute("hidden", "")
-        } else {
-            error.remove_attribute("hidden")
-        };
+        dom::set_hidden(Some(error), problems.is_empty());
         // The panel's markup is no longer what `shown` remembers.
         self.shown.retain(|(part, _)| *part != ".alp-setup");
     }
@@ -221,20 +218,7 @@ impl Page {
     /// and the score.
     fn draw_predict(&mut self) {
         let s = &self.session;
-        let code = s.replay().code();
-        // The line the question is about, quoted: on a phone the listing may be off screen.
-        let line = s.predictions().pending().and_then(|a| {
-            // The line it is about: a breakpoint's, or the step's own.
-            let (function, n) = a.about.or_else(|| {
-                s.replay().trace().steps.get(a.step).map(|st| (st.function, lesson::line_in(code, st)))
-            })?;
-            let text = listing_in(code, function)
-                .lines
-                .iter()
-                .find(|l| l.number == Some(n))
-                .map_or("", |l| l.text.trim());
-            Some((function, n, text))
-        });
+        let line = question_line(s);
         let html = explore::predict_panel(
             s.predictions().pending(),
             line,
@@ -250,9 +234,7 @@ impl Page {
         }
         let had_focus = self.root.matches(":focus-within").unwrap_or(false);
         self.set_html(".alp-predict-panel", &html);
-        if let Some(panel) = self.q(".alp-predict-panel") {
-            let _ = if hidden { panel.set_attribute("hidden", "") } else { panel.remove_attribute("hidden") };
-        }
+        dom::set_hidden(self.q(".alp-predict-panel"), hidden);
         if !had_focus {
             return;
         }
@@ -273,29 +255,13 @@ impl Page {
     /// The lesson's run beside the changed one (what if), in lockstep.
     fn draw_compare(&mut self) {
         let s = &self.session;
-        let html = match s.what_if_state().comparison.as_ref() {
-            Some(c) => {
-                // Where the lesson's run is, once the learner has started.
-                let position = s.replay().started().then_some(s.replay().position());
-                let lesson_here = position.and_then(|p| s.lesson_step(p));
-                let here = s.replay().step().map(|st| (st.label, lesson::line_in(s.replay().code(), st)));
-                let at = |i: usize| {
-                    s.replay()
-                        .trace()
-                        .steps
-                        .get(i)
-                        .map(|st| (st.label, lesson::line_in(s.replay().code(), st)))
-                };
-                let parting = c.parts_at.map_or((None, None), |n| (s.lesson_step(n), at(n)));
-                explore::compare(c, position, here, lesson_here, parting, s.lang())
-            }
-            None => String::new(),
+        let html = match (s.what_if_state().comparison.as_ref(), comparison_places(s)) {
+            (Some(c), Some(places)) => explore::compare(c, &places, s.lang()),
+            _ => String::new(),
         };
         let hidden = html.is_empty();
         self.set_html(".alp-compare", &html);
-        if let Some(panel) = self.q(".alp-compare") {
-            let _ = if hidden { panel.set_attribute("hidden", "") } else { panel.remove_attribute("hidden") };
-        }
+        dom::set_hidden(self.q(".alp-compare"), hidden);
     }
 
     fn draw_problems(&mut self) {
@@ -309,6 +275,7 @@ impl Page {
         // API's addScenario throws them to its caller instead.
         let broken: Vec<&agent_loop_core::session::Entry> = self
             .session
+            .catalogue()
             .entries()
             .iter()
             .filter(|e| e.parsed.is_err() && e.file != agent_loop_core::session::ADDED)
@@ -321,12 +288,10 @@ impl Page {
         }
         self.warned_files = broken.len();
         let s = &self.session;
-        let html = view::problems(s.entries(), s.notices(), s.lang());
+        let html = view::problems(s.catalogue().entries(), s.notices(), s.lang());
         let hidden = html.is_empty();
         self.set_html(".alp-problems", &html);
-        if let Some(b) = self.q(".alp-problems") {
-            let _ = if hidden { b.set_attribute("hidden", "") } else { b.remove_attribute("hidden") };
-        }
+        dom::set_hidden(self.q(".alp-problems"), hidden);
     }
 
     fn draw_reveal(&self) {
@@ -357,9 +322,7 @@ impl Page {
         let note = view::unreached(&self.session.replay().unreached_breakpoints(), self.session.lang());
         let hidden = note.is_empty();
         self.set_html(".alp-bp-note", &note);
-        if let Some(p) = self.q(".alp-bp-note") {
-            let _ = if hidden { p.set_attribute("hidden", "") } else { p.remove_attribute("hidden") };
-        }
+        dom::set_hidden(self.q(".alp-bp-note"), hidden);
     }
 
     /// The breakpoint buttons of the listing on screen. (The timeline's
@@ -367,29 +330,20 @@ impl Page {
     /// or the trace change, not when the listing changes function.)
     fn draw_bp_buttons(&self) {
         let dbg = self.session.replay().debugger();
-        let Ok(buttons) = self.root.query_selector_all(".alp-bp") else { return };
-        for i in 0..buttons.length() {
-            if let Some(b) = buttons.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
-                let f = b.get_attribute("data-function").and_then(|f| programs::function(&f));
-                let n = b.get_attribute("data-line").and_then(|n| n.parse().ok());
-                let on = f.zip(n).is_some_and(|(f, n)| dbg.has_breakpoint(f, n));
-                let _ = b.set_attribute("aria-pressed", if on { "true" } else { "false" });
-            }
-        }
+        dom::set_pressed(&self.root, ".alp-bp", |b| {
+            let f = b.get_attribute("data-function").and_then(|f| programs::function(&f));
+            let n = b.get_attribute("data-line").and_then(|n| n.parse().ok());
+            f.zip(n).is_some_and(|(f, n)| dbg.has_breakpoint(f, n))
+        });
     }
 
     /// The Python / Rust buttons follow the listing shown.
     fn draw_listing_switch(&self) {
         let code = self.session.replay().code();
         let _ = self.root.set_attribute("data-listing", code.name());
-        if let Ok(buttons) = self.root.query_selector_all(".alp-listing") {
-            for i in 0..buttons.length() {
-                if let Some(b) = buttons.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
-                    let pressed = b.get_attribute("data-listing").as_deref() == Some(code.name());
-                    let _ = b.set_attribute("aria-pressed", if pressed { "true" } else { "false" });
-                }
-            }
-        }
+        dom::set_pressed(&self.root, ".alp-listing", |b| {
+            b.get_attribute("data-listing").as_deref() == Some(code.name())
+        });
         if let Some(group) = self.q(".alp-listings") {
             let _ = group.set_attribute("aria-label", self.session.lang().word("listing"));
         }
@@ -460,12 +414,12 @@ impl Page {
         // Three drawings: most steps only change the first.
         let figure_changed =
             !self.shown.iter().any(|(part, shown)| *part == ".alp-fig-record" && *shown == record);
-        let focused_card = self.focused_card();
+        let focused_card = dom::focused_card(&self.root);
         self.set_html(".alp-fig-head", &head);
         self.set_html(".alp-fig-record", &record);
         self.set_html(".alp-fig-staged", &staged);
         if let (true, Some(i)) = (figure_changed, focused_card) {
-            self.focus_card(&i);
+            dom::focus_card(&self.root, &i);
         }
         self.set_html(".alp-figure-text", &alternative);
         self.set_html(".alp-card-full", &card);
@@ -484,10 +438,10 @@ impl Page {
         // Scrolling reads positions: only after every write, so that one
         // layout serves the whole step.
         if let Some(row) = &self.current_row {
-            scroll_into_code(row, self.q(".alp-code"));
+            dom::scroll_into_code(row, self.q(".alp-code"));
         }
         if figure_changed && view.started {
-            scroll_to_change(self.q(".alp-figure"));
+            dom::scroll_to_change(self.q(".alp-figure"));
         }
     }
 }
@@ -498,12 +452,8 @@ impl Page {
         if let Some(old) = self.current_row.take() {
             let _ = old.remove_attribute("aria-current");
         }
-        if let Ok(stale) = self.root.query_selector_all(r#"[aria-current="step"]"#) {
-            for i in 0..stale.length() {
-                if let Some(e) = stale.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
-                    let _ = e.remove_attribute("aria-current");
-                }
-            }
+        for stale in dom::all(&self.root, r#"[aria-current="step"]"#) {
+            let _ = stale.remove_attribute("aria-current");
         }
         if let Some((function, line)) = current {
             let sel = format!(r#".alp-row[data-function="{}"][data-line="{line}"]"#, function.name());
@@ -512,68 +462,5 @@ impl Page {
                 self.current_row = Some(row);
             }
         }
-    }
-
-    /// The index of the message card that has the keyboard focus, if any.
-    fn focused_card(&self) -> Option<String> {
-        // The focus as this playground's root (a shadow root or the
-        // document) sees it.
-        let scope = self.root.get_root_node();
-        let active =
-            js_sys::Reflect::get(&scope, &"activeElement".into()).ok()?.dyn_into::<Element>().ok()?;
-        let root: &web_sys::Node = self.root.as_ref();
-        if !root.contains(Some(&active)) {
-            return None;
-        }
-        active.get_attribute("data-message-index")
-    }
-
-    /// Give the focus back to a card after the figure was drawn anew.
-    fn focus_card(&self, index: &str) {
-        let Some(card) = self.q(&format!(r#".alp-figure [data-message-index="{index}"]"#)) else { return };
-        // SVG elements have focus() too; call it without a web-sys binding.
-        if let Ok(focus) = js_sys::Reflect::get(&card, &"focus".into()) {
-            if let Some(focus) = focus.dyn_ref::<js_sys::Function>() {
-                let _ = focus.call0(&card);
-            }
-        }
-    }
-}
-
-/// Keep the current row visible inside the code panel only (the page
-/// itself does not jump).
-fn scroll_into_code(row: &Element, code: Option<Element>) {
-    let (Some(code), Ok(row)) = (code, row.clone().dyn_into::<HtmlElement>()) else { return };
-    let Ok(code) = code.dyn_into::<HtmlElement>() else { return };
-    let top = row.offset_top();
-    let bottom = top + row.offset_height();
-    let view_top = code.scroll_top();
-    let view_h = code.client_height();
-    // Three rows of context above and below the line.
-    let context = 3 * row.offset_height();
-    if top - context < view_top {
-        code.set_scroll_top((top - context).max(0));
-    } else if bottom + context > view_top + view_h {
-        code.set_scroll_top(bottom - view_h + context);
-    }
-}
-
-/// Bring the newest changed card of the figure into its panel's view.
-fn scroll_to_change(figure: Option<Element>) {
-    let Some(figure) = figure else { return };
-    let Ok(changed) = figure.query_selector_all(".alp-changed") else { return };
-    let Some(changed) =
-        changed.item(changed.length().saturating_sub(1)).and_then(|n| n.dyn_into::<Element>().ok())
-    else {
-        return;
-    };
-    let (card, panel) = (changed.get_bounding_client_rect(), figure.get_bounding_client_rect());
-    let top = card.top() - panel.top() + f64::from(figure.scroll_top());
-    let bottom = top + card.height();
-    let (view_top, view_h) = (f64::from(figure.scroll_top()), f64::from(figure.client_height()));
-    // Show its bottom (where a new card grows), but never lose its top.
-    let target = if top < view_top || bottom - top > view_h { top - 12.0 } else { bottom - view_h + 12.0 };
-    if top < view_top || bottom > view_top + view_h {
-        figure.set_scroll_top(target.max(0.0) as i32);
     }
 }

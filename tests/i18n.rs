@@ -16,6 +16,7 @@ use agent_loop_core::protocol::Said;
 use agent_loop_core::run::record_scenario;
 use agent_loop_core::scenario::{load_shipped, Problem};
 use agent_loop_core::session::{Answer, Comparison, Entry, Notice, Summary};
+use agent_loop_core::step_view::Places;
 use agent_loop_core::vocab::Code;
 use agent_loop_playground::{explore, figure, view};
 use serde_json::Value;
@@ -250,7 +251,8 @@ fn a_pseudo_locale_reaches_every_word_of_the_page() {
         };
         for (here, there) in [(Some(("loop.ask", 9)), Some(("loop.ask", 9))), (Some(("loop.read", 10)), None)]
         {
-            let html = explore::compare(&comparison, Some(3), here, there, (here, there), xx);
+            let places = Places { position: Some(3), here, lesson_here: there, parting: (here, there) };
+            let html = explore::compare(&comparison, &places, xx);
             check(&format!("{} comparison", scenario.id), &html, &mut found);
         }
     }

@@ -51,7 +51,8 @@ const CORE: Crate = Crate {
             "session",
             &[
                 &["amount", "changes", "doubles", "notice", "predictions", "what_if"],
-                &["breakpoints", "catalogue", "options", "replay"],
+                &["breakpoints", "catalogue", "options", "recorder", "replay"],
+                &["state"],
             ],
         ),
     ],
@@ -64,7 +65,7 @@ const PAGE: Crate = Crate {
         &["markup"],
         &["figure", "explore"],
         &["view"],
-        &["callbacks", "bench"],
+        &["callbacks", "bench", "dom"],
         &["render"],
         &["events"],
         &["handle"],

@@ -384,7 +384,7 @@ fn a_fetched_file_is_checked_like_check_does_and_replacing_the_shown_one_leaves_
     let options =
         Options { files: vec![("lessons/mine.json".into(), Ok(raw.to_string()))], ..Options::default() };
     let s = Session::new(Box::new(FixtureDoubles), &options).unwrap();
-    let entry = s.entries().iter().find(|e| e.file == "lessons/mine.json").unwrap();
+    let entry = s.catalogue().entries().iter().find(|e| e.file == "lessons/mine.json").unwrap();
     let problems = entry.parsed.as_ref().expect_err("a question on an unknown label is refused");
     assert_eq!(problems[0].field, "questions[0].at");
 

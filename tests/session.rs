@@ -108,7 +108,10 @@ fn replacing_a_scenario_keeps_it_on_screen_and_rerecords_it() {
     assert_eq!(id, "report");
     assert_eq!(s.scenario().unwrap().id, "report", "still the same scenario");
     assert_eq!(s.replay().trace().ending(), Some("call_limit"), "re-recorded with the new fixture");
-    assert_eq!(s.entries().iter().filter(|e| e.parsed.as_ref().is_ok_and(|p| p.id == "report")).count(), 1);
+    assert_eq!(
+        s.catalogue().entries().iter().filter(|e| e.parsed.as_ref().is_ok_and(|p| p.id == "report")).count(),
+        1
+    );
     let broken = s.add_scenario(Scenario::from_value(json!({"id": 3})));
     assert!(broken.unwrap_err().contains("(added scenario): id: must be a string"));
     assert_eq!(s.scenario().unwrap().id, "report");
@@ -363,13 +366,13 @@ fn fetched_files_join_the_catalogue_and_their_problems_name_the_file() {
         ["src lessons/missing.json could not be fetched: the server answered 404 Not Found. The built-in scenarios are still here."]
     );
     let broken: Vec<String> =
-        s.entries().iter().filter(|e| e.parsed.is_err()).map(|e| e.file.clone()).collect();
+        s.catalogue().entries().iter().filter(|e| e.parsed.is_err()).map(|e| e.file.clone()).collect();
     assert_eq!(broken, ["lessons/broken.json"]);
-    let problems = s.entries().iter().find(|e| e.file == "lessons/broken.json").unwrap();
+    let problems = s.catalogue().entries().iter().find(|e| e.file == "lessons/broken.json").unwrap();
     let fields: Vec<String> = problems.parsed.as_ref().unwrap_err().iter().map(|p| p.field.clone()).collect();
     assert!(fields.iter().any(|f| f == "max_calls"), "the field is named: {fields:?}");
     assert!(
-        s.entries().iter().any(|e| e.parsed.as_ref().is_ok_and(|p| p.id == "success")),
+        s.catalogue().entries().iter().any(|e| e.parsed.as_ref().is_ok_and(|p| p.id == "success")),
         "shipped ones stay"
     );
 }
@@ -385,7 +388,8 @@ fn a_fetched_file_with_a_shipped_id_replaces_it() {
         ..Options::default()
     };
     let s = Session::new(Box::new(FixtureDoubles), &options).unwrap();
-    let reports = s.entries().iter().filter(|e| e.parsed.as_ref().is_ok_and(|p| p.id == "report")).count();
+    let reports =
+        s.catalogue().entries().iter().filter(|e| e.parsed.as_ref().is_ok_and(|p| p.id == "report")).count();
     assert_eq!(reports, 1);
     assert_eq!(s.scenario().unwrap().max_calls, 1, "the author's version is the one shown");
 }

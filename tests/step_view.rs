@@ -5,7 +5,7 @@ use agent_loop_core::debugger::Command;
 use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson;
 use agent_loop_core::session::{FixtureDoubles, Options, Session};
-use agent_loop_core::step_view::step_view;
+use agent_loop_core::step_view::{comparison_places, question_line, step_view};
 use agent_loop_core::vocab::Code;
 use serde_json::json;
 
@@ -114,4 +114,44 @@ fn a_refused_edit_is_said_in_the_readers_language() {
     s.set_lang(Lang::parse("en").unwrap());
     let en = Lang::parse("en").unwrap();
     assert_eq!(step_view(&s).edit_problems, [format!("model: {}", en.word("edit_empty"))]);
+}
+
+#[test]
+fn a_waiting_question_quotes_the_line_it_is_about() {
+    let mut s = session("report", "en", true);
+    assert_eq!(question_line(&s), None, "no question before the start");
+    while s.predictions().pending().is_none() && !step_view(&s).at_end {
+        s.command(Command::Step);
+    }
+    let ask = s.predictions().pending().expect("report asks on the way").clone();
+    let (function, n, text) = question_line(&s).unwrap();
+    let step = &s.replay().trace().steps[ask.step];
+    let expected = ask.about.unwrap_or((step.function, lesson::line_in(Code::Python, step)));
+    assert_eq!((function, n), expected);
+    let listed = lesson::listing_in(Code::Python, function).lines.iter().find(|l| l.number == Some(n));
+    assert_eq!(text, listed.unwrap().text.trim());
+    assert!(!text.is_empty(), "a question stops on a line with code");
+    s.set_code(Code::Rust);
+    let (_, rust_n, rust_text) = question_line(&s).unwrap();
+    assert_ne!((rust_n, rust_text), (n, text), "the Rust listing quotes its own line");
+}
+
+#[test]
+fn the_comparison_places_both_runs_where_they_part_and_in_lockstep() {
+    let mut s = session("report", "en", false);
+    assert_eq!(comparison_places(&s), None, "no comparison without a changed version");
+    let first = s.scenario().unwrap().localized(Lang::parse("en").unwrap()).model[0].clone();
+    s.what_if(Some(&json!({"model": [first]}))).unwrap();
+    let places = comparison_places(&s).unwrap();
+    let parts = s.what_if_state().comparison.as_ref().unwrap().parts_at.expect("one reply parts somewhere");
+    assert_eq!(places.position, None, "not started");
+    assert_eq!(places.lesson_here, None);
+    let changed = &s.replay().trace().steps[parts];
+    assert_eq!(places.parting.1, Some((changed.label, lesson::line_in(Code::Python, changed))));
+    assert_eq!(places.parting.0, s.lesson_step(parts));
+    assert_ne!(places.parting.0, places.parting.1, "they part there");
+    s.command(Command::Step);
+    let places = comparison_places(&s).unwrap();
+    assert_eq!(places.position, Some(0));
+    assert_eq!(places.here, places.lesson_here, "the first step is the same in both runs");
 }

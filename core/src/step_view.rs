@@ -2,8 +2,9 @@
 //! page: the line about to run, the frame stack, the caption (withheld
 //! while a question waits, since it would give the answer away), the
 //! counter and the live-region text, the locals under the names the listing
-//! has, how much output has been printed, the status, and the words of a
-//! refused what-if edit. The page's renderer turns a [`StepView`] into
+//! has, how much output has been printed, the status, the words of a
+//! refused what-if edit, the line a waiting question quotes, and where the
+//! comparison of two runs places each. The page's renderer turns a [`StepView`] into
 //! markup and compares it with what it drew last; a native test reads the
 //! same value.
 
@@ -86,6 +87,50 @@ pub fn step_view(session: &Session) -> StepView {
         status: session.replay().status().to_string(),
         edit_problems: edit_problems(session),
     }
+}
+
+/// The line a waiting question is about, quoted: its function, number and
+/// text (on a phone the listing may be off screen). A breakpoint question
+/// is about the breakpoint's line, any other about its step's own.
+pub fn question_line(session: &Session) -> Option<(Function, u32, &'static str)> {
+    let ask = session.predictions().pending()?;
+    let code = session.replay().code();
+    let (function, n) = ask.about.or_else(|| {
+        let step = session.replay().trace().steps.get(ask.step)?;
+        Some((step.function, lesson::line_in(code, step)))
+    })?;
+    let lines = &lesson::listing_in(code, function).lines;
+    let text = lines.iter().find(|l| l.number == Some(n)).map_or("", |l| l.text.trim());
+    Some((function, n, text))
+}
+
+/// A step of one run, as the comparison names it: its label and line in
+/// the listing shown.
+pub type At = Option<(&'static str, u32)>;
+
+/// Where the comparison panel (what if) places the two runs: the step on
+/// screen once started, the changed run's step and the lesson's there, and
+/// both at the step where they part.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Places {
+    pub position: Option<usize>,
+    pub here: At,
+    pub lesson_here: At,
+    pub parting: (At, At),
+}
+
+/// The comparison's places, when a changed version is on screen.
+pub fn comparison_places(session: &Session) -> Option<Places> {
+    let comparison = session.what_if_state().comparison.as_ref()?;
+    let replay = session.replay();
+    let at = |i: usize| replay.trace().steps.get(i).map(|st| (st.label, lesson::line_in(replay.code(), st)));
+    let position = replay.started().then_some(replay.position());
+    Some(Places {
+        position,
+        here: replay.step().map(|st| (st.label, lesson::line_in(replay.code(), st))),
+        lesson_here: position.and_then(|p| session.lesson_step(p)),
+        parting: comparison.parts_at.map_or((None, None), |n| (session.lesson_step(n), at(n))),
+    })
 }
 
 /// A refused what-if edit, `field: why` per problem, in the reader's

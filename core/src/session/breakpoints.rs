@@ -40,9 +40,22 @@ fn spot(item: &str, entry: Function) -> Result<Spot<'_>, String> {
     Ok(Spot::Label(item))
 }
 
+/// The breakpoints of a list (the `breakpoints` attribute: items split by
+/// commas or spaces), and a notice for each item that cannot be placed.
+pub fn place_all(list: &str, entry: Function, code: Code) -> (Vec<(Function, u32)>, Vec<Notice>) {
+    let (mut placed, mut notices) = (Vec::new(), Vec::new());
+    for item in list.split([',', ' ']).map(str::trim).filter(|x| !x.is_empty()) {
+        match parse_breakpoint(item, entry, code) {
+            Ok(spot) => placed.push(spot),
+            Err(_) => notices.push(breakpoint_notice(item, entry)),
+        }
+    }
+    (placed, notices)
+}
+
 /// Why a breakpoint item cannot be placed, as a notice: a well-formed
 /// line that the listing lacks says so; anything else gets the grammar.
-pub fn breakpoint_notice(item: &str, entry: Function) -> Notice {
+fn breakpoint_notice(item: &str, entry: Function) -> Notice {
     match spot(item, entry) {
         Ok(Spot::Line(f, n)) => Notice {
             key: "notice_breakpoint_line",

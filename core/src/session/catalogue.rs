@@ -2,7 +2,7 @@
 //! author's (`src=` files, `addScenario`), parsed or with their problems,
 //! and which one a playground opens with.
 
-use super::notice::Notice;
+use super::notice::{unreadable_file, Notice, Unreadable};
 use crate::scenario::{load_shipped, Problem, Scenario};
 use crate::vocab::Function;
 
@@ -23,18 +23,105 @@ pub struct Entry {
 pub const ADDED: &str = "(added scenario)";
 
 /// The shipped scenarios, as catalogue entries.
-pub fn shipped_entries() -> Vec<Entry> {
+fn shipped_entries() -> Vec<Entry> {
     load_shipped().into_iter().map(|(file, parsed)| Entry { file, parsed }).collect()
 }
 
+/// The scenarios of one playground and the one on screen.
+#[derive(Clone, Debug)]
+pub struct Catalogue {
+    entries: Vec<Entry>,
+    current: usize,
+    only: Option<Function>,
+}
+
+/// A catalogue as opened, and what the author should know about it.
+pub struct Opened {
+    pub catalogue: Catalogue,
+    /// Files that could not be read.
+    pub unreadable: Vec<Notice>,
+    /// The scenario asked for is not the one shown.
+    pub mismatch: Option<Notice>,
+}
+
+impl Catalogue {
+    /// Open the catalogue: the shipped scenarios and the author's files
+    /// (`src=`: each read or why not), the entry shown first (the wanted id
+    /// if it fits the function `only`, see [`pick`]).
+    pub fn open(
+        files: &[(String, Result<String, Unreadable>)],
+        wanted: Option<&str>,
+        only: Option<Function>,
+    ) -> Result<Opened, &'static str> {
+        let mut entries = shipped_entries();
+        let mut unreadable = Vec::new();
+        for (file, text) in files {
+            match text {
+                Ok(text) => {
+                    add_entry(&mut entries, file, checked(Scenario::parse(text)));
+                }
+                Err((why, detail)) => unreadable.push(unreadable_file(file, why, detail)),
+            }
+        }
+        let current = pick(&entries, wanted, only).ok_or("no valid scenario to show")?;
+        let mismatch = wanted.and_then(|w| scenario_notice(&entries, current, w, only));
+        Ok(Opened { catalogue: Catalogue { entries, current, only }, unreadable, mismatch })
+    }
+
+    /// Every file, shipped first, parsed or with its problems.
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// The index of the entry on screen in [`Catalogue::entries`].
+    pub fn current(&self) -> usize {
+        self.current
+    }
+
+    /// The function the author limited this playground to, if any.
+    pub fn only_function(&self) -> Option<Function> {
+        self.only
+    }
+
+    /// The scenario of the entry on screen.
+    pub fn shown(&self) -> Option<&Scenario> {
+        self.entries.get(self.current).and_then(|e| e.parsed.as_ref().ok())
+    }
+
+    /// Put the valid scenario with this id on screen.
+    pub fn select(&mut self, id: &str) -> Result<(), String> {
+        self.current = find(&self.entries, id).ok_or_else(|| format!("unknown scenario {id:?}"))?;
+        Ok(())
+    }
+
+    /// Add a scenario read from `file`, with the checks `check` adds: a
+    /// valid one replaces the one with its id. Returns its id, or its
+    /// problems naming the file; and whether it replaced the one on screen.
+    pub fn add(
+        &mut self,
+        file: &str,
+        parsed: Result<Scenario, Vec<Problem>>,
+    ) -> (Result<String, String>, bool) {
+        let parsed = checked(parsed);
+        let outcome = match &parsed {
+            Ok(scenario) => Ok(scenario.id.clone()),
+            Err(problems) => {
+                Err(problems.iter().map(|p| format!("{file}: {p}")).collect::<Vec<_>>().join("\n"))
+            }
+        };
+        let replaced = add_entry(&mut self.entries, file, parsed);
+        (outcome, replaced == Some(self.current))
+    }
+}
+
 /// The index of the valid scenario with this id.
-pub fn find(entries: &[Entry], id: &str) -> Option<usize> {
+fn find(entries: &[Entry], id: &str) -> Option<usize> {
     entries.iter().position(|e| e.parsed.as_ref().is_ok_and(|p| p.id == id))
 }
 
 /// A file's scenario with the checks `check` adds to parsing: each of its
 /// questions must sit on a line its run reaches.
-pub fn checked(parsed: Result<Scenario, Vec<Problem>>) -> Result<Scenario, Vec<Problem>> {
+fn checked(parsed: Result<Scenario, Vec<Problem>>) -> Result<Scenario, Vec<Problem>> {
     let scenario = parsed?;
     if scenario.questions.is_empty() {
         return Ok(scenario);
@@ -50,11 +137,7 @@ pub fn checked(parsed: Result<Scenario, Vec<Problem>>) -> Result<Scenario, Vec<P
 /// Add a parsed file to the catalogue; a valid scenario replaces one with
 /// the same id (its index is returned), a broken file is listed with its
 /// problems.
-pub fn add_entry(
-    entries: &mut Vec<Entry>,
-    file: &str,
-    parsed: Result<Scenario, Vec<Problem>>,
-) -> Option<usize> {
+fn add_entry(entries: &mut Vec<Entry>, file: &str, parsed: Result<Scenario, Vec<Problem>>) -> Option<usize> {
     let same = match &parsed {
         Ok(s) => entries.iter().position(|e| e.parsed.as_ref().is_ok_and(|p| p.id == s.id)),
         Err(_) => None,
@@ -69,7 +152,7 @@ pub fn add_entry(
 
 /// The entry to show first: the wanted id if it belongs to the wanted
 /// function, else a lesson favourite of that function, else its first.
-pub fn pick(entries: &[Entry], wanted: Option<&str>, function: Option<Function>) -> Option<usize> {
+fn pick(entries: &[Entry], wanted: Option<&str>, function: Option<Function>) -> Option<usize> {
     fn valid(e: &Entry) -> Option<&Scenario> {
         e.parsed.as_ref().ok()
     }
@@ -89,7 +172,7 @@ pub fn pick(entries: &[Entry], wanted: Option<&str>, function: Option<Function>)
 
 /// What to tell the author when the scenario asked for is not the one
 /// shown: another function's, or none of that id.
-pub fn scenario_notice(
+fn scenario_notice(
     entries: &[Entry],
     current: usize,
     wanted: &str,

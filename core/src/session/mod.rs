@@ -11,21 +11,24 @@
 //! the page.
 //!
 //! The parts, each its own file below this one: [`options`] (attributes
-//! read once into typed values), [`catalogue`] (the scenarios),
-//! [`breakpoints`] (the one breakpoint grammar), [`amount`] (amounts with a
-//! unit), [`notice`] (what the author should know), [`predictions`] and
-//! [`what_if`]. This file holds the `Session` that puts them together.
+//! read once into typed values), [`catalogue`] (the scenarios and the one
+//! on screen), [`recorder`] (the doubles, the overrides, the budgets),
+//! [`replay`] (the recording on screen and the debugger over it),
+//! [`breakpoints`] (the one breakpoint grammar), [`amount`] (amounts with
+//! a unit), [`notice`] (what the author should know), [`predictions`],
+//! [`what_if`] and [`state`] (what `el.state()` reports). This file holds
+//! the `Session` that puts them together.
 
 use crate::debugger::Command;
 use crate::i18n::Lang;
 use crate::lesson;
 use crate::programs;
 use crate::protocol::{Model, Process};
-use crate::run::record;
 use crate::scenario::{Problem, Scenario};
 use crate::trace::Limits;
 use crate::vocab::{Code, Function};
-use serde_json::{json, Value};
+use recorder::Recorder;
+use serde_json::Value;
 
 pub mod amount;
 pub mod breakpoints;
@@ -35,40 +38,35 @@ pub mod doubles;
 pub mod notice;
 pub mod options;
 pub mod predictions;
+pub mod recorder;
 pub mod replay;
+pub mod state;
 pub mod what_if;
 
 pub use amount::parse_amount;
 pub use breakpoints::{parse_breakpoint, stop_line};
-pub use catalogue::{Entry, ADDED, LESSON};
+pub use catalogue::{Catalogue, Entry, ADDED, LESSON};
 pub use changes::Changes;
 pub use doubles::{Doubles, FixtureDoubles, Maker};
-pub use notice::Notice;
-pub use options::{Options, Settings, Unreadable};
+pub use notice::{Notice, Unreadable};
+pub use options::{Options, Settings};
 pub use predictions::{Answer, Pending, Predictions};
 pub use replay::Replay;
 pub use what_if::{Comparison, EditProblem, Summary, WhatIf, Why};
 
-use breakpoints::breakpoint_notice;
-use catalogue::{add_entry, checked, pick, scenario_notice};
 use notice::unreadable_file;
 
 /// One playground.
 pub struct Session {
-    entries: Vec<Entry>,
-    current: usize,
-    only_function: Option<Function>,
+    catalogue: Catalogue,
     lang: Lang,
     replay: Replay,
     controls: Vec<Command>,
     heading_level: Option<u8>,
     reveal: bool,
-    doubles: Box<dyn Doubles>,
-    model: Option<Maker<dyn Model>>,
-    process: Option<Maker<dyn Process>>,
+    recorder: Recorder,
     notices: Vec<Notice>,
     changes: Changes,
-    limits: Limits,
     predictions: Predictions,
     what_if: WhatIf,
 }
@@ -77,38 +75,21 @@ impl Session {
     /// A session over the shipped scenarios. Unknown values in `options`
     /// become [`Notice`]s; the session still starts with its defaults.
     pub fn new(doubles: Box<dyn Doubles>, options: &Options) -> Result<Session, String> {
-        let mut entries = catalogue::shipped_entries();
-        let mut notices = Vec::new();
-        for (file, text) in &options.files {
-            match text {
-                Ok(text) => {
-                    add_entry(&mut entries, file, checked(Scenario::parse(text)));
-                }
-                Err((why, detail)) => notices.push(unreadable_file(file, why, detail)),
-            }
-        }
         let settings = Settings::read(options);
-        let wanted = settings.scenario.as_deref();
-        let current = pick(&entries, wanted, settings.only_function).ok_or("no valid scenario to show")?;
-        notices.extend(settings.notices.iter().cloned());
-        if let Some(w) = wanted {
-            notices.extend(scenario_notice(&entries, current, w, settings.only_function));
-        }
+        let opened = Catalogue::open(&options.files, settings.scenario.as_deref(), settings.only_function)?;
+        // Unreadable files, then the attributes' mistakes, then the scenario asked for.
+        let mut notices = opened.unreadable;
+        notices.extend(settings.notices.iter().cloned().chain(opened.mismatch));
         let mut session = Session {
-            entries,
-            current,
-            only_function: settings.only_function,
+            catalogue: opened.catalogue,
             lang: settings.lang,
             replay: Replay::new(settings.code),
             controls: settings.controls,
             heading_level: settings.heading_level,
             reveal: false,
-            doubles,
-            model: None,
-            process: None,
+            recorder: Recorder::new(doubles, settings.limits),
             notices,
             changes: Changes::all(),
-            limits: settings.limits,
             predictions: Predictions::new(settings.predict),
             what_if: WhatIf::default(),
         };
@@ -138,13 +119,13 @@ impl Session {
 
     /// Use a smaller step cap (tests, benchmarks). Re-records.
     pub fn set_step_cap(&mut self, cap: usize) {
-        self.limits.steps = cap.max(1);
+        self.recorder.limits.steps = cap.max(1);
         self.rerecord();
     }
 
     /// The budgets of one recording (see [`Limits`]).
     pub fn limits(&self) -> &Limits {
-        &self.limits
+        &self.recorder.limits
     }
 
     /// The control buttons to show, in order.
@@ -164,25 +145,15 @@ impl Session {
 
     // ----- reading -----
 
-    pub fn entries(&self) -> &[Entry] {
-        &self.entries
+    /// The scenarios, the one on screen, the function it is limited to.
+    pub fn catalogue(&self) -> &Catalogue {
+        &self.catalogue
     }
 
-    /// Index of the current scenario in [`Session::entries`].
-    pub fn current(&self) -> usize {
-        self.current
-    }
-
+    /// The scenario on screen: the changed version (what if) or the
+    /// catalogue's.
     pub fn scenario(&self) -> Option<&Scenario> {
-        if let Some(changed) = &self.what_if.changed {
-            return Some(changed);
-        }
-        self.entries.get(self.current).and_then(|e| e.parsed.as_ref().ok())
-    }
-
-    /// The function the author limited this playground to, if any.
-    pub fn only_function(&self) -> Option<Function> {
-        self.only_function
+        self.what_if.changed.as_ref().or_else(|| self.catalogue.shown())
     }
 
     /// The recording on screen and the learner's place in it: the trace,
@@ -205,34 +176,7 @@ impl Session {
 
     /// What the page and `el.state()` report (docs/element-api.md).
     pub fn state(&self) -> Value {
-        let r = &self.replay;
-        let step = r.step();
-        let breakpoints: Vec<Value> =
-            r.debugger().breakpoints().map(|(f, n)| json!({"function": f.name(), "line": n})).collect();
-        json!({
-            "scenario": r.trace().scenario,
-            "function": r.trace().function.name(),
-            "step": r.position(),
-            "steps": r.trace().steps.len(),
-            "started": r.started(),
-            "line": step.map(|s| lesson::line_in(r.code(), s)),
-            "listing": r.code().name(),
-            "label": step.map(|s| s.label),
-            "stage": step.map(lesson::stage),
-            "depth": step.map(|s| s.depth),
-            "currentFunction": step.map(|s| s.function.name()),
-            "status": r.status(),
-            "finalStatus": r.trace().ending(),
-            "recordLength": r.record_len(),
-            "breakpoints": breakpoints,
-            "lang": self.lang.code(),
-            "predict": self.predictions.on(),
-            "question": self.predictions.pending().map(|a| json!({
-                "key": a.key, "text": a.text, "choices": a.choices, "label": a.label, "step": a.step,
-            })),
-            "score": {"right": self.predictions.score().0, "answered": self.predictions.score().1},
-            "whatIf": self.what_if.changed.is_some(),
-        })
+        state::state(&self.replay, self.lang, &self.predictions, self.what_if.changed.is_some())
     }
 
     /// What changed since the last [`Session::take_changes`], left in place.
@@ -306,16 +250,13 @@ impl Session {
     /// Set breakpoints from a list (the `breakpoints` attribute); each item
     /// that cannot be placed becomes a notice.
     pub fn set_breakpoints(&mut self, list: &str) {
-        let entry = self.replay.trace().function;
-        for item in list.split([',', ' ']).map(str::trim).filter(|x| !x.is_empty()) {
-            match parse_breakpoint(item, entry, self.replay.code()) {
-                Ok((f, n)) => self.replay.dbg.set_breakpoint(f, n, true),
-                Err(_) => {
-                    self.notices.push(breakpoint_notice(item, entry));
-                    self.changes.notices = true;
-                }
-            }
+        let (placed, notices) =
+            breakpoints::place_all(list, self.replay.trace().function, self.replay.code());
+        for (f, n) in placed {
+            self.replay.dbg.set_breakpoint(f, n, true);
         }
+        self.changes.notices |= !notices.is_empty();
+        self.notices.extend(notices);
         self.changes.breakpoints = true;
         self.refresh_questions();
     }
@@ -368,19 +309,16 @@ impl Session {
 
     /// Show the scenario with this id.
     pub fn load(&mut self, id: &str) -> Result<(), String> {
-        let index = catalogue::find(&self.entries, id).ok_or_else(|| format!("unknown scenario {id:?}"))?;
-        self.select(index);
+        self.catalogue.select(id)?;
+        self.new_scenario();
         Ok(())
     }
 
-    /// Show entry `index` (the picker); a broken entry is ignored.
-    fn select(&mut self, index: usize) {
-        if self.entries.get(index).is_some_and(|e| e.parsed.is_ok()) {
-            self.current = index;
-            self.what_if = WhatIf::default();
-            self.predictions.new_scenario();
-            self.rerecord();
-        }
+    /// Another scenario on screen: what-if and the questions start afresh.
+    fn new_scenario(&mut self) {
+        self.what_if = WhatIf::default();
+        self.predictions.new_scenario();
+        self.rerecord();
     }
 
     // ----- predict -----
@@ -470,16 +408,12 @@ impl Session {
             }
             return Ok(());
         };
-        let refused = |field: &str| vec![EditProblem::word(field, "edit_no_scenario", "")];
-        let changed = match self.lesson_scenario() {
-            Some(base) => what_if::changed_scenario(base, self.lang, edit),
-            None => Err(refused("(edit)")),
-        };
-        let changed = changed.map_err(|problems| self.refused(problems))?;
-        self.what_if.problems.clear();
+        let base = self.catalogue.shown();
+        let applied = self.what_if.apply(base, self.lang, edit);
+        self.changes.setup |= applied.is_err();
+        applied?;
         // The lesson's answers wait aside; each changed version starts afresh.
         self.predictions.into_what_if();
-        self.what_if.changed = Some(changed);
         self.rerecord();
         Ok(())
     }
@@ -487,22 +421,12 @@ impl Session {
     /// The same from the texts of the setup panel's editors (each may be
     /// absent); text that is not JSON is a problem of that field.
     pub fn what_if_texts(&mut self, model: Option<&str>, process: Option<&str>) -> Result<(), Vec<Problem>> {
-        let edit = what_if::edit_of_texts(model, process).map_err(|problems| self.refused(problems))?;
+        let edit = what_if::edit_of_texts(model, process).map_err(|problems| {
+            // Said in the setup panel (the run stays as it was).
+            self.changes.setup = true;
+            self.what_if.refuse(problems)
+        })?;
         self.what_if(Some(&edit))
-    }
-
-    /// A refused edit: said in the setup panel (the run stays as it was),
-    /// and returned to the API in English.
-    fn refused(&mut self, problems: Vec<EditProblem>) -> Vec<Problem> {
-        let said = what_if::in_english(&problems);
-        self.what_if.problems = problems;
-        self.changes.setup = true;
-        said
-    }
-
-    /// The scenario of the catalogue entry shown (not a changed version).
-    fn lesson_scenario(&self) -> Option<&Scenario> {
-        self.entries.get(self.current).and_then(|e| e.parsed.as_ref().ok())
     }
 
     /// The lesson's run at step `index` in the listing shown: `(label,
@@ -532,15 +456,8 @@ impl Session {
     /// scenario with the id of one already there replaces it.
     pub fn add_file(&mut self, file: &str, parsed: Result<Scenario, Vec<Problem>>) -> Result<String, String> {
         self.changes.catalogue = true;
-        let parsed = checked(parsed);
-        let outcome = match &parsed {
-            Ok(scenario) => Ok(scenario.id.clone()),
-            Err(problems) => {
-                Err(problems.iter().map(|p| format!("{file}: {p}")).collect::<Vec<_>>().join("\n"))
-            }
-        };
-        let replaced = add_entry(&mut self.entries, file, parsed);
-        if replaced == Some(self.current) {
+        let (outcome, replaced) = self.catalogue.add(file, parsed);
+        if replaced {
             // A new version of the scenario on screen: what-if was about the old one.
             self.what_if.changed = None;
             self.rerecord();
@@ -556,43 +473,25 @@ impl Session {
 
     /// Replace the model (`None` restores the scenario's double). Re-records.
     pub fn set_model(&mut self, model: Option<Maker<dyn Model>>) {
-        self.model = model;
+        self.recorder.model = model;
         self.rerecord();
     }
 
     /// Replace the process (`None` restores the scenario's double). Re-records.
     pub fn set_process(&mut self, process: Option<Maker<dyn Process>>) {
-        self.process = process;
+        self.recorder.process = process;
         self.rerecord();
     }
 
     /// Record the current scenario again and go back to the start; the
     /// breakpoints stay.
     fn rerecord(&mut self) {
-        let Some(lesson) = self.lesson_scenario().map(|s| s.localized(self.lang)) else { return };
-        let (mut model, mut process) = self.doubles.for_scenario(&lesson);
-        if let Some(make) = &self.model {
-            model = make();
-        }
-        if let Some(make) = &self.process {
-            process = make();
-        }
-        let lesson_run = record(&lesson, model.as_mut(), process.as_mut(), self.limits);
-        // What if: the changed script on its own doubles, the lesson's run beside it.
-        match self.what_if.changed.as_ref().map(|s| s.localized(self.lang)) {
-            Some(changed) => {
-                let (mut model, mut process) = self.doubles.for_scenario(&changed);
-                let trace = record(&changed, model.as_mut(), process.as_mut(), self.limits);
-                self.what_if.comparison = Some(Comparison::of(&lesson_run, &trace));
-                self.what_if.lesson_run = Some(lesson_run);
-                self.replay.show(trace);
-            }
-            None => {
-                self.replay.show(lesson_run);
-                self.what_if.lesson_run = None;
-                self.what_if.comparison = None;
-            }
-        }
+        let Some(lesson) = self.catalogue.shown().map(|s| s.localized(self.lang)) else { return };
+        let lesson_run = self.recorder.lesson(&lesson);
+        // What if: the changed version on its own doubles, the lesson's run beside it.
+        let changed_run =
+            self.what_if.changed.as_ref().map(|s| self.recorder.changed(&s.localized(self.lang)));
+        self.replay.show(self.what_if.show(lesson_run, changed_run));
         self.predictions.take_screen();
         self.refresh_questions();
         self.changes.trace = true;

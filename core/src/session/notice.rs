@@ -4,6 +4,10 @@
 
 use crate::i18n::Lang;
 
+/// Why a fetched file could not be read: a reason (`status`, `origin`,
+/// `size`, `url`, `network`) and a detail (the server's answer, …).
+pub type Unreadable = (String, String);
+
 /// Something the author should know (an unknown scenario, a breakpoint
 /// that cannot be placed): a word key of the language tables and its values.
 #[derive(Clone, Debug, PartialEq)]

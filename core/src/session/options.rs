@@ -4,16 +4,12 @@
 //! still starts.
 
 use super::amount::parse_amount;
-use super::notice::Notice;
+use super::notice::{Notice, Unreadable};
 use crate::debugger::Command;
 use crate::i18n::Lang;
 use crate::programs;
 use crate::trace::Limits;
 use crate::vocab::{Code, Function};
-
-/// Why a fetched file could not be read: a reason (`status`, `origin`,
-/// `size`, `url`, `network`) and a detail (the server's answer, …).
-pub type Unreadable = (String, String);
 
 /// How a playground starts; every field may be empty.
 #[derive(Clone, Debug, Default)]

@@ -19,6 +19,52 @@ pub struct WhatIf {
     pub problems: Vec<EditProblem>,
 }
 
+impl WhatIf {
+    /// Apply `edit` to the lesson's scenario `base` (none: no scenario to
+    /// change), shown in `lang`: the changed version replaces any before
+    /// it; a refused edit changes nothing and keeps its problems.
+    pub fn apply(&mut self, base: Option<&Scenario>, lang: Lang, edit: &Value) -> Result<(), Vec<Problem>> {
+        let changed = match base {
+            Some(base) => changed_scenario(base, lang, edit),
+            None => Err(vec![EditProblem::word("(edit)", "edit_no_scenario", "")]),
+        };
+        match changed {
+            Ok(changed) => {
+                self.problems.clear();
+                self.changed = Some(changed);
+                Ok(())
+            }
+            Err(problems) => Err(self.refuse(problems)),
+        }
+    }
+
+    /// A refused edit: kept to be said in the setup panel, and returned to
+    /// the API in English.
+    pub fn refuse(&mut self, problems: Vec<EditProblem>) -> Vec<Problem> {
+        let said = in_english(&problems);
+        self.problems = problems;
+        said
+    }
+
+    /// After a recording: the changed version's run (if there is one) goes
+    /// on screen with the lesson's run kept beside it; returns the trace to
+    /// put on screen.
+    pub fn show(&mut self, lesson_run: Trace, changed_run: Option<Trace>) -> Trace {
+        match changed_run {
+            Some(trace) => {
+                self.comparison = Some(Comparison::of(&lesson_run, &trace));
+                self.lesson_run = Some(lesson_run);
+                trace
+            }
+            None => {
+                self.lesson_run = None;
+                self.comparison = None;
+                lesson_run
+            }
+        }
+    }
+}
+
 /// The lesson's run and the changed one, side by side.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Comparison {
@@ -89,7 +135,7 @@ pub fn edit_of_texts(model: Option<&str>, process: Option<&str>) -> Result<Value
 }
 
 /// A refused edit as the API returns it: in English, like `check`.
-pub fn in_english(problems: &[EditProblem]) -> Vec<Problem> {
+fn in_english(problems: &[EditProblem]) -> Vec<Problem> {
     let english = Lang::parse("en").unwrap_or_else(Lang::default_lang);
     problems.iter().map(|p| Problem { field: p.field.clone(), message: p.why(english) }).collect()
 }

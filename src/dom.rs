@@ -1,0 +1,87 @@
+//! Small DOM moves the renderer makes again and again: show or hide a
+//! panel, mark the pressed button of a group, keep a row or a card in its
+//! panel's view, find and give back a card's focus. No state, no
+//! decisions: each takes the elements it acts on.
+
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlElement};
+
+/// Show `el`, or hide it (the `hidden` attribute).
+pub fn set_hidden(el: Option<Element>, hidden: bool) {
+    if let Some(el) = el {
+        let _ = if hidden { el.set_attribute("hidden", "") } else { el.remove_attribute("hidden") };
+    }
+}
+
+/// Every element under `root` that matches `selector`.
+pub fn all(root: &Element, selector: &str) -> Vec<Element> {
+    let Ok(list) = root.query_selector_all(selector) else { return Vec::new() };
+    (0..list.length()).filter_map(|i| list.item(i).and_then(|n| n.dyn_into::<Element>().ok())).collect()
+}
+
+/// In a group of toggle buttons, press the ones `pressed` says and
+/// release the others (`aria-pressed`).
+pub fn set_pressed(root: &Element, selector: &str, pressed: impl Fn(&Element) -> bool) {
+    for b in all(root, selector) {
+        let on = pressed(&b);
+        let _ = b.set_attribute("aria-pressed", if on { "true" } else { "false" });
+    }
+}
+
+/// The index of the message card under `root` that has the keyboard
+/// focus, if any.
+pub fn focused_card(root: &HtmlElement) -> Option<String> {
+    // The focus as this playground's root (a shadow root or the document) sees it.
+    let scope = root.get_root_node();
+    let active = js_sys::Reflect::get(&scope, &"activeElement".into()).ok()?.dyn_into::<Element>().ok()?;
+    let node: &web_sys::Node = root.as_ref();
+    if !node.contains(Some(&active)) {
+        return None;
+    }
+    active.get_attribute("data-message-index")
+}
+
+/// Give the focus back to a card after the figure was drawn anew.
+pub fn focus_card(root: &HtmlElement, index: &str) {
+    let selector = format!(r#".alp-figure [data-message-index="{index}"]"#);
+    let Some(card) = root.query_selector(&selector).ok().flatten() else { return };
+    // SVG elements have focus() too; call it without a web-sys binding.
+    if let Ok(focus) = js_sys::Reflect::get(&card, &"focus".into()) {
+        if let Some(focus) = focus.dyn_ref::<js_sys::Function>() {
+            let _ = focus.call0(&card);
+        }
+    }
+}
+
+/// Keep the current row visible inside the code panel only (the page
+/// itself does not jump).
+pub fn scroll_into_code(row: &Element, code: Option<Element>) {
+    let (Some(code), Ok(row)) = (code, row.clone().dyn_into::<HtmlElement>()) else { return };
+    let Ok(code) = code.dyn_into::<HtmlElement>() else { return };
+    let top = row.offset_top();
+    let bottom = top + row.offset_height();
+    let view_top = code.scroll_top();
+    let view_h = code.client_height();
+    // Three rows of context above and below the line.
+    let context = 3 * row.offset_height();
+    if top - context < view_top {
+        code.set_scroll_top((top - context).max(0));
+    } else if bottom + context > view_top + view_h {
+        code.set_scroll_top(bottom - view_h + context);
+    }
+}
+
+/// Bring the newest changed card of the figure into its panel's view.
+pub fn scroll_to_change(figure: Option<Element>) {
+    let Some(figure) = figure else { return };
+    let Some(changed) = all(&figure, ".alp-changed").pop() else { return };
+    let (card, panel) = (changed.get_bounding_client_rect(), figure.get_bounding_client_rect());
+    let top = card.top() - panel.top() + f64::from(figure.scroll_top());
+    let bottom = top + card.height();
+    let (view_top, view_h) = (f64::from(figure.scroll_top()), f64::from(figure.client_height()));
+    // Show its bottom (where a new card grows), but never lose its top.
+    let target = if top < view_top || bottom - top > view_h { top - 12.0 } else { bottom - view_h + 12.0 };
+    if top < view_top || bottom > view_top + view_h {
+        figure.set_scroll_top(target.max(0.0) as i32);
+    }
+}
