@@ -13,8 +13,8 @@ use agent_loop_core::lesson::{self, caption};
 use agent_loop_core::predict;
 use agent_loop_core::programs::lesson_one;
 use agent_loop_core::protocol::Said;
-use agent_loop_core::run::record_scenario;
-use agent_loop_core::scenario::{load_shipped, Problem};
+use agent_loop_core::run::{record_scenario, Trace};
+use agent_loop_core::scenario::{load_shipped, Problem, Scenario};
 use agent_loop_core::session::{Answer, Comparison, Entry, Notice, Summary};
 use agent_loop_core::step_view::Places;
 use agent_loop_core::vocab::Code;
@@ -145,13 +145,30 @@ fn a_pseudo_locale_reaches_every_word_of_the_page() {
     assert_eq!(Lang::parse("xx"), Some(xx));
     assert!(Lang::all().contains(&xx), "a registered language is offered");
     let mut found = Vec::new();
+    let entries = check_frame(xx, &mut found);
+    let mut steps = 0;
+    for entry in &entries {
+        let Ok(scenario) = &entry.parsed else { continue };
+        let trace = record_scenario(scenario);
+        steps += check_steps(xx, scenario, &trace, &mut found);
+        check_panels(xx, scenario, &trace, &mut found);
+    }
+    assert!(steps > 1000, "only {steps} steps rendered");
+    found.sort();
+    found.dedup();
+    none_of(&found, "hard-coded words");
+}
+
+/// The frame: labels, controls, the picker (with a broken file), notices,
+/// the listings. Returns the catalogue it drew.
+fn check_frame(xx: Lang, found: &mut Vec<String>) -> Vec<Entry> {
     // The frame: labels, controls, the picker (with a broken file), notices.
     for (selector, key) in view::LABELS {
-        check(selector, &format!("<span>{}</span>", xx.word(key)), &mut found);
+        check(selector, &format!("<span>{}</span>", xx.word(key)), found);
     }
-    check("controls", &view::controls(xx, &Command::ALL), &mut found);
+    check("controls", &view::controls(xx, &Command::ALL), found);
     for key in ["controls", "timeline", "language", "not_started", "figure_title"] {
-        check(key, xx.word(key), &mut found);
+        check(key, xx.word(key), found);
     }
     let mut entries: Vec<Entry> =
         load_shipped().into_iter().map(|(file, parsed)| Entry { file, parsed }).collect();
@@ -161,105 +178,101 @@ fn a_pseudo_locale_reaches_every_word_of_the_page() {
         Notice { key: "notice_scenario", values: vec![("value", "nope".into()), ("shown", "report".into())] },
         Notice { key: "notice_breakpoint", values: vec![("value", "loop.nope".into())] },
     ];
-    check("problems", &view::problems(&entries, &notices, xx), &mut found);
+    check("problems", &view::problems(&entries, &notices, xx), found);
     // The picker's options are the scenarios' own titles (author content).
     let picker = view::picker(&entries, 0, None, xx);
     let without_options: String =
         picker.split("<option").map(|p| p.split_once("</option>").map_or(p, |x| x.1)).collect();
-    check("picker", &without_options, &mut found);
+    check("picker", &without_options, found);
     for f in lesson_one::FUNCTIONS {
         for code in Code::ALL {
             let rows = view::listing_rows(lesson::listing_in(code, f), code, xx);
-            check(&format!("{} {}", f.name(), code.name()), &rows, &mut found);
+            check(&format!("{} {}", f.name(), code.name()), &rows, found);
         }
     }
-    // Every step of every scenario: figure, text alternative, caption, output.
+    entries
+}
+
+/// Every step of a run: figure, text alternative, caption, output.
+fn check_steps(xx: Lang, scenario: &Scenario, trace: &Trace, found: &mut Vec<String>) -> usize {
     let mut steps = 0;
-    for entry in &entries {
-        let Ok(scenario) = &entry.parsed else { continue };
-        let trace = record_scenario(scenario);
-        for (position, step) in trace.steps.iter().enumerate() {
-            let place = format!("{} step {position} ({})", scenario.id, step.label);
-            let opened = (step.record_len > 0).then_some(0);
-            let moment = figure::Moment {
-                trace: &trace,
-                position,
-                previous_len: 0,
-                lang: xx,
-                started: true,
-                opened,
-                layout: if position % 2 == 0 { figure::Layout::WIDE } else { figure::Layout::NARROW },
-            };
-            check(&format!("{place} figure"), &figure::render(&moment), &mut found);
-            let len = step.record_len as usize;
-            check(&format!("{place} text"), &figure::text_alternative(&trace, len, xx), &mut found);
-            let (title, body) = caption(xx, &trace, position);
-            check(&format!("{place} caption"), &format!("<p>{title}</p><p>{body}</p>"), &mut found);
-            let counter = xx.fill("step_counter", &[("n", "1".into()), ("total", "2".into())]);
-            check(&format!("{place} counter"), &counter, &mut found);
-            check(
-                &format!("{place} output"),
-                &view::output(&trace.output, step.output_len as usize, xx),
-                &mut found,
-            );
-            steps += 1;
-        }
-        let before = figure::Moment {
-            trace: &trace,
-            position: 0,
+    for (position, step) in trace.steps.iter().enumerate() {
+        let place = format!("{} step {position} ({})", scenario.id, step.label);
+        let opened = (step.record_len > 0).then_some(0);
+        let moment = figure::Moment {
+            trace,
+            position,
             previous_len: 0,
             lang: xx,
-            started: false,
-            opened: None,
-            layout: figure::Layout::NARROW,
+            started: true,
+            opened,
+            layout: if position % 2 == 0 { figure::Layout::WIDE } else { figure::Layout::NARROW },
         };
-        check(&format!("{} not started", scenario.id), &figure::render(&before), &mut found);
-        check(&format!("{} no output", scenario.id), &view::output(&trace.output, 0, xx), &mut found);
-        // Predictions (the generated ones: authored texts are the author's),
-        // the what-if editors with a refused edit, and the comparison.
-        let breakpoint =
-            lesson::line_of_label_in(Code::Python, "loop.save_results").into_iter().collect::<Vec<_>>();
-        for ask in
-            predict::questions(scenario, &trace, xx, Code::Python, &breakpoint).iter().filter(|a| !a.authored)
-        {
-            for correct in [true, false] {
-                let answer = Answer { key: ask.key.clone(), choice: 0, correct };
-                let panel = explore::predict_panel(
-                    Some(ask),
-                    Some((lesson_one::RUN_LOOP, 7, "messages = []")),
-                    Some((ask, &answer)),
-                    (1, 2),
-                    xx,
-                );
-                check(&format!("{} question {}", scenario.id, ask.key), &panel, &mut found);
-            }
-        }
-        let editors =
-            explore::editors(&scenario.localized(xx), xx, &["model: must hold at least one reply".into()]);
-        check(&format!("{} editors", scenario.id), &editors, &mut found);
-        let summary = |t: &agent_loop_core::run::Trace| Summary {
-            ending: t.ending().unwrap_or("done").into(),
-            calls: 2,
-            record: t.record.len(),
-            steps: t.steps.len(),
-        };
-        let comparison = Comparison {
-            lesson: summary(&trace),
-            changed: summary(&trace),
-            parts_at: Some(3),
-            differs: vec!["line".into(), "response".into()],
-        };
-        for (here, there) in [(Some(("loop.ask", 9)), Some(("loop.ask", 9))), (Some(("loop.read", 10)), None)]
-        {
-            let places = Places { position: Some(3), here, lesson_here: there, parting: (here, there) };
-            let html = explore::compare(&comparison, &places, xx);
-            check(&format!("{} comparison", scenario.id), &html, &mut found);
+        check(&format!("{place} figure"), &figure::render(&moment), found);
+        let len = step.record_len as usize;
+        check(&format!("{place} text"), &figure::text_alternative(trace, len, xx), found);
+        let (title, body) = caption(xx, trace, position);
+        check(&format!("{place} caption"), &format!("<p>{title}</p><p>{body}</p>"), found);
+        let counter = xx.fill("step_counter", &[("n", "1".into()), ("total", "2".into())]);
+        check(&format!("{place} counter"), &counter, found);
+        check(&format!("{place} output"), &view::output(&trace.output, step.output_len as usize, xx), found);
+        steps += 1;
+    }
+    steps
+}
+
+/// Before the start; the predictions (the generated ones: authored texts
+/// are the author's), the what-if editors with a refused edit, and the
+/// comparison.
+fn check_panels(xx: Lang, scenario: &Scenario, trace: &Trace, found: &mut Vec<String>) {
+    let before = figure::Moment {
+        trace,
+        position: 0,
+        previous_len: 0,
+        lang: xx,
+        started: false,
+        opened: None,
+        layout: figure::Layout::NARROW,
+    };
+    check(&format!("{} not started", scenario.id), &figure::render(&before), found);
+    check(&format!("{} no output", scenario.id), &view::output(&trace.output, 0, xx), found);
+    let breakpoint =
+        lesson::line_of_label_in(Code::Python, "loop.save_results").into_iter().collect::<Vec<_>>();
+    for ask in
+        predict::questions(scenario, trace, xx, Code::Python, &breakpoint).iter().filter(|a| !a.authored)
+    {
+        for correct in [true, false] {
+            let answer = Answer { key: ask.key.clone(), choice: 0, correct };
+            let panel = explore::predict_panel(
+                Some(ask),
+                Some((lesson_one::RUN_LOOP, 7, "messages = []")),
+                Some((ask, &answer)),
+                (1, 2),
+                xx,
+            );
+            check(&format!("{} question {}", scenario.id, ask.key), &panel, found);
         }
     }
-    assert!(steps > 1000, "only {steps} steps rendered");
-    found.sort();
-    found.dedup();
-    none_of(&found, "hard-coded words");
+    let editors =
+        explore::editors(&scenario.localized(xx), xx, &["model: must hold at least one reply".into()]);
+    check(&format!("{} editors", scenario.id), &editors, found);
+    let summary = |t: &Trace| Summary {
+        ending: t.ending().unwrap_or("done").into(),
+        calls: 2,
+        record: t.record.len(),
+        steps: t.steps.len(),
+    };
+    let comparison = Comparison {
+        lesson: summary(trace),
+        changed: summary(trace),
+        parts_at: Some(3),
+        differs: vec!["line".into(), "response".into()],
+    };
+    for (here, there) in [(Some(("loop.ask", 9)), Some(("loop.ask", 9))), (Some(("loop.read", 10)), None)] {
+        let places = Places { position: Some(3), here, lesson_here: there, parting: (here, there) };
+        let html = explore::compare(&comparison, &places, xx);
+        check(&format!("{} comparison", scenario.id), &html, found);
+    }
 }
 
 /// Fails naming the first findings, if there are any.

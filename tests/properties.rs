@@ -14,7 +14,7 @@
 use agent_loop_core::lesson::{self};
 use agent_loop_core::programs::lesson_one;
 use agent_loop_core::protocol::{Model, ModelError, ProcessOutcome, Request, Status};
-use agent_loop_core::run::{record, record_scenario};
+use agent_loop_core::run::{record, record_scenario, Trace};
 use agent_loop_core::scenario::{outcome_from_json, ProcessScript, Scenario};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -129,8 +129,16 @@ fn check_valid_loop(s: &Scenario) -> Result<(), TestCaseError> {
     let written = serde_json::to_value(lesson::trace_json(&trace)).unwrap();
     prop_assert_eq!(written["result"]["messages"].as_array(), Some(record));
 
-    // The record starts with the question and only grows: step by step, and
-    // every request is a prefix of the next one and of the final record.
+    check_growth(s, &trace, &seen)?;
+    check_replies(s, &seen, record, status)?;
+    check_status(s, &trace, status, seen.len())?;
+    check_results(s, record, status, seen.len())
+}
+
+/// The record starts with the question and only grows: step by step, and
+/// every request is a prefix of the next one and of the final record.
+fn check_growth(s: &Scenario, trace: &Trace, seen: &[Vec<Value>]) -> Result<(), TestCaseError> {
+    let record = &trace.record;
     prop_assert_eq!(&record[0], &json!({"role": "user", "content": s.question}));
     let mut last = 0;
     for step in &trace.steps {
@@ -148,10 +156,19 @@ fn check_valid_loop(s: &Scenario) -> Result<(), TestCaseError> {
         );
     }
 
-    // Each reply: the loop continues only on a valid tool_use; the final one
-    // decides the status; a reply the loop can read is saved before any
-    // status check, so it is in the record whatever the status.
-    let n = calls as usize;
+    Ok(())
+}
+
+/// Each reply: the loop continues only on a valid tool_use; the final one
+/// decides the status; a reply the loop can read is saved before any status
+/// check, so it is in the record whatever the status.
+fn check_replies(
+    s: &Scenario,
+    seen: &[Vec<Value>],
+    record: &[Value],
+    status: &str,
+) -> Result<(), TestCaseError> {
+    let n = seen.len();
     for (k, sent) in seen.iter().enumerate() {
         let reply = s.model.get(k);
         let verdict = verdict(reply);
@@ -196,7 +213,12 @@ fn check_valid_loop(s: &Scenario) -> Result<(), TestCaseError> {
         }
     }
 
-    // Status by status.
+    Ok(())
+}
+
+/// What each status says about the last message (`n` calls were made).
+fn check_status(s: &Scenario, trace: &Trace, status: &str, n: usize) -> Result<(), TestCaseError> {
+    let (record, calls) = (&trace.record, n as i64);
     let last_message = record.last().unwrap();
     match status {
         "answered" => {
@@ -220,8 +242,12 @@ fn check_valid_loop(s: &Scenario) -> Result<(), TestCaseError> {
         _ => {}
     }
 
-    // Every tool_result answers the ids of the message before it, in order,
-    // and says what the process did for that call.
+    Ok(())
+}
+
+/// Every tool_result answers the ids of the message before it, in order,
+/// and says what the process did for that call (`n` calls were made).
+fn check_results(s: &Scenario, record: &[Value], status: &str, n: usize) -> Result<(), TestCaseError> {
     prop_assert_eq!(common::pairing_problem(record), None);
     let results: Vec<&Value> = record.iter().filter(|m| m["content"][0]["type"] == "tool_result").collect();
     let rounds = n - 1 + usize::from(status == "call_limit");

@@ -60,6 +60,9 @@ fn has_key(e: &Expect, key: &str) -> bool {
     }
 }
 
+/// Where a check says a mismatch: the `expect` field and what is wrong.
+type Fail<'a> = &'a mut dyn FnMut(&str, String);
+
 /// Record `s` and compare the trace with the fixture's own `expect`. Every
 /// mismatch comes back as `expect.<field>: …`; nothing is checked before
 /// everything is collected. Besides the keys, the invariants every trace of
@@ -73,7 +76,20 @@ fn mismatches(s: &Scenario) -> Vec<String> {
     let trace = record_scenario(s);
     let mut out = Vec::new();
     let mut fail = |field: &str, message: String| out.push(format!("expect.{field}: {message}"));
+    labels_and_error(e, &trace, &mut fail);
+    match s.function {
+        lesson_one::RUN_LOOP => loop_mismatches(e, &trace, &mut fail),
+        lesson_one::RUN_MAIN => main_mismatches(s, e, &trace, &mut fail),
+        lesson_one::ASK_CLAUDE => ask_mismatches(e, &trace, &mut fail),
+        other => fail("function", format!("{} is not a function of the lesson", other.name())),
+    }
+    record_and_output(e, &trace, &mut fail);
+    out
+}
 
+/// The labels hit and missed, and the error (a refused run is a trace
+/// error with a null result; otherwise no error).
+fn labels_and_error(e: &Expect, trace: &Trace, fail: Fail) {
     // Labels: they must exist in the listing, then be hit (or not).
     let labels = lesson::labels();
     for (key, list, want_hit) in [("hits", &e.hits, true), ("misses", &e.misses, false)] {
@@ -91,7 +107,6 @@ fn mismatches(s: &Scenario) -> Vec<String> {
         }
     }
 
-    // A refused run is a trace error with a null result; otherwise no error.
     let error = trace.error.as_ref().map(|err| err.kind.as_str());
     if error != e.error.as_deref() {
         let detail = trace.error.as_ref().map(|err| format!(" ({})", err.message)).unwrap_or_default();
@@ -100,106 +115,100 @@ fn mismatches(s: &Scenario) -> Vec<String> {
     if e.error.is_some() && !trace.result.is_null() {
         fail("error", format!("a run that errs returns nothing, got result {}", trace.result));
     }
+}
 
-    match s.function {
-        lesson_one::RUN_LOOP => {
-            if let Some(status) = e.status {
-                if trace.status() != Some(status.as_str()) {
-                    let got = trace.status().map_or("no status".to_string(), |s| format!("{s:?}"));
-                    fail("status", format!("expected {:?}, got {got}", status.as_str()));
-                }
-            }
-            let asks = count(&trace, "loop.ask") as i64;
-            if let Some(calls) = e.calls {
-                if trace.result["calls"] != calls {
-                    fail("calls", format!("expected {calls}, result.calls is {}", trace.result["calls"]));
-                }
-                if asks != calls {
-                    fail("calls", format!("expected {calls} loop.ask steps (one per call), got {asks}"));
-                }
-            }
-            if !trace.result.is_null() {
-                // One ask per call actually made (a throwing ask still counts).
-                if trace.result["calls"] != asks {
-                    fail(
-                        "calls",
-                        format!("result.calls is {} but {asks} loop.ask steps", trace.result["calls"]),
-                    );
-                }
-                // The written trace gives run_loop's result its record back.
-                let written = serde_json::to_value(lesson::trace_json(&trace)).unwrap_or_default();
-                let returned = written["result"]["messages"].as_array().map(Vec::len);
-                if returned != Some(trace.record.len()) {
-                    fail(
-                        "record",
-                        format!(
-                            "result.messages has {returned:?} messages, the record {}",
-                            trace.record.len()
-                        ),
-                    );
-                }
-            }
-            if let Some(results) = &e.results {
-                let actual = tool_results(&trace.record);
-                if &actual != results {
-                    fail("results", format!("expected {results:?}, got {actual:?}"));
-                }
-            }
+/// run_loop: the status, one `loop.ask` per call, the record given back.
+fn loop_mismatches(e: &Expect, trace: &Trace, fail: Fail) {
+    if let Some(status) = e.status {
+        if trace.status() != Some(status.as_str()) {
+            let got = trace.status().map_or("no status".to_string(), |s| format!("{s:?}"));
+            fail("status", format!("expected {:?}, got {got}", status.as_str()));
         }
-        lesson_one::RUN_MAIN => {
-            let r = &trace.result;
-            if let Some(results) = &e.results {
-                let actual = tool_results(&[json!({"role": "user", "content": [r]})]);
-                if &actual != results {
-                    fail("results", format!("expected {results:?}, got {actual:?}"));
-                }
-            }
-            if r["type"] != "tool_result" || r["tool_use_id"] != s.call["id"] {
-                fail("results", format!("expected a tool_result for id {}, got {r}", s.call["id"]));
-            }
-            let spawned = count(&trace, "main.spawn") > 0;
-            let valid = lesson_one::accepts(&s.call);
-            if spawned != valid {
-                fail(
-                    "results",
-                    format!(
-                        "the process must start only for a valid call (valid {valid}, spawned {spawned})"
-                    ),
-                );
-            }
-            if !trace.record.is_empty() {
-                fail(
-                    "record",
-                    format!("run_main does not touch the record, got {} messages", trace.record.len()),
-                );
-            }
-        }
-        lesson_one::ASK_CLAUDE => {
-            if let Some(reason) = &e.stop_reason {
-                if trace.result["stop_reason"] != json!(reason) {
-                    fail("stop_reason", format!("expected {reason:?}, got {}", trace.result["stop_reason"]));
-                }
-            }
-            // The whole request, once.
-            let creates = count(&trace, "ask.create");
-            if creates != 1 {
-                fail("stop_reason", format!("expected one ask.create step, got {creates}"));
-            }
-            if let Some(create) = trace.steps.iter().find(|st| st.label == "ask.create") {
-                let request = &trace.locals_json(create)["request"];
-                let system_ok = request["system"].as_str().is_some_and(|s| !s.is_empty());
-                if request["max_tokens"] != 1024
-                    || request["messages"] != "(the record, n = 1)"
-                    || request["tools"][0]["name"] != "run_main"
-                    || !system_ok
-                {
-                    fail("stop_reason", format!("the request is not the lesson's: {request}"));
-                }
-            }
-        }
-        other => fail("function", format!("{} is not a function of the lesson", other.name())),
     }
+    let asks = count(trace, "loop.ask") as i64;
+    if let Some(calls) = e.calls {
+        if trace.result["calls"] != calls {
+            fail("calls", format!("expected {calls}, result.calls is {}", trace.result["calls"]));
+        }
+        if asks != calls {
+            fail("calls", format!("expected {calls} loop.ask steps (one per call), got {asks}"));
+        }
+    }
+    if !trace.result.is_null() {
+        // One ask per call actually made (a throwing ask still counts).
+        if trace.result["calls"] != asks {
+            fail("calls", format!("result.calls is {} but {asks} loop.ask steps", trace.result["calls"]));
+        }
+        // The written trace gives run_loop's result its record back.
+        let written = serde_json::to_value(lesson::trace_json(trace)).unwrap_or_default();
+        let returned = written["result"]["messages"].as_array().map(Vec::len);
+        if returned != Some(trace.record.len()) {
+            fail(
+                "record",
+                format!("result.messages has {returned:?} messages, the record {}", trace.record.len()),
+            );
+        }
+    }
+    if let Some(results) = &e.results {
+        let actual = tool_results(&trace.record);
+        if &actual != results {
+            fail("results", format!("expected {results:?}, got {actual:?}"));
+        }
+    }
+}
 
+/// run_main: its tool result for the call's id, the spawn rule, no record.
+fn main_mismatches(s: &Scenario, e: &Expect, trace: &Trace, fail: Fail) {
+    let r = &trace.result;
+    if let Some(results) = &e.results {
+        let actual = tool_results(&[json!({"role": "user", "content": [r]})]);
+        if &actual != results {
+            fail("results", format!("expected {results:?}, got {actual:?}"));
+        }
+    }
+    if r["type"] != "tool_result" || r["tool_use_id"] != s.call["id"] {
+        fail("results", format!("expected a tool_result for id {}, got {r}", s.call["id"]));
+    }
+    let spawned = count(trace, "main.spawn") > 0;
+    let valid = lesson_one::accepts(&s.call);
+    if spawned != valid {
+        fail(
+            "results",
+            format!("the process must start only for a valid call (valid {valid}, spawned {spawned})"),
+        );
+    }
+    if !trace.record.is_empty() {
+        fail("record", format!("run_main does not touch the record, got {} messages", trace.record.len()));
+    }
+}
+
+/// ask_claude: the stop reason and the lesson's whole request, once.
+fn ask_mismatches(e: &Expect, trace: &Trace, fail: Fail) {
+    if let Some(reason) = &e.stop_reason {
+        if trace.result["stop_reason"] != json!(reason) {
+            fail("stop_reason", format!("expected {reason:?}, got {}", trace.result["stop_reason"]));
+        }
+    }
+    // The whole request, once.
+    let creates = count(trace, "ask.create");
+    if creates != 1 {
+        fail("stop_reason", format!("expected one ask.create step, got {creates}"));
+    }
+    if let Some(create) = trace.steps.iter().find(|st| st.label == "ask.create") {
+        let request = &trace.locals_json(create)["request"];
+        let system_ok = request["system"].as_str().is_some_and(|s| !s.is_empty());
+        if request["max_tokens"] != 1024
+            || request["messages"] != "(the record, n = 1)"
+            || request["tools"][0]["name"] != "run_main"
+            || !system_ok
+        {
+            fail("stop_reason", format!("the request is not the lesson's: {request}"));
+        }
+    }
+}
+
+/// Every function: the record's shape and pairing, the output's length.
+fn record_and_output(e: &Expect, trace: &Trace, fail: Fail) {
     if let Some(record) = &e.record {
         let actual: Vec<String> = trace.record.iter().map(message_shape).collect();
         if &actual != record {
@@ -214,7 +223,6 @@ fn mismatches(s: &Scenario) -> Vec<String> {
             fail("output_lines", format!("expected {lines}, got {}: {:?}", trace.output.len(), trace.output));
         }
     }
-    out
 }
 
 #[test]
@@ -348,69 +356,14 @@ fn expect_is_parsed_typed_and_its_shape_is_checked() {
             Err(p) => p.iter().map(ToString::to_string).collect(),
         }
     };
-    let missing_status = "expect.status: missing: a run_loop expectation needs status (or error)";
-    let cases: &[(&str, Value, &str)] = &[
-        ("run_loop", json!("answered"), "expect: must be an object"),
-        ("run_loop", json!({}), missing_status),
-        (
-            "run_loop",
-            json!({"status": "done"}),
-            "expect.status: unknown status \"done\" (answered, call_limit, ",
-        ),
-        ("run_loop", json!({"status": 1}), "expect.status: must be a string"),
-        ("run_loop", json!({"status": "answered", "error": "x"}), "expect.error: give expect.status or"),
-        ("run_loop", json!({"error": ""}), "expect.error: must be a non-empty string"),
-        ("run_loop", json!({"error": "value_error", "calls": 1}), "expect.calls: a run with expect.error"),
-        ("run_loop", json!({"status": "answered", "calls": "2"}), "expect.calls: must be an integer"),
-        ("run_loop", json!({"status": "answered", "calls": 0}), "expect.calls: must be at least 1"),
-        ("run_loop", json!({"status": "answered", "record": "user:str"}), "expect.record: must be a list"),
-        (
-            "run_loop",
-            json!({"status": "answered", "record": [":text"]}),
-            "expect.record[0]: must be a \"role",
-        ),
-        (
-            "run_loop",
-            json!({"status": "answered", "results": [["a", "false"]]}),
-            "expect.results[0]: must be a [",
-        ),
-        (
-            "run_loop",
-            json!({"status": "answered", "output_lines": -1}),
-            "expect.output_lines: must be a non-neg",
-        ),
-        (
-            "run_loop",
-            json!({"status": "answered", "hits": "loop.ask"}),
-            "expect.hits: must be a list of labels",
-        ),
-        ("run_loop", json!({"status": "answered", "misses": [3]}), "expect.misses[0]: must be a label"),
-        (
-            "run_loop",
-            json!({"status": "answered", "stop_reason": "x"}),
-            "expect.stop_reason: only for ask_claude",
-        ),
-        (
-            "run_loop",
-            json!({"status": "answered", "colour": 1}),
-            "expect.colour: unknown field (known: status, ",
-        ),
-        (
-            "run_main",
-            json!({"status": "answered"}),
-            "expect.status: only for run_loop scenarios, not run_main",
-        ),
-        ("run_main", json!({"calls": 1}), "expect.calls: only for run_loop scenarios, not run_main"),
-        ("run_main", json!({"results": []}), "expect.results: run_main returns exactly one result"),
-        (
-            "ask_claude",
-            json!({"results": []}),
-            "expect.results: only for run_loop and run_main scenarios, not",
-        ),
-        ("ask_claude", json!({"stop_reason": null}), "expect.stop_reason: must be a string"),
-    ];
+    // Each mistake in an `expect` and the start of what is said about it.
+    let cases: Vec<Value> =
+        serde_json::from_str(include_str!("scenarios/expect-mistakes.json")).expect("the cases are JSON");
+    assert!(cases.len() >= 20, "only {} cases", cases.len());
     let mut wrong = Vec::new();
-    for (function, expect, message) in cases {
+    for case in &cases {
+        let (function, expect) = (case["function"].as_str().unwrap(), &case["expect"]);
+        let message = case["says"].as_str().unwrap();
         let found = problems(function, expect.clone());
         if !found.iter().any(|p| p.starts_with(message)) {
             wrong.push(format!("{function} {expect}: expected `{message}…`, got {found:?}"));

@@ -18,86 +18,67 @@ pub(super) struct Row {
     pub(super) more: bool,
 }
 
-pub(super) fn rows_of(message: &Value, lang: Lang) -> Vec<Row> {
-    let mut rows = Vec::new();
-    let row = |text: String, class: &'static str| Row {
-        text,
-        data: true,
-        use_id: None,
-        result_id: None,
-        class,
-        more: false,
-    };
-    let words = |text: String, class: &'static str| Row {
-        text,
-        data: false,
-        use_id: None,
-        result_id: None,
-        class,
-        more: false,
-    };
-    match &message["content"] {
-        Value::String(s) => rows.push(row(format!("“{}”", clip(s, 56)), "alp-t-text")),
-        Value::Array(blocks) if blocks.is_empty() => {
-            rows.push(words(format!("[ ] {}", lang.word("empty_content")), "alp-t-warn"))
-        }
-        Value::Array(blocks) => {
-            for b in blocks {
-                match b["type"].as_str() {
-                    Some("text") => rows.push(row(
-                        format!("text: {}", clip(b["text"].as_str().unwrap_or(""), 50)),
-                        "alp-t-text",
-                    )),
-                    Some("tool_use") => {
-                        let id = b["id"].as_str().unwrap_or("").to_string();
-                        let input = clip(&b["input"].to_string(), 24);
-                        let name = b["name"].as_str().unwrap_or("?");
-                        rows.push(Row {
-                            text: format!(
-                                "tool_use  id={}  name={}  input={input}",
-                                clip(&id, 14),
-                                clip(name, 16)
-                            ),
-                            data: true,
-                            class: "alp-t-use",
-                            use_id: Some(id),
-                            result_id: None,
-                            more: false,
-                        });
-                    }
-                    Some("tool_result") => {
-                        let id = b["tool_use_id"].as_str().unwrap_or("").to_string();
-                        let err = b["is_error"].as_bool().unwrap_or(false);
-                        rows.push(Row {
-                            text: format!("tool_result → {}  is_error={err}", clip(&id, 14)),
-                            data: true,
-                            class: if err { "alp-t-err" } else { "alp-t-ok" },
-                            use_id: None,
-                            result_id: Some(id),
-                            more: false,
-                        });
-                        // The first line (exit code) and the last (where a
-                        // traceback says what went wrong).
-                        let content = b["content"].as_str().unwrap_or("");
-                        let first = content.lines().next().unwrap_or("");
-                        let last = content
-                            .lines()
-                            .skip(1)
-                            .last()
-                            .map(|l| format!("  ·  {}", clip(&lang.said_text(l), 40)))
-                            .unwrap_or_default();
-                        rows.push(row(format!("   {}{last}", clip(&lang.said_text(first), 30)), "alp-t-dim"));
-                    }
-                    other => rows.push(words(
-                        lang.fill("not_in_lesson", &[("kind", other.unwrap_or("?").to_string())]),
-                        "alp-t-warn",
-                    )),
-                }
-            }
-        }
-        other => rows.push(row(format!("content: {}", clip(&other.to_string(), 40)), "alp-t-warn")),
+impl Row {
+    /// A row of data (shown as it came, in every language).
+    fn data(text: String, class: &'static str) -> Row {
+        Row { text, data: true, class, use_id: None, result_id: None, more: false }
     }
-    rows
+
+    /// A row of the page's own words.
+    fn words(text: String, class: &'static str) -> Row {
+        Row { data: false, ..Row::data(text, class) }
+    }
+}
+
+pub(super) fn rows_of(message: &Value, lang: Lang) -> Vec<Row> {
+    match &message["content"] {
+        Value::String(s) => vec![Row::data(format!("“{}”", clip(s, 56)), "alp-t-text")],
+        Value::Array(blocks) if blocks.is_empty() => {
+            vec![Row::words(format!("[ ] {}", lang.word("empty_content")), "alp-t-warn")]
+        }
+        Value::Array(blocks) => blocks.iter().flat_map(|b| block_rows(b, lang)).collect(),
+        other => vec![Row::data(format!("content: {}", clip(&other.to_string(), 40)), "alp-t-warn")],
+    }
+}
+
+/// The rows of one content block.
+fn block_rows(b: &Value, lang: Lang) -> Vec<Row> {
+    match b["type"].as_str() {
+        Some("text") => {
+            vec![Row::data(format!("text: {}", clip(b["text"].as_str().unwrap_or(""), 50)), "alp-t-text")]
+        }
+        Some("tool_use") => {
+            let id = b["id"].as_str().unwrap_or("").to_string();
+            let input = clip(&b["input"].to_string(), 24);
+            let name = b["name"].as_str().unwrap_or("?");
+            let text = format!("tool_use  id={}  name={}  input={input}", clip(&id, 14), clip(name, 16));
+            vec![Row { use_id: Some(id), ..Row::data(text, "alp-t-use") }]
+        }
+        Some("tool_result") => {
+            let id = b["tool_use_id"].as_str().unwrap_or("").to_string();
+            let err = b["is_error"].as_bool().unwrap_or(false);
+            let text = format!("tool_result → {}  is_error={err}", clip(&id, 14));
+            let class = if err { "alp-t-err" } else { "alp-t-ok" };
+            // The first line (exit code) and the last (where a traceback
+            // says what went wrong).
+            let content = b["content"].as_str().unwrap_or("");
+            let first = content.lines().next().unwrap_or("");
+            let last = content
+                .lines()
+                .skip(1)
+                .last()
+                .map(|l| format!("  ·  {}", clip(&lang.said_text(l), 40)))
+                .unwrap_or_default();
+            vec![
+                Row { result_id: Some(id), ..Row::data(text, class) },
+                Row::data(format!("   {}{last}", clip(&lang.said_text(first), 30)), "alp-t-dim"),
+            ]
+        }
+        other => vec![Row::words(
+            lang.fill("not_in_lesson", &[("kind", other.unwrap_or("?").to_string())]),
+            "alp-t-warn",
+        )],
+    }
 }
 
 /// A line cut into pieces that fit in `room` pixels: after a gap of two

@@ -65,6 +65,11 @@ fn breakpoint_notice(item: &str, entry: Function) -> Notice {
     }
 }
 
+/// A click on a line where the run stops on no line from there on.
+pub fn no_stop_notice(function: Function, line: u32) -> Notice {
+    Notice { key: "notice_no_stop", values: vec![("value", format!("{}:{line}", function.name()))] }
+}
+
 /// The line a breakpoint on `line` really goes to: that line if the run can
 /// stop there, else the next one that can.
 pub fn stop_line(code: Code, function: Function, line: u32) -> Result<u32, String> {

@@ -138,11 +138,6 @@ impl Session {
         self.heading_level
     }
 
-    fn notice(&mut self, key: &'static str, value: &str) {
-        self.notices.push(Notice { key, values: vec![("value", value.trim().to_string())] });
-        self.changes.notices = true;
-    }
-
     // ----- reading -----
 
     /// The scenarios, the one on screen, the function it is limited to.
@@ -228,7 +223,8 @@ impl Session {
         let line = match stop_line(self.replay.code(), function, line) {
             Ok(line) => line,
             Err(why) => {
-                self.notice("notice_no_stop", &format!("{}:{line}", function.name()));
+                self.notices.push(breakpoints::no_stop_notice(function, line));
+                self.changes.notices = true;
                 return Err(why);
             }
         };
