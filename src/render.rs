@@ -10,7 +10,7 @@ use crate::figure::{self, Layout, Moment};
 use crate::markup::esc;
 use crate::view;
 use agent_loop_core::i18n::Lang;
-use agent_loop_core::lesson::listing_in;
+use agent_loop_core::lesson::listing_shown;
 use agent_loop_core::programs;
 use agent_loop_core::session::Session;
 use agent_loop_core::step_view::{comparison_places, edit_problems, question_line, step_view};
@@ -373,7 +373,7 @@ impl Page {
             Some(i) => Some(self.listing_cache.swap_remove(i).1),
             None => self.root.owner_document().and_then(|d| d.create_element("div").ok()).inspect(|body| {
                 body.set_class_name("alp-listing-body");
-                body.set_inner_html(&view::listing_rows(listing_in(code, function), code, lang));
+                body.set_inner_html(&view::listing_rows(listing_shown(code, function, lang), code, lang));
             }),
         };
         if let Some(body) = body {

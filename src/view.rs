@@ -12,8 +12,7 @@
 use agent_loop_core::debugger::Command;
 use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson::Listing;
-use agent_loop_core::programs::{self, lesson_one};
-use agent_loop_core::protocol::{Said, Setup};
+use agent_loop_core::programs;
 use agent_loop_core::run::Trace;
 use agent_loop_core::scenario::Scenario;
 use agent_loop_core::session::{Entry, Notice, LESSON};
@@ -177,7 +176,7 @@ pub fn shell(heading_level: Option<u8>) -> String {
 <div class="alp-sr alp-live" aria-live="polite"></div>
 <div class="alp-lower">
   <section class="alp-locals-panel"><div class="alp-h3 alp-l-locals"{h}></div><dl class="alp-locals" translate="no"></dl></section>
-  <section class="alp-output-panel"><div class="alp-h3 alp-l-output"{h}></div><pre class="alp-output"></pre></section>
+  <section class="alp-output-panel"><div class="alp-h3 alp-l-output"{h}></div><pre class="alp-output" data-role="output" translate="no"></pre></section>
 </div>
 <details class="alp-setup" data-role="setup" open></details>"#
     )
@@ -296,21 +295,22 @@ pub fn locals(locals: &Value, lang: Lang) -> String {
 pub const OUTPUT_TAIL: usize = 40;
 
 /// The output up to `upto` lines, in `lang`, newest last (markup).
-pub fn output(lines: &[Said], upto: usize, lang: Lang) -> String {
+pub fn output(lines: &[String], upto: usize, lang: Lang) -> String {
     output_with(lines, upto, lang, None)
 }
 
-/// The output, and at the end of the run what the entry point's caller
-/// prints about it ([`summary`]).
-pub fn output_with(lines: &[Said], upto: usize, lang: Lang, end: Option<&Trace>) -> String {
+/// The output, and at the end of the run what the setup's entry call
+/// prints (`Trace::printed`).
+pub fn output_with(lines: &[String], upto: usize, lang: Lang, end: Option<&Trace>) -> String {
     let upto = upto.min(lines.len());
     let from = upto.saturating_sub(OUTPUT_TAIL);
-    let mut shown: Vec<String> = lines[from..upto].iter().map(|l| esc(&lang.said(l))).collect();
+    let mut shown: Vec<String> = lines[from..upto].iter().map(|l| esc(l)).collect();
     if from > 0 {
         shown.insert(0, esc(&lang.fill("output_more", &[("n", from.to_string())])));
     }
+    // Once the entry returned, what its print calls print.
     if let Some(trace) = end {
-        shown.push(summary(trace, lang));
+        shown.extend(trace.printed.iter().map(|l| esc(l)));
     }
     let text = if shown.is_empty() { esc(lang.word("no_output")) } else { shown.join("\n") };
     // The inner div keeps the panel scrolled to the newest line (column-reverse).
@@ -332,65 +332,16 @@ pub fn unreached(breakpoints: &[(Function, u32)], lang: Lang) -> String {
     esc(&lang.fill("unreached", &[("lines", lines.join(", "))]))
 }
 
-/// What the lesson's entry point prints once the run is over: for
-/// `run_loop` the status, the model calls and the record length; for
-/// `run_main` the tool result; for `ask_claude` the stop reason and id.
-pub fn summary(trace: &Trace, lang: Lang) -> String {
-    let r = &trace.result;
-    let data = |text: String| format!(r#"<span translate="no">{}</span>"#, esc(&text));
-    if let Some(e) = &trace.error {
-        return esc(
-            &lang.fill("summary_error", &[("kind", lang.status(&e.kind)), ("message", e.message.clone())])
-        );
-    }
-    match trace.function {
-        lesson_one::RUN_LOOP => {
-            let values = [
-                ("status", lang.status(r["status"].as_str().unwrap_or(""))),
-                ("calls", r["calls"].to_string()),
-                ("n", trace.record.len().to_string()),
-            ];
-            esc(&lang.fill("summary_loop", &values))
-        }
-        lesson_one::RUN_MAIN => data(format!("tool_result: {r}")),
-        lesson_one::ASK_CLAUDE => {
-            let reason = r["stop_reason"].as_str().unwrap_or("?");
-            match r["id"].as_str() {
-                Some(id) => data(format!("stop_reason={reason} · id={id}")),
-                None => data(format!("stop_reason={reason}")),
-            }
-        }
-        _ => data(r.to_string()),
-    }
-}
-
-/// The lesson's setup for the scenario on screen, as the course's demo
-/// shows it: the question, SYSTEM, TOOLS, the teaching doubles' script (the
-/// model's replies in order, the process outcome or outcomes) and the entry
-/// call. Code and data are shown as they are; the labels are words.
+/// The setup panel: the program's setup and entry as Python in the
+/// reader's language, exactly the text CPython runs after the listing in
+/// the tests (`run::setup_text`), then the what-if editors.
 pub fn setup(scenario: &Scenario, lang: Lang, edit_problems: &[String]) -> String {
-    let code = |text: &str| format!(r#"<pre translate="no">{}</pre>"#, esc(text));
-    let item = |key: &str, body: String| format!("<dt>{}</dt><dd>{body}</dd>", esc(lang.word(key)));
-    let json = |v: &Value| clip(&v.to_string(), 400);
-    let mut html = String::new();
-    html.push_str(&item("setup_question", code(&format!("QUESTION = {:?}", scenario.question))));
-    if scenario.function != lesson_one::RUN_MAIN {
-        html.push_str(&item("setup_system", code(&format!("SYSTEM = {:?}", scenario.system))));
-        let tools = Setup::new(&scenario.system, &scenario.tool_description).tools;
-        let tools = serde_json::to_string_pretty(&tools).unwrap_or_default();
-        html.push_str(&item("setup_tools", code(&format!("TOOLS = {tools}"))));
-    }
-    let timeout = agent_loop_core::vocab::Decimal(scenario.timeout_s);
-    let entry = match scenario.function {
-        lesson_one::ASK_CLAUDE => "ask_claude(client, MODEL, [{\"role\": \"user\", \"content\": QUESTION}])".to_string(),
-        lesson_one::RUN_MAIN => format!("run_main({}, workspace, timeout={timeout})", json(&scenario.call)),
-        lesson_one::RUN_LOOP => format!(
-            "ask = lambda messages: ask_claude(client, MODEL, messages)\nexecute = lambda call: run_main(call, workspace, timeout={timeout})\nrun_loop(ask, execute, max_calls={})",
-            scenario.max_calls
-        ),
-        other => format!("{}(client, QUESTION)", other.name()),
-    };
-    html.push_str(&item("setup_entry", code(&entry)));
+    let text = agent_loop_core::run::setup_text(scenario);
     let editors = crate::explore::editors(scenario, lang, edit_problems);
-    format!(r#"<summary>{}</summary><dl>{html}</dl>{editors}"#, esc(lang.word("setup_title")))
+    format!(
+        r#"<summary>{}</summary><p class="alp-setup-hint">{}</p><pre class="alp-setup-code" data-role="setup-code" translate="no">{}</pre>{editors}"#,
+        esc(lang.word("setup_title")),
+        esc(lang.word("setup_hint")),
+        esc(&text)
+    )
 }

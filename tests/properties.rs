@@ -121,11 +121,7 @@ fn check_valid_loop(s: &Scenario) -> Result<(), TestCaseError> {
     prop_assert!(1 <= calls && calls <= s.max_calls, "calls {} of {}", calls, s.max_calls);
     prop_assert_eq!(seen.len() as i64, calls, "one request per call");
     prop_assert_eq!(trace.steps.iter().filter(|st| st.label == "loop.ask").count() as i64, calls);
-    prop_assert_eq!(
-        trace.output.iter().filter(|l| matches!(l, agent_loop_core::protocol::Said::ModelCall { .. })).count()
-            as i64,
-        calls
-    );
+    prop_assert_eq!(trace.output.iter().filter(|l| l.starts_with("model call ")).count() as i64, calls);
     let written = serde_json::to_value(lesson::trace_json(&trace)).unwrap();
     prop_assert_eq!(written["result"]["messages"].as_array(), Some(record));
 

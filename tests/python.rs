@@ -1,10 +1,12 @@
-//! The lesson's Python (`core/src/runtime.py`) runs the same steps as the Rust
-//! that is recorded: for every shipped scenario, in Chinese and in English
-//! (the question, the model's words and what the model reads follow the
-//! language), CPython's line sequence
-//! (`sys.settrace`, via tests/python/replay.py) equals the sequence the
-//! Rust trace maps to through the `#|` marks, and the result, the record
-//! and the output are equal.
+//! The lesson's Python runs the same steps as the Rust that is recorded:
+//! for every shipped scenario and every language the listing is written in
+//! (`core/src/runtime.py`, `runtime.zh.py`), the listing of that language
+//! followed by the setup the page shows for that scenario in that language
+//! (`run::setup_text`, exactly that text) runs under CPython
+//! (`sys.settrace`, via tests/python/replay.py); its line sequence equals
+//! the sequence the Rust trace recorded in that language maps to through
+//! the `#|` marks, and the result, the record and every printed line are
+//! equal, character for character.
 //!
 //! The mapping: each `#| label` mark puts that Rust label on the Python
 //! line; a label used twice in runtime.rs is told apart as `label@1`,
@@ -19,7 +21,7 @@
 
 use agent_loop_core::lesson::RUNTIME_SOURCE;
 use agent_loop_core::programs::lesson_one;
-use agent_loop_core::run::{record_scenario, Trace};
+use agent_loop_core::run::{record_scenario, setup_text, Trace};
 use agent_loop_core::scenario::load_shipped;
 use agent_loop_core::trace::Event;
 use serde_json::{json, Value};
@@ -28,6 +30,11 @@ use std::path::Path;
 use std::process::Command;
 
 const PYTHON_SOURCE: &str = include_str!("../core/src/runtime.py");
+
+/// Every language the lesson's listing is written in, with its text.
+fn listings() -> &'static [(&'static str, &'static str)] {
+    lesson_one::PROGRAM.python
+}
 
 /// (function, line) or the call of a function.
 type At = (String, String, u32);
@@ -163,8 +170,67 @@ fn python() -> &'static str {
     "python3"
 }
 
+/// Run `listing` and then `setup` under CPython (tests/python/replay.py).
+fn replay(dir: &Path, name: &str, listing: &str, setup: &str, function: &str) -> Value {
+    let listing_path = dir.join(format!("{name}.listing.py"));
+    let setup_path = dir.join(format!("{name}.setup.py"));
+    std::fs::write(&listing_path, listing).unwrap();
+    std::fs::write(&setup_path, setup).unwrap();
+    let out = Command::new(python())
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/replay.py"))
+        .args([&listing_path, &setup_path])
+        .arg(function)
+        .output()
+        .unwrap_or_else(|e| panic!("CPython is needed for this test (python3): {e}"));
+    assert!(out.status.success(), "{name}: replay.py failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("replay.py prints JSON")
+}
+
+/// Every line a Rust trace has the program print: what it emitted, then
+/// what the entry prints (a text with line breaks is several lines).
+fn printed_lines(trace: &Trace) -> Vec<String> {
+    let emitted = trace.output.iter().flat_map(|l| l.split('\n')).map(str::to_string);
+    emitted.chain(trace.printed.iter().cloned()).collect()
+}
+
+/// How one run of a listing departs from the Rust, if it does.
+fn departure(
+    file: &str,
+    trace: &Trace,
+    py: &Value,
+    marks: &Marks,
+    occurrences: &BTreeMap<u32, (String, usize)>,
+) -> Option<String> {
+    let want = match expected(trace, marks, occurrences) {
+        Ok(w) => w,
+        Err(why) => return Some(format!("{file}: {why}")),
+    };
+    let got = actual(py["steps"].as_array().unwrap(), marks);
+    if want != got {
+        let at = want.iter().zip(&got).position(|(a, b)| a != b).unwrap_or(want.len().min(got.len()));
+        return Some(format!(
+            "{file}: the lines part at step {at} ({} Rust-mapped, {} CPython)\nRust maps to:\n{}\nCPython ran:\n{}",
+            want.len(),
+            got.len(),
+            show(&want, at),
+            show(&got, at)
+        ));
+    }
+    let rust_result = trace.returned();
+    let rust_error = trace.error.as_ref().map(|e| e.kind.clone());
+    if py["result"] != rust_result || py["error"].as_str().map(str::to_string) != rust_error {
+        return Some(format!(
+            "{file}: outcomes differ\n  rust:    {rust_result} {rust_error:?}\n  cpython: {} {}",
+            py["result"], py["error"]
+        ));
+    }
+    let rust_output = printed_lines(trace);
+    (py["output"] != json!(rust_output))
+        .then(|| format!("{file}: output differs\n  rust:    {rust_output:?}\n  cpython: {}", py["output"]))
+}
+
 #[test]
-fn runtime_py_runs_the_same_steps_as_the_recorded_rust_for_every_scenario() {
+fn each_language_s_listing_runs_the_same_steps_as_the_recorded_rust_for_every_scenario() {
     let marks = marks();
     let occurrences = occurrences();
     let mut failures = Vec::new();
@@ -172,71 +238,18 @@ fn runtime_py_runs_the_same_steps_as_the_recorded_rust_for_every_scenario() {
     let dir = std::env::temp_dir().join(format!("alp-python-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for (file, parsed) in load_shipped() {
-        for code in ["en", "zh"] {
+        for (code, listing) in listings() {
             let lang = agent_loop_core::i18n::Lang::parse(code).unwrap();
             let file = format!("{file} ({code})");
             let scenario = parsed.as_ref().unwrap_or_else(|p| panic!("{file}: {p:?}")).localized(lang);
-            // The fixture as the learner meets it, with what the model reads.
-            let mut fixture = scenario.raw.clone();
-            fixture["question"] = json!(scenario.question);
-            fixture["system"] = json!(scenario.system);
-            fixture["tool_description"] = json!(scenario.tool_description);
-            let path = dir.join(format!("{}-{code}.json", scenario.id));
-            std::fs::write(&path, fixture.to_string()).unwrap();
-            let out = Command::new(python())
-                .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/replay.py"))
-                .arg(&path)
-                .output()
-                .unwrap_or_else(|e| panic!("CPython is needed for this test (python3): {e}"));
-            assert!(
-                out.status.success(),
-                "{file}: replay.py failed:\n{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            let py: Value = serde_json::from_slice(&out.stdout).expect("replay.py prints JSON");
+            let setup = setup_text(&scenario);
+            let py =
+                replay(&dir, &format!("{}-{code}", scenario.id), listing, &setup, scenario.function.name());
             let trace = record_scenario(&scenario);
-            if code == "en" {
-                let plain = record_scenario(parsed.as_ref().unwrap());
-                assert_eq!(plain.output.len(), trace.output.len(), "{file}: English is the default");
+            match departure(&file, &trace, &py, &marks, &occurrences) {
+                Some(why) => failures.push(why),
+                None => compared += 1,
             }
-            let want = match expected(&trace, &marks, &occurrences) {
-                Ok(w) => w,
-                Err(why) => {
-                    failures.push(format!("{file}: {why}"));
-                    continue;
-                }
-            };
-            let got = actual(py["steps"].as_array().unwrap(), &marks);
-            if want != got {
-                let at = want.iter().zip(&got).position(|(a, b)| a != b).unwrap_or(want.len().min(got.len()));
-                failures.push(format!(
-                "{file}: the lines part at step {at} ({} Rust-mapped, {} CPython)\nRust maps to:\n{}\nCPython ran:\n{}",
-                want.len(),
-                got.len(),
-                show(&want, at),
-                show(&got, at)
-            ));
-                continue;
-            }
-            // The same outcome.
-            let rust_result = trace.returned();
-            let rust_error = trace.error.as_ref().map(|e| e.kind.clone());
-            if py["result"] != rust_result || py["error"].as_str().map(str::to_string) != rust_error {
-                failures.push(format!(
-                    "{file}: outcomes differ\n  rust:    {rust_result} {rust_error:?}\n  cpython: {} {}",
-                    py["result"], py["error"]
-                ));
-                continue;
-            }
-            let rust_output: Vec<String> = trace.output.iter().map(ToString::to_string).collect();
-            if py["output"] != json!(rust_output) {
-                failures.push(format!(
-                    "{file}: output differs\n  rust:    {rust_output:?}\n  cpython: {}",
-                    py["output"]
-                ));
-                continue;
-            }
-            compared += 1;
         }
     }
     std::fs::remove_dir_all(&dir).ok();
@@ -245,34 +258,57 @@ fn runtime_py_runs_the_same_steps_as_the_recorded_rust_for_every_scenario() {
 }
 
 #[test]
-fn every_executable_python_line_carries_a_rust_label() {
-    let marks = marks();
-    let occurrences = occurrences();
-    let labels: Vec<String> = occurrences.values().map(|(l, _)| l.clone()).collect();
-    let mut unmarked = Vec::new();
-    let mut in_function = false;
-    let mut in_docstring = false;
-    for (i, line) in PYTHON_SOURCE.lines().enumerate() {
-        let t = line.trim();
-        if line.starts_with("def ") {
-            in_function = true;
-            continue;
+fn every_language_s_listing_has_the_default_s_lines_and_marks() {
+    let default: Vec<&str> = PYTHON_SOURCE.lines().collect();
+    assert!(listings().len() >= 2, "the listing is written in zh and en");
+    for (code, text) in listings() {
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), default.len(), "{code}: as many lines as runtime.py");
+        for (i, (a, b)) in default.iter().zip(&lines).enumerate() {
+            let mark = |l: &str| l.split_once("  #| ").map(|(_, m)| m.to_string());
+            let def = |l: &str| l.starts_with("def ").then(|| l.split('(').next().unwrap_or("").to_string());
+            assert_eq!(mark(a), mark(b), "{code}:{}: the marks of runtime.py:{}", i + 1, i + 1);
+            assert_eq!(def(a), def(b), "{code}:{}: the def of runtime.py:{}", i + 1, i + 1);
         }
-        if !line.starts_with(' ') && !t.is_empty() {
-            in_function = false;
-        }
-        let quotes = t.matches("\"\"\"").count();
-        let was_docstring = in_docstring;
-        if quotes % 2 == 1 {
-            in_docstring = !in_docstring;
-        }
-        let code = in_function && !t.is_empty() && !t.starts_with('#') && !was_docstring && quotes == 0;
-        let exempt = t == "else:" || t.starts_with("return isinstance(block"); // no line event; a nested helper's body
-        if code && !exempt && !line.contains("  #| ") {
-            unmarked.push(format!("{}: {t}", i + 1));
+        // No line wider than the code panel shows at 1440 px (84 columns;
+        // a CJK character takes two).
+        for (i, line) in lines.iter().enumerate() {
+            let shown = line.split("  #| ").next().unwrap_or("");
+            let width: usize = shown.chars().map(|c| if c > '\u{2e80}' { 2 } else { 1 }).sum();
+            assert!(width <= 80, "{code}:{}: {width} columns: {shown}", i + 1);
         }
     }
-    assert!(unmarked.is_empty(), "lines without a `#|` label:\n{}", unmarked.join("\n"));
+}
+
+#[test]
+fn every_statement_of_the_python_carries_a_rust_label() {
+    let labels: Vec<String> = occurrences().values().map(|(l, _)| l.clone()).collect();
+    let marks = marks();
+    let dir = std::env::temp_dir().join(format!("alp-statements-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("runtime.py");
+    std::fs::write(&path, PYTHON_SOURCE).unwrap();
+    let out = Command::new(python())
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/replay.py"))
+        .arg("--statements")
+        .arg(&path)
+        .output()
+        .expect("python3");
+    std::fs::remove_dir_all(&dir).ok();
+    let statements: BTreeMap<String, Vec<u32>> = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(statements.len(), 3, "{statements:?}");
+    let lines: Vec<&str> = PYTHON_SOURCE.lines().collect();
+    let mut unmarked = Vec::new();
+    for (function, starts) in &statements {
+        for n in starts {
+            let text = lines[*n as usize - 1].trim();
+            let docstring = text.starts_with("\"\"\"");
+            if !docstring && !marks.lines.iter().any(|(f, m, _)| f == function && m == n) {
+                unmarked.push(format!("{n}: {text}"));
+            }
+        }
+    }
+    assert!(unmarked.is_empty(), "statements without a `#|` label:\n{}", unmarked.join("\n"));
     for (_, n, keys) in &marks.lines {
         for key in keys {
             let label = key.split('@').next().unwrap_or("");
@@ -327,7 +363,8 @@ fn the_python_names_are_read_from_the_listing() {
         "call",
         "result",
         "last_line",
-        "is_lesson_block",
+        "kinds",
+        "texts",
     ] {
         assert!(looped.iter().any(|n| n == name), "run_loop has {name}: {looped:?}");
     }

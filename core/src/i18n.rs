@@ -1,7 +1,8 @@
 //! Every word the page shows, per language: one table per language in
 //! `fixtures/i18n/<code>.json` (compiled in by build.rs), holding the
-//! interface words, the figure's labels, the translations of the core's
-//! fixed sentences ([`Said`]) and the captions of every stage.
+//! interface words, the figure's labels, the sentences a program writes
+//! into its run ([`Said`], in the words of that language's listing) and
+//! the captions of every stage.
 //!
 //! Adding a language is adding one file; [`register`] adds one at run time
 //! (the pseudo-locale test does). A word missing from a table falls back to
@@ -154,20 +155,23 @@ impl Lang {
         fill(self.word(key), |name| values.iter().find(|(k, _)| *k == name).map(|(_, v)| v.clone()))
     }
 
-    /// One of the core's fixed sentences as this language says it; the
-    /// code's own English when the table has no translation.
-    ///
-    /// The code's own words stay; where this language translates them, the
-    /// translation stands beside them (`model call 1（模型调用 1）`).
-    pub fn said(self, said: &Said) -> String {
-        match table(self).said.get(said.kind()) {
-            Some(text) => {
-                let values = said.values();
-                let gloss =
-                    fill(text, |name| values.iter().find(|(k, _)| *k == name).map(|(_, v)| v.clone()));
-                self.fill("with_gloss", &[("value", said.to_string()), ("gloss", gloss)])
-            }
-            None => said.to_string(),
+    /// A sentence of the program in this language: the words its listing
+    /// in this language writes (English where the table has none).
+    pub fn say(self, said: &Said) -> String {
+        let values = said.values();
+        fill(self.said_template(said.kind()), |name| {
+            values.iter().find(|(k, _)| *k == name).map(|(_, v)| v.clone())
+        })
+    }
+
+    /// The template of a sentence kind (`timed out after {seconds} s`).
+    pub fn said_template(self, kind: &str) -> &'static str {
+        if let Some(t) = table(self).said.get(kind) {
+            return t;
+        }
+        match Lang::parse("en").filter(|en| *en != self) {
+            Some(en) => en.said_template(kind),
+            None => "?",
         }
     }
 
@@ -179,12 +183,6 @@ impl Lang {
             return code.to_string();
         }
         self.fill("with_gloss", &[("value", code.to_string()), ("gloss", self.word(&key).to_string())])
-    }
-
-    /// A text from the record, translated when the core wrote it
-    /// ([`Said::recognise`]), else as it is.
-    pub fn said_text(self, text: &str) -> String {
-        Said::recognise(text).map_or_else(|| text.to_string(), |s| self.said(&s))
     }
 
     /// The caption `(title, body)` of a stage, unfilled.
@@ -199,6 +197,15 @@ impl Lang {
     pub fn keys(self) -> Vec<&'static str> {
         table(self).words.keys().map(String::as_str).collect()
     }
+}
+
+/// The values of a text written from `template` with one placeholder
+/// (`timed out after {seconds} s` and `timed out after 3 s` give `3`), if
+/// the text is that template filled.
+pub fn unfill(template: &str, text: &str) -> Option<String> {
+    let (head, rest) = template.split_once('{')?;
+    let (_, tail) = rest.split_once('}')?;
+    text.strip_prefix(head)?.strip_suffix(tail).map(str::to_string)
 }
 
 /// Fill `{name}` placeholders with `value(name)`. A brace pair around

@@ -158,15 +158,13 @@ pub struct LoopError {
     pub message: String,
 }
 
-/// The fixed sentences the core writes — the lines `run_loop` emits and the
-/// texts `run_main` puts in a tool result — as a kind and its values.
-///
-/// `runtime.rs` writes them as plain strings (that is what a learner should
-/// read). This is the one place that knows their templates: [`Said::read`]
-/// takes a text apart exactly (the same text comes back from `Display`, or
-/// it is not recognised), and a test checks every template against the
-/// string literals in `runtime.rs`. A page in another language shows a
-/// translation by [`Said::kind`] with [`Said::values`].
+/// The sentences a program writes into its run — the lines `run_loop`
+/// emits, the texts `run_main` puts in a tool result, the outcome's text —
+/// as a kind and its values. The words are the listing's: each language's
+/// table holds the template of every kind (`said.<kind>` in
+/// fixtures/i18n), and a run is recorded in one language, so the record,
+/// the output and the Python listing of that language say the same
+/// characters (tests/python.rs runs each language's listing to prove it).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Said {
     /// `model call 2`
@@ -180,108 +178,50 @@ pub enum Said {
     /// `unsupported tool or arguments`
     Unsupported,
     /// `timed out after 3 s` (the timeout as the code prints it)
-    TimedOut { seconds: String },
+    TimedOut { seconds: Seconds },
     /// `cannot start: [Errno 2] …`
     CannotStart { error: String },
     /// `(no output)`
     NoOutput,
-    /// Any other text, shown as it is.
-    Text(String),
+    /// `model request failed: APIConnectionError`
+    ModelFailed { name: String },
+    /// The response's blocks are not ones the lesson reads.
+    BadFormat,
+    /// `the model stopped: max_tokens; check the response`
+    ModelStopped { reason: String },
+    /// The stop reason and the tool requests disagree.
+    Mismatch,
+    /// Every model call was used.
+    CallLimit { max_calls: i64 },
+    /// `max_calls` is below 1.
+    BadBudget { max_calls: i64 },
 }
 
+/// How a run says a [`Said`]: in the language it is recorded in.
+pub type Say<'a> = &'a dyn Fn(Said) -> String;
+
 impl Said {
-    /// Every template, as `runtime.rs` spells it (`{}` marks the value).
-    pub const TEMPLATES: [&'static str; 8] = [
-        "model call {}",
-        "executing {}",
-        "tool result: {}",
-        "saved the tool results for the next call",
-        "unsupported tool or arguments",
-        "timed out after {} s",
-        "cannot start: {}",
-        "(no output)",
+    /// Every kind, for the tests that check each table has each.
+    pub const KINDS: [&'static str; 14] = [
+        "model_call",
+        "executing",
+        "tool_result",
+        "saved",
+        "unsupported",
+        "timed_out",
+        "cannot_start",
+        "no_output",
+        "model_failed",
+        "bad_format",
+        "model_stopped",
+        "mismatch",
+        "call_limit",
+        "bad_budget",
     ];
 
     /// The key of this sentence in the language tables (`said.<kind>`).
     pub fn kind(&self) -> &'static str {
-        match self {
-            Said::ModelCall { .. } => "model_call",
-            Said::Executing { .. } => "executing",
-            Said::ToolResult { .. } => "tool_result",
-            Said::Saved => "saved",
-            Said::Unsupported => "unsupported",
-            Said::TimedOut { .. } => "timed_out",
-            Said::CannotStart { .. } => "cannot_start",
-            Said::NoOutput => "no_output",
-            Said::Text(_) => "text",
-        }
-    }
-
-    /// The values a translation fills in, by placeholder name.
-    pub fn values(&self) -> Vec<(&'static str, String)> {
-        match self {
-            Said::ModelCall { number } => vec![("number", number.to_string())],
-            Said::Executing { name } => vec![("name", name.clone())],
-            Said::ToolResult { line } => vec![("line", line.clone())],
-            Said::TimedOut { seconds } => vec![("seconds", seconds.clone())],
-            Said::CannotStart { error } => vec![("error", error.clone())],
-            Said::Text(text) => vec![("text", text.clone())],
-            Said::Saved | Said::Unsupported | Said::NoOutput => Vec::new(),
-        }
-    }
-
-    /// Read a text the core wrote: one of the templates exactly, else
-    /// [`Said::Text`].
-    pub fn read(text: &str) -> Said {
-        Said::recognise(text).unwrap_or_else(|| Said::Text(text.to_string()))
-    }
-
-    /// The sentence this text is, if it is one of the templates exactly.
-    pub fn recognise(text: &str) -> Option<Said> {
-        let value = |template: &str| {
-            let (head, tail) = template.split_once("{}")?;
-            text.strip_prefix(head)?.strip_suffix(tail).map(str::to_string)
-        };
-        let [model_call, executing, tool_result, saved, unsupported, timed_out, cannot_start, no_output] =
-            Said::TEMPLATES;
-        let said = if let Some(n) = value(model_call).and_then(|n| n.parse().ok()) {
-            Said::ModelCall { number: n }
-        } else if let Some(name) = value(executing) {
-            Said::Executing { name }
-        } else if let Some(line) = value(tool_result) {
-            Said::ToolResult { line }
-        } else if let Some(seconds) = value(timed_out).filter(|s| is_decimal(s)) {
-            Said::TimedOut { seconds }
-        } else if let Some(error) = value(cannot_start) {
-            Said::CannotStart { error }
-        } else if text == saved {
-            Said::Saved
-        } else if text == unsupported {
-            Said::Unsupported
-        } else if text == no_output {
-            Said::NoOutput
-        } else {
-            return None;
-        };
-        // Only what writes back to exactly the same text.
-        (said.to_string() == text).then_some(said)
-    }
-}
-
-/// A number as Rust prints an f64 (`3`, `0.5`), checked without parsing it
-/// (float parsing would add kilobytes to the page).
-fn is_decimal(s: &str) -> bool {
-    let digits = |p: &str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit());
-    match s.split_once('.') {
-        Some((whole, part)) => digits(whole) && digits(part),
-        None => digits(s),
-    }
-}
-
-impl std::fmt::Display for Said {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let index = match self {
-            Said::Text(text) => return f.write_str(text),
+        let i = match self {
             Said::ModelCall { .. } => 0,
             Said::Executing { .. } => 1,
             Said::ToolResult { .. } => 2,
@@ -290,17 +230,30 @@ impl std::fmt::Display for Said {
             Said::TimedOut { .. } => 5,
             Said::CannotStart { .. } => 6,
             Said::NoOutput => 7,
+            Said::ModelFailed { .. } => 8,
+            Said::BadFormat => 9,
+            Said::ModelStopped { .. } => 10,
+            Said::Mismatch => 11,
+            Said::CallLimit { .. } => 12,
+            Said::BadBudget { .. } => 13,
         };
-        let template = Said::TEMPLATES[index];
-        match (template.split_once("{}"), self.values().first()) {
-            (Some((head, tail)), Some((_, value))) => write!(f, "{head}{value}{tail}"),
-            _ => f.write_str(template),
-        }
+        Said::KINDS[i]
     }
-}
 
-impl Serialize for Said {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
+    /// The values a template fills in, by placeholder name.
+    pub fn values(&self) -> Vec<(&'static str, String)> {
+        match self {
+            Said::ModelCall { number } => vec![("number", number.to_string())],
+            Said::Executing { name } => vec![("name", name.clone())],
+            Said::ToolResult { line } => vec![("line", line.clone())],
+            Said::TimedOut { seconds } => vec![("seconds", seconds.to_string())],
+            Said::CannotStart { error } => vec![("error", error.clone())],
+            Said::ModelFailed { name } => vec![("name", name.clone())],
+            Said::ModelStopped { reason } => vec![("reason", reason.clone())],
+            Said::CallLimit { max_calls } | Said::BadBudget { max_calls } => {
+                vec![("max_calls", max_calls.to_string())]
+            }
+            Said::Saved | Said::Unsupported | Said::NoOutput | Said::BadFormat | Said::Mismatch => Vec::new(),
+        }
     }
 }

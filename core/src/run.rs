@@ -4,7 +4,8 @@
 //! out as JSON by `lesson::trace_json`; the format is in
 //! docs/trace-format.md).
 
-use crate::programs::{self, Inputs};
+use crate::i18n::Lang;
+use crate::programs::{self, Inputs, Script};
 use crate::protocol::{Model, Process, Setup};
 use crate::scenario::{Expect, Scenario};
 use crate::trace::{self, Cut, Function, Limits, LocalsTable, Recording, Step};
@@ -22,8 +23,13 @@ pub struct Trace {
     /// (kept once: the JSON writer puts them back in `result`).
     pub result: Value,
     pub error: Option<TraceError>,
-    /// What the entry point printed, line by line.
-    pub output: Vec<crate::protocol::Said>,
+    /// What the program emitted while it ran, line by line.
+    pub output: Vec<String>,
+    /// What the entry call of the setup prints once the entry point
+    /// returned (nothing when it raised or the recording was cut).
+    pub printed: Vec<String>,
+    /// The language the run spoke.
+    pub lang: Lang,
     /// The final message list; steps say how much of it existed.
     pub record: Vec<Value>,
     pub steps: Vec<Step>,
@@ -45,6 +51,8 @@ impl Trace {
             result: Value::Null,
             error: None,
             output: Vec::new(),
+            printed: Vec::new(),
+            lang: Lang::default_lang(),
             record: Vec::new(),
             steps: Vec::new(),
             locals: Default::default(),
@@ -118,6 +126,27 @@ impl Trace {
     }
 }
 
+/// The teaching setup and entry of `scenario` as Python, in its language:
+/// what the setup panel shows and what CPython runs after the listing.
+pub fn setup_text(scenario: &Scenario) -> String {
+    let setup = Setup::new(&scenario.system, &scenario.tool_description);
+    let inputs = inputs_of(scenario, &setup);
+    let process = scenario.raw.get("process").cloned().unwrap_or(Value::Null);
+    let script = Script { replies: &scenario.model, process: &process };
+    (programs::of(scenario.function).setup)(scenario.function, &inputs, &script)
+}
+
+fn inputs_of<'a>(scenario: &'a Scenario, setup: &'a Setup) -> Inputs<'a> {
+    Inputs {
+        question: &scenario.question,
+        setup,
+        max_calls: scenario.max_calls,
+        call: &scenario.call,
+        timeout_s: scenario.timeout_s,
+        lang: scenario.lang,
+    }
+}
+
 /// Record `scenario` against its own fixture doubles.
 pub fn record_scenario(scenario: &Scenario) -> Trace {
     let (mut model, mut process) = scenario.doubles();
@@ -135,13 +164,7 @@ pub fn record(
     let limits: Limits = limits.into();
     // The model reads SYSTEM and the tool description in the scenario's language.
     let setup = Setup::new(&scenario.system, &scenario.tool_description);
-    let inputs = Inputs {
-        question: &scenario.question,
-        setup: &setup,
-        max_calls: scenario.max_calls,
-        call: &scenario.call,
-        timeout_s: scenario.timeout_s,
-    };
+    let inputs = inputs_of(scenario, &setup);
     let program = programs::of(scenario.function);
     let (ran, rec) = trace::recording(limits, || (program.run)(scenario.function, &inputs, model, process));
     let Recording { steps, locals, output, cut } = rec;
@@ -149,12 +172,18 @@ pub fn record(
         Some(cut) => (Value::Null, Some(cut_error(cut, &limits))),
         None => (ran.result, ran.error),
     };
+    let printed = match &error {
+        None => (program.prints)(scenario.function, &result, scenario.lang),
+        Some(_) => Vec::new(),
+    };
     Trace {
         scenario: scenario.id.clone(),
         function: scenario.function,
         result,
         error,
         output,
+        printed,
+        lang: scenario.lang,
         record: ran.record,
         steps,
         locals,

@@ -1,48 +1,44 @@
 """The agent loop in Python: one model request, one tool run, and the loop.
 
 The same three functions as runtime.rs, written the way the lesson writes
-them. The page's steps are recorded from the Rust version compiled to
-WebAssembly; the test suite runs this file under CPython for every shipped
-scenario and checks that it runs the same lines, in the same order, to the
-same result. The `#|` marks at the ends of lines name those steps (the
-labels of runtime.rs); the page does not show them.
+them; runtime.zh.py is this file in Chinese, line for line. The page's
+steps are recorded from the Rust compiled to WebAssembly; the test suite
+runs each language's file under CPython, with the setup the page shows, for
+every shipped scenario and checks that it runs the same lines to the same
+result, record and output. The `#|` marks name those steps (the labels of
+runtime.rs); the page does not show them. QUESTION, SYSTEM and TOOLS come
+from the setup.
 """
 
 import subprocess
 import sys
 
-QUESTION = "Run main.py and only report the result."
-SYSTEM = (
-    "Work on the user's request. To run main.py, call run_main. "
-    "Report what the result says, honestly, and do not change any file."
-)
-TOOLS = [
-    {
-        "name": "run_main",
-        "description": "Run main.py in the working directory; returns the exit code, stdout and stderr.",
-        "input_schema": {"type": "object", "properties": {}, "additionalProperties": False},
-    }
-]
 OUTPUT_LIMIT = 2000
 
 
 def ask_claude(client, model, messages):
-    """Ask the model once. No tools run here, and nothing loops: send the
-    agreement, the whole record and the tool list, hand back the answer."""
-    response = client.messages.create(model=model, system=SYSTEM, messages=messages, tools=TOOLS, max_tokens=1024)  #| ask.build ask.create
+    """Ask the model once. No tool runs here and nothing loops: send the
+    agreement, the whole record and the tool list; hand back the answer."""
+    response = client.messages.create(  #| ask.build ask.create
+        model=model, system=SYSTEM, messages=messages,
+        tools=TOOLS, max_tokens=1024,
+    )
     return response.model_dump()  #| ask.return
 
 
 def run_main(call, workspace, timeout=3):
     """Run main.py for one tool request and wrap what happened in a
-    tool_result. A failing program is a result too."""
+    tool_result. A program that fails is a result too."""
     result = {"type": "tool_result", "tool_use_id": call.get("id")}  #| main.envelope
     if call.get("name") != "run_main" or call.get("input") != {}:  #| main.validate
         result["content"] = "unsupported tool or arguments"  #| main.reject
         result["is_error"] = True  #| main.reject_flag
         return result  #| main.return@1
     try:  #| main.spawn
-        process = subprocess.run([sys.executable, "main.py"], cwd=workspace, capture_output=True, text=True, timeout=timeout)  #| main.spawn
+        process = subprocess.run(  #| main.spawn
+            [sys.executable, "main.py"], cwd=workspace,
+            capture_output=True, text=True, timeout=timeout,
+        )
     except subprocess.TimeoutExpired:  #| main.timeout main.cannot_start
         result["content"] = f"timed out after {timeout} s"  #| main.timeout
         result["is_error"] = True  #| main.timeout_flag
@@ -59,44 +55,55 @@ def run_main(call, workspace, timeout=3):
 
 
 def run_loop(ask, execute, max_calls=4, emit=print):
-    """The loop. `ask` reads the whole record and returns the model's
-    answer; `execute` runs one tool request. Every answer and every result
+    """The loop. ask reads the whole record and returns the model's
+    answer; execute runs one tool request. Every answer and every result
     is saved; the loop stops on stop_reason, never on what a text says."""
     if max_calls < 1:  #| loop.check_budget
-        raise ValueError(f"max_calls must be at least 1, got {max_calls}")  #| loop.bad_budget
+        raise ValueError(  #| loop.bad_budget
+            f"max_calls must be at least 1, got {max_calls}")
     messages = [{"role": "user", "content": QUESTION}]  #| loop.start
-
-    def is_lesson_block(block):  #| loop.rule
-        return isinstance(block, dict) and block.get("type") in ("text", "tool_use")
+    kinds = ("text", "tool_use")  # the block types this lesson reads  #| loop.rule
 
     for number in range(1, max_calls + 1):  #| loop.next_call
         emit(f"model call {number}")  #| loop.announce
         try:  #| loop.ask
             response = ask(messages)  #| loop.ask
         except Exception as error:  #| loop.model_error
-            # A failed request hands control back: no retry, no invented result.
+            # A failed request hands control back: no retry, no made-up result.
             text = f"model request failed: {type(error).__name__}"  #| loop.model_error
-            return {"status": "model_error", "text": text, "calls": number, "messages": messages}  #| loop.finish_model_error
+            return {"status": "model_error", "text": text,  #| loop.finish_model_error
+                    "calls": number, "messages": messages}
         reason = response.get("stop_reason") or "(none)"  #| loop.read
         blocks = response.get("content")  #| loop.content
-        if not isinstance(blocks, list) or not all(is_lesson_block(block) for block in blocks):  #| loop.check_format
+        if not isinstance(blocks, list) or not all(  #| loop.check_format
+                isinstance(block, dict) and block.get("type") in kinds
+                for block in blocks):
             text = "the response is not in a format this lesson supports"  #| loop.bad_format
-            return {"status": "protocol_error", "text": text, "calls": number, "messages": messages}  #| loop.finish_bad_format
+            return {"status": "protocol_error", "text": text,  #| loop.finish_bad_format
+                    "calls": number, "messages": messages}
+        # The whole answer goes into the record before anything is decided.
         messages.append({"role": "assistant", "content": blocks})  #| loop.save_response
-        calls = [block for block in blocks if block["type"] == "tool_use"]  #| loop.find_calls
-        text = "\n".join(block.get("text", "") for block in blocks if block["type"] == "text")  #| loop.join_text loop.join_lines
+        calls = [block for block in blocks  #| loop.find_calls
+                 if block["type"] == "tool_use"]
+        texts = [block.get("text", "") for block in blocks  #| loop.join_text
+                 if block["type"] == "text"]
+        text = "\n".join(texts)  #| loop.join_lines
         if reason == "end_turn" and not calls and text.strip():  #| loop.check_answer
-            return {"status": "answered", "text": text, "calls": number, "messages": messages}  #| loop.answered
+            return {"status": "answered", "text": text,  #| loop.answered
+                    "calls": number, "messages": messages}
         if reason not in ("end_turn", "tool_use"):  #| loop.check_reason
             text = f"the model stopped: {reason}; check the response"  #| loop.model_stopped
-            return {"status": "model_stopped", "text": text, "calls": number, "messages": messages}  #| loop.finish_model_stopped
+            return {"status": "model_stopped", "text": text,  #| loop.finish_model_stopped
+                    "calls": number, "messages": messages}
         ids = [call.get("id") for call in calls]  #| loop.check_ids
         filled = all(isinstance(i, str) and i != "" for i in ids)  #| loop.ids_filled
         unique = all(ids[i] not in ids[:i] for i in range(1, len(ids)))  #| loop.ids_unique
-        if reason != "tool_use" or not calls or not filled or not unique:  #| loop.check_calls
+        if (reason != "tool_use" or not calls  #| loop.check_calls
+                or not filled or not unique):
             text = "the stop reason and the tool requests disagree"  #| loop.calls_mismatch
-            return {"status": "protocol_error", "text": text, "calls": number, "messages": messages}  #| loop.finish_mismatch
-        # The whole answer is already saved; each result must name its request's id.
+            return {"status": "protocol_error", "text": text,  #| loop.finish_mismatch
+                    "calls": number, "messages": messages}
+        # Each result must name the id of its request.
         results = []  #| loop.results
         for call in calls:  #| loop.next_tool
             emit(f"executing {call.get('name', '?')}")  #| loop.announce_tool
@@ -106,5 +113,7 @@ def run_loop(ask, execute, max_calls=4, emit=print):
             results.append(result)  #| loop.stage_result
         messages.append({"role": "user", "content": results})  #| loop.save_results
         emit("saved the tool results for the next call")  #| loop.saved
-    text = f"used all {max_calls} model calls; the record goes back to the user"  #| loop.call_limit
-    return {"status": "call_limit", "text": text, "calls": max_calls, "messages": messages}  #| loop.finish_call_limit
+    text = (f"used all {max_calls} model calls; "  #| loop.call_limit
+            "the record goes back to the user")
+    return {"status": "call_limit", "text": text,  #| loop.finish_call_limit
+            "calls": max_calls, "messages": messages}

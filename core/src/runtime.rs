@@ -9,7 +9,7 @@
 //! above) runs. The page hides them; they change no value.
 
 use crate::protocol::{LoopError, Model, ModelError, Outcome, Process, ProcessOutcome, Seconds, Status};
-use crate::protocol::{Request, MODEL};
+use crate::protocol::{Request, Said, Say, MODEL};
 use crate::trace::{before, head};
 use serde_json::{json, Value};
 
@@ -38,13 +38,13 @@ pub fn ask_claude(
 /// Run `python main.py` for one tool request and wrap what happened in a
 /// `tool_result`. A failing program is a result too; this function never
 /// decides whether the user got an answer.
-pub fn run_main(call: &Value, process: &mut dyn Process, timeout: Seconds) -> Value {
+pub fn run_main(call: &Value, process: &mut dyn Process, timeout: Seconds, say: Say) -> Value {
     before!("main.envelope"; call, timeout);
     let mut result = json!({"type": "tool_result", "tool_use_id": call["id"]});
     before!("main.validate"; call, result);
     if call["name"] != "run_main" || call["input"] != json!({}) {
         before!("main.reject"; call, result);
-        result["content"] = json!("unsupported tool or arguments");
+        result["content"] = json!(say(Said::Unsupported));
         before!("main.reject_flag"; call, result);
         result["is_error"] = json!(true);
         before!("main.return"; result);
@@ -58,7 +58,7 @@ pub fn run_main(call: &Value, process: &mut dyn Process, timeout: Seconds) -> Va
             before!("main.cap"; returncode, output);
             let output: String = output.chars().take(OUTPUT_LIMIT).collect();
             before!("main.placeholder"; returncode, output);
-            let output = if output.is_empty() { "(no output)".to_string() } else { output };
+            let output = if output.is_empty() { say(Said::NoOutput) } else { output };
             before!("main.content"; returncode, output, result);
             result["content"] = json!(format!("exit_code={returncode}\n{output}"));
             before!("main.flag"; returncode, result);
@@ -66,13 +66,13 @@ pub fn run_main(call: &Value, process: &mut dyn Process, timeout: Seconds) -> Va
         }
         ProcessOutcome::TimedOut => {
             before!("main.timeout"; timeout, result);
-            result["content"] = json!(format!("timed out after {timeout} s"));
+            result["content"] = json!(say(Said::TimedOut { seconds: timeout }));
             before!("main.timeout_flag"; result);
             result["is_error"] = json!(true);
         }
         ProcessOutcome::CannotStart(error) => {
             before!("main.cannot_start"; error, result);
-            result["content"] = json!(format!("cannot start: {error}"));
+            result["content"] = json!(say(Said::CannotStart { error }));
             before!("main.cannot_start_flag"; result);
             result["is_error"] = json!(true);
         }
@@ -90,14 +90,12 @@ pub fn run_loop(
     execute: &mut dyn FnMut(&Value) -> Value,
     max_calls: i64,
     emit: &mut dyn FnMut(String),
+    say: Say,
 ) -> Result<Outcome, LoopError> {
     before!("loop.check_budget"; max_calls);
     if max_calls < 1 {
         before!("loop.bad_budget"; max_calls);
-        return Err(LoopError {
-            kind: "value_error".into(),
-            message: format!("max_calls must be at least 1, got {max_calls}"),
-        });
+        return Err(LoopError { kind: "value_error".into(), message: say(Said::BadBudget { max_calls }) });
     }
     before!("loop.start"; question, max_calls);
     let mut messages = vec![json!({"role": "user", "content": question})];
@@ -107,14 +105,14 @@ pub fn run_loop(
     for number in 1..=max_calls {
         head!("loop.next_call", messages; number, max_calls);
         before!("loop.announce", messages; number, max_calls);
-        emit(format!("model call {number}"));
+        emit(say(Said::ModelCall { number }));
         before!("loop.ask", messages; number, max_calls);
         let response = match ask(&messages) {
             Ok(response) => response,
             Err(error) => {
                 // A failed request hands control back: no retry, no invented result.
                 before!("loop.model_error", messages; number, error);
-                let text = format!("model request failed: {}", error.name);
+                let text = say(Said::ModelFailed { name: error.name });
                 before!("loop.finish_model_error", messages; number, text);
                 return Ok(Outcome { status: Status::ModelError, text, calls: number, messages });
             }
@@ -126,7 +124,7 @@ pub fn run_loop(
         before!("loop.check_format", messages; number, reason, blocks);
         let Some(blocks) = blocks.filter(|b| b.iter().all(is_lesson_block)) else {
             before!("loop.bad_format", messages; number, response, reason);
-            let text = "the response is not in a format this lesson supports".to_string();
+            let text = say(Said::BadFormat);
             before!("loop.finish_bad_format", messages; number, text);
             return Ok(Outcome { status: Status::ProtocolError, text, calls: number, messages });
         };
@@ -146,7 +144,7 @@ pub fn run_loop(
         before!("loop.check_reason", messages; number, reason, calls, text);
         if reason != "end_turn" && reason != "tool_use" {
             before!("loop.model_stopped", messages; number, reason);
-            let text = format!("the model stopped: {reason}; check the response");
+            let text = say(Said::ModelStopped { reason: reason.clone() });
             before!("loop.finish_model_stopped", messages; number, reason, text);
             return Ok(Outcome { status: Status::ModelStopped, text, calls: number, messages });
         }
@@ -159,7 +157,7 @@ pub fn run_loop(
         before!("loop.check_calls", messages; number, reason, calls, filled, unique);
         if reason != "tool_use" || calls.is_empty() || !filled || !unique {
             before!("loop.calls_mismatch", messages; number, reason, calls, filled, unique);
-            let text = "the stop reason and the tool requests disagree".to_string();
+            let text = say(Said::Mismatch);
             before!("loop.finish_mismatch", messages; number, text);
             return Ok(Outcome { status: Status::ProtocolError, text, calls: number, messages });
         }
@@ -169,23 +167,23 @@ pub fn run_loop(
         for call in calls {
             head!("loop.next_tool", messages; number, call, results);
             before!("loop.announce_tool", messages; number, call, results);
-            emit(format!("executing {}", call["name"].as_str().unwrap_or("?")));
+            emit(say(Said::Executing { name: call["name"].as_str().unwrap_or("?").into() }));
             before!("loop.execute", messages; number, call, results);
             let result = execute(call);
             before!("loop.collect", messages; number, call, result, results);
             let last_line = result["content"].as_str().unwrap_or("").lines().last().unwrap_or("");
             before!("loop.report_tool", messages; number, result, last_line);
-            emit(format!("tool result: {last_line}"));
+            emit(say(Said::ToolResult { line: last_line.into() }));
             before!("loop.stage_result", messages; number, result, results);
             results.push(result);
         }
         before!("loop.save_results", messages; number, results);
         messages.push(json!({"role": "user", "content": results}));
         before!("loop.saved", messages; number);
-        emit("saved the tool results for the next call".to_string());
+        emit(say(Said::Saved));
     }
     before!("loop.call_limit", messages; max_calls);
-    let text = format!("used all {max_calls} model calls; the record goes back to the user");
+    let text = say(Said::CallLimit { max_calls });
     before!("loop.finish_call_limit", messages; max_calls, text);
     Ok(Outcome { status: Status::CallLimit, text, calls: max_calls, messages })
 }

@@ -99,7 +99,7 @@ pub fn question_line(session: &Session) -> Option<(Function, u32, &'static str)>
         let step = session.replay().trace().steps.get(ask.step)?;
         Some((step.function, lesson::line_in(code, step)))
     })?;
-    let lines = &lesson::listing_in(code, function).lines;
+    let lines = &lesson::listing_shown(code, function, session.lang()).lines;
     let text = lines.iter().find(|l| l.number == Some(n)).map_or("", |l| l.text.trim());
     Some((function, n, text))
 }

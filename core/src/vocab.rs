@@ -146,3 +146,130 @@ impl std::fmt::Display for Decimal {
         f.write_str(&out)
     }
 }
+
+/// A JSON value as Python source (`true` → `True`, `null` → `None`): on one
+/// line when it fits in `room` columns after the `used` ones already on its
+/// line, else one item per line, indented by four spaces a level. What a
+/// setup written in Python shows of a scenario's data; CPython reads it
+/// back as the same value.
+pub fn py_literal(value: &serde_json::Value, used: usize, room: usize) -> String {
+    py_block(value, 0, used, room)
+}
+
+fn py_block(value: &serde_json::Value, indent: usize, used: usize, room: usize) -> String {
+    use serde_json::Value;
+    let flat = py_flat(value);
+    if used + flat.chars().count() <= room {
+        return flat;
+    }
+    let inner = indent + 4;
+    let (open, close, items): (&str, &str, Vec<String>) = match value {
+        Value::Array(list) if !list.is_empty() => {
+            ("[", "]", list.iter().map(|v| py_block(v, inner, inner, room)).collect())
+        }
+        Value::Object(map) if !map.is_empty() => (
+            "{",
+            "}",
+            map.iter()
+                .map(|(k, v)| {
+                    let key = py_flat(&Value::String(k.clone()));
+                    let used = inner + key.chars().count() + 2;
+                    format!("{key}: {}", py_block(v, inner, used, room))
+                })
+                .collect(),
+        ),
+        _ => return flat,
+    };
+    let pad = " ".repeat(inner);
+    let body: String = items.iter().map(|item| format!("{pad}{item},\n")).collect();
+    format!("{open}\n{body}{}{close}", " ".repeat(indent))
+}
+
+/// A JSON value as Python source on one line.
+fn py_flat(value: &serde_json::Value) -> String {
+    use serde_json::Value;
+    match value {
+        Value::Null => "None".into(),
+        Value::Bool(b) => if *b { "True" } else { "False" }.into(),
+        // A JSON string is a Python string literal (serde writes no `\/`).
+        Value::Number(_) | Value::String(_) => value.to_string(),
+        Value::Array(list) => format!("[{}]", list.iter().map(py_flat).collect::<Vec<_>>().join(", ")),
+        Value::Object(map) => {
+            let items: Vec<String> =
+                map.iter().map(|(k, v)| format!("{}: {}", Value::String(k.clone()), py_flat(v))).collect();
+            format!("{{{}}}", items.join(", "))
+        }
+    }
+}
+
+/// What Python's `str()` gives for a JSON value read from JSON: a string
+/// itself, `None`, `True`, a number, or the `repr` of a list or a dict.
+pub fn py_str(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::String(s) => s.clone(),
+        other => py_repr(other),
+    }
+}
+
+/// Python's `repr()` of a JSON value read from JSON.
+pub fn py_repr(value: &serde_json::Value) -> String {
+    use serde_json::Value;
+    match value {
+        Value::String(s) => {
+            // Single quotes unless the text has one and no double quote.
+            let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
+            let mut out = String::from(quote);
+            for c in s.chars() {
+                match c {
+                    '\\' => out.push_str("\\\\"),
+                    '\n' => out.push_str("\\n"),
+                    '\r' => out.push_str("\\r"),
+                    '\t' => out.push_str("\\t"),
+                    c if c == quote => {
+                        out.push('\\');
+                        out.push(c);
+                    }
+                    c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                        out.push_str(&format!("\\x{:02x}", c as u32))
+                    }
+                    c => out.push(c),
+                }
+            }
+            out.push(quote);
+            out
+        }
+        Value::Array(list) => format!("[{}]", list.iter().map(py_repr).collect::<Vec<_>>().join(", ")),
+        Value::Object(map) => {
+            let items: Vec<String> = map
+                .iter()
+                .map(|(k, v)| format!("{}: {}", py_repr(&Value::String(k.clone())), py_repr(v)))
+                .collect();
+            format!("{{{}}}", items.join(", "))
+        }
+        other => py_flat(other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_literal_fits_its_line_or_opens_one_item_per_line() {
+        let v = json!({"a": [1, true, null], "b": "x"});
+        assert_eq!(py_literal(&v, 0, 80), r#"{"a": [1, True, None], "b": "x"}"#);
+        assert_eq!(py_literal(&v, 0, 30), "{\n    \"a\": [1, True, None],\n    \"b\": \"x\",\n}");
+        assert_eq!(py_literal(&json!([[1, 2], [3]]), 70, 76), "[\n    [1, 2],\n    [3],\n]");
+    }
+
+    #[test]
+    fn str_and_repr_are_python_s() {
+        assert_eq!(py_str(&json!("a\nb")), "a\nb");
+        assert_eq!(py_str(&json!(null)), "None");
+        assert_eq!(py_str(&json!(false)), "False");
+        assert_eq!(py_repr(&json!("it's")), "\"it's\"");
+        assert_eq!(py_repr(&json!("a'b\"c\n")), "'a\\'b\"c\\n'");
+        assert_eq!(py_str(&json!({"k": ["v", 1]})), "{'k': ['v', 1]}");
+    }
+}

@@ -157,7 +157,7 @@ pub(super) fn tool_values(svg: &mut Svg, m: &Moment, step: &Step, locals: &Value
     if result.is_object() {
         let content = result["content"]
             .as_str()
-            .map(|c| clip(&lang.said_text(c.lines().next().unwrap_or("")), 30))
+            .map(|c| clip(c.lines().next().unwrap_or(""), 30))
             .unwrap_or_else(|| "…".into());
         let err = result["is_error"].as_bool().map(|b| format!("  is_error={b}")).unwrap_or_default();
         let id = clip(result["tool_use_id"].as_str().unwrap_or("?"), 14);
@@ -204,7 +204,7 @@ pub(super) fn staged(svg: &mut Svg, m: &Moment, locals: &Value) {
                 "tool_result → {}  is_error={}  {}",
                 clip(r["tool_use_id"].as_str().unwrap_or("?"), 14),
                 r["is_error"].as_bool().unwrap_or(false),
-                clip(&m.lang.said_text(content.lines().next().unwrap_or("")), 22)
+                clip(content.lines().next().unwrap_or(""), 22)
             )
         })
         .collect();

@@ -63,15 +63,11 @@ fn block_rows(b: &Value, lang: Lang) -> Vec<Row> {
             // says what went wrong).
             let content = b["content"].as_str().unwrap_or("");
             let first = content.lines().next().unwrap_or("");
-            let last = content
-                .lines()
-                .skip(1)
-                .last()
-                .map(|l| format!("  ·  {}", clip(&lang.said_text(l), 40)))
-                .unwrap_or_default();
+            let last =
+                content.lines().skip(1).last().map(|l| format!("  ·  {}", clip(l, 40))).unwrap_or_default();
             vec![
                 Row { result_id: Some(id), ..Row::data(text, class) },
-                Row::data(format!("   {}{last}", clip(&lang.said_text(first), 30)), "alp-t-dim"),
+                Row::data(format!("   {}{last}", clip(first, 30)), "alp-t-dim"),
             ]
         }
         other => vec![Row::words(

@@ -1,5 +1,6 @@
-// The lesson's panels: the setup and entry point, the output with its
-// closing line, and message cards that open their full text.
+// The lesson's panels: the setup and entry point as Python, the output
+// ending with what the entry prints, and message cards that open their
+// full text.
 import { test, expect, EL, open, command } from "./helpers.mjs";
 
 for (const [lang, width] of [["zh", 1440], ["en", 1440], ["zh", 390], ["en", 390]]) {
@@ -7,7 +8,7 @@ for (const [lang, width] of [["zh", 1440], ["en", 1440], ["zh", 390], ["en", 390
     await page.setViewportSize({ width, height: width > 400 ? 900 : 844 });
     await open(page, `?scenario=report&lang=${lang}`);
     const setup = page.locator(`${EL} [data-role="setup"]`);
-    await test.step("the setup panel shows question, SYSTEM, TOOLS, the doubles and the entry", async () => {
+    await test.step("the setup panel shows question, SYSTEM, TOOLS, the stand-ins and the entry as code", async () => {
       if (width < 900) {
         await expect(setup, "closed on a phone").not.toHaveAttribute("open", "");
         await setup.locator("summary").click();
@@ -15,15 +16,24 @@ for (const [lang, width] of [["zh", 1440], ["en", 1440], ["zh", 390], ["en", 390
       await expect(setup).toHaveAttribute("open", "");
       await expect(setup.locator("summary")).toHaveText(lang === "zh" ? "教学设置与入口" : "Setup and entry point");
       const text = await setup.textContent();
-      for (const needle of ["QUESTION = ", "SYSTEM = ", "TOOLS = ", '"name": "run_main"', "ZeroDivisionError", "run_loop(ask, execute, max_calls=4)"]) {
+      for (const needle of ["QUESTION = ", "SYSTEM = ", "TOOLS = ", '"name": "run_main"', "ZeroDivisionError",
+        "class Messages:", "subprocess = Runs()", "outcome = run_loop(ask, execute, max_calls=4)", 'print(outcome["text"])']) {
         expect(text, needle).toContain(needle);
       }
+      // The stand-ins' comments are in the reader's language.
+      expect(await setup.locator('[data-role="setup-code"]').textContent()).toContain(
+        lang === "zh" ? "代替 client.messages" : "Stands in for client.messages");
       expect(text).toContain(lang === "zh" ? "教学替身：模型依次给出的响应" : "Teaching double: the model's replies, in order");
     });
-    await test.step("at the end the output says how the run ended", async () => {
+    await test.step("at the end the output ends with what the entry prints", async () => {
       await page.locator(command("run")).click();
-      const output = await page.locator(`${EL} .alp-output`).textContent();
-      expect(output).toContain(lang === "zh" ? "结果：状态 answered（已回答） · 模型调用 2 次 · 记录 4 条" : "Result: status answered · model calls: 2 · messages in the record: 4");
+      const output = await page.locator(`${EL} [data-role="output"]`).textContent();
+      const lines = output.split("\n");
+      expect(lines[0]).toBe(lang === "zh" ? "第 1 次请求模型" : "model call 1");
+      expect(output).toContain(lang === "zh" ? "answered · 模型调用 2 次" : "answered · 2 model calls");
+      // The last line is the model's answer, printed by print(outcome["text"]).
+      const state = await page.$eval(EL, (e) => e.outcome().result.text);
+      expect(lines.at(-1)).toBe(state.split("\n").at(-1));
     });
     await test.step("the tool_result card shows the last line of the traceback", async () => {
       const card = await page.locator(`${EL} [data-message-index="2"]`).textContent();
@@ -54,9 +64,12 @@ test("on a phone the setup starts closed", async ({ page }) => {
 test("run_main and ask_claude print what their entry returns", async ({ page }) => {
   await open(page, "?scenario=error&lang=en");
   await page.locator(command("run")).click();
-  await expect(page.locator(`${EL} .alp-output`)).toContainText('tool_result: {"content":"exit_code=1');
+  const output = page.locator(`${EL} [data-role="output"]`);
+  await expect(output).toContainText("is_error: True");
+  await expect(output).toContainText("exit_code=1");
   await page.$eval(EL, (e) => { e.load("request"); e.command("run"); });
-  await expect(page.locator(`${EL} .alp-output`)).toContainText("stop_reason=tool_use · id=msg_01");
+  await expect(output).toContainText("stop_reason: tool_use");
+  await expect(output).toContainText("id: msg_01");
 });
 
 for (const width of [1440, 390]) test(`the question, the model's words and what the model reads follow the language (${width} px)`, async ({ page }) => {

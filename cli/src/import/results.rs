@@ -4,6 +4,7 @@
 use super::importer::Importer;
 use super::runs::*;
 use super::turns::*;
+use agent_loop_core::i18n::Lang;
 use agent_loop_core::programs::lesson_one;
 use serde_json::{json, Value};
 use std::collections::{HashMap, HashSet};
@@ -119,7 +120,7 @@ impl Importer {
     /// A call `run_main` rejects: the replay answers "unsupported tool or
     /// arguments" and runs nothing. Exact when that is what was recorded.
     pub(super) fn other_call(&mut self, call: &Call, text: &str, is_error: Option<&Value>) {
-        if text == UNSUPPORTED && is_error == Some(&Value::Bool(true)) {
+        if is_said("unsupported", text) && is_error == Some(&Value::Bool(true)) {
             return;
         }
         let what = match call.block["name"].as_str() {
@@ -129,7 +130,10 @@ impl Importer {
         };
         self.warn(
             &call.at,
-            format!("{what}, so the replay answers {UNSUPPORTED:?} instead of the recorded result"),
+            format!(
+                "{what}, so the replay answers {:?} instead of the recorded result",
+                Lang::parse("en").map_or("?", |en| en.said_template("unsupported"))
+            ),
         );
     }
 

@@ -2,12 +2,20 @@
 //! wrote (`exit_code=N\n<output>`, `timed out after N s`, `cannot start:
 //! …`), and the outcome a fixture gives each.
 
-use agent_loop_core::protocol::Said;
+use agent_loop_core::i18n::{unfill, Lang};
 use agent_loop_core::runtime::OUTPUT_LIMIT;
 use serde_json::{json, Value};
 
-/// The text `run_main` answers a call it does not support with.
-pub const UNSUPPORTED: &str = "unsupported tool or arguments";
+/// The value of a sentence `run_main` wrote in any shipped language (a log
+/// of the English or the Chinese listing), if `text` is that sentence.
+pub(super) fn said_in_any(kind: &str, text: &str) -> Option<String> {
+    Lang::all().into_iter().find_map(|lang| unfill(lang.said_template(kind), text))
+}
+
+/// Whether `text` is, in some language, the sentence `kind` without values.
+pub(super) fn is_said(kind: &str, text: &str) -> bool {
+    Lang::all().into_iter().any(|lang| lang.said_template(kind) == text)
+}
 
 /// One run of `python main.py` read back from a tool result.
 pub(super) struct Run {
@@ -22,16 +30,12 @@ pub(super) fn read_run(text: &str) -> Option<Run> {
     if let Some(rest) = text.strip_prefix("exit_code=") {
         return read_exit(rest);
     }
-    match Said::recognise(text)? {
-        Said::TimedOut { seconds } => {
-            let seconds = read_seconds(&seconds)?;
-            Some(Run { outcome: json!({"timeout": true}), is_error: true, timeout: Some(seconds) })
-        }
-        Said::CannotStart { error } => {
-            Some(Run { outcome: json!({"os_error": error}), is_error: true, timeout: None })
-        }
-        _ => None,
+    if let Some(seconds) = said_in_any("timed_out", text) {
+        let seconds = read_seconds(&seconds)?;
+        return Some(Run { outcome: json!({"timeout": true}), is_error: true, timeout: Some(seconds) });
     }
+    let error = said_in_any("cannot_start", text)?;
+    Some(Run { outcome: json!({"os_error": error}), is_error: true, timeout: None })
 }
 
 /// `N\n<output>`: the exit code as Rust prints it, then the output as
@@ -40,7 +44,7 @@ pub(super) fn read_run(text: &str) -> Option<Run> {
 pub(super) fn read_exit(rest: &str) -> Option<Run> {
     let (code, output) = rest.split_once('\n')?;
     let returncode: i64 = code.parse().ok().filter(|rc: &i64| rc.to_string() == code)?;
-    let printed = if output == "(no output)" {
+    let printed = if is_said("no_output", output) {
         String::new()
     } else if !output.is_empty() && output.trim() == output && output.chars().nth(OUTPUT_LIMIT).is_none() {
         format!("{output}\n")

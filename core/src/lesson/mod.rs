@@ -16,8 +16,8 @@ mod listing;
 mod python;
 pub use listing::{line, listing, Listing, ListingLine, RUNTIME_SOURCE};
 pub use python::{
-    keys, keys_on_line, labels_of, line_in, line_of_key, line_of_label_in, listing_in, python_listing,
-    python_names, step_key, stoppable_lines_in, Key, PYTHON_SOURCE,
+    keys, keys_on_line, labels_of, line_in, line_of_key, line_of_label_in, listing_in, listing_shown,
+    python_listing, python_listing_in, python_names, step_key, stoppable_lines_in, Key, PYTHON_SOURCE,
 };
 
 /// The caption stage of a step.
@@ -91,15 +91,14 @@ impl Serialize for TraceOut<'_> {
 
 /// The caption of step `position` in `lang`, with live values filled in:
 /// `(title, body)`. Placeholders are `{name}`; see [`fill_value`]. A value
-/// the core wrote (`unsupported tool or arguments`) is given in the
-/// caption's language, as the figure shows it; a value this run really does
-/// not have is said in words.
+/// is quoted as the run has it (the run speaks the caption's language); a
+/// value this run really does not have is said in words.
 pub fn caption(lang: Lang, trace: &Trace, position: usize) -> (String, String) {
     let Some(step) = trace.steps.get(position) else { return (String::new(), String::new()) };
     let fill = |text: &str| {
         i18n::fill(text, |key| {
             let value = fill_value(key, trace, position);
-            let shown = |v: String| if key == "status" { lang.status(&v) } else { lang.said_text(&v) };
+            let shown = |v: String| if key == "status" { lang.status(&v) } else { v };
             Some(value.map_or_else(|| lang.word("value_missing").to_string(), shown))
         })
     };

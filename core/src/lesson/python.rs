@@ -11,13 +11,14 @@
 //! listings.
 
 use super::listing::{each, each_program, line, listing, Listing, ListingLine};
+use crate::i18n::Lang;
 use crate::programs::{self, Program};
 use crate::trace::{Attach, Event, Step};
 use crate::vocab::{Code, Function};
 use std::sync::OnceLock;
 
-/// The lesson's Python, as compiled in (`runtime.py`).
-pub const PYTHON_SOURCE: &str = programs::lesson_one::PROGRAM.python;
+/// The lesson's Python in its default language, as compiled in (`runtime.py`).
+pub const PYTHON_SOURCE: &str = programs::lesson_one::PROGRAM.python[0].1;
 
 /// What a step stands for, the same in every listing.
 pub type Key = (Function, &'static str, u16);
@@ -122,10 +123,13 @@ fn py_lines(program: &'static Program) -> &'static [PyLine] {
 }
 
 fn py_lines_of(program: &'static Program) -> Vec<PyLine> {
+    py_lines_in(program, program.python_in(""))
+}
+
+/// The lines of one of a program's Python listings.
+fn py_lines_in(program: &'static Program, text: &'static str) -> Vec<PyLine> {
     let mut current = None;
-    program
-        .python
-        .lines()
+    text.lines()
         .enumerate()
         .map(|(i, line)| {
             if let Some(rest) = line.strip_prefix("def ") {
@@ -161,6 +165,41 @@ pub fn python_listing(function: Function) -> &'static Listing {
         }
         Listing::plain(f, lines)
     })
+}
+
+/// The Python listing of one function as its program writes it in the
+/// language `lang` (a code; the default listing when it has none). The
+/// lines and their numbers are the default listing's: only the words
+/// differ.
+pub fn python_listing_in(function: Function, lang: &str) -> &'static Listing {
+    type Written = Vec<((Function, &'static str), Listing)>;
+    static LISTINGS: OnceLock<Written> = OnceLock::new();
+    let all = LISTINGS.get_or_init(|| {
+        let mut all = Vec::new();
+        for program in programs::ALL {
+            for (code, text) in program.python.iter().skip(1) {
+                let lines = py_lines_in(program, text);
+                for f in program.functions {
+                    let shown = python_listing(*f).lines.iter().map(|l| {
+                        let text = lines.get(l.source as usize - 1).map_or("", |x| x.text);
+                        ListingLine { text, ..l.clone() }
+                    });
+                    all.push(((*f, *code), Listing::plain(*f, shown.collect())));
+                }
+            }
+        }
+        all
+    });
+    all.iter().find(|(key, _)| *key == (function, lang)).map_or_else(|| python_listing(function), |(_, l)| l)
+}
+
+/// The listing of a function as the page shows it: the Rust, or the Python
+/// in the reader's language.
+pub fn listing_shown(code: Code, function: Function, lang: Lang) -> &'static Listing {
+    match code {
+        Code::Rust => listing(function),
+        Code::Python => python_listing_in(function, lang.code()),
+    }
 }
 
 /// The listing of a function in a language.

@@ -21,7 +21,7 @@ pub mod ask_once;
 pub mod lesson_one;
 pub mod program;
 
-pub use program::{Inputs, Program, Ran};
+pub use program::{InLanguage, Inputs, Program, Ran, Script};
 
 /// Every program this build has, the lesson's first.
 pub const ALL: &[&Program] = &[

@@ -1,6 +1,7 @@
 //! What a teaching program is: the [`Program`] value, what a scenario hands
 //! its entry point ([`Inputs`]) and what the entry point came to ([`Ran`]).
 
+use crate::i18n::Lang;
 use crate::protocol::{Model, Process, Setup, TraceError};
 use crate::vocab::Function;
 use serde_json::{Map, Value};
@@ -15,9 +16,18 @@ pub struct Program {
     /// the Rust listing is cut from it, and a snapshot's raw `line!()` is a
     /// line of it.
     pub rust: &'static str,
-    /// The Python listing: the same functions, each line marked with the
-    /// labels it stands for (`#| loop.ask`).
-    pub python: &'static str,
+    /// The Python listing in each language it is written in, the default
+    /// first: the same functions, each line marked with the labels it
+    /// stands for (`#| loop.ask`). Every language's listing has the same
+    /// lines and marks; only its words differ (tests/python.rs).
+    pub python: &'static [InLanguage],
+    /// The teaching setup and the entry call of `function` as Python text,
+    /// filled in for one scenario and in its language: what the setup
+    /// panel shows and what CPython runs after the listing.
+    pub setup: fn(function: Function, inputs: &Inputs, script: &Script) -> String,
+    /// What that entry prints once `function` returned `result`, line by
+    /// line, in `lang` (nothing when it raised).
+    pub prints: fn(function: Function, result: &Value, lang: Lang) -> Vec<String>,
     /// The caption stage of a step of `function` with this label (`call`
     /// and `return` for a frame's ends).
     pub stage: fn(function: Function, label: &str) -> &'static str,
@@ -32,6 +42,25 @@ pub struct Program {
     pub milestones: &'static [&'static str],
 }
 
+/// A text in one language: the language's code and the text.
+pub type InLanguage = (&'static str, &'static str);
+
+impl Program {
+    /// The Python listing written in `lang` (a language code), or the
+    /// default one.
+    pub fn python_in(&self, lang: &str) -> &'static str {
+        let found = self.python.iter().find(|(code, _)| *code == lang);
+        found.or(self.python.first()).map_or("", |(_, text)| text)
+    }
+}
+
+/// A scenario's doubles as the setup shows them: the model's replies in
+/// order and the process outcome (one object for every run, or a list).
+pub struct Script<'a> {
+    pub replies: &'a [Value],
+    pub process: &'a Value,
+}
+
 /// Where a check says a problem: the field, and what is wrong with it.
 pub type Problems<'a> = &'a mut dyn FnMut(&str, String);
 
@@ -44,6 +73,9 @@ pub struct Inputs<'a> {
     /// The tool call a `run_main`-like entry point is given.
     pub call: &'a Value,
     pub timeout_s: f64,
+    /// The language the run speaks: its sentences ([`crate::protocol::Said`])
+    /// in the words of that language's listing.
+    pub lang: Lang,
 }
 
 /// What an entry point came to.

@@ -70,6 +70,8 @@ pub struct Scenario {
     /// SYSTEM and the tool description the model reads, in that language.
     pub system: String,
     pub tool_description: String,
+    /// The language the run speaks (English unless localized).
+    pub lang: Lang,
     pub program: String,
     pub max_calls: i64,
     pub call: Value,
@@ -148,6 +150,7 @@ impl Scenario {
             title,
             question,
             system: crate::protocol::SYSTEM_EN.to_string(),
+            lang: Lang::parse("en").unwrap_or_else(Lang::default_lang),
             tool_description: crate::protocol::TOOL_DESCRIPTION_EN.to_string(),
             program,
             max_calls,
@@ -168,6 +171,7 @@ impl Scenario {
     pub fn localized(&self, lang: Lang) -> Scenario {
         let code = lang.code();
         let mut s = self.clone();
+        s.lang = lang;
         s.question = match self.raw.get("question") {
             Some(v) => in_language(v, code).unwrap_or_else(|| self.question.clone()),
             None => lang.word("lesson_question").to_string(),
@@ -193,7 +197,11 @@ impl Scenario {
     pub fn doubles(&self) -> (ScriptedModel, ScriptedProcess) {
         (
             ScriptedModel { replies: self.model.clone(), next: 0 },
-            ScriptedProcess { script: self.process.clone(), next: 0 },
+            ScriptedProcess {
+                script: self.process.clone(),
+                next: 0,
+                exhausted: self.lang.word("double_no_runs"),
+            },
         )
     }
 }
@@ -399,6 +407,8 @@ impl Model for ScriptedModel {
 pub struct ScriptedProcess {
     script: ProcessScript,
     next: usize,
+    /// Why a run past the end cannot start, in the scenario's language.
+    exhausted: &'static str,
 }
 
 impl Process for ScriptedProcess {
@@ -411,7 +421,7 @@ impl Process for ScriptedProcess {
         match outcome {
             Some(v) => outcome_from_json(v)
                 .unwrap_or_else(|m| ProcessOutcome::CannotStart(format!("bad outcome: {m}"))),
-            None => ProcessOutcome::CannotStart("the fixture has no more process outcomes".into()),
+            None => ProcessOutcome::CannotStart(self.exhausted.into()),
         }
     }
 }

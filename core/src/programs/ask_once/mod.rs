@@ -5,7 +5,7 @@
 //! there is of it, and the tests record, list, step and check it through
 //! the same code as the lesson's.
 
-use super::program::{Inputs, Problems, Program, Ran};
+use super::program::{Inputs, Problems, Program, Ran, Script};
 use crate::protocol::{Model, ModelError, Process, TraceError};
 use crate::trace::{self, Local};
 use crate::vocab::Function;
@@ -19,7 +19,9 @@ pub const PROGRAM: Program = Program {
     name: "ask_once",
     functions: &[ASK_ONCE],
     rust: include_str!("teaching.rs"),
-    python: include_str!("ask_once.py"),
+    python: &[("en", include_str!("ask_once.py"))],
+    setup,
+    prints: |_, _, _| Vec::new(),
     stage,
     run,
     check,
@@ -53,6 +55,11 @@ fn run(_: Function, inputs: &Inputs, model: &mut dyn Model, _: &mut dyn Process)
         Err(e) => (Value::Null, Some(TraceError { kind: "model_error".into(), message: e.name })),
     };
     Ran { result, error, record: messages, returns_record: false, max_calls: 0 }
+}
+
+/// The entry: ask the scenario's question (its replies are the model's).
+fn setup(_: Function, inputs: &Inputs, _: &Script) -> String {
+    format!("ask_once(client, {})\n", Value::String(inputs.question.to_string()))
 }
 
 fn check(_: Function, obj: &Map<String, Value>, problem: Problems) {

@@ -7,9 +7,11 @@
 //! to `ask_claude` and `execute` to `run_main`, so they really run as nested
 //! frames), and what its scenarios must hold.
 
+pub mod entry;
+
 use super::program::{Inputs, Problems, Program, Ran};
 use crate::protocol::{
-    LoopError, Model, ModelError, Outcome, Process, ProcessOutcome, Seconds, Setup, TraceError,
+    LoopError, Model, ModelError, Outcome, Process, ProcessOutcome, Said, Say, Seconds, Setup, TraceError,
 };
 use crate::runtime;
 use crate::trace::{self, Local};
@@ -26,13 +28,24 @@ pub const FUNCTIONS: [Function; 3] = [ASK_CLAUDE, RUN_MAIN, RUN_LOOP];
 pub const PROGRAM: Program = Program {
     name: "lesson_one",
     functions: &FUNCTIONS,
-    rust: include_str!("../runtime.rs"),
-    python: include_str!("../runtime.py"),
+    rust: include_str!("../../runtime.rs"),
+    python: &[("en", include_str!("../../runtime.py")), ("zh", include_str!("../../runtime.zh.py"))],
+    setup: |f, inputs, script| entry::setup(entry_of(f), inputs, script),
+    prints: |f, result, lang| entry::prints(entry_of(f), result, lang),
     stage: stage_for,
     run,
     check,
     milestones: &MILESTONES,
 };
+
+/// Which entry of the setup calls `function`.
+fn entry_of(function: Function) -> entry::Entry {
+    match function {
+        ASK_CLAUDE => entry::Entry::AskClaude,
+        RUN_MAIN => entry::Entry::RunMain,
+        _ => entry::Entry::RunLoop,
+    }
+}
 
 /// Labels worth pinning in `expect.hits` when the replay reaches them.
 pub const MILESTONES: [&str; 11] = [
@@ -113,6 +126,9 @@ fn run(function: Function, inputs: &Inputs, model: &mut dyn Model, process: &mut
     let mut process = Guarded(process);
     let process: &mut dyn Process = &mut process;
     let ran = |result, error, record| Ran { result, error, record, returns_record: false, max_calls: 0 };
+    // The sentences of the run, in the words of the listing of its language.
+    let lang = inputs.lang;
+    let say = move |said: Said| lang.say(&said);
     if function == ASK_CLAUDE {
         let messages = vec![json!({"role": "user", "content": inputs.question})];
         return match traced_ask(model, inputs.setup, &messages) {
@@ -121,7 +137,7 @@ fn run(function: Function, inputs: &Inputs, model: &mut dyn Model, process: &mut
         };
     }
     if function == RUN_MAIN {
-        return ran(traced_run_main(inputs.call, process, inputs.timeout_s), None, Vec::new());
+        return ran(traced_run_main(inputs.call, process, inputs.timeout_s, &say), None, Vec::new());
     }
     let mut ask = |messages: &[Value]| {
         if trace::over_limit() {
@@ -132,7 +148,7 @@ fn run(function: Function, inputs: &Inputs, model: &mut dyn Model, process: &mut
         }
         traced_ask(model, inputs.setup, messages)
     };
-    let mut execute = |call: &Value| traced_run_main(call, process, inputs.timeout_s);
+    let mut execute = |call: &Value| traced_run_main(call, process, inputs.timeout_s, &say);
     let mut emit = trace::emit;
     let args: [(&str, &dyn Local); 2] = [("question", &inputs.question), ("max_calls", &inputs.max_calls)];
     let show = |r: &Result<Outcome, LoopError>| match r {
@@ -141,7 +157,7 @@ fn run(function: Function, inputs: &Inputs, model: &mut dyn Model, process: &mut
         Err(e) => json!({"error": e}),
     };
     let returned = trace::call(RUN_LOOP, &args, show, || {
-        runtime::run_loop(inputs.question, &mut ask, &mut execute, inputs.max_calls, &mut emit)
+        runtime::run_loop(inputs.question, &mut ask, &mut execute, inputs.max_calls, &mut emit, &say)
     });
     let (result, error, record) = match returned {
         Ok(outcome) => {
@@ -164,10 +180,10 @@ fn traced_ask(model: &mut dyn Model, setup: &Setup, messages: &[Value]) -> Resul
     trace::call(ASK_CLAUDE, &args, show, || runtime::ask_claude(model, &setup.system, &setup.tools, messages))
 }
 
-fn traced_run_main(call: &Value, process: &mut dyn Process, timeout_s: f64) -> Value {
+fn traced_run_main(call: &Value, process: &mut dyn Process, timeout_s: f64, say: Say) -> Value {
     let timeout = Seconds(timeout_s);
     let args: [(&str, &dyn Local); 2] = [("call", call), ("timeout", &timeout)];
-    trace::call(RUN_MAIN, &args, Value::clone, || runtime::run_main(call, process, timeout))
+    trace::call(RUN_MAIN, &args, Value::clone, || runtime::run_main(call, process, timeout, say))
 }
 
 fn model_error(e: &ModelError) -> TraceError {

@@ -1,0 +1,83 @@
+//! The lesson's setup and entry as Python, the way the course's demo
+//! writes them: what the model reads (QUESTION, SYSTEM, TOOLS), two small
+//! stand-ins (the SDK client playing the scenario's replies, the
+//! `subprocess` module playing its outcomes) and the entry call that
+//! prints. The templates are `entry.py` and `entry.zh.py`; a scenario's
+//! values fill their `@NAME@` holes. The setup panel shows the filled text
+//! and tests/python.rs runs exactly that text after the listing.
+
+use crate::i18n::Lang;
+use crate::programs::program::{InLanguage, Inputs, Script};
+use crate::protocol::Seconds;
+use crate::vocab::{py_literal, py_str};
+use serde_json::Value;
+
+/// The templates, by language (the first is the default).
+const TEMPLATES: &[InLanguage] =
+    &[("en", include_str!("../../entry.py")), ("zh", include_str!("../../entry.zh.py"))];
+
+/// How wide a line of data may grow before it is split (the listing's width).
+const ROOM: usize = 76;
+
+/// One part of a template: the text after its `#@ name` line.
+fn part(template: &'static str, name: &str) -> &'static str {
+    let head = format!("#@ {name}\n");
+    let Some(at) = template.find(&head) else { return "" };
+    let rest = &template[at + head.len()..];
+    &rest[..rest.find("\n#@ ").map_or(rest.len(), |end| end + 1)]
+}
+
+/// The lesson's entry points.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Entry {
+    AskClaude,
+    RunMain,
+    RunLoop,
+}
+
+/// The setup and entry of `function` for one scenario, in its language.
+pub fn setup(function: Entry, inputs: &Inputs, script: &Script) -> String {
+    let code = inputs.lang.code();
+    let template = TEMPLATES.iter().find(|(c, _)| *c == code).unwrap_or(&TEMPLATES[0]).1;
+    let parts: &[&str] = match function {
+        Entry::AskClaude => &["model", "ask_claude"],
+        Entry::RunMain => &["process", "run_main"],
+        Entry::RunLoop => &["model", "process", "run_loop"],
+    };
+    let text: Vec<&str> = parts.iter().map(|p| part(template, p)).collect();
+    let runs = match script.process {
+        Value::Array(list) => format!("iter({})", py_literal(&Value::Array(list.clone()), 12, ROOM)),
+        Value::Null => "iter([])".to_string(),
+        one => format!("repeat({})", py_literal(one, 14, ROOM)),
+    };
+    let replies = Value::Array(script.replies.to_vec());
+    let string = |s: &str| Value::String(s.to_string()).to_string();
+    text.join("\n\n")
+        .replace("@QUESTION@", &string(inputs.question))
+        .replace("@SYSTEM@", &string(&inputs.setup.system))
+        .replace("@TOOLS@", &py_literal(&inputs.setup.tools, 8, ROOM))
+        .replace("@REPLIES@", &py_literal(&replies, 15, ROOM))
+        .replace("@RUNS@", &runs)
+        .replace("@CALL@", &py_literal(inputs.call, 7, ROOM))
+        .replace("@TIMEOUT@", &Seconds(inputs.timeout_s).to_string())
+        .replace("@MAX_CALLS@", &inputs.max_calls.to_string())
+}
+
+/// What the entry prints after `function` returned `result` (the Python's
+/// `print` calls, line by line; `print` of a text with line breaks gives
+/// several lines).
+pub fn prints(function: Entry, result: &Value, lang: Lang) -> Vec<String> {
+    let field = |key: &str| py_str(result.get(key).unwrap_or(&Value::Null));
+    let printed: Vec<String> = match function {
+        Entry::AskClaude if result.is_object() => {
+            vec![format!("stop_reason: {}", field("stop_reason")), format!("id: {}", field("id"))]
+        }
+        Entry::RunMain => vec![format!("is_error: {}", field("is_error")), field("content")],
+        Entry::RunLoop => {
+            let values = [("status", field("status")), ("calls", field("calls"))];
+            vec![lang.fill("entry_loop", &values), field("text")]
+        }
+        _ => Vec::new(),
+    };
+    printed.iter().flat_map(|p| p.split('\n')).map(str::to_string).collect()
+}
