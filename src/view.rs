@@ -339,9 +339,10 @@ pub fn setup(scenario: &Scenario, lang: Lang, edit_problems: &[String]) -> Strin
     let text = agent_loop_core::run::setup_text(scenario);
     let editors = crate::explore::editors(scenario, lang, edit_problems);
     format!(
-        r#"<summary>{}</summary><p class="alp-setup-hint">{}</p><pre class="alp-setup-code" data-role="setup-code" translate="no">{}</pre>{editors}"#,
+        r#"<summary>{}</summary><p class="alp-setup-hint">{}</p><pre class="alp-setup-code" data-role="setup-code" translate="no" tabindex="0" aria-label="{}">{}</pre>{editors}"#,
         esc(lang.word("setup_title")),
         esc(lang.word("setup_hint")),
+        esc(lang.word("setup_code")),
         esc(&text)
     )
 }

@@ -76,12 +76,14 @@ impl Serialize for TraceOut<'_> {
             }
         }
         let t = self.0;
-        let mut out = s.serialize_struct("Trace", 8)?;
+        let mut out = s.serialize_struct("Trace", 10)?;
         out.serialize_field("scenario", &t.scenario)?;
         out.serialize_field("function", &t.function)?;
         out.serialize_field("result", &t.returned())?;
         out.serialize_field("error", &t.error)?;
         out.serialize_field("output", &t.output)?;
+        out.serialize_field("printed", &t.printed)?;
+        out.serialize_field("lang", t.lang.code())?;
         out.serialize_field("record", &t.record)?;
         out.serialize_field("steps", &Steps(t))?;
         out.serialize_field("max_calls", &t.max_calls)?;
