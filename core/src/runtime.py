@@ -34,15 +34,15 @@ def run_main(call, workspace, timeout=3):
         result["content"] = "unsupported tool or arguments"  #| main.reject
         result["is_error"] = True  #| main.reject_flag
         return result  #| main.return@1
-    try:  #| main.spawn
+    try:
         process = subprocess.run(  #| main.spawn
             [sys.executable, "main.py"], cwd=workspace,
             capture_output=True, text=True, timeout=timeout,
         )
-    except subprocess.TimeoutExpired:  #| main.timeout main.cannot_start
+    except subprocess.TimeoutExpired:
         result["content"] = f"timed out after {timeout} s"  #| main.timeout
         result["is_error"] = True  #| main.timeout_flag
-    except OSError as error:  #| main.cannot_start
+    except OSError as error:
         result["content"] = f"cannot start: {error}"  #| main.cannot_start
         result["is_error"] = True  #| main.cannot_start_flag
     else:
@@ -66,9 +66,9 @@ def run_loop(ask, execute, max_calls=4, emit=print):
 
     for number in range(1, max_calls + 1):  #| loop.next_call
         emit(f"model call {number}")  #| loop.announce
-        try:  #| loop.ask
+        try:
             response = ask(messages)  #| loop.ask
-        except Exception as error:  #| loop.model_error
+        except Exception as error:
             # A failed request hands control back: no retry, no made-up result.
             text = f"model request failed: {type(error).__name__}"  #| loop.model_error
             return {"status": "model_error", "text": text,  #| loop.finish_model_error

@@ -34,15 +34,15 @@ def run_main(call, workspace, timeout=3):
         result["content"] = "不支持的工具或参数"  #| main.reject
         result["is_error"] = True  #| main.reject_flag
         return result  #| main.return@1
-    try:  #| main.spawn
+    try:
         process = subprocess.run(  #| main.spawn
             [sys.executable, "main.py"], cwd=workspace,
             capture_output=True, text=True, timeout=timeout,
         )
-    except subprocess.TimeoutExpired:  #| main.timeout main.cannot_start
+    except subprocess.TimeoutExpired:
         result["content"] = f"运行超时：{timeout} 秒内没有结束"  #| main.timeout
         result["is_error"] = True  #| main.timeout_flag
-    except OSError as error:  #| main.cannot_start
+    except OSError as error:
         result["content"] = f"无法启动：{error}"  #| main.cannot_start
         result["is_error"] = True  #| main.cannot_start_flag
     else:
@@ -66,9 +66,9 @@ def run_loop(ask, execute, max_calls=4, emit=print):
 
     for number in range(1, max_calls + 1):  #| loop.next_call
         emit(f"第 {number} 次请求模型")  #| loop.announce
-        try:  #| loop.ask
+        try:
             response = ask(messages)  #| loop.ask
-        except Exception as error:  #| loop.model_error
+        except Exception as error:
             # 请求失败就把控制权交回：不重试，也不编造结果。
             text = f"模型请求失败：{type(error).__name__}"  #| loop.model_error
             return {"status": "model_error", "text": text,  #| loop.finish_model_error

@@ -14,7 +14,8 @@ one file. A line event inside a statement that spans several lines counts
 as the statement's first line (that is where the listing's marks are).
 
 With --statements, print the first line of every statement in each
-function instead (what tests/python.rs checks the marks against).
+function instead (what tests/python.rs checks the marks against; a `try:`
+is no statement of its own there).
 
 Standard library only.
 """
@@ -34,14 +35,20 @@ RETURNED = {"ask_claude": "response", "run_main": "result", "run_loop": "outcome
 
 def statement_lines(source):
     """Map every line of every statement to the statement's first line
-    (the innermost statement wins: ast.walk visits outer ones first)."""
+    (the innermost statement wins: ast.walk visits outer ones first). A
+    `try:` line and an `except …:` line map to None: entering a try and
+    matching a handler are part of the step that follows, so the listing
+    marks the lines inside them."""
     starts = {}
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.stmt):
             body_start = min((child.lineno for child in getattr(node, "body", [])), default=None)
             last = (body_start - 1) if body_start else node.end_lineno
             for line in range(node.lineno, last + 1):
-                starts[line] = node.lineno
+                starts[line] = None if isinstance(node, ast.Try) else node.lineno
+        if isinstance(node, ast.ExceptHandler):
+            for line in range(node.lineno, node.body[0].lineno):
+                starts[line] = None
     return starts
 
 
@@ -53,7 +60,7 @@ def statements(path):
         if isinstance(node, ast.FunctionDef) and node.name in LESSON:
             lines = set()
             for inner in ast.walk(node):
-                if isinstance(inner, ast.stmt) and inner is not node:
+                if isinstance(inner, ast.stmt) and inner is not node and not isinstance(inner, ast.Try):
                     lines.add(inner.lineno)
             out[node.name] = sorted(lines)
     return out
@@ -73,7 +80,7 @@ def main(listing, setup, function):
             return None
         if event == "call":
             steps.append(["call", code.co_name, code.co_firstlineno])
-        elif event == "line":
+        elif event == "line" and starts.get(frame.f_lineno, frame.f_lineno) is not None:
             steps.append(["line", code.co_name, starts.get(frame.f_lineno, frame.f_lineno)])
         return tracer
 
