@@ -12,6 +12,7 @@ use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson;
 use agent_loop_core::protocol::{Model, Process};
 use agent_loop_core::scenario::{Problem, Scenario};
+use agent_loop_core::session::options::ListingFile;
 use agent_loop_core::session::{Maker, Options, Session, Unreadable};
 use js_sys::{Function as JsFunction, Reflect};
 use serde_json::json;
@@ -41,6 +42,22 @@ fn files(options: &JsValue) -> Vec<(String, Result<String, Unreadable>)> {
             let name = opt_str(&f, "name");
             let text = Reflect::get(&f, &JsValue::from_str("text")).ok().and_then(|t| t.as_string());
             (name, text.ok_or_else(|| (opt_str(&f, "error"), opt_str(&f, "detail"))))
+        })
+        .collect()
+}
+
+/// `options.listings`: `[{name, lang, text}]` or `[{name, lang, error,
+/// detail}]`, the author's listings the element fetched (`listing-src`,
+/// `listing-src-zh`, `listing-src-en`; `lang` empty for any language).
+fn listings(options: &JsValue) -> Vec<ListingFile> {
+    let list = Reflect::get(options, &JsValue::from_str("listings")).unwrap_or(JsValue::UNDEFINED);
+    let Some(list) = list.dyn_ref::<js_sys::Array>() else { return Vec::new() };
+    list.iter()
+        .map(|f| {
+            let name = opt_str(&f, "name");
+            let lang = Some(opt_str(&f, "lang")).filter(|l| !l.is_empty());
+            let text = Reflect::get(&f, &JsValue::from_str("text")).ok().and_then(|t| t.as_string());
+            (name, lang, text.ok_or_else(|| (opt_str(&f, "error"), opt_str(&f, "detail"))))
         })
         .collect()
 }
@@ -80,6 +97,7 @@ impl Playground {
             heading_level: opt_str(&options, "headingLevel"),
             theme: opt_str(&options, "theme"),
             files: files(&options),
+            listings: listings(&options),
             predict: !opt_str(&options, "predict").is_empty(),
             step: opt_str(&options, "step"),
         };

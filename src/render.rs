@@ -55,7 +55,7 @@ impl Page {
         if compact {
             let _ = root.class_list().add_1("alp-compact");
         }
-        root.set_inner_html(&view::shell(session.heading_level()));
+        root.set_inner_html(&view::shell(session.presentation().heading_level));
         // The setup panel starts open on wide screens only.
         let wide = web_sys::window()
             .and_then(|w| w.inner_width().ok())
@@ -176,7 +176,7 @@ impl Page {
         dom::set_pressed(&self.root, ".alp-lang", |b| {
             b.get_attribute("data-lang").as_deref() == Some(lang.code())
         });
-        let controls = view::controls(lang, self.session.controls());
+        let controls = view::controls(lang, &self.session.presentation().controls);
         self.set_html(".alp-controls", &controls);
     }
 
@@ -296,10 +296,10 @@ impl Page {
 
     fn draw_reveal(&self) {
         if let Some(code) = self.q(".alp-code") {
-            let _ = code.class_list().toggle_with_force("alp-show-instr", self.session.reveal());
+            let _ = code.class_list().toggle_with_force("alp-show-instr", self.session.presentation().reveal);
         }
         if let Some(b) = self.q(".alp-reveal-box").and_then(|e| e.dyn_into::<HtmlInputElement>().ok()) {
-            b.set_checked(self.session.reveal());
+            b.set_checked(self.session.presentation().reveal);
         }
     }
 

@@ -79,8 +79,8 @@ pub fn highlight(line: &str, language: Code) -> String {
         "def", "return", "if", "else", "elif", "for", "in", "not", "and", "or", "try", "except", "as",
         "raise", "True", "False", "None", "import", "lambda", "is",
     ];
-    let keywords: &[&str] = if language == Code::Python { &PYTHON } else { &RUST };
-    let comment = if language == Code::Python { "#" } else { "//" };
+    let keywords: &[&str] = if language.is_python() { &PYTHON } else { &RUST };
+    let comment = if language.is_python() { "#" } else { "//" };
     let mut out = String::with_capacity(line.len() * 2);
     let chars: Vec<char> = line.chars().collect();
     let mut i = 0;

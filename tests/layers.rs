@@ -46,13 +46,13 @@ const CORE: Crate = Crate {
     inner: &[
         ("programs", &[&["program"], &["lesson_one", "ask_once"]]),
         ("scenario", &[&["fields"], &["expect", "questions"]]),
-        ("lesson", &[&["listing"], &["python"]]),
+        ("lesson", &[&["listing"], &["python"], &["authored"]]),
         (
             "session",
             &[
                 &["amount", "changes", "doubles", "notice", "predictions", "what_if"],
                 &["breakpoints", "catalogue", "options", "recorder", "replay"],
-                &["state"],
+                &["listings", "state"],
             ],
         ),
     ],

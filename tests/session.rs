@@ -403,8 +403,8 @@ fn presentation_attributes_are_checked_too() {
         ..Options::default()
     };
     let s = Session::new(Box::new(FixtureDoubles), &options).unwrap();
-    assert_eq!(s.controls(), [Command::Debug, Command::Step], "the known controls are kept");
-    assert_eq!(s.heading_level(), None);
+    assert_eq!(s.presentation().controls, [Command::Debug, Command::Step], "the known controls are kept");
+    assert_eq!(s.presentation().heading_level, None);
     let keys: Vec<&str> = s.notices().iter().map(|n| n.key).collect();
     assert_eq!(keys, ["notice_controls", "notice_heading_level", "notice_theme"]);
     let en = Lang::parse("en").unwrap();
@@ -412,5 +412,6 @@ fn presentation_attributes_are_checked_too() {
 
     let good = Options { heading_level: "3".into(), theme: "dark".into(), ..Options::default() };
     let s = Session::new(Box::new(FixtureDoubles), &good).unwrap();
-    assert_eq!((s.heading_level(), s.notices().len(), s.controls().len()), (Some(3), 0, Command::ALL.len()));
+    let p = s.presentation();
+    assert_eq!((p.heading_level, s.notices().len(), p.controls.len()), (Some(3), 0, Command::ALL.len()));
 }

@@ -152,7 +152,7 @@ impl Debugger {
     /// Steps `a` and `b` are one step of the listing: in the Python,
     /// several Rust steps inside one line of the same frame collapse.
     fn same_stop(&self, a: &Step, b: &Step) -> bool {
-        self.code == Code::Python
+        self.code.is_python()
             && a.event == Event::Line
             && b.event == Event::Line
             && (a.function, a.depth) == (b.function, b.depth)

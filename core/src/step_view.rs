@@ -142,9 +142,12 @@ pub fn edit_problems(session: &Session) -> Vec<String> {
 /// A step's locals as the listing shows them: in the Python only the names
 /// the Python function has (and `return`).
 fn shown_locals(locals: Value, code: Code, function: Function) -> Value {
-    let (Code::Python, Value::Object(map)) = (code, &locals) else { return locals };
+    let Value::Object(map) = &locals else { return locals };
+    if !code.is_python() {
+        return locals;
+    }
     // (a new map, not `retain`: no removal code for the page)
-    let names = lesson::python_names(function);
+    let names = lesson::names_in(code, function);
     let mut kept = serde_json::Map::new();
     for (k, v) in map.iter().filter(|(k, _)| *k == "return" || names.iter().any(|n| n == *k)) {
         kept.insert(k.clone(), v.clone());

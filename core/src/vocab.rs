@@ -3,7 +3,7 @@
 //! This is the leaf of the crate's layering (see ARCHITECTURE.md): it
 //! imports nothing from the crate, so any module may import it.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// A function of a teaching program (`run_loop`, `ask_claude`, …), known
 /// by its name: names are unique across the programs
@@ -39,12 +39,14 @@ impl Serialize for Function {
 }
 
 /// The language a listing is shown in. The steps are recorded from the
-/// Rust; the Python is the lesson's, proven to run the same steps.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// Rust; the Python is the lesson's, proven to run the same steps; an
+/// author's own Python listing (registered at run time, its marks checked)
+/// is `Authored` with its number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Code {
     Python,
     Rust,
+    Authored(u16),
 }
 
 impl Code {
@@ -52,9 +54,14 @@ impl Code {
 
     pub fn name(self) -> &'static str {
         match self {
-            Code::Python => "python",
+            Code::Python | Code::Authored(_) => "python",
             Code::Rust => "rust",
         }
+    }
+
+    /// A Python listing, the program's or an author's.
+    pub fn is_python(self) -> bool {
+        self != Code::Rust
     }
 
     pub fn from_name(name: &str) -> Option<Code> {

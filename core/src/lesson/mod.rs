@@ -12,13 +12,83 @@ use crate::vocab::{Code, Function};
 use serde::Serialize;
 use serde_json::Value;
 
+mod authored;
 mod listing;
 mod python;
+pub use authored::{register as register_listing, Finding};
 pub use listing::{line, listing, Listing, ListingLine, RUNTIME_SOURCE};
 pub use python::{
-    keys, keys_on_line, labels_of, line_in, line_of_key, line_of_label_in, listing_in, listing_shown,
-    python_listing, python_listing_in, python_names, step_key, stoppable_lines_in, Key, PYTHON_SOURCE,
+    keys, labels_of, python_listing, python_listing_in, python_names, step_key, Key, PYTHON_SOURCE,
 };
+
+/// The listing of a function in a listing language: the Rust, the
+/// program's Python, or an author's.
+pub fn listing_in(code: Code, function: Function) -> &'static Listing {
+    match code {
+        Code::Rust => listing(function),
+        Code::Python => python_listing(function),
+        Code::Authored(id) => authored::listing(id, function).unwrap_or_else(|| python_listing(function)),
+    }
+}
+
+/// The listing of a function as the page shows it: the program's Python
+/// in the reader's language (the same lines in every language).
+pub fn listing_shown(code: Code, function: Function, lang: Lang) -> &'static Listing {
+    match code {
+        Code::Python => python_listing_in(function, lang.code()),
+        other => listing_in(other, function),
+    }
+}
+
+/// Every key of a function with its line in a listing.
+fn key_lines(code: Code, function: Function) -> &'static [(Key, u32)] {
+    match code {
+        Code::Authored(id) => authored::key_lines(id, function).unwrap_or_default(),
+        other => python::key_lines(other, function),
+    }
+}
+
+/// Where a key stands in a listing (its displayed line number; 0: nowhere).
+pub fn line_of_key(code: Code, key: Key) -> u32 {
+    key_lines(code, key.0).iter().find(|(k, _)| *k == key).map_or(0, |(_, line)| *line)
+}
+
+/// The line a step shows in a listing.
+pub fn line_in(code: Code, step: &Step) -> u32 {
+    match code {
+        Code::Rust => line(step),
+        other => line_of_key(other, step_key(step)),
+    }
+}
+
+/// The keys that stand on a line of a listing (none: the run never stops
+/// there).
+pub fn keys_on_line(code: Code, function: Function, line: u32) -> Vec<Key> {
+    key_lines(code, function).iter().filter(|(_, l)| *l == line).map(|(k, _)| *k).collect()
+}
+
+/// The lines of a listing where the run can stop, in order.
+pub fn stoppable_lines_in(code: Code, function: Function) -> Vec<u32> {
+    let mut lines: Vec<u32> = key_lines(code, function).iter().map(|(_, n)| *n).filter(|n| *n > 0).collect();
+    crate::vocab::sort_small(&mut lines);
+    lines.dedup();
+    lines
+}
+
+/// Where a label sits in a listing: `(function, line)` of its first use.
+/// Labels survive code moves, so authors set breakpoints by them.
+pub fn line_of_label_in(code: Code, label: &str) -> Option<(Function, u32)> {
+    python::all_points().find(|p| p.key.1 == label).map(|p| (p.key.0, line_of_key(code, p.key)))
+}
+
+/// The names a function has in a Python listing (the page shows a local
+/// only under a name the listing on screen has).
+pub fn names_in(code: Code, function: Function) -> &'static [String] {
+    match code {
+        Code::Authored(id) => authored::names(id, function).unwrap_or_else(|| python_names(function)),
+        _ => python_names(function),
+    }
+}
 
 /// The caption stage of a step.
 pub fn stage(step: &Step) -> &'static str {

@@ -10,8 +10,7 @@
 //! step). Breakpoints are sets of keys, so they mean the same in both
 //! listings.
 
-use super::listing::{each, each_program, line, listing, Listing, ListingLine};
-use crate::i18n::Lang;
+use super::listing::{each, each_program, listing, Listing, ListingLine};
 use crate::programs::{self, Program};
 use crate::trace::{Attach, Event, Step};
 use crate::vocab::{Code, Function};
@@ -24,8 +23,8 @@ pub const PYTHON_SOURCE: &str = programs::lesson_one::PROGRAM.python[0].1;
 pub type Key = (Function, &'static str, u16);
 
 /// One snapshot point of runtime.rs.
-struct Point {
-    key: Key,
+pub(super) struct Point {
+    pub(super) key: Key,
     source: u32,
     attach: Attach,
 }
@@ -37,7 +36,7 @@ fn points(program: &'static Program) -> &'static [Point] {
 }
 
 /// Every point of every program.
-fn all_points() -> impl Iterator<Item = &'static Point> {
+pub(super) fn all_points() -> impl Iterator<Item = &'static Point> {
     programs::ALL.iter().flat_map(|p| points(p))
 }
 
@@ -95,12 +94,6 @@ pub fn labels_of(program: &'static Program) -> Vec<&'static str> {
     points(program).iter().map(|p| p.key.1).collect()
 }
 
-/// Where a label sits in a listing: `(function, line)` of its first use.
-/// Labels survive code moves, so authors set breakpoints by them.
-pub fn line_of_label_in(code: Code, label: &str) -> Option<(Function, u32)> {
-    all_points().find(|p| p.key.1 == label).map(|p| (p.key.0, line_of_key(code, p.key)))
-}
-
 /// Every key of a function: its call, then its snapshot points.
 pub fn keys(function: Function) -> Vec<Key> {
     std::iter::once((function, "call", 0))
@@ -110,11 +103,11 @@ pub fn keys(function: Function) -> Vec<Key> {
 
 /// A line of runtime.py: its function, its number in the file, its text
 /// without the mark, and the keys it carries.
-struct PyLine {
-    function: Option<Function>,
-    source: u32,
-    text: &'static str,
-    marks: Vec<&'static str>,
+pub(super) struct PyLine {
+    pub(super) function: Option<Function>,
+    pub(super) source: u32,
+    pub(super) text: &'static str,
+    pub(super) marks: Vec<&'static str>,
 }
 
 fn py_lines(program: &'static Program) -> &'static [PyLine] {
@@ -127,7 +120,7 @@ fn py_lines_of(program: &'static Program) -> Vec<PyLine> {
 }
 
 /// The lines of one of a program's Python listings.
-fn py_lines_in(program: &'static Program, text: &'static str) -> Vec<PyLine> {
+pub(super) fn py_lines_in(program: &'static Program, text: &'static str) -> Vec<PyLine> {
     let mut current = None;
     text.lines()
         .enumerate()
@@ -151,20 +144,24 @@ fn py_lines_in(program: &'static Program, text: &'static str) -> Vec<PyLine> {
 /// numbered from 1.
 pub fn python_listing(function: Function) -> &'static Listing {
     static LISTINGS: OnceLock<Vec<(Function, Listing)>> = OnceLock::new();
-    each(&LISTINGS, function, |f| {
-        let mut lines: Vec<ListingLine> = py_lines(programs::of(f))
-            .iter()
-            .filter(|l| l.function == Some(f))
-            .map(|l| ListingLine { source: l.source, number: None, text: l.text, hidden: false })
-            .collect();
-        while lines.last().is_some_and(|l| l.text.trim().is_empty()) {
-            lines.pop();
-        }
-        for (n, line) in lines.iter_mut().enumerate() {
-            line.number = Some(n as u32 + 1);
-        }
-        Listing::plain(f, lines)
-    })
+    each(&LISTINGS, function, |f| listing_of(py_lines(programs::of(f)), f))
+}
+
+/// The listing of `function` in a Python text's lines: from its `def` to
+/// its last line, numbered from 1.
+pub(super) fn listing_of(py_lines: &[PyLine], function: Function) -> Listing {
+    let mut lines: Vec<ListingLine> = py_lines
+        .iter()
+        .filter(|l| l.function == Some(function))
+        .map(|l| ListingLine { source: l.source, number: None, text: l.text, hidden: false })
+        .collect();
+    while lines.last().is_some_and(|l| l.text.trim().is_empty()) {
+        lines.pop();
+    }
+    for (n, line) in lines.iter_mut().enumerate() {
+        line.number = Some(n as u32 + 1);
+    }
+    Listing::plain(function, lines)
 }
 
 /// The Python listing of one function as its program writes it in the
@@ -193,38 +190,17 @@ pub fn python_listing_in(function: Function, lang: &str) -> &'static Listing {
     all.iter().find(|(key, _)| *key == (function, lang)).map_or_else(|| python_listing(function), |(_, l)| l)
 }
 
-/// The listing of a function as the page shows it: the Rust, or the Python
-/// in the reader's language.
-pub fn listing_shown(code: Code, function: Function, lang: Lang) -> &'static Listing {
-    match code {
-        Code::Rust => listing(function),
-        Code::Python => python_listing_in(function, lang.code()),
-    }
-}
-
-/// The listing of a function in a language.
-pub fn listing_in(code: Code, function: Function) -> &'static Listing {
-    match code {
-        Code::Rust => listing(function),
-        Code::Python => python_listing(function),
-    }
-}
-
-/// Where a key stands in a listing (its displayed line number).
-pub fn line_of_key(code: Code, key: Key) -> u32 {
-    key_lines(code, key.0).iter().find(|(k, _)| *k == key).map_or(0, |(_, line)| *line)
-}
-
-/// Every key of a function with its line in a listing, worked out once:
-/// the page asks for them at every step and for every line it draws.
-fn key_lines(code: Code, function: Function) -> &'static [(Key, u32)] {
+/// Every key of a function with its line in the Rust or the program's own
+/// Python listing, worked out once: the page asks for them at every step
+/// and for every line it draws.
+pub(super) fn key_lines(code: Code, function: Function) -> &'static [(Key, u32)] {
     /// Per function: each key and its line in the Rust and in the Python.
     type Table = [Vec<(Key, u32)>; 2];
     static TABLES: OnceLock<Vec<(Function, Table)>> = OnceLock::new();
     let tables = each(&TABLES, function, |f| {
         [Code::Rust, Code::Python].map(|code| keys(f).into_iter().map(|k| (k, find_line(code, k))).collect())
     });
-    &tables[usize::from(code == Code::Python)]
+    &tables[usize::from(code.is_python())]
 }
 
 /// Where a key stands in a listing, looked up in the sources.
@@ -239,7 +215,7 @@ fn find_line(code: Code, key: Key) -> u32 {
             let points = points(programs::of(function));
             points.iter().find(|p| p.key == key).map_or(0, |p| l.display_line(p.source, p.attach))
         }
-        Code::Python => {
+        Code::Python | Code::Authored(_) => {
             let first = python_listing(function).lines.first().map_or(0, |l| l.source);
             if label == "call" {
                 return 1;
@@ -256,39 +232,22 @@ fn find_line(code: Code, key: Key) -> u32 {
     }
 }
 
-/// The line a step shows in a listing.
-pub fn line_in(code: Code, step: &Step) -> u32 {
-    match code {
-        Code::Rust => line(step),
-        Code::Python => line_of_key(Code::Python, step_key(step)),
-    }
-}
-
-/// The keys that stand on a line of a listing (none: the run never stops
-/// there).
-pub fn keys_on_line(code: Code, function: Function, line: u32) -> Vec<Key> {
-    key_lines(code, function).iter().filter(|(_, l)| *l == line).map(|(k, _)| *k).collect()
-}
-
-/// The lines of a listing where the run can stop, in order.
-pub fn stoppable_lines_in(code: Code, function: Function) -> Vec<u32> {
-    let mut lines: Vec<u32> = key_lines(code, function).iter().map(|(_, n)| *n).filter(|n| *n > 0).collect();
-    crate::vocab::sort_small(&mut lines);
-    lines.dedup();
-    lines
-}
-
 /// The names a Python function has: its parameters and every name it
 /// assigns (`x = …`, `for x in`, `except … as x`, a nested `def x`). The
 /// page shows a recorded local in the Python listing only under a name the
 /// Python has.
 pub fn python_names(function: Function) -> &'static [String] {
     static NAMES: OnceLock<Vec<(Function, Vec<String>)>> = OnceLock::new();
-    each::<Vec<String>>(&NAMES, function, |f| {
+    each::<Vec<String>>(&NAMES, function, |f| names_of(python_listing(f), f))
+}
+
+/// The names of a Python function in its listing (see [`python_names`]).
+pub(super) fn names_of(listing: &Listing, f: Function) -> Vec<String> {
+    {
         let mut names = Vec::new();
         let word =
             |s: &str| s.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect::<String>();
-        for line in python_listing(f).lines.iter().map(|l| l.text.trim()) {
+        for line in listing.lines.iter().map(|l| l.text.trim()) {
             if let Some(params) = line.strip_prefix(&format!("def {}(", f.name())) {
                 let params = params.split(')').next().unwrap_or("");
                 names.extend(params.split(',').map(|p| word(p.trim())).filter(|p| !p.is_empty()));
@@ -306,5 +265,5 @@ pub fn python_names(function: Function) -> &'static [String] {
         crate::vocab::sort_small(&mut names);
         names.dedup();
         names
-    })
+    }
 }

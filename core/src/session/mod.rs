@@ -35,6 +35,7 @@ pub mod breakpoints;
 pub mod catalogue;
 pub mod changes;
 pub mod doubles;
+pub mod listings;
 pub mod notice;
 pub mod options;
 pub mod predictions;
@@ -49,7 +50,7 @@ pub use catalogue::{Catalogue, Entry, ADDED, LESSON};
 pub use changes::Changes;
 pub use doubles::{Doubles, FixtureDoubles, Maker};
 pub use notice::{Notice, Unreadable};
-pub use options::{Options, Settings};
+pub use options::{Options, Presentation, Settings};
 pub use predictions::{Answer, Pending, Predictions};
 pub use replay::Replay;
 pub use what_if::{Comparison, EditProblem, Summary, WhatIf, Why};
@@ -61,9 +62,9 @@ pub struct Session {
     catalogue: Catalogue,
     lang: Lang,
     replay: Replay,
-    controls: Vec<Command>,
-    heading_level: Option<u8>,
-    reveal: bool,
+    presentation: Presentation,
+    /// The author's own listings, by language (none: any).
+    authored: Vec<(Option<Lang>, Code)>,
     recorder: Recorder,
     notices: Vec<Notice>,
     changes: Changes,
@@ -80,13 +81,19 @@ impl Session {
         // Unreadable files, then the attributes' mistakes, then the scenario asked for.
         let mut notices = opened.unreadable;
         notices.extend(settings.notices.iter().cloned().chain(opened.mismatch));
+        let (authored, listing_notices) = listings::open(&options.listings, settings.lang);
+        notices.extend(listing_notices);
+        let code = listings::shown(settings.code, &authored, settings.lang);
         let mut session = Session {
             catalogue: opened.catalogue,
             lang: settings.lang,
-            replay: Replay::new(settings.code),
-            controls: settings.controls,
-            heading_level: settings.heading_level,
-            reveal: false,
+            replay: Replay::new(code),
+            presentation: Presentation {
+                controls: settings.controls,
+                heading_level: settings.heading_level,
+                reveal: false,
+            },
+            authored,
             recorder: Recorder::new(doubles, settings.limits),
             notices,
             changes: Changes::all(),
@@ -128,14 +135,10 @@ impl Session {
         &self.recorder.limits
     }
 
-    /// The control buttons to show, in order.
-    pub fn controls(&self) -> &[Command] {
-        &self.controls
-    }
-
-    /// The heading level of the panel titles, if they are headings.
-    pub fn heading_level(&self) -> Option<u8> {
-        self.heading_level
+    /// How the page presents the playground: the controls, the heading
+    /// level of the panel titles, whether the tracing lines show.
+    pub fn presentation(&self) -> &Presentation {
+        &self.presentation
     }
 
     // ----- reading -----
@@ -159,10 +162,6 @@ impl Session {
 
     pub fn lang(&self) -> Lang {
         self.lang
-    }
-
-    pub fn reveal(&self) -> bool {
-        self.reveal
     }
 
     pub fn notices(&self) -> &[Notice] {
@@ -272,12 +271,16 @@ impl Session {
             }
             // The same run in other words: a question on screen stays.
             self.predictions.put_screen(screen);
+            // An author's listing for this language takes the Python's place.
+            self.set_code(self.replay.code());
         }
     }
 
-    /// Show the listing in `python` or `rust`: the position and the
+    /// Show the listing in `python` or `rust` (the Python is the author's
+    /// own where there is one for the language): the position and the
     /// breakpoints stay.
     pub fn set_code(&mut self, code: Code) {
+        let code = listings::shown(code, &self.authored, self.lang);
         if code != self.replay.code() {
             self.replay.dbg.set_code(code);
             self.refresh_questions();
@@ -299,7 +302,7 @@ impl Session {
     }
 
     pub fn set_reveal(&mut self, on: bool) {
-        self.reveal = on;
+        self.presentation.reveal = on;
         self.changes.reveal = true;
     }
 

@@ -11,6 +11,21 @@ use crate::programs;
 use crate::trace::Limits;
 use crate::vocab::{Code, Function};
 
+/// How the page presents a playground.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Presentation {
+    /// The control buttons to show, in order.
+    pub controls: Vec<Command>,
+    /// The heading level of the panel titles, if they are headings.
+    pub heading_level: Option<u8>,
+    /// Whether the tracing lines of the Rust listing show.
+    pub reveal: bool,
+}
+
+/// A listing file as the element fetched it: its name, the language it is
+/// for (none: any), and its text or why it could not be read.
+pub type ListingFile = (String, Option<String>, Result<String, Unreadable>);
+
 /// How a playground starts; every field may be empty.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
@@ -38,6 +53,10 @@ pub struct Options {
     /// its text, or why it could not be read (`status`, `origin`, `size`,
     /// `url` or `network`) with a detail.
     pub files: Vec<(String, Result<String, Unreadable>)>,
+    /// An author's own Python listings the element fetched
+    /// (`listing-src`, `listing-src-zh`, `listing-src-en`): file, the
+    /// language it is for (none: any), text or why not.
+    pub listings: Vec<ListingFile>,
     /// Ask before the lines that carry a question (the `predict` attribute).
     pub predict: bool,
     /// Where to start: a step number or a label (`loop.save_results`).

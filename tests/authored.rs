@@ -1,0 +1,140 @@
+//! An author's own listing (docs/listing-format.md): checked without
+//! Python, registered, shown as written and stepped with the recorded run;
+//! each mistake is a finding that names the file, the line and the mark.
+
+use agent_loop_core::debugger::Command;
+use agent_loop_core::i18n::Lang;
+use agent_loop_core::lesson::{self, register_listing};
+use agent_loop_core::programs::lesson_one;
+use agent_loop_core::session::{FixtureDoubles, Options, Session};
+use agent_loop_core::vocab::Code;
+
+fn listing(name: &str) -> String {
+    std::fs::read_to_string(format!("{}/fixtures/listings/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+fn zh() -> Lang {
+    Lang::parse("zh").unwrap()
+}
+
+#[test]
+fn the_program_s_own_listings_pass_the_author_checks() {
+    for (code, text) in lesson_one::PROGRAM.python {
+        let lang = Lang::parse(code).unwrap();
+        let (listing, remarks) =
+            register_listing("runtime.py", text, lang).unwrap_or_else(|p| panic!("{code}: {p:?}"));
+        assert!(remarks.is_empty(), "{code}: its own words are the program's: {remarks:?}");
+        // The same lines as the built-in listing, for every key.
+        for f in lesson_one::FUNCTIONS {
+            for key in lesson::keys(f) {
+                assert_eq!(
+                    lesson::line_of_key(listing, key),
+                    lesson::line_of_key(Code::Python, key),
+                    "{code} {key:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn an_author_s_listing_is_shown_as_written_and_stepped() {
+    let text = listing("lesson.zh.py");
+    let (code, remarks) = register_listing("lesson.zh.py", &text, zh()).expect("the good listing passes");
+    assert!(matches!(code, Code::Authored(_)));
+    let keys: Vec<&str> = remarks.iter().map(|r| r.key).collect();
+    assert_eq!(keys, ["listing_own_words"], "its own emit line is said once");
+    // Verbatim: each shown line is the file's line without its mark.
+    let shown = lesson::listing_in(code, lesson_one::ASK_CLAUDE);
+    let file: Vec<&str> = text.lines().collect();
+    for line in &shown.lines {
+        let written = file[line.source as usize - 1];
+        assert_eq!(line.text, written.split("  #| ").next().unwrap().trim_end(), "line {}", line.source);
+    }
+    assert!(shown.lines.iter().any(|l| l.text.contains("工作约定、完整记录和工具说明放进同一次请求")));
+    // The request stands on the author's one-line call.
+    let create = lesson::line_of_key(code, (lesson_one::ASK_CLAUDE, "ask.create", 1));
+    assert!(shown.lines[create as usize - 1].text.contains("client.messages.create(model=model"));
+
+    // A session shows it for zh and steps through report with a breakpoint on its lines.
+    let options = Options {
+        scenario: "report".into(),
+        lang: "zh".into(),
+        listings: vec![("lesson.zh.py".into(), None, Ok(text.clone()))],
+        ..Options::default()
+    };
+    let mut s = Session::new(Box::new(FixtureDoubles), &options).unwrap();
+    assert_eq!(s.replay().code(), code);
+    assert!(s.notices().iter().any(|n| n.key == "listing_own_words"), "{:?}", s.notices());
+    let save = lesson::line_of_key(code, (lesson_one::RUN_LOOP, "loop.save_results", 1));
+    assert_eq!(s.toggle_line(lesson_one::RUN_LOOP, save), Ok(true));
+    s.command(Command::Debug);
+    let step = s.replay().step().unwrap();
+    assert_eq!((step.label, lesson::line_in(code, step)), ("loop.save_results", save));
+    let listing = lesson::listing_in(code, lesson_one::RUN_LOOP);
+    assert!(listing.lines[save as usize - 1].text.contains("messages.append({\"role\": \"user\""));
+    // Rust still shows the Rust; back to Python shows the author's again.
+    s.set_code(Code::Rust);
+    assert_eq!(s.replay().code(), Code::Rust);
+    s.set_code(Code::Python);
+    assert_eq!(s.replay().code(), code);
+}
+
+#[test]
+fn each_mistake_names_the_file_the_line_and_the_mark() {
+    let cases = [
+        ("missing-mark.py", "listing_missing", None, "loop.saved"),
+        ("duplicate-mark.py", "listing_duplicate", Some("results.append(result)"), "loop.results"),
+        ("comment-mark.py", "listing_comment", Some("# 先把整个回答存进记录"), "loop.save_response"),
+    ];
+    for (file, key, on_line, mark) in cases {
+        let text = listing(file);
+        let problems = register_listing(file, &text, zh()).expect_err(file);
+        assert_eq!(problems.len(), 1, "{file}: {problems:?}");
+        let p = &problems[0];
+        assert_eq!(p.key, key, "{file}");
+        let value = |name: &str| p.values.iter().find(|(k, _)| *k == name).map(|(_, v)| v.clone());
+        assert_eq!(value("file").as_deref(), Some(file));
+        assert_eq!(value("mark").as_deref(), Some(mark), "{file}");
+        if let Some(needle) = on_line {
+            let n: usize = value("line").unwrap().parse().unwrap();
+            assert!(text.lines().nth(n - 1).unwrap().contains(needle), "{file}: line {n}");
+        }
+        // Said in the reader's language, naming the file.
+        let en = p.text(Lang::parse("en").unwrap());
+        assert!(en.starts_with(file) && en.contains(mark), "{en}");
+        assert!(p.text(zh()).contains(mark));
+        // The page keeps the built-in listing and says so.
+        let options = Options { listings: vec![(file.into(), None, Ok(text))], ..Options::default() };
+        let s = Session::new(Box::new(FixtureDoubles), &options).unwrap();
+        assert_eq!(s.replay().code(), Code::Python);
+        assert!(s.notices().iter().any(|n| n.key == key));
+        assert!(s.notices().iter().any(|n| n.key == "listing_not_used"));
+    }
+}
+
+#[test]
+fn marks_out_of_order_unknown_or_outside_a_function_are_named() {
+    let good = listing("lesson.zh.py");
+    // Two statements swapped with their marks: the record is saved before the results are made.
+    let swapped = good.replace(
+        "        results = []  #| loop.results\n",
+        "",
+    ).replace(
+        "        messages.append({\"role\": \"user\", \"content\": results})  #| loop.save_results\n",
+        "        messages.append({\"role\": \"user\", \"content\": results})  #| loop.save_results\n        results = []  #| loop.results\n",
+    );
+    assert_ne!(swapped, good);
+    let keys = |text: &str| {
+        register_listing("x.py", text, zh())
+            .err()
+            .unwrap_or_default()
+            .iter()
+            .map(|p| p.key)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(keys(&swapped), ["listing_order"]);
+    assert_eq!(keys(&good.replace("#| loop.saved", "#| loop.nope")), ["listing_unknown", "listing_missing"]);
+    assert_eq!(keys(&format!("X = 1  #| loop.ask\n{good}")), ["listing_outside"]);
+    assert_eq!(keys(&good.replace("def run_main(", "def run_other(")), ["listing_no_function"]);
+}
