@@ -76,7 +76,7 @@ const PAGE: Crate = Crate {
 
 const CLI: Crate = Crate {
     src: "cli/src",
-    layers: &[&["import"]],
+    layers: &[&["import", "listing"]],
     inner: &[("import", &[&["runs", "turns"], &["importer"], &["results"]])],
     browser: false,
 };

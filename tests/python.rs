@@ -3,7 +3,7 @@
 //! (`core/src/runtime.py`, `runtime.zh.py`), the listing of that language
 //! followed by the setup the page shows for that scenario in that language
 //! (`run::setup_text`, exactly that text) runs under CPython
-//! (`sys.settrace`, via tests/python/replay.py); its line sequence equals
+//! (`sys.settrace`, via cli/src/replay.py); its line sequence equals
 //! the sequence the Rust trace recorded in that language maps to through
 //! the `#|` marks, and the result, the record and every printed line are
 //! equal, character for character.
@@ -13,9 +13,11 @@
 //! `label@2` (source order). A Rust step expands to every Python line that
 //! carries its label, in line order; a `call` step is the `def` line.
 //! Consecutive repeats collapse (several Rust steps inside one Python line
-//! are one Python step). One normalisation, on the Python side: the last
-//! check of a `for` loop (the line event that ends it) has no Rust step and
-//! is dropped.
+//! are one Python step). The harness (cli/src/replay.py, the one
+//! `agent-loop-cli check --listing` runs too) counts a continuation line as
+//! its statement's first line, and leaves out the line events of `try:`
+//! and `except` headers and the last check of a loop, which have no Rust
+//! step.
 
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -44,20 +46,16 @@ type At = (String, String, u32);
 struct Marks {
     defs: BTreeMap<String, u32>,
     lines: Vec<(String, u32, Vec<String>)>,
-    for_lines: Vec<(String, u32)>,
 }
 
 fn marks() -> Marks {
-    let mut marks = Marks { defs: BTreeMap::new(), lines: Vec::new(), for_lines: Vec::new() };
+    let mut marks = Marks { defs: BTreeMap::new(), lines: Vec::new() };
     let mut current = String::new();
     for (i, line) in PYTHON_SOURCE.lines().enumerate() {
         let n = i as u32 + 1;
         if let Some(rest) = line.strip_prefix("def ") {
             current = rest.split('(').next().unwrap_or("").to_string();
             marks.defs.insert(current.clone(), n);
-        }
-        if line.trim_start().starts_with("for ") {
-            marks.for_lines.push((current.clone(), n));
         }
         if let Some((_, keys)) = line.split_once("  #| ") {
             marks.lines.push((current.clone(), n, keys.split_whitespace().map(str::to_string).collect()));
@@ -129,25 +127,12 @@ fn expected(
     Ok(collapse(out))
 }
 
-/// CPython's steps, without the last checks of `for` loops.
-fn actual(steps: &[Value], marks: &Marks) -> Vec<At> {
-    let steps: Vec<At> = steps
-        .iter()
-        .map(|s| {
-            (s[0].as_str().unwrap().into(), s[1].as_str().unwrap().into(), s[2].as_u64().unwrap() as u32)
-        })
-        .collect();
-    let mut out = Vec::new();
-    for (i, s) in steps.iter().enumerate() {
-        let is_for = s.0 == "line" && marks.for_lines.iter().any(|(f, n)| *f == s.1 && *n == s.2);
-        let enters_body =
-            steps.get(i + 1).is_some_and(|next| next.0 == "line" && next.1 == s.1 && next.2 == s.2 + 1);
-        if is_for && !enters_body {
-            continue;
-        }
-        out.push(s.clone());
-    }
-    collapse(out)
+/// CPython's steps (the harness has left out the checks that end loops).
+fn actual(steps: &[Value]) -> Vec<At> {
+    let steps = steps.iter().map(|s| {
+        (s[0].as_str().unwrap().into(), s[1].as_str().unwrap().into(), s[2].as_u64().unwrap() as u32)
+    });
+    collapse(steps.collect())
 }
 
 fn show(steps: &[At], from: usize) -> String {
@@ -170,14 +155,14 @@ fn python() -> &'static str {
     "python3"
 }
 
-/// Run `listing` and then `setup` under CPython (tests/python/replay.py).
+/// Run `listing` and then `setup` under CPython (cli/src/replay.py).
 fn replay(dir: &Path, name: &str, listing: &str, setup: &str, function: &str) -> Value {
     let listing_path = dir.join(format!("{name}.listing.py"));
     let setup_path = dir.join(format!("{name}.setup.py"));
     std::fs::write(&listing_path, listing).unwrap();
     std::fs::write(&setup_path, setup).unwrap();
     let out = Command::new(python())
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/replay.py"))
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("cli/src/replay.py"))
         .args([&listing_path, &setup_path])
         .arg(function)
         .output()
@@ -205,7 +190,7 @@ fn departure(
         Ok(w) => w,
         Err(why) => return Some(format!("{file}: {why}")),
     };
-    let got = actual(py["steps"].as_array().unwrap(), marks);
+    let got = actual(py["steps"].as_array().unwrap());
     if want != got {
         let at = want.iter().zip(&got).position(|(a, b)| a != b).unwrap_or(want.len().min(got.len()));
         return Some(format!(
@@ -289,7 +274,7 @@ fn every_statement_of_the_python_carries_a_rust_label() {
     let path = dir.join("runtime.py");
     std::fs::write(&path, PYTHON_SOURCE).unwrap();
     let out = Command::new(python())
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/replay.py"))
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("cli/src/replay.py"))
         .arg("--statements")
         .arg(&path)
         .output()

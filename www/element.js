@@ -7,7 +7,9 @@
 // Attributes: function, scenario, lang (zh|en), breakpoints (labels,
 // line numbers or function:line), controls (e.g. "debug,step,continue,reset"),
 // listing (python, the default, or rust), src (scenario files to fetch from
-// this site, space-separated), theme (auto, light, dark), heading-level (1–6:
+// this site, space-separated), listing-src / listing-src-zh / listing-src-en
+// (an author's own Python listing on this site, read once when the element
+// connects; docs/listing-format.md), theme (auto, light, dark), heading-level (1–6:
 // panel titles become headings of that level; default: not headings),
 // predict (present: ask before the lines that carry a question), step (a
 // step number or a label to start at),
@@ -73,6 +75,15 @@ async function fetchScenario(name) {
 function fetchScenarios(src) {
   const names = (src || "").split(/\s+/).filter(Boolean);
   return Promise.all(names.map(fetchScenario));
+}
+
+// listing-src (any language), listing-src-zh, listing-src-en: an author's
+// own listings, fetched like scenario files and checked by the playground.
+async function fetchListings(el) {
+  const wanted = [["", "listing-src"], ["zh", "listing-src-zh"], ["en", "listing-src-en"]]
+    .map(([lang, attr]) => [lang, (el.getAttribute(attr) || "").trim()])
+    .filter(([, name]) => name);
+  return Promise.all(wanted.map(async ([lang, name]) => ({ ...(await fetchScenario(name)), lang })));
 }
 
 // ---- theme: follows the host page's declared color-scheme (an mdBook theme,
@@ -189,8 +200,9 @@ class AgentLoopPlayground extends HTMLElement {
     followPage(this, true);
     this._followScheme();
     let files = [];
+    let listings = [];
     try {
-      [, , files] = await Promise.all([wasm, this._styled, fetchScenarios(this.getAttribute("src"))]);
+      [, , files, listings] = await Promise.all([wasm, this._styled, fetchScenarios(this.getAttribute("src")), fetchListings(this)]);
     } catch (error) {
       this._fail(`could not load the WebAssembly module: ${error}`);
       return;
@@ -214,6 +226,7 @@ class AgentLoopPlayground extends HTMLElement {
         headingLevel: this.getAttribute("heading-level") || "",
         theme: this.getAttribute("theme") || "",
         files,
+        listings,
         predict: this.hasAttribute("predict") ? "1" : "",
         // The figure's layout is guessed from this (the page around is laid out already).
         width: this.getBoundingClientRect().width,

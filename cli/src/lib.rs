@@ -1,4 +1,6 @@
 //! The author CLI's library: the importer (a logged conversation → a
-//! scenario). The page never needs it; `main.rs` and the tests use it.
+//! scenario) and the check of an author's own listing. The page never
+//! needs it; `main.rs` and the tests use it.
 
 pub mod import;
+pub mod listing;

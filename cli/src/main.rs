@@ -4,6 +4,10 @@
 //! `agent-loop-cli check <dir>` validates every `*.json` fixture in
 //! `<dir>` and prints `file: field: problem (line N)` lines; exit code 1 if
 //! any, or if there is no fixture at all.
+//! `agent-loop-cli check --listing <lesson.py> [<dir>]` checks an author's
+//! own Python listing like the page does and, with `python3`, runs it under
+//! CPython on the program's scenarios (the shipped ones, or `<dir>`'s); exit
+//! code 1 on a problem or a departure (see `agent_loop_cli::listing`).
 //! `agent-loop-cli import <conversation.json> [--id <id>]` turns a
 //! logged Messages API request body into a scenario on standard output;
 //! approximations are warnings on standard error, a refusal is exit 1 with
@@ -20,7 +24,7 @@ fn main() -> std::process::ExitCode {
 }
 
 mod native {
-    use agent_loop_cli::import;
+    use agent_loop_cli::{import, listing};
     use agent_loop_core::lesson::trace_json;
     use agent_loop_core::predict;
     use agent_loop_core::run::record_scenario;
@@ -37,6 +41,9 @@ mod native {
     const USAGE: &str = "usage:
   agent-loop-cli trace <scenario.json>   print the recorded trace as JSON
   agent-loop-cli check <dir>             validate every *.json fixture in <dir>
+  agent-loop-cli check --listing <lesson.py> [<dir>]
+                                         check an author's own listing; with python3, run it
+                                         under CPython on the scenarios (shipped, or <dir>'s)
   agent-loop-cli import <file> [--id <id>]
                                          print a scenario that replays a logged Messages API
                                          request body; approximations warned on stderr";
@@ -47,6 +54,9 @@ mod native {
         match (command, args.len()) {
             (Some("trace"), 2) => trace(Path::new(&args[1])),
             (Some("check"), 2) => check(Path::new(&args[1])),
+            (Some("check"), 3 | 4) if args[1] == "--listing" => {
+                check_listing(Path::new(&args[2]), args.get(3).map(Path::new))
+            }
             (Some("import"), _) => match import_args(&args[1..]) {
                 Some((file, id)) => import(Path::new(file), id),
                 None => {
@@ -185,6 +195,47 @@ mod native {
                 say_err(&format!("{}: not imported", file.display()));
                 ExitCode::FAILURE
             }
+        }
+    }
+
+    fn check_listing(file: &Path, dir: Option<&Path>) -> ExitCode {
+        let text = match read_fixture(file) {
+            Ok(t) => t,
+            Err(why) => {
+                say_err(&format!("{}: {why}", file.display()));
+                return ExitCode::from(2);
+            }
+        };
+        let scenarios: Vec<Scenario> = match dir {
+            None => {
+                agent_loop_core::scenario::load_shipped().into_iter().filter_map(|(_, s)| s.ok()).collect()
+            }
+            Some(dir) => {
+                let Ok(entries) = std::fs::read_dir(dir) else {
+                    say_err(&format!("{}: cannot read directory", dir.display()));
+                    return ExitCode::from(2);
+                };
+                let mut files: Vec<PathBuf> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
+                files.retain(|p| p.extension().is_some_and(|e| e == "json"));
+                files.sort();
+                files
+                    .iter()
+                    .filter_map(|f| read_fixture(f).ok())
+                    .filter_map(|t| Scenario::parse(&t).ok())
+                    .collect()
+            }
+        };
+        let name =
+            file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into());
+        let lang = listing::language_of(&text);
+        let report = listing::check(&name, &text, lang, &scenarios, listing::find_python());
+        if let Err(code) = write_out(&listing::render(file, &report)) {
+            return code;
+        }
+        if report.passed() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
         }
     }
 

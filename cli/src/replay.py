@@ -3,15 +3,18 @@ print what happened as JSON: the (function, line) of every line event of
 the lesson's functions (from sys.settrace), the entry's result or error,
 and every line it printed.
 
-    python3 tests/python/replay.py LISTING SETUP FUNCTION
-    python3 tests/python/replay.py --statements LISTING
+    python3 cli/src/replay.py LISTING SETUP FUNCTION
+    python3 cli/src/replay.py --statements LISTING
 
 LISTING is a program's Python listing (core/src/runtime.py, runtime.zh.py);
 SETUP is the setup and entry text for one scenario, exactly as the page
-shows it (tests/python.rs writes it); FUNCTION is the scenario's entry
-point. The setup runs in the listing's namespace, as it would below it in
-one file. A line event inside a statement that spans several lines counts
-as the statement's first line (that is where the listing's marks are).
+shows it (tests/python.rs and `agent-loop-cli check --listing` write it);
+FUNCTION is the scenario's entry point. The setup runs in the listing's
+namespace, as it would below it in one file. A line event inside a
+statement that spans several lines counts as the statement's first line
+(that is where the listing's marks are); the last check of a `for` loop,
+the one that ends it, is no step (the recorded run has none) and is left
+out.
 
 With --statements, print the first line of every statement in each
 function instead (what tests/python.rs checks the marks against; a `try:`
@@ -52,6 +55,28 @@ def statement_lines(source):
     return starts
 
 
+def loop_bodies(source):
+    """Each `for` header line with the lines of its body."""
+    bodies = {}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.For, ast.While)):
+            bodies[node.lineno] = range(node.body[0].lineno, node.body[-1].end_lineno + 1)
+    return bodies
+
+
+def without_loop_exits(steps, bodies):
+    """Drop a loop header's line event when its frame goes on outside the
+    body: that check found nothing left and ended the loop."""
+    kept = []
+    for i, step in enumerate(steps):
+        if step[0] == "line" and step[2] in bodies:
+            following = next((s for s in steps[i + 1:] if s[3] == step[3]), None)
+            if following is None or following[0] != "line" or following[2] not in bodies[step[2]]:
+                continue
+        kept.append(step)
+    return [s[:3] for s in kept]
+
+
 def statements(path):
     """Per lesson function, the first line of each statement in its body."""
     tree = ast.parse(pathlib.Path(path).read_text(encoding="utf-8"))
@@ -71,7 +96,8 @@ def main(listing, setup, function):
     spec = importlib.util.spec_from_file_location("runtime", listing)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    starts = statement_lines(listing.read_text(encoding="utf-8"))
+    source = listing.read_text(encoding="utf-8")
+    starts = statement_lines(source)
     steps = []
 
     def tracer(frame, event, arg):
@@ -79,9 +105,9 @@ def main(listing, setup, function):
         if code.co_filename != str(listing) or code.co_name not in LESSON:
             return None
         if event == "call":
-            steps.append(["call", code.co_name, code.co_firstlineno])
+            steps.append(["call", code.co_name, code.co_firstlineno, id(frame)])
         elif event == "line" and starts.get(frame.f_lineno, frame.f_lineno) is not None:
-            steps.append(["line", code.co_name, starts.get(frame.f_lineno, frame.f_lineno)])
+            steps.append(["line", code.co_name, starts.get(frame.f_lineno, frame.f_lineno), id(frame)])
         return tracer
 
     text = pathlib.Path(setup).read_text(encoding="utf-8")
@@ -100,6 +126,7 @@ def main(listing, setup, function):
         sys.settrace(None)
     result = None if error else module.__dict__.get(RETURNED[function])
     output = printed.getvalue().split("\n")[:-1]
+    steps = without_loop_exits(steps, loop_bodies(source))
     json.dump({"steps": steps, "result": result, "error": error, "output": output}, sys.stdout, ensure_ascii=False)
 
 

@@ -1,0 +1,217 @@
+//! `agent-loop-cli check --listing <lesson.py> [<dir>]`: an author's own
+//! listing checked the way the page checks it (marks, functions, order:
+//! `lesson::register_listing`), and — when `python3` is on the machine —
+//! run under CPython after the setup the page shows, on every scenario of
+//! its program (the shipped ones, or the fixtures in `<dir>`): the first
+//! scenario and line where it departs from the recorded run is reported.
+//! Sentences of the author's own (other words than the built-in listing's)
+//! are one remark, not a departure: the page shows the built-in words.
+
+use agent_loop_core::i18n::Lang;
+use agent_loop_core::lesson::{self, register_listing};
+use agent_loop_core::run::{message_shape, record_scenario, setup_text, Trace};
+use agent_loop_core::scenario::Scenario;
+use agent_loop_core::trace::Event;
+use agent_loop_core::vocab::Code;
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+
+/// The CPython harness, the same file tests/python.rs runs.
+const REPLAY: &str = include_str!("replay.py");
+
+/// What the check found: problems (the listing cannot be used), remarks,
+/// and what CPython said (none: not run).
+#[derive(Debug, Default)]
+pub struct Report {
+    pub problems: Vec<String>,
+    pub remarks: Vec<String>,
+    /// `Ok(n)`: n scenario runs agreed; `Err(why)`: where it departed.
+    pub cpython: Option<Result<usize, String>>,
+}
+
+impl Report {
+    /// Whether the listing can be shown as it is.
+    pub fn passed(&self) -> bool {
+        self.problems.is_empty() && !matches!(self.cpython, Some(Err(_)))
+    }
+}
+
+/// The language a listing is written in: Chinese when it has Chinese.
+pub fn language_of(text: &str) -> Lang {
+    let zh = text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
+    Lang::parse(if zh { "zh" } else { "en" }).unwrap_or_else(Lang::default_lang)
+}
+
+/// Check `text` (the file `name`) in `lang`; with `python`, run it on
+/// `scenarios` (those of other programs are skipped).
+pub fn check(name: &str, text: &str, lang: Lang, scenarios: &[Scenario], python: Option<&str>) -> Report {
+    let en = Lang::parse("en").unwrap_or(lang);
+    let mut report = Report::default();
+    let code = match register_listing(name, text, lang) {
+        Ok((code, remarks)) => {
+            report.remarks = remarks.iter().map(|r| r.text(en)).collect();
+            code
+        }
+        Err(problems) => {
+            report.problems = problems.iter().map(|p| p.text(en)).collect();
+            return report;
+        }
+    };
+    if let Some(python) = python {
+        report.cpython = Some(run_all(python, name, text, code, lang, scenarios));
+    }
+    report
+}
+
+/// Run the listing on every scenario of its program; the first departure.
+fn run_all(
+    python: &str,
+    name: &str,
+    text: &str,
+    code: Code,
+    lang: Lang,
+    scenarios: &[Scenario],
+) -> Result<usize, String> {
+    let dir = std::env::temp_dir().join(format!("alp-listing-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot write a temporary file: {e}"))?;
+    let outcome = (|| {
+        let (listing, harness) = (dir.join("listing.py"), dir.join("replay.py"));
+        std::fs::write(&listing, text)
+            .and_then(|()| std::fs::write(&harness, REPLAY))
+            .map_err(|e| e.to_string())?;
+        let mut agreed = 0;
+        let defines =
+            |s: &&Scenario| text.lines().any(|l| l.starts_with(&format!("def {}(", s.function.name())));
+        for scenario in scenarios.iter().filter(defines) {
+            let scenario = scenario.localized(lang);
+            let setup = dir.join("setup.py");
+            std::fs::write(&setup, setup_text(&scenario)).map_err(|e| e.to_string())?;
+            let out = Command::new(python)
+                .arg(&harness)
+                .args([&listing, &setup])
+                .arg(scenario.function.name())
+                .output()
+                .map_err(|e| format!("cannot run {python}: {e}"))?;
+            if !out.status.success() {
+                return Err(format!(
+                    "{}: {name} does not run: {}",
+                    scenario.id,
+                    String::from_utf8_lossy(&out.stderr).trim()
+                ));
+            }
+            let py: Value = serde_json::from_slice(&out.stdout)
+                .map_err(|e| format!("the harness printed no JSON: {e}"))?;
+            departure(name, &scenario, &record_scenario(&scenario), &py, code)?;
+            agreed += 1;
+        }
+        Ok(agreed)
+    })();
+    std::fs::remove_dir_all(&dir).ok();
+    outcome
+}
+
+/// `(event, function, line of the file)` of every step of a run.
+type Steps = Vec<(String, String, u32)>;
+
+fn collapse(steps: Steps) -> Steps {
+    let mut out: Steps = Vec::new();
+    for s in steps {
+        if out.last() != Some(&s) {
+            out.push(s);
+        }
+    }
+    out
+}
+
+/// The lines of the file the recorded run stands on, through the marks.
+fn expected(trace: &Trace, code: Code) -> Steps {
+    let steps = trace.steps.iter().filter_map(|st| {
+        let listing = lesson::listing_in(code, st.function);
+        let source = |n: u32| listing.lines.get(n.saturating_sub(1) as usize).map_or(0, |l| l.source);
+        match st.event {
+            Event::Call => Some(("call".to_string(), st.function.name().to_string(), source(1))),
+            Event::Line => {
+                Some(("line".to_string(), st.function.name().to_string(), source(lesson::line_in(code, st))))
+            }
+            Event::Return | Event::Error => None,
+        }
+    });
+    collapse(steps.collect())
+}
+
+/// Where CPython's run of the file parts from the recorded one: its lines,
+/// then how it ended and the record's shape (not its words).
+fn departure(name: &str, scenario: &Scenario, trace: &Trace, py: &Value, code: Code) -> Result<(), String> {
+    let want = expected(trace, code);
+    let got: Steps = collapse(
+        py["steps"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|s| {
+                (
+                    s[0].as_str().unwrap_or("").into(),
+                    s[1].as_str().unwrap_or("").into(),
+                    s[2].as_u64().unwrap_or(0) as u32,
+                )
+            })
+            .collect(),
+    );
+    if let Some(at) = (0..want.len().max(got.len())).find(|i| want.get(*i) != got.get(*i)) {
+        let said = |s: Option<&(String, String, u32)>| {
+            s.map_or("the end of the run".to_string(), |(_, f, n)| format!("{name}:{n} ({f})"))
+        };
+        return Err(format!(
+            "{}: departs at step {at}: the recorded run is at {}, CPython at {}",
+            scenario.id,
+            said(want.get(at)),
+            said(got.get(at))
+        ));
+    }
+    let error = trace.error.as_ref().map(|e| e.kind.as_str());
+    if py["error"].as_str() != error {
+        return Err(format!("{}: ends with {:?}, the recorded run with {error:?}", scenario.id, py["error"]));
+    }
+    let shape = |result: &Value| -> Vec<String> {
+        let record = result.get("messages").and_then(Value::as_array).cloned().unwrap_or_default();
+        record.iter().map(message_shape).collect()
+    };
+    let status = |v: &Value| v.get("status").cloned();
+    if status(&py["result"]) != status(&trace.returned()) || shape(&py["result"]) != shape(&trace.returned())
+    {
+        return Err(format!("{}: ends otherwise than the recorded run: {}", scenario.id, py["result"]));
+    }
+    Ok(())
+}
+
+/// `python3` if it runs here.
+pub fn find_python() -> Option<&'static str> {
+    let runs = Command::new("python3").arg("--version").output().is_ok_and(|o| o.status.success());
+    runs.then_some("python3")
+}
+
+/// The report as the CLI prints it.
+pub fn render(name: &Path, report: &Report) -> String {
+    let mut out = String::new();
+    for p in &report.problems {
+        out.push_str(&format!("{p}\n"));
+    }
+    for r in &report.remarks {
+        out.push_str(&format!("note: {r}\n"));
+    }
+    let name = name.display();
+    match (&report.cpython, report.problems.len()) {
+        (_, n) if n > 0 => {
+            out.push_str(&format!("{name}: {n} problem(s); the page would show the built-in listing\n"))
+        }
+        (None, _) => out.push_str(&format!(
+            "{name}: marks ok; python3 not found, so the listing was not run under CPython\n"
+        )),
+        (Some(Ok(n)), _) => {
+            out.push_str(&format!("{name}: marks ok; CPython runs the same lines on {n} scenario(s)\n"))
+        }
+        (Some(Err(why)), _) => out.push_str(&format!("{why}\n{name}: departs from the recorded run\n")),
+    }
+    out
+}

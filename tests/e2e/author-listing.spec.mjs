@@ -1,0 +1,88 @@
+// listing-src="lesson.py": a course author's own wording of the lesson's
+// functions, fetched from their site, shown as written and stepped with
+// the recorded run; a listing with a mistake is named in a notice (file,
+// line, mark) and the built-in listing stays (docs/listing-format.md).
+import fs from "node:fs";
+import path from "node:path";
+import { test, expect, EL, root } from "./helpers.mjs";
+
+const listing = (name) => fs.readFileSync(path.join(root, "fixtures/listings", name), "utf8");
+
+/** Serves fixtures/listings/ under /lessons/ and opens one element made from `attributes`. */
+async function place(page, baseURL, attributes) {
+  await page.route(`${baseURL}/lessons/**`, (route) => {
+    const name = new URL(route.request().url()).pathname.split("/").pop();
+    const file = path.join(root, "fixtures/listings", name);
+    return fs.existsSync(file)
+      ? route.fulfill({ contentType: "text/x-python; charset=utf-8", body: fs.readFileSync(file, "utf8") })
+      : route.fulfill({ status: 404, body: "not found" });
+  });
+  await page.route(`${baseURL}/host.html`, (route) =>
+    route.fulfill({ contentType: "text/html", body: '<!doctype html><html lang="zh"><title>课程</title><body><main id="slot"></main>' }));
+  await page.goto("/host.html");
+  await page.evaluate(async (attributes) => {
+    await import("./element.js");
+    const el = document.createElement("agent-loop-playground");
+    for (const [k, v] of Object.entries(attributes)) el.setAttribute(k, v);
+    document.querySelector("#slot").append(el);
+    await new Promise((ok) => el.addEventListener("playground-ready", ok, { once: true }));
+  }, attributes);
+}
+
+const notice = (page) => page.$eval(EL, (e) => { const n = e.shadowRoot.querySelector('[data-role="notice"]'); return n.hidden ? "" : n.textContent; });
+const rows = (page, fn) => page.$$eval(`${EL} .alp-row[data-function="${fn}"] code`, (c) => c.map((x) => x.textContent));
+
+test("an author's listing is shown as written, with its comments and strings, and stepped", async ({ page, baseURL, problems }) => {
+  await place(page, baseURL, { "listing-src": "lessons/lesson.zh.py", scenario: "report", lang: "zh" });
+  const text = listing("lesson.zh.py");
+  await test.step("verbatim: every line of ask_claude as in the file, marks taken off", async () => {
+    await page.$eval(EL, (e) => {
+      e.command("reset");
+      for (let i = 0; i < 40 && e.state().currentFunction !== "ask_claude"; i++) e.command("stepInto");
+    });
+    expect(await page.$eval(EL, (e) => e.state().currentFunction)).toBe("ask_claude");
+    const shown = await rows(page, "ask_claude");
+    const file = text.split("\n");
+    const start = file.findIndex((l) => l.startsWith("def ask_claude("));
+    // (a blank line is drawn as one space, to keep its height)
+    expect(shown.map((l) => l.trimEnd())).toEqual(file.slice(start, start + shown.length).map((l) => l.split("  #| ")[0].trimEnd()));
+    expect(shown.join("\n")).toContain("工作约定、完整记录和工具说明放进同一次请求");
+  });
+  await test.step("a breakpoint on the author's line stops there", async () => {
+    await page.$eval(EL, (e) => e.command("reset"));
+    const target = await page.$eval(EL, (e) => {
+      // The author's run_loop line that saves the results.
+      e.command("step");
+      const rows = [...e.shadowRoot.querySelectorAll('.alp-row[data-function="run_loop"]')];
+      const row = rows.find((r) => r.textContent.includes('messages.append({"role": "user", "content": results})'));
+      return Number(row.dataset.line);
+    });
+    await page.$eval(EL, (e, n) => { e.toggleBreakpoint("run_loop", n); e.command("reset"); e.command("debug"); }, target);
+    const state = await page.$eval(EL, (e) => e.state());
+    expect([state.label, state.line, state.listing]).toEqual(["loop.save_results", target, "python"]);
+    const current = await page.$eval(`${EL} [aria-current="step"] code`, (c) => c.textContent);
+    expect(current).toContain('messages.append({"role": "user", "content": results})');
+  });
+  await test.step("its own sentences are said once; the record keeps the built-in words", async () => {
+    expect(await notice(page)).toContain("lesson.zh.py 用了自己的句子");
+    const said = problems.filter((p) => p.startsWith("console.warning: agent-loop-playground:"));
+    expect(said).toHaveLength(1);
+    problems.splice(0, problems.length, ...problems.filter((p) => !said.includes(p)));
+  });
+});
+
+for (const [file, line, mark] of [["missing-mark.py", null, "loop.saved"], ["duplicate-mark.py", 105, "loop.results"], ["comment-mark.py", 76, "loop.save_response"]]) {
+  test(`a listing with a mistake is named and the built-in listing stays: ${file}`, async ({ page, baseURL, problems }) => {
+    await place(page, baseURL, { "listing-src": `lessons/${file}`, scenario: "report", lang: "zh" });
+    const said = await notice(page);
+    expect(said).toContain(`lessons/${file}`);
+    expect(said).toContain(mark);
+    if (line) expect(said).toContain(`第 ${line} 行`);
+    expect(said).toContain(`没有显示 lessons/${file}，显示的是内置的代码清单。`);
+    await page.$eval(EL, (e) => { for (let i = 0; i < 3; i++) e.command("step"); });
+    expect((await rows(page, "run_loop")).join("\n"), "the built-in listing").toContain("请求失败就把控制权交回");
+    const warned = problems.filter((p) => p.startsWith("console.warning: agent-loop-playground:"));
+    expect(warned.length).toBe(2);
+    problems.splice(0, problems.length, ...problems.filter((p) => !warned.includes(p)));
+  });
+}
