@@ -1,5 +1,5 @@
 // Refreshes the README screenshots docs/screenshot-{desktop,narrow}-{zh,en}.png,
-// docs/predict-en.png and docs/compare-zh.png
+// docs/predict-en.png, docs/compare-zh.png and docs/setup-output-zh.png
 // (the old `run.mjs --screenshots`). Skipped unless SCREENSHOTS=1:
 //   SCREENSHOTS=1 npx playwright test screenshots
 // zh text needs a CJK font on the machine (Debian: fonts-noto-cjk).
@@ -40,6 +40,18 @@ test.describe("predict and what-if 1280x900", () => {
     });
     await page.waitForTimeout(100);
     await page.screenshot({ path: path.join(root, "docs/predict-en.png") });
+  });
+  test("docs/setup-output-zh.png", async ({ page }) => {
+    await open(page, "?scenario=report&lang=zh");
+    await page.$eval(EL, (e) => {
+      e.command("run");
+      // The entry call at the end of the setup code, and the output it ends.
+      const code = e.shadowRoot.querySelector('[data-role="setup-code"]');
+      code.scrollTop = code.scrollHeight;
+      e.shadowRoot.querySelector(".alp-output-panel").scrollIntoView({ block: "start" });
+    });
+    await page.waitForTimeout(100);
+    await page.screenshot({ path: path.join(root, "docs/setup-output-zh.png") });
   });
   test("docs/compare-zh.png", async ({ page }) => {
     await open(page, "?scenario=report&lang=zh");
