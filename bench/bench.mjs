@@ -39,20 +39,15 @@ const pyodideFound = (() => {
   }
 })();
 const comparing = pyodideFound === PYODIDE_VERSION;
-// The report scenario as the learner meets it in English (what tests/python.rs
-// hands replay.py): the fixture's model texts are {zh, en} maps, and the raw
-// file would stop the Python loop with a TypeError at its "\n".join.
+// The report scenario's setup and entry as Python, in English: the text the
+// page shows and tests/python.rs runs after the listing (the author CLI
+// prints it).
 const fixtureDir = path.join(pyodideBase, "fixture");
-const fixtureEn = path.join(fixtureDir, "report.en.json");
+const setupEn = path.join(fixtureDir, "report.setup.py");
 {
-  const fixture = JSON.parse(fs.readFileSync(path.join(root, "fixtures/scenarios/report.json"), "utf8"));
-  for (const reply of fixture.model || []) {
-    for (const block of reply.content || []) {
-      if (block.text && typeof block.text === "object") block.text = block.text.en;
-    }
-  }
+  const setup = execFileSync("cargo", ["run", "--release", "--quiet", "-p", "agent-loop-cli", "--", "setup", path.join(root, "fixtures/scenarios/report.json"), "en"], { encoding: "utf8" });
   fs.mkdirSync(fixtureDir, { recursive: true });
-  fs.writeFileSync(fixtureEn, JSON.stringify(fixture, null, 2) + "\n");
+  fs.writeFileSync(setupEn, setup);
 }
 
 // One server for everything. dist/ is the page as shipped (transfer, first
@@ -62,7 +57,7 @@ const mounts = [
   ["/compare/pyodide/", path.join(root, "bench/pyodide")],
   ["/compare/pyodide-dist/", pyodideDir],
   ["/compare/core/src/", path.join(root, "core/src")],
-  ["/compare/tests/python/", path.join(root, "tests/python")],
+  ["/compare/cli/src/", path.join(root, "cli/src")],
   ["/compare/fixture/", fixtureDir],
   ["/bench/", path.join(root, "dist-bench")],
   ["/", dist],
@@ -293,7 +288,7 @@ for (const [key, re] of [["steps", /steps\s+(\d+)/], ["record_ms", /record time\
 const lineEvents = (steps) => (steps || []).filter((s) => s[0] === "line");
 let cpython = null;
 try {
-  const out = execFileSync("python3", [path.join(root, "tests/python/replay.py"), fixtureEn], { encoding: "utf8" });
+  const out = execFileSync("python3", [path.join(root, "cli/src/replay.py"), path.join(root, "core/src/runtime.py"), setupEn, "run_loop"], { encoding: "utf8" });
   const version = execFileSync("python3", ["-c", "import sys; print(sys.version.split()[0])"], { encoding: "utf8" }).trim();
   cpython = { ...JSON.parse(out), version };
 } catch (error) {

@@ -1,15 +1,15 @@
 // The Pyodide side of the comparison in bench/bench.mjs. Everything comes
 // from the bench's local server: Pyodide's own files (/compare/pyodide-dist/,
 // the npm package installed by bench/pyodide/install), core/src/runtime.py,
-// tests/python/replay.py (its teaching doubles and tracer, imported as is),
-// driver.py next to this file, and the report scenario in English.
+// cli/src/replay.py (the tracer, imported as is), driver.py next to this
+// file, and the report scenario's setup and entry in English.
 import { loadPyodide } from "../pyodide-dist/pyodide.mjs";
 
 const FILES = {
   "/alp/core/src/runtime.py": "../core/src/runtime.py",
-  "/alp/tests/python/replay.py": "../tests/python/replay.py",
+  "/alp/cli/src/replay.py": "../cli/src/replay.py",
   "/alp/bench/driver.py": "./driver.py",
-  "/alp/fixtures/report.json": "../fixture/report.en.json",
+  "/alp/fixtures/report.setup.py": "../fixture/report.setup.py",
 };
 const status = document.querySelector("#status");
 
@@ -27,9 +27,9 @@ try {
   }
   const json = py.runPython(`
 import sys
-sys.path[:0] = ["/alp/bench", "/alp/tests/python"]
+sys.path[:0] = ["/alp/bench", "/alp/cli/src"]
 import driver
-driver.run("/alp/fixtures/report.json")
+driver.run("/alp/core/src/runtime.py", "/alp/fixtures/report.setup.py", "run_loop")
 `);
   window.__firstSnapshot = performance.now();
   window.__trace = JSON.parse(json);

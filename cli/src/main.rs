@@ -8,6 +8,9 @@
 //! own Python listing like the page does and, with `python3`, runs it under
 //! CPython on the program's scenarios (the shipped ones, or `<dir>`'s); exit
 //! code 1 on a problem or a departure (see `agent_loop_cli::listing`).
+//! `agent-loop-cli setup <scenario.json> [zh|en]` prints the setup and
+//! entry as Python, the text the setup panel shows and CPython runs after
+//! the listing (English unless a language is given).
 //! `agent-loop-cli import <conversation.json> [--id <id>]` turns a
 //! logged Messages API request body into a scenario on standard output;
 //! approximations are warnings on standard error, a refusal is exit 1 with
@@ -41,6 +44,8 @@ mod native {
     const USAGE: &str = "usage:
   agent-loop-cli trace <scenario.json>   print the recorded trace as JSON
   agent-loop-cli check <dir>             validate every *.json fixture in <dir>
+  agent-loop-cli setup <scenario.json> [zh|en]
+                                         print the setup and entry as Python (what runs after the listing)
   agent-loop-cli check --listing <lesson.py> [<dir>]
                                          check an author's own listing; with python3, run it
                                          under CPython on the scenarios (shipped, or <dir>'s)
@@ -54,6 +59,7 @@ mod native {
         match (command, args.len()) {
             (Some("trace"), 2) => trace(Path::new(&args[1])),
             (Some("check"), 2) => check(Path::new(&args[1])),
+            (Some("setup"), 2 | 3) => setup(Path::new(&args[1]), args.get(2).and_then(|l| l.to_str())),
             (Some("check"), 3 | 4) if args[1] == "--listing" => {
                 check_listing(Path::new(&args[2]), args.get(3).map(Path::new))
             }
@@ -193,6 +199,28 @@ mod native {
                     say_err(&format!("{}: {refusal}", file.display()));
                 }
                 say_err(&format!("{}: not imported", file.display()));
+                ExitCode::FAILURE
+            }
+        }
+    }
+
+    fn setup(file: &Path, lang: Option<&str>) -> ExitCode {
+        let Some(lang) = agent_loop_core::i18n::Lang::parse(lang.unwrap_or("en")) else {
+            say_err(USAGE);
+            return ExitCode::from(2);
+        };
+        let parsed = read_fixture(file).map_err(|why| vec![why]).and_then(|text| {
+            Scenario::parse(&text).map_err(|problems| problems.iter().map(|p| located(p, &text)).collect())
+        });
+        match parsed {
+            Ok(scenario) => match write_out(&agent_loop_core::run::setup_text(&scenario.localized(lang))) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(code) => code,
+            },
+            Err(problems) => {
+                for p in problems {
+                    say_err(&format!("{}: {p}", file.display()));
+                }
                 ExitCode::FAILURE
             }
         }

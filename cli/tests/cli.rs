@@ -337,3 +337,20 @@ fn check_listing_reports_where_a_listing_departs_from_the_recorded_run() {
     let (code, out, _) = cli(&["check", "--listing", &listing("lesson.zh.py"), &dir]);
     assert_eq!((code, out.contains("on 35 scenario(s)")), (0, true), "{out}");
 }
+
+#[test]
+fn setup_prints_the_python_that_runs_after_the_listing() {
+    let report = format!("{}/../fixtures/scenarios/report.json", env!("CARGO_MANIFEST_DIR"));
+    let (code, en, _) = cli(&["setup", &report]);
+    assert_eq!(code, 0);
+    assert!(en.contains("QUESTION = \"Run main.py and only report the result.\""), "{en}");
+    assert!(en.contains("outcome = run_loop(ask, execute, max_calls=4)"), "{en}");
+    let (code, zh, _) = cli(&["setup", &report, "zh"]);
+    assert_eq!(code, 0);
+    assert!(
+        zh.contains("# SDK 客户端的替身") && zh.contains("print(outcome[\"status\"], \"· 模型调用\""),
+        "{zh}"
+    );
+    let (code, _, err) = cli(&["setup", &report, "fr"]);
+    assert_eq!((code, err.contains("usage:")), (2, true));
+}
