@@ -7,15 +7,18 @@ import path from "node:path";
 import { test, expect, EL, root } from "./helpers.mjs";
 
 const listing = (name) => fs.readFileSync(path.join(root, "fixtures/listings", name), "utf8");
+// The mistakes: lesson.zh.py with one text replaced each (fixtures/listings/mistakes.json).
+const MISTAKES = JSON.parse(listing("mistakes.json")).cases;
+const SERVED = Object.fromEntries([["lesson.zh.py", listing("lesson.zh.py")],
+  ...MISTAKES.map((c) => [c.file, listing("lesson.zh.py").replace(c.replace[0], c.replace[1])])]);
 
 /** Serves fixtures/listings/ under /lessons/ and opens one element made from `attributes`. */
 async function place(page, baseURL, attributes) {
   await page.route(`${baseURL}/lessons/**`, (route) => {
-    const name = new URL(route.request().url()).pathname.split("/").pop();
-    const file = path.join(root, "fixtures/listings", name);
-    return fs.existsSync(file)
-      ? route.fulfill({ contentType: "text/x-python; charset=utf-8", body: fs.readFileSync(file, "utf8") })
-      : route.fulfill({ status: 404, body: "not found" });
+    const body = SERVED[new URL(route.request().url()).pathname.split("/").pop()];
+    return body === undefined
+      ? route.fulfill({ status: 404, body: "not found" })
+      : route.fulfill({ contentType: "text/x-python; charset=utf-8", body });
   });
   await page.route(`${baseURL}/host.html`, (route) =>
     route.fulfill({ contentType: "text/html", body: '<!doctype html><html lang="zh"><title>课程</title><body><main id="slot"></main>' }));
@@ -71,7 +74,7 @@ test("an author's listing is shown as written, with its comments and strings, an
   });
 });
 
-for (const [file, line, mark] of [["missing-mark.py", null, "loop.saved"], ["duplicate-mark.py", 105, "loop.results"], ["comment-mark.py", 76, "loop.save_response"]]) {
+for (const { file, line, mark } of MISTAKES.filter((c) => c.finding)) {
   test(`a listing with a mistake is named and the built-in listing stays: ${file}`, async ({ page, baseURL, problems }) => {
     await place(page, baseURL, { "listing-src": `lessons/${file}`, scenario: "report", lang: "zh" });
     const said = await notice(page);
