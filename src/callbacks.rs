@@ -25,6 +25,7 @@ impl Doubles for JsDoubles {
         // The script as this scenario reads it (its replies in its language).
         let mut script = scenario.raw.clone();
         script["model"] = Value::Array(scenario.model.clone());
+        script["no_more_runs"] = Value::String(scenario.lang.word("double_no_runs").into());
         let doubles = self.factory.call1(&JsValue::NULL, &from_json(&script)).unwrap_or(JsValue::NULL);
         let get = |k: &str| {
             Reflect::get(&doubles, &JsValue::from_str(k)).ok().and_then(|f| f.dyn_into::<Function>().ok())

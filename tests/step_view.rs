@@ -155,3 +155,30 @@ fn the_comparison_places_both_runs_where_they_part_and_in_lockstep() {
     assert_eq!(places.position, Some(0));
     assert_eq!(places.here, places.lesson_here, "the first step is the same in both runs");
 }
+
+#[test]
+fn a_frame_that_raises_is_captioned_as_raising_and_the_output_ends_as_python_s_traceback() {
+    for (scenario, stage, printed) in [
+        ("model-throws-first", "ask.raised", None),
+        ("max-calls-zero", "loop.raised", Some("ValueError: max_calls 至少为 1，收到的是 0")),
+    ] {
+        let mut s = session(scenario, "zh", false);
+        s.command(Command::Run);
+        let trace = s.replay().trace();
+        let at = trace.steps.iter().position(|st| st.label == "raise").expect("a raise step");
+        s.seek(at);
+        let zh = Lang::parse("zh").unwrap();
+        assert_eq!(step_view(&s).caption.0, zh.caption(stage).unwrap().0, "{scenario}");
+        assert!(!step_view(&s).caption.1.contains('{'), "{scenario}: {}", step_view(&s).caption.1);
+        if let Some(line) = printed {
+            assert_eq!(s.replay().trace().printed, [line], "{scenario}");
+        }
+    }
+    // A timeout is quoted as the code writes it: 3, not 3.0.
+    let mut s = session("timeout", "zh", false);
+    s.command(Command::Run);
+    let trace = s.replay().trace();
+    let at = trace.steps.iter().position(|st| st.label == "main.timeout").unwrap();
+    let (_, body) = lesson::caption(Lang::parse("zh").unwrap(), trace, at);
+    assert!(body.contains("超过 3 秒") && !body.contains("3.0"), "{body}");
+}

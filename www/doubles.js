@@ -20,11 +20,12 @@ export function fixtureDoubles(fixture) {
   let nextReply = 0;
   function model(request) {
     if (nextReply >= replies.length) {
-      throw named("ScriptExhausted", "the fixture has no more model replies");
+      // (no message: the setup's stand-in raises the bare exception)
+      throw named("ScriptExhausted", "");
     }
     const reply = replies[nextReply++];
     if (reply && typeof reply === "object" && typeof reply.error === "string") {
-      throw named(reply.error, `${reply.error} (scripted by the fixture)`);
+      throw named(reply.error, "");
     }
     // Untouched, but a copy: the core must not be able to edit the script.
     return JSON.parse(JSON.stringify(reply));
@@ -36,7 +37,8 @@ export function fixtureDoubles(fixture) {
     const run = Array.isArray(script) ? script[nextRun] : script;
     nextRun += 1;
     if (run === undefined) {
-      throw new Error("the fixture has no more process outcomes");
+      // (in the scenario's language: the run writes it into the record)
+      throw new Error(fixture.no_more_runs || "the fixture has no more process outcomes");
     }
     return JSON.parse(JSON.stringify(run));
   }

@@ -30,6 +30,7 @@ import io
 import json
 import pathlib
 import sys
+import traceback
 
 LESSON = ("ask_claude", "run_main", "run_loop")
 # The name the setup gives each entry's return value.
@@ -113,19 +114,25 @@ def main(listing, setup, function):
     text = pathlib.Path(setup).read_text(encoding="utf-8")
     compiled = compile(text, str(setup), "exec")
     printed = io.StringIO()
-    error = None
+    error, raised = None, None
+    # The setup runs as the program's main module (an exception it defines
+    # is `Name`, not `runtime.Name`, in a traceback).
+    module.__dict__["__name__"] = "__main__"
     sys.settrace(tracer)
     try:
         with contextlib.redirect_stdout(printed):
             exec(compiled, module.__dict__)
-    except ValueError:
-        error = "value_error"
-    except Exception as raised:
-        error = "model_error" if function == "ask_claude" else type(raised).__name__
+    except Exception as exception:
+        raised = exception
+        error = "value_error" if isinstance(exception, ValueError) else (
+            "model_error" if function == "ask_claude" else type(exception).__name__)
     finally:
         sys.settrace(None)
     result = None if error else module.__dict__.get(RETURNED[function])
     output = printed.getvalue().split("\n")[:-1]
+    if raised is not None:
+        # What Python prints last for an exception nobody catches.
+        output.append(traceback.format_exception_only(type(raised), raised)[-1].rstrip("\n"))
     steps = without_loop_exits(steps, loop_bodies(source))
     json.dump({"steps": steps, "result": result, "error": error, "output": output}, sys.stdout, ensure_ascii=False)
 

@@ -40,9 +40,13 @@ class Messages:
 
 client = SimpleNamespace(messages=Messages())
 #@ process
-# A stand-in for running main.py: it plays this scenario's outcomes.
+# What run_main uses, with a stand-in for running main.py that plays this
+# scenario's outcomes.
 import subprocess as real_subprocess
+import sys
 from itertools import repeat
+
+OUTPUT_LIMIT = @OUTPUT_LIMIT@
 
 RUNS = @RUNS@
 

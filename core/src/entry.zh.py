@@ -40,9 +40,13 @@ class Messages:
 
 client = SimpleNamespace(messages=Messages())
 #@ process
-# 运行 main.py 的替身：按顺序给出本场景写好的运行结果。
+# run_main 用到的名字，以及运行 main.py 的替身：
+# 按顺序给出本场景写好的运行结果。
 import subprocess as real_subprocess
+import sys
 from itertools import repeat
+
+OUTPUT_LIMIT = @OUTPUT_LIMIT@
 
 RUNS = @RUNS@
 

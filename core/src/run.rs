@@ -172,9 +172,11 @@ pub fn record(
         Some(cut) => (Value::Null, Some(cut_error(cut, &limits))),
         None => (ran.result, ran.error),
     };
-    let printed = match &error {
-        None => (program.prints)(scenario.function, &result, scenario.lang),
-        Some(_) => Vec::new(),
+    // (a recording cut short by a budget printed nothing: the page stopped it)
+    let printed = match (&error, cut) {
+        (None, _) => (program.prints)(scenario.function, Ok(&result), scenario.lang),
+        (Some(e), None) => (program.prints)(scenario.function, Err(e), scenario.lang),
+        (Some(_), Some(_)) => Vec::new(),
     };
     Trace {
         scenario: scenario.id.clone(),

@@ -6,14 +6,9 @@ steps are recorded from the Rust compiled to WebAssembly; the test suite
 runs each language's file under CPython, with the setup the page shows, for
 every shipped scenario and checks that it runs the same lines to the same
 result, record and output. The `#|` marks name those steps (the labels of
-runtime.rs); the page does not show them. QUESTION, SYSTEM and TOOLS come
-from the setup.
+runtime.rs); the page does not show them. What they use besides (QUESTION,
+SYSTEM, TOOLS, sys, subprocess, OUTPUT_LIMIT) comes from the setup.
 """
-
-import subprocess
-import sys
-
-OUTPUT_LIMIT = 2000
 
 
 def ask_claude(client, model, messages):

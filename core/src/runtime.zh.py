@@ -5,15 +5,10 @@
 会在 CPython 里，配上页面展示的设置代码，对每个内置场景运行每种语言
 的这份文件，检查它走过的行、结果、记录和输出都与 Rust 相同。
 行尾的 `#|` 标记写的是这些步骤（runtime.rs 的标签），页面不显示。
-QUESTION、SYSTEM 和 TOOLS 由设置代码提供。
-
+函数用到的其他名字（QUESTION、SYSTEM、TOOLS、sys、subprocess、OUTPUT_LIMIT）
+由设置代码提供。
 
 """
-
-import subprocess
-import sys
-
-OUTPUT_LIMIT = 2000
 
 
 def ask_claude(client, model, messages):

@@ -329,6 +329,8 @@ pub fn over_limit() -> bool {
 
 /// Record the start of a frame, run `body`, record its return (as `show`
 /// renders the returned value; strings in it are shortened like any local).
+/// A frame that ends by raising shows `{"raised": …}`: its last step is
+/// labelled `raise` instead of `return`.
 pub fn call<R>(
     function: Function,
     args: &[(&'static str, &dyn Local)],
@@ -345,7 +347,8 @@ pub fn call<R>(
     if active {
         let returned = show(&value);
         with_recorder(|r| {
-            r.push(Event::Return, "return", &[("return", &returned)]);
+            let label = if returned.get("raised").is_some() { "raise" } else { "return" };
+            r.push(Event::Return, label, &[("return", &returned)]);
             r.frames.pop();
         });
     }

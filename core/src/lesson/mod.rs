@@ -169,6 +169,10 @@ pub fn caption(lang: Lang, trace: &Trace, position: usize) -> (String, String) {
     let Some(step) = trace.steps.get(position) else { return (String::new(), String::new()) };
     let fill = |text: &str| {
         i18n::fill(text, |key| {
+            // `{said_no_output}`: a sentence of the program, in the listing's words.
+            if let Some(kind) = key.strip_prefix("said_") {
+                return Some(lang.said_template(kind).to_string());
+            }
             let value = fill_value(key, trace, position);
             let shown = |v: String| if key == "status" { lang.status(&v) } else { v };
             Some(value.map_or_else(|| lang.word("value_missing").to_string(), shown))
@@ -218,6 +222,8 @@ fn local_value(key: &str, locals: &Value) -> Option<String> {
         let text = match v {
             Value::Null => return None,
             Value::String(s) => s.clone(),
+            // A number as Python writes it (`3`, not `3.0`).
+            Value::Number(n) if n.is_f64() => crate::vocab::Decimal(n.as_f64().unwrap_or(0.0)).to_string(),
             other => other.to_string(),
         };
         let short: String = text.chars().take(80).collect();
@@ -228,6 +234,8 @@ fn local_value(key: &str, locals: &Value) -> Option<String> {
         "id" | "name" => show(&locals["call"][key]).or_else(|| show(&locals[key])),
         "call_id" => show(&locals["call"]["id"]),
         "error_name" => show(&locals["error"]["name"]),
+        "raised_name" => show(&locals["return"]["raised"]["name"]),
+        "raised_message" => show(&locals["return"]["raised"]["message"]),
         "is_error" => show(&locals["result"]["is_error"]).or_else(|| show(&locals["return"]["is_error"])),
         "first_line" => first_line(&locals["result"]).or_else(|| first_line(&locals["return"])),
         "reason" => show(&locals["reason"]).or_else(|| show(&locals["response"]["stop_reason"])),

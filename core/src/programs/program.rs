@@ -25,9 +25,10 @@ pub struct Program {
     /// filled in for one scenario and in its language: what the setup
     /// panel shows and what CPython runs after the listing.
     pub setup: fn(function: Function, inputs: &Inputs, script: &Script) -> String,
-    /// What that entry prints once `function` returned `result`, line by
-    /// line, in `lang` (nothing when it raised).
-    pub prints: fn(function: Function, result: &Value, lang: Lang) -> Vec<String>,
+    /// What that entry prints once `function` returned (`Ok`: its result)
+    /// or raised (`Err`: what Python says of the exception, the last line
+    /// of its traceback), line by line, in `lang`.
+    pub prints: fn(function: Function, returned: Result<&Value, &TraceError>, lang: Lang) -> Vec<String>,
     /// The caption stage of a step of `function` with this label (`call`
     /// and `return` for a frame's ends).
     pub stage: fn(function: Function, label: &str) -> &'static str,

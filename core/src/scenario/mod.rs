@@ -378,7 +378,8 @@ pub const SCRIPT_EXHAUSTED: &str = "ScriptExhausted";
 /// The model error a fixture's `{"error": NAME}` produces. The JS double
 /// builds exactly the same name and message.
 pub fn scripted_error(name: &str) -> ModelError {
-    ModelError { name: name.to_string(), message: format!("{name} (scripted by the fixture)") }
+    // (no message: the setup's stand-in raises the bare exception)
+    ModelError { name: name.to_string(), message: String::new() }
 }
 
 /// Model double: replies in call order, untouched.
@@ -392,7 +393,7 @@ impl Model for ScriptedModel {
         let Some(reply) = self.replies.get(self.next) else {
             return Err(ModelError {
                 name: SCRIPT_EXHAUSTED.into(),
-                message: "the fixture has no more model replies".into(),
+                message: String::new(),
             });
         };
         self.next += 1;

@@ -8,7 +8,7 @@
 
 use crate::i18n::Lang;
 use crate::programs::program::{InLanguage, Inputs, Script};
-use crate::protocol::Seconds;
+use crate::protocol::{Seconds, TraceError};
 use crate::vocab::{py_literal, py_str};
 use serde_json::Value;
 
@@ -61,12 +61,19 @@ pub fn setup(function: Entry, inputs: &Inputs, script: &Script) -> String {
         .replace("@CALL@", &py_literal(inputs.call, 7, ROOM))
         .replace("@TIMEOUT@", &Seconds(inputs.timeout_s).to_string())
         .replace("@MAX_CALLS@", &inputs.max_calls.to_string())
+        .replace("@OUTPUT_LIMIT@", &crate::runtime::OUTPUT_LIMIT.to_string())
 }
 
 /// What the entry prints after `function` returned `result` (the Python's
 /// `print` calls, line by line; `print` of a text with line breaks gives
-/// several lines).
-pub fn prints(function: Entry, result: &Value, lang: Lang) -> Vec<String> {
+/// several lines), or, when it raised, the last line of the traceback.
+pub fn prints(function: Entry, returned: Result<&Value, &TraceError>, lang: Lang) -> Vec<String> {
+    let result = match returned {
+        Ok(result) => result,
+        Err(e) if e.kind == "value_error" => return vec![format!("ValueError: {}", e.message)],
+        Err(e) if e.kind == "model_error" => return vec![e.message.clone()],
+        Err(_) => return Vec::new(),
+    };
     let field = |key: &str| py_str(result.get(key).unwrap_or(&Value::Null));
     let printed: Vec<String> = match function {
         Entry::AskClaude if result.is_object() => {

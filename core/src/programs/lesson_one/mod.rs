@@ -31,7 +31,7 @@ pub const PROGRAM: Program = Program {
     rust: include_str!("../../runtime.rs"),
     python: &[("en", include_str!("../../runtime.py")), ("zh", include_str!("../../runtime.zh.py"))],
     setup: |f, inputs, script| entry::setup(entry_of(f), inputs, script),
-    prints: |f, result, lang| entry::prints(entry_of(f), result, lang),
+    prints: |f, returned, lang| entry::prints(entry_of(f), returned, lang),
     stage: stage_for,
     run,
     check,
@@ -116,6 +116,8 @@ pub fn stage_for(function: Function, label: &str) -> &'static str {
         ("return", ASK_CLAUDE) => "ask.done",
         ("return", RUN_MAIN) => "main.done",
         ("return", RUN_LOOP) => "loop.done",
+        ("raise", ASK_CLAUDE) => "ask.raised",
+        ("raise", RUN_LOOP) => "loop.raised",
         _ => stage_of(label),
     }
 }
@@ -154,7 +156,8 @@ fn run(function: Function, inputs: &Inputs, model: &mut dyn Model, process: &mut
     let show = |r: &Result<Outcome, LoopError>| match r {
         Ok(o) => json!({"status": o.status, "text": o.text, "calls": o.calls,
                         "messages": crate::preview::record_ref(o.messages.len())}),
-        Err(e) => json!({"error": e}),
+        // (run_loop raises ValueError: the Python's name for it)
+        Err(e) => json!({"raised": {"name": python_error(&e.kind), "message": e.message}}),
     };
     let returned = trace::call(RUN_LOOP, &args, show, || {
         runtime::run_loop(inputs.question, &mut ask, &mut execute, inputs.max_calls, &mut emit, &say)
@@ -186,8 +189,19 @@ fn traced_run_main(call: &Value, process: &mut dyn Process, timeout_s: f64, say:
     trace::call(RUN_MAIN, &args, Value::clone, || runtime::run_main(call, process, timeout, say))
 }
 
+/// A model error as the trace's error: its message is what Python says of
+/// the exception (`Name: message`, or the name alone when it has none).
 fn model_error(e: &ModelError) -> TraceError {
-    TraceError { kind: "model_error".into(), message: format!("{}: {}", e.name, e.message) }
+    let message = if e.message.is_empty() { e.name.clone() } else { format!("{}: {}", e.name, e.message) };
+    TraceError { kind: "model_error".into(), message }
+}
+
+/// The Python exception a loop error is.
+fn python_error(kind: &str) -> &'static str {
+    match kind {
+        "value_error" => "ValueError",
+        _ => "Exception",
+    }
 }
 
 /// A process that is not started once the recording was stopped.
