@@ -50,23 +50,48 @@ pub fn controls(lang: Lang, shown: &[Command]) -> String {
     html
 }
 
-/// The rows of a listing.
+/// The rows of a listing. A row carries its indentation as a class
+/// (`alp-i8`: eight spaces), so that a row too long for the panel wraps
+/// with its continuation indented past the row's own code.
 pub fn listing_rows(listing: &Listing, code: Code, lang: Lang) -> String {
     let f = listing.function.name();
     let mut html = String::with_capacity(listing.lines.len() * 120);
+    // Inside a Python docstring that began on an earlier row.
+    let mut in_doc = false;
     for line in &listing.lines {
-        let code = highlight(line.text, code);
+        let quotes = if code.is_python() { line.text.matches("\"\"\"").count() } else { 0 };
+        let shown = if in_doc { docstring_rest(line.text, code) } else { highlight(line.text, code) };
+        in_doc ^= quotes % 2 == 1;
+        let i = indent_class(line.text);
+        let code = shown;
         match line.number {
             Some(n) => html.push_str(&format!(
-                r#"<div class="alp-row" data-function="{f}" data-line="{n}"><button type="button" class="alp-bp" data-function="{f}" data-line="{n}" aria-pressed="false" aria-label="{label}">{n}</button><code translate="no">{code}</code></div>"#,
+                r#"<div class="alp-row alp-i{i}" data-function="{f}" data-line="{n}"><button type="button" class="alp-bp" data-function="{f}" data-line="{n}" aria-pressed="false" aria-label="{label}">{n}</button><code translate="no">{code}</code></div>"#,
                 label = esc(&lang.fill("breakpoint", &[("n", n.to_string())])),
             )),
             None => html.push_str(&format!(
-                r#"<div class="alp-row alp-instr" aria-hidden="true"><span class="alp-gutter">·</span><code translate="no">{code}</code></div>"#
+                r#"<div class="alp-row alp-instr alp-i{i}" aria-hidden="true"><span class="alp-gutter">·</span><code translate="no">{code}</code></div>"#
             )),
         }
     }
     html
+}
+
+/// A line's indentation, rounded down to a class step (0, 4, … 28 spaces).
+fn indent_class(line: &str) -> usize {
+    let indent = line.len() - line.trim_start().len();
+    (indent.min(28) / 4) * 4
+}
+
+/// A row that goes on a docstring begun above: a string up to its closing
+/// quotes, then code.
+fn docstring_rest(line: &str, code: Code) -> String {
+    let (doc, rest) = match line.find("\"\"\"") {
+        Some(at) => line.split_at(at + 3),
+        None => (line, ""),
+    };
+    let rest = if rest.is_empty() { String::new() } else { highlight(rest, code) };
+    format!(r#"<span class="tk-s">{}</span>{rest}"#, esc(doc))
 }
 
 /// A very small Rust highlighter: comments, strings, keywords, macros.
@@ -245,7 +270,8 @@ pub fn picker(entries: &[Entry], current: usize, only: Option<Function>, lang: L
 /// The notice box: what the author got wrong (empty when nothing).
 pub fn problems(entries: &[Entry], notices: &[Notice], lang: Lang) -> String {
     let mut html = String::new();
-    for n in notices {
+    // (a remark for the author is said in the console only)
+    for n in notices.iter().filter(|n| !n.is_remark()) {
         html.push_str(&format!("<p>{}</p>", esc(&n.text(lang))));
     }
     let mut items = String::new();
@@ -332,6 +358,12 @@ pub fn unreached(breakpoints: &[(Function, u32)], lang: Lang) -> String {
     esc(&lang.fill("unreached", &[("lines", lines.join(", "))]))
 }
 
+/// The setup text as lines that wrap with their continuation indented.
+fn setup_lines(text: &str) -> String {
+    let line = |l: &str| format!(r#"<span class="alp-sl alp-i{}">{}</span>"#, indent_class(l), esc(l));
+    text.lines().map(line).collect()
+}
+
 /// The setup panel: the program's setup and entry as Python in the
 /// reader's language, exactly the text CPython runs after the listing in
 /// the tests (`run::setup_text`), then the what-if editors.
@@ -343,6 +375,6 @@ pub fn setup(scenario: &Scenario, lang: Lang, edit_problems: &[String]) -> Strin
         esc(lang.word("setup_title")),
         esc(lang.word("setup_hint")),
         esc(lang.word("setup_code")),
-        esc(&text)
+        setup_lines(&text)
     )
 }

@@ -82,7 +82,9 @@ fn an_author_s_listing_is_shown_as_written_and_stepped() {
 
 /// The mistakes of fixtures/listings/mistakes.json: (file, its text, the
 /// finding's key, mark and line) — lesson.zh.py with one text replaced.
-fn mistakes() -> Vec<(String, String, Option<String>, Option<String>, Option<u64>)> {
+type Mistake = (String, String, Option<String>, Option<String>, Option<u64>);
+
+fn mistakes() -> Vec<Mistake> {
     let good = listing("lesson.zh.py");
     let cases: serde_json::Value = serde_json::from_str(&listing("mistakes.json")).unwrap();
     let cases = cases["cases"].as_array().unwrap().iter();

@@ -205,3 +205,20 @@ fn the_label_table_of_the_trace_format_is_the_listings() {
         assert_eq!(cells[4].trim_matches('`'), lesson_one::stage_of(label), "{label}: stage");
     }
 }
+
+#[test]
+fn a_docstring_over_several_rows_is_a_string_on_each_and_rows_carry_their_indent() {
+    let en = agent_loop_core::i18n::Lang::parse("en").unwrap();
+    let listing = lesson::listing_in(Code::Python, lesson_one::RUN_LOOP);
+    let html = agent_loop_playground::view::listing_rows(listing, Code::Python, en);
+    let rows: Vec<&str> = html.split("<div class=\"alp-row").skip(1).collect();
+    // Rows 2–4 are the docstring: strings only, no keyword inside.
+    for row in &rows[1..4] {
+        let code = row.split("<code translate=\"no\">").nth(1).unwrap();
+        assert!(code.trim_start().starts_with("<span class=\"tk-s\">"), "{code}");
+        assert!(!code.contains("tk-k"), "{code}");
+    }
+    assert!(rows[4].contains("tk-k"), "the code after the docstring is highlighted: {}", rows[4]);
+    assert!(rows[0].starts_with(" alp-i0\""), "def is not indented: {}", &rows[0][..30]);
+    assert!(rows[4].starts_with(" alp-i4\""), "the body is: {}", &rows[4][..30]);
+}

@@ -108,7 +108,7 @@ def run_loop(ask, execute, max_calls=4, emit=print):
             results.append(result)  #| loop.stage_result
         messages.append({"role": "user", "content": results})  #| loop.save_results
         emit("saved the tool results for the next call")  #| loop.saved
-    text = (f"used all {max_calls} model calls; "  #| loop.call_limit
+    text = (f"model calls used up ({max_calls} of {max_calls}); "  #| loop.call_limit
             "the record goes back to the user")
     return {"status": "call_limit", "text": text,  #| loop.finish_call_limit
             "calls": max_calls, "messages": messages}

@@ -36,7 +36,7 @@ const notice = (page) => page.$eval(EL, (e) => { const n = e.shadowRoot.querySel
 const rows = (page, fn) => page.$$eval(`${EL} .alp-row[data-function="${fn}"] code`, (c) => c.map((x) => x.textContent));
 
 test("an author's listing is shown as written, with its comments and strings, and stepped", async ({ page, baseURL, problems }) => {
-  await place(page, baseURL, { "listing-src": "lessons/lesson.zh.py", scenario: "report", lang: "zh" });
+  await place(page, baseURL, { "listing-src-zh": "lessons/lesson.zh.py", scenario: "report", lang: "zh" });
   const text = listing("lesson.zh.py");
   await test.step("verbatim: every line of ask_claude as in the file, marks taken off", async () => {
     await page.$eval(EL, (e) => {
@@ -66,11 +66,19 @@ test("an author's listing is shown as written, with its comments and strings, an
     const current = await page.$eval(`${EL} [aria-current="step"] code`, (c) => c.textContent);
     expect(current).toContain('messages.append({"role": "user", "content": results})');
   });
-  await test.step("its own sentences are said once; the record keeps the built-in words", async () => {
-    expect(await notice(page)).toContain("lesson.zh.py 用了自己的句子");
+  await test.step("its own sentences are said to the author once, in the console; the learner sees no notice", async () => {
+    expect(await notice(page)).toBe("");
     const said = problems.filter((p) => p.startsWith("console.warning: agent-loop-playground:"));
     expect(said).toHaveLength(1);
+    expect(said[0]).toContain("lesson.zh.py 用了自己的句子");
     problems.splice(0, problems.length, ...problems.filter((p) => !said.includes(p)));
+  });
+  await test.step("a listing for zh gives way to the built-in English listing in English", async () => {
+    await page.$eval(EL, (e) => { e.lang = "en"; });
+    const shown = (await rows(page, "run_loop")).join("\n");
+    expect(shown).toContain("A failed request hands control back");
+    await page.$eval(EL, (e) => { e.lang = "zh"; });
+    expect((await rows(page, "run_loop")).join("\n")).toContain("失败了就停下，把情况交给调用方");
   });
 });
 

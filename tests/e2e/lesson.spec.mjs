@@ -30,7 +30,7 @@ for (const [lang, width] of [["zh", 1440], ["en", 1440], ["zh", 390], ["en", 390
       const output = await page.locator(`${EL} [data-role="output"]`).textContent();
       const lines = output.split("\n");
       expect(lines[0]).toBe(lang === "zh" ? "第 1 次请求模型" : "model call 1");
-      expect(output).toContain(lang === "zh" ? "answered · 模型调用 2 次" : "answered · 2 model calls");
+      expect(output).toContain(lang === "zh" ? "answered · 模型调用 2 次" : "answered · model calls: 2");
       // The last line is the model's answer, printed by print(outcome["text"]).
       const state = await page.$eval(EL, (e) => e.outcome().result.text);
       expect(lines.at(-1)).toBe(state.split("\n").at(-1));

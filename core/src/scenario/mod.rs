@@ -391,10 +391,7 @@ pub struct ScriptedModel {
 impl Model for ScriptedModel {
     fn create(&mut self, _request: &crate::protocol::Request) -> Result<Value, ModelError> {
         let Some(reply) = self.replies.get(self.next) else {
-            return Err(ModelError {
-                name: SCRIPT_EXHAUSTED.into(),
-                message: String::new(),
-            });
+            return Err(ModelError { name: SCRIPT_EXHAUSTED.into(), message: String::new() });
         };
         self.next += 1;
         match reply.get("error").and_then(Value::as_str) {

@@ -16,7 +16,16 @@ pub struct Notice {
     pub values: Vec<(&'static str, String)>,
 }
 
+/// Notices that are remarks for the author, not problems: said in the
+/// console only, never in the learner's notice box.
+const REMARKS: [&str; 1] = ["listing_own_words"];
+
 impl Notice {
+    /// A remark for the author (the console), not a problem (the page).
+    pub fn is_remark(&self) -> bool {
+        REMARKS.contains(&self.key)
+    }
+
     pub fn text(&self, lang: Lang) -> String {
         lang.fill(self.key, &self.values)
     }
