@@ -56,7 +56,10 @@ fn thrown(error: &JsValue) -> (String, String) {
     };
     if error.is_object() || error.is_function() {
         let name = field("name").unwrap_or_else(|| "Error".into());
-        return (name, field("message").unwrap_or_else(|| "(no message)".into()));
+        // An Error's message may be empty (a bare exception, as the setup's
+        // stand-ins raise); only a thrown object without one is said so.
+        let message = Reflect::get(error, &JsValue::from_str("message")).ok().and_then(|v| v.as_string());
+        return (name, message.unwrap_or_else(|| "(no message)".into()));
     }
     let text = error.as_string().or_else(|| JSON::stringify(error).ok().and_then(|s| s.as_string()));
     ("Error".into(), text.filter(|t| !t.is_empty()).unwrap_or_else(|| "(no message)".into()))
