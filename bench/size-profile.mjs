@@ -64,7 +64,9 @@ const parts = [
   ["fixtures/i18n/zh.json", minified(path.join(root, "fixtures/i18n/zh.json"))],
   ["fixtures/i18n/en.json", minified(path.join(root, "fixtures/i18n/en.json"))],
   ["core/src/runtime.rs (the Rust listing)", fs.readFileSync(path.join(root, "core/src/runtime.rs"))],
-  ["core/src/runtime.py (the Python listing)", fs.readFileSync(path.join(root, "core/src/runtime.py"))],
+  ["core/src/runtime.py (the Python listing, en)", fs.readFileSync(path.join(root, "core/src/runtime.py"))],
+  ["core/src/runtime.zh.py (the Python listing, zh)", fs.readFileSync(path.join(root, "core/src/runtime.zh.py"))],
+  ["core/src/entry.py + entry.zh.py (the setup, en and zh)", Buffer.concat([fs.readFileSync(path.join(root, "core/src/entry.py")), fs.readFileSync(path.join(root, "core/src/entry.zh.py"))])],
 ];
 profile.embedded_text = parts.map(([name, buf]) => ({ name, bytes: buf.length, gzip: gz(buf) }));
 
