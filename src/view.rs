@@ -15,7 +15,7 @@ use agent_loop_core::lesson::Listing;
 use agent_loop_core::programs;
 use agent_loop_core::run::Trace;
 use agent_loop_core::scenario::Scenario;
-use agent_loop_core::session::{Entry, Notice, LESSON};
+use agent_loop_core::session::{Entry, Notice};
 use agent_loop_core::vocab::{Code, Function};
 use serde_json::Value;
 
@@ -235,9 +235,8 @@ pub fn picker(entries: &[Entry], current: usize, only: Option<Function>, lang: L
     };
     let valid = || entries.iter().enumerate().filter_map(|(i, e)| e.parsed.as_ref().ok().map(|s| (i, s)));
     let mut html = String::new();
-    let lesson: String = LESSON
-        .iter()
-        .filter_map(|id| valid().find(|(_, s)| s.id == *id && fits(s)))
+    let lesson: String = programs::lesson_scenarios()
+        .filter_map(|id| valid().find(|(_, s)| s.id == id && fits(s)))
         .map(|(i, s)| option(i, s))
         .collect();
     if !lesson.is_empty() {
@@ -248,7 +247,7 @@ pub fn picker(entries: &[Entry], current: usize, only: Option<Function>, lang: L
     }
     for f in programs::functions().filter(|f| only.is_none_or(|o| o == *f)) {
         let more: String = valid()
-            .filter(|(_, s)| s.function == f && !LESSON.contains(&s.id.as_str()))
+            .filter(|(_, s)| s.function == f && !programs::lesson_scenarios().any(|id| id == s.id))
             .map(|(i, s)| option(i, s))
             .collect();
         if !more.is_empty() {

@@ -9,7 +9,7 @@ use agent_loop_core::predict::{problems, questions};
 use agent_loop_core::programs::lesson_one;
 use agent_loop_core::run::record_scenario;
 use agent_loop_core::scenario::{load_shipped, Scenario};
-use agent_loop_core::session::{stop_line, FixtureDoubles, Options, Session, LESSON};
+use agent_loop_core::session::{stop_line, FixtureDoubles, Options, Session};
 use agent_loop_core::trace::Event;
 use agent_loop_core::vocab::{Code, Function};
 use serde_json::{json, Value};
@@ -91,7 +91,7 @@ fn the_lessons_scenarios_carry_their_own_questions_and_every_one_is_asked() {
     for scenario in shipped() {
         let trace = record_scenario(&scenario);
         assert_eq!(problems(&scenario, &trace), vec![], "{}", scenario.id);
-        if LESSON.contains(&scenario.id.as_str()) {
+        if lesson_one::PROGRAM.scenarios.contains(&scenario.id.as_str()) {
             assert!(
                 scenario.questions.len() >= 2,
                 "{} has {} authored questions",

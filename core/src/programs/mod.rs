@@ -30,6 +30,12 @@ pub const ALL: &[&Program] = &[
     &ask_once::PROGRAM,
 ];
 
+/// Every program's own scenarios, program by program, each in its
+/// lesson's order.
+pub fn lesson_scenarios() -> impl Iterator<Item = &'static str> {
+    ALL.iter().flat_map(|p| p.scenarios).copied()
+}
+
 /// The function with this name, in any program.
 pub fn function(name: &str) -> Option<Function> {
     ALL.iter().flat_map(|p| p.functions).copied().find(|f| f.name() == name)

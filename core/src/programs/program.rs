@@ -41,6 +41,12 @@ pub struct Program {
     /// Labels worth pinning in a scenario's `expect.hits` when a run
     /// reaches them (and in `misses` when a run that errs does not).
     pub milestones: &'static [&'static str],
+    /// The lesson's own scenarios, in the lesson's order: the picker lists
+    /// them first.
+    pub scenarios: &'static [&'static str],
+    /// The scenarios a playground opens with when none is asked for, the
+    /// first that fits first.
+    pub opens: &'static [&'static str],
 }
 
 /// A text in one language: the language's code and the text.

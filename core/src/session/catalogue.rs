@@ -6,11 +6,6 @@ use super::notice::{unreadable_file, Notice, Unreadable};
 use crate::scenario::{load_shipped, Problem, Scenario};
 use crate::vocab::Function;
 
-/// The lesson's eight scenarios, in the lesson's order: the picker lists
-/// them first.
-pub const LESSON: [&str; 8] =
-    ["request", "error", "success", "timeout", "reject", "report", "limit", "truncated"];
-
 /// A scenario file as loaded: parsed, or its problems.
 #[derive(Clone, Debug)]
 pub struct Entry {
@@ -162,7 +157,7 @@ fn pick(entries: &[Entry], wanted: Option<&str>, function: Option<Function>) -> 
             return Some(i);
         }
     }
-    for id in ["report", "error", "request"] {
+    for id in crate::programs::ALL.iter().flat_map(|p| p.opens).copied() {
         if let Some(i) = entries.iter().position(|e| valid(e).is_some_and(|s| s.id == id && fits(s))) {
             return Some(i);
         }

@@ -46,7 +46,7 @@ pub mod what_if;
 
 pub use amount::parse_amount;
 pub use breakpoints::{parse_breakpoint, stop_line};
-pub use catalogue::{Catalogue, Entry, ADDED, LESSON};
+pub use catalogue::{Catalogue, Entry, ADDED};
 pub use changes::Changes;
 pub use doubles::{Doubles, FixtureDoubles, Maker};
 pub use notice::{Notice, Unreadable};

@@ -26,6 +26,8 @@ pub const PROGRAM: Program = Program {
     run,
     check,
     milestones: &["once.print"],
+    scenarios: &[],
+    opens: &[],
 };
 
 /// Each line is its own stage; the frame's ends have theirs.

@@ -36,6 +36,8 @@ pub const PROGRAM: Program = Program {
     run,
     check,
     milestones: &MILESTONES,
+    scenarios: &["request", "error", "success", "timeout", "reject", "report", "limit", "truncated"],
+    opens: &["report", "error", "request"],
 };
 
 /// Which entry of the setup calls `function`.
