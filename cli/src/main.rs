@@ -117,6 +117,26 @@ mod native {
         Ok(text.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(text))
     }
 
+    /// A file's text, or the reason said on standard error and exit code 2.
+    fn read_or_say(file: &Path) -> Result<String, ExitCode> {
+        read_fixture(file).map_err(|why| {
+            say_err(&format!("{}: {why}", file.display()));
+            ExitCode::from(2)
+        })
+    }
+
+    /// The `*.json` files of a folder, sorted; or why not (said, exit 2).
+    fn json_files(dir: &Path) -> Result<Vec<PathBuf>, ExitCode> {
+        let entries = std::fs::read_dir(dir).map_err(|e| {
+            say_err(&format!("{}: cannot read directory: {e}", dir.display()));
+            ExitCode::from(2)
+        })?;
+        let mut files: Vec<PathBuf> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
+        files.retain(|p| p.extension().is_some_and(|e| e == "json"));
+        files.sort();
+        Ok(files)
+    }
+
     /// `field: problem (line N)`: the line where the field's key first
     /// appears in the text, when it does.
     fn located(problem: &Problem, text: &str) -> String {
@@ -132,12 +152,9 @@ mod native {
     }
 
     fn trace(file: &Path) -> ExitCode {
-        let text = match read_fixture(file) {
+        let text = match read_or_say(file) {
             Ok(t) => t,
-            Err(why) => {
-                say_err(&format!("{}: {why}", file.display()));
-                return ExitCode::from(2);
-            }
+            Err(code) => return code,
         };
         match Scenario::parse(&text) {
             Ok(scenario) => {
@@ -174,12 +191,9 @@ mod native {
     }
 
     fn import(file: &Path, id: Option<&str>) -> ExitCode {
-        let text = match read_fixture(file) {
+        let text = match read_or_say(file) {
             Ok(t) => t,
-            Err(why) => {
-                say_err(&format!("{}: {why}", file.display()));
-                return ExitCode::from(2);
-            }
+            Err(code) => return code,
         };
         let name =
             file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned());
@@ -227,25 +241,19 @@ mod native {
     }
 
     fn check_listing(file: &Path, dir: Option<&Path>) -> ExitCode {
-        let text = match read_fixture(file) {
+        let text = match read_or_say(file) {
             Ok(t) => t,
-            Err(why) => {
-                say_err(&format!("{}: {why}", file.display()));
-                return ExitCode::from(2);
-            }
+            Err(code) => return code,
         };
         let scenarios: Vec<Scenario> = match dir {
             None => {
                 agent_loop_core::scenario::load_shipped().into_iter().filter_map(|(_, s)| s.ok()).collect()
             }
             Some(dir) => {
-                let Ok(entries) = std::fs::read_dir(dir) else {
-                    say_err(&format!("{}: cannot read directory", dir.display()));
-                    return ExitCode::from(2);
+                let files = match json_files(dir) {
+                    Ok(files) => files,
+                    Err(code) => return code,
                 };
-                let mut files: Vec<PathBuf> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
-                files.retain(|p| p.extension().is_some_and(|e| e == "json"));
-                files.sort();
                 files
                     .iter()
                     .filter_map(|f| read_fixture(f).ok())
@@ -268,15 +276,10 @@ mod native {
     }
 
     fn check(dir: &Path) -> ExitCode {
-        let mut files: Vec<PathBuf> = match std::fs::read_dir(dir) {
-            Ok(entries) => entries.filter_map(Result::ok).map(|e| e.path()).collect(),
-            Err(e) => {
-                say_err(&format!("{}: cannot read directory: {e}", dir.display()));
-                return ExitCode::from(2);
-            }
+        let files = match json_files(dir) {
+            Ok(files) => files,
+            Err(code) => return code,
         };
-        files.retain(|p| p.extension().is_some_and(|e| e == "json"));
-        files.sort();
         if files.is_empty() {
             let _ = write_out(&format!("{}: no *.json fixture to check\n", dir.display()));
             return ExitCode::FAILURE;

@@ -141,38 +141,34 @@ impl Lang {
     /// An interface word. Falls back to English, then to `?` (a test checks
     /// that every table has every key, so neither happens in a release).
     pub fn word(self, key: &str) -> &'static str {
-        if let Some(w) = table(self).words.get(key) {
+        self.lookup(key, |t| &t.words)
+    }
+
+    /// `key` in one map of this language's table, else English's, else `?`.
+    fn lookup(self, key: &str, map: fn(&'static Table) -> &'static BTreeMap<String, String>) -> &'static str {
+        if let Some(w) = map(table(self)).get(key) {
             return w;
         }
         match Lang::parse("en").filter(|en| *en != self) {
-            Some(en) => en.word(key),
+            Some(en) => en.lookup(key, map),
             None => "?",
         }
     }
 
     /// A word with its placeholders filled.
     pub fn fill(self, key: &str, values: &[(&str, String)]) -> String {
-        fill(self.word(key), |name| values.iter().find(|(k, _)| *k == name).map(|(_, v)| v.clone()))
+        fill_in(self.word(key), values)
     }
 
     /// A sentence of the program in this language: the words its listing
     /// in this language writes (English where the table has none).
     pub fn say(self, said: &Said) -> String {
-        let values = said.values();
-        fill(self.said_template(said.kind()), |name| {
-            values.iter().find(|(k, _)| *k == name).map(|(_, v)| v.clone())
-        })
+        fill_in(self.said_template(said.kind()), &said.values())
     }
 
     /// The template of a sentence kind (`timed out after {seconds} s`).
     pub fn said_template(self, kind: &str) -> &'static str {
-        if let Some(t) = table(self).said.get(kind) {
-            return t;
-        }
-        match Lang::parse("en").filter(|en| *en != self) {
-            Some(en) => en.said_template(kind),
-            None => "?",
-        }
+        self.lookup(kind, |t| &t.said)
     }
 
     /// A status or error kind (`answered`, `step_cap`) as the code spells
@@ -206,6 +202,11 @@ pub fn unfill(template: &str, text: &str) -> Option<String> {
     let (head, rest) = template.split_once('{')?;
     let (_, tail) = rest.split_once('}')?;
     text.strip_prefix(head)?.strip_suffix(tail).map(str::to_string)
+}
+
+/// Fill a text's placeholders from `(name, value)` pairs.
+fn fill_in(text: &str, values: &[(&str, String)]) -> String {
+    fill(text, |name| values.iter().find(|(k, _)| *k == name).map(|(_, v)| v.clone()))
 }
 
 /// Fill `{name}` placeholders with `value(name)`. A brace pair around

@@ -4,7 +4,7 @@
 // line, mark) and the built-in listing stays (docs/listing-format.md).
 import fs from "node:fs";
 import path from "node:path";
-import { test, expect, EL, root } from "./helpers.mjs";
+import { test, expect, EL, root, placeOnHost } from "./helpers.mjs";
 
 const listing = (name) => fs.readFileSync(path.join(root, "fixtures/listings", name), "utf8");
 // The mistakes: lesson.zh.py with one text replaced each (fixtures/listings/mistakes.json).
@@ -20,16 +20,7 @@ async function place(page, baseURL, attributes) {
       ? route.fulfill({ status: 404, body: "not found" })
       : route.fulfill({ contentType: "text/x-python; charset=utf-8", body });
   });
-  await page.route(`${baseURL}/host.html`, (route) =>
-    route.fulfill({ contentType: "text/html", body: '<!doctype html><html lang="zh"><title>课程</title><body><main id="slot"></main>' }));
-  await page.goto("/host.html");
-  await page.evaluate(async (attributes) => {
-    await import("./element.js");
-    const el = document.createElement("agent-loop-playground");
-    for (const [k, v] of Object.entries(attributes)) el.setAttribute(k, v);
-    document.querySelector("#slot").append(el);
-    await new Promise((ok) => el.addEventListener("playground-ready", ok, { once: true }));
-  }, attributes);
+  await placeOnHost(page, baseURL, attributes, "zh");
 }
 
 const notice = (page) => page.$eval(EL, (e) => { const n = e.shadowRoot.querySelector('[data-role="notice"]'); return n.hidden ? "" : n.textContent; });

@@ -115,6 +115,21 @@ export async function openCourse(page) {
   await page.goto(COURSE.path);
   await page.waitForFunction((el) => [...document.querySelectorAll(el)].every((e) => e.ready), EL, { timeout: 15000 });
 }
+/** Opens a minimal course page (/host.html, `lang`) and places one element
+ *  made from `attributes` in it, after the element is ready. Files the
+ *  element fetches are the caller's routes. */
+export async function placeOnHost(page, baseURL, attributes, lang = "en") {
+  await page.route(`${baseURL}/host.html`, (route) =>
+    route.fulfill({ contentType: "text/html", body: `<!doctype html><html lang="${lang}"><title>Course</title><body><main id="slot"></main>` }));
+  await page.goto("/host.html");
+  await page.evaluate(async (attributes) => {
+    await import("./element.js");
+    const el = document.createElement("agent-loop-playground");
+    for (const [k, v] of Object.entries(attributes)) el.setAttribute(k, v);
+    document.querySelector("#slot").append(el);
+    await new Promise((ok) => el.addEventListener("playground-ready", ok, { once: true }));
+  }, attributes);
+}
 /** el.state() of the first element matching `sel`. */
 export const state = (page, sel = EL) => page.$eval(sel, (e) => e.state());
 /** Number of message cards in the record figure. */

@@ -3,7 +3,7 @@
 // file is named in the element, and the shipped scenarios stay.
 import fs from "node:fs";
 import path from "node:path";
-import { test, expect, EL, root } from "./helpers.mjs";
+import { test, expect, EL, root, placeOnHost } from "./helpers.mjs";
 
 const report = JSON.parse(fs.readFileSync(path.join(root, "fixtures/scenarios/report.json"), "utf8"));
 const FILES = {
@@ -18,19 +18,12 @@ async function place(page, baseURL, attributes) {
     const body = FILES[new URL(route.request().url()).pathname];
     return body === undefined ? route.fulfill({ status: 404, body: "not found" }) : route.fulfill({ contentType: "application/json", body });
   });
-  await page.route(`${baseURL}/host.html`, (route) =>
-    route.fulfill({ contentType: "text/html", body: '<!doctype html><html lang="en"><title>Course</title><body><main id="slot"></main>' }));
-  await page.goto("/host.html");
-  return page.evaluate(async (attributes) => {
-    await import("./element.js");
-    const el = document.createElement("agent-loop-playground");
-    for (const [k, v] of Object.entries(attributes)) el.setAttribute(k, v);
-    document.querySelector("#slot").append(el);
-    await new Promise((ok) => el.addEventListener("playground-ready", ok, { once: true }));
+  await placeOnHost(page, baseURL, attributes);
+  return page.$eval(EL, (el) => {
     const notice = el.shadowRoot.querySelector('[data-role="notice"]');
     const options = [...el.shadowRoot.querySelectorAll(".alp-select option")].map((o) => o.value || o.textContent);
     return { state: el.state(), notice: notice.hidden ? "" : notice.textContent, options };
-  }, attributes);
+  });
 }
 
 test("a scenario file named in src is fetched, checked and shown", async ({ page, baseURL, requests }) => {
