@@ -322,6 +322,10 @@ fn sentences() -> Vec<Said> {
         Said::Mismatch,
         Said::CallLimit { max_calls: 9 },
         Said::BadBudget { max_calls: -2 },
+        Said::Turn { turn: 7, reason: "R2".into() },
+        Said::CapHit,
+        Said::UnknownTool { name: "N2".into() },
+        Said::DoneWord,
     ]
 }
 

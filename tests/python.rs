@@ -21,8 +21,7 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
-use agent_loop_core::lesson::RUNTIME_SOURCE;
-use agent_loop_core::programs::lesson_one;
+use agent_loop_core::programs::{self, lesson_one, lesson_two, Program};
 use agent_loop_core::run::{record_scenario, setup_text, Trace};
 use agent_loop_core::scenario::load_shipped;
 use agent_loop_core::trace::Event;
@@ -31,12 +30,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
-const PYTHON_SOURCE: &str = include_str!("../core/src/runtime.py");
-
-/// Every language the lesson's listing is written in, with its text.
-fn listings() -> &'static [(&'static str, &'static str)] {
-    lesson_one::PROGRAM.python
-}
+/// The programs whose Python is proven here: the course's lessons.
+const PROGRAMS: [&Program; 2] = [&lesson_one::PROGRAM, &lesson_two::PROGRAM];
 
 /// (function, line) or the call of a function.
 type At = (String, String, u32);
@@ -48,10 +43,10 @@ struct Marks {
     lines: Vec<(String, u32, Vec<String>)>,
 }
 
-fn marks() -> Marks {
+fn marks(program: &Program) -> Marks {
     let mut marks = Marks { defs: BTreeMap::new(), lines: Vec::new() };
     let mut current = String::new();
-    for (i, line) in PYTHON_SOURCE.lines().enumerate() {
+    for (i, line) in program.python[0].1.lines().enumerate() {
         let n = i as u32 + 1;
         if let Some(rest) = line.strip_prefix("def ") {
             current = rest.split('(').next().unwrap_or("").to_string();
@@ -65,10 +60,10 @@ fn marks() -> Marks {
 }
 
 /// Which occurrence (1-based, source order) of its label a Rust snapshot is.
-fn occurrences() -> BTreeMap<u32, (String, usize)> {
+fn occurrences(program: &Program) -> BTreeMap<u32, (String, usize)> {
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
     let mut out = BTreeMap::new();
-    for (i, line) in RUNTIME_SOURCE.lines().enumerate() {
+    for (i, line) in program.rust.lines().enumerate() {
         let t = line.trim_start();
         let Some(rest) = t.strip_prefix("before!(\"").or_else(|| t.strip_prefix("head!(\"")) else {
             continue;
@@ -135,8 +130,8 @@ fn actual(steps: &[Value]) -> Vec<At> {
     collapse(steps.collect())
 }
 
-fn show(steps: &[At], from: usize) -> String {
-    let lines: Vec<&str> = PYTHON_SOURCE.lines().collect();
+fn show(steps: &[At], from: usize, source: &str) -> String {
+    let lines: Vec<&str> = source.lines().collect();
     steps
         .iter()
         .enumerate()
@@ -185,6 +180,7 @@ fn departure(
     py: &Value,
     marks: &Marks,
     occurrences: &BTreeMap<u32, (String, usize)>,
+    source: &str,
 ) -> Option<String> {
     let want = match expected(trace, marks, occurrences) {
         Ok(w) => w,
@@ -197,8 +193,8 @@ fn departure(
             "{file}: the lines part at step {at} ({} Rust-mapped, {} CPython)\nRust maps to:\n{}\nCPython ran:\n{}",
             want.len(),
             got.len(),
-            show(&want, at),
-            show(&got, at)
+            show(&want, at, source),
+            show(&got, at, source)
         ));
     }
     let rust_result = trace.returned();
@@ -214,93 +210,122 @@ fn departure(
         .then(|| format!("{file}: output differs\n  rust:    {rust_output:?}\n  cpython: {}", py["output"]))
 }
 
+/// The runs a scenario stands for: its own, and for a lesson-two loop the
+/// same replies through each of the loops the lesson warns about.
+fn runs_of(scenario: &agent_loop_core::scenario::Scenario) -> Vec<agent_loop_core::scenario::Scenario> {
+    if !lesson_two::LOOPS.contains(&scenario.function) {
+        return vec![scenario.clone()];
+    }
+    lesson_two::LOOPS
+        .iter()
+        .map(|f| agent_loop_core::scenario::Scenario { function: *f, ..scenario.clone() })
+        .collect()
+}
+
 #[test]
 fn each_language_s_listing_runs_the_same_steps_as_the_recorded_rust_for_every_scenario() {
-    let marks = marks();
-    let occurrences = occurrences();
     let mut failures = Vec::new();
     let mut compared = 0;
     let dir = std::env::temp_dir().join(format!("alp-python-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for (file, parsed) in load_shipped() {
-        for (code, listing) in listings() {
+        let parsed = parsed.unwrap_or_else(|p| panic!("{file}: {p:?}"));
+        let program = programs::of(parsed.function);
+        let (marks, occurrences) = (marks(program), occurrences(program));
+        for (code, listing) in program.python {
             let lang = agent_loop_core::i18n::Lang::parse(code).unwrap();
-            let file = format!("{file} ({code})");
-            let scenario = parsed.as_ref().unwrap_or_else(|p| panic!("{file}: {p:?}")).localized(lang);
-            let setup = setup_text(&scenario);
-            let py =
-                replay(&dir, &format!("{}-{code}", scenario.id), listing, &setup, scenario.function.name());
-            let trace = record_scenario(&scenario);
-            match departure(&file, &trace, &py, &marks, &occurrences) {
-                Some(why) => failures.push(why),
-                None => compared += 1,
+            for scenario in runs_of(&parsed.localized(lang)) {
+                let file = format!("{file} ({code}, {})", scenario.function.name());
+                let setup = setup_text(&scenario);
+                let name = format!("{}-{code}-{}", scenario.id, scenario.function.name());
+                let py = replay(&dir, &name, listing, &setup, scenario.function.name());
+                let trace = record_scenario(&scenario);
+                match departure(&file, &trace, &py, &marks, &occurrences, listing) {
+                    Some(why) => failures.push(why),
+                    None => compared += 1,
+                }
             }
         }
     }
     std::fs::remove_dir_all(&dir).ok();
     assert!(failures.is_empty(), "{} of the scenarios differ:\n\n{}", failures.len(), failures.join("\n\n"));
-    assert!(compared >= 70, "compared {compared} scenario runs (35 scenarios × zh, en)");
+    // 35 lesson-one scenarios and 10 of lesson two through its 4 loops, in zh and en.
+    assert!(compared >= 70 + 80, "compared {compared} scenario runs");
 }
 
 #[test]
 fn every_language_s_listing_has_the_default_s_lines_and_marks() {
-    let default: Vec<&str> = PYTHON_SOURCE.lines().collect();
-    assert!(listings().len() >= 2, "the listing is written in zh and en");
-    for (code, text) in listings() {
-        let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines.len(), default.len(), "{code}: as many lines as runtime.py");
-        for (i, (a, b)) in default.iter().zip(&lines).enumerate() {
-            let mark = |l: &str| l.split_once("  #| ").map(|(_, m)| m.to_string());
-            let def = |l: &str| l.starts_with("def ").then(|| l.split('(').next().unwrap_or("").to_string());
-            assert_eq!(mark(a), mark(b), "{code}:{}: the marks of runtime.py:{}", i + 1, i + 1);
-            assert_eq!(def(a), def(b), "{code}:{}: the def of runtime.py:{}", i + 1, i + 1);
-        }
-        // No line wider than the code panel shows at 1440 px (84 columns;
-        // a CJK character takes two).
-        for (i, line) in lines.iter().enumerate() {
-            let shown = line.split("  #| ").next().unwrap_or("");
-            let width: usize = shown.chars().map(|c| if c > '\u{2e80}' { 2 } else { 1 }).sum();
-            assert!(width <= 80, "{code}:{}: {width} columns: {shown}", i + 1);
+    for program in PROGRAMS {
+        let default: Vec<&str> = program.python[0].1.lines().collect();
+        assert!(program.python.len() >= 2, "{}: the listing is written in zh and en", program.name);
+        for (code, text) in program.python {
+            let lines: Vec<&str> = text.lines().collect();
+            let at = format!("{} {code}", program.name);
+            assert_eq!(lines.len(), default.len(), "{at}: as many lines as the default listing");
+            for (i, (a, b)) in default.iter().zip(&lines).enumerate() {
+                let mark = |l: &str| l.split_once("  #| ").map(|(_, m)| m.to_string());
+                let def =
+                    |l: &str| l.starts_with("def ").then(|| l.split('(').next().unwrap_or("").to_string());
+                assert_eq!(mark(a), mark(b), "{at}:{}: the marks of the default's line {}", i + 1, i + 1);
+                assert_eq!(def(a), def(b), "{at}:{}: the def of the default's line {}", i + 1, i + 1);
+            }
+            // No line wider than the code panel shows at 1440 px (84 columns;
+            // a CJK character takes two).
+            for (i, line) in lines.iter().enumerate() {
+                let shown = line.split("  #| ").next().unwrap_or("");
+                let width: usize = shown.chars().map(|c| if c > '\u{2e80}' { 2 } else { 1 }).sum();
+                assert!(width <= 80, "{at}:{}: {width} columns: {shown}", i + 1);
+            }
         }
     }
 }
 
 #[test]
 fn every_statement_of_the_python_carries_a_rust_label() {
-    let labels: Vec<String> = occurrences().values().map(|(l, _)| l.clone()).collect();
-    let marks = marks();
-    let dir = std::env::temp_dir().join(format!("alp-statements-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("runtime.py");
-    std::fs::write(&path, PYTHON_SOURCE).unwrap();
-    let out = Command::new(python())
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("cli/src/replay.py"))
-        .arg("--statements")
-        .arg(&path)
-        .output()
-        .expect("python3");
-    std::fs::remove_dir_all(&dir).ok();
-    let statements: BTreeMap<String, Vec<u32>> = serde_json::from_slice(&out.stdout).expect("JSON");
-    assert_eq!(statements.len(), 3, "{statements:?}");
-    let lines: Vec<&str> = PYTHON_SOURCE.lines().collect();
-    let mut unmarked = Vec::new();
-    for (function, starts) in &statements {
-        for n in starts {
-            let text = lines[*n as usize - 1].trim();
-            let docstring = text.starts_with("\"\"\"");
-            if !docstring && !marks.lines.iter().any(|(f, m, _)| f == function && m == n) {
-                unmarked.push(format!("{n}: {text}"));
+    for program in PROGRAMS {
+        let source = program.python[0].1;
+        let labels: Vec<String> = occurrences(program).values().map(|(l, _)| l.clone()).collect();
+        let marks = marks(program);
+        let dir =
+            std::env::temp_dir().join(format!("alp-statements-{}-{}", program.name, std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("listing.py");
+        std::fs::write(&path, source).unwrap();
+        let out = Command::new(python())
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("cli/src/replay.py"))
+            .arg("--statements")
+            .arg(&path)
+            .output()
+            .expect("python3");
+        std::fs::remove_dir_all(&dir).ok();
+        let statements: BTreeMap<String, Vec<u32>> = serde_json::from_slice(&out.stdout).expect("JSON");
+        assert_eq!(statements.len(), program.functions.len(), "{statements:?}");
+        let lines: Vec<&str> = source.lines().collect();
+        let mut unmarked = Vec::new();
+        for (function, starts) in &statements {
+            for n in starts {
+                let text = lines[*n as usize - 1].trim();
+                let docstring = text.starts_with("\"\"\"");
+                if !docstring && !marks.lines.iter().any(|(f, m, _)| f == function && m == n) {
+                    unmarked.push(format!("{n}: {text}"));
+                }
             }
         }
-    }
-    assert!(unmarked.is_empty(), "statements without a `#|` label:\n{}", unmarked.join("\n"));
-    for (_, n, keys) in &marks.lines {
-        for key in keys {
-            let label = key.split('@').next().unwrap_or("");
-            assert!(
-                labels.iter().any(|l| l == label),
-                "runtime.py:{n}: `{key}` is not a label of runtime.rs"
-            );
+        assert!(
+            unmarked.is_empty(),
+            "{}: statements without a `#|` label:\n{}",
+            program.name,
+            unmarked.join("\n")
+        );
+        for (_, n, keys) in &marks.lines {
+            for key in keys {
+                let label = key.split('@').next().unwrap_or("");
+                assert!(
+                    labels.iter().any(|l| l == label),
+                    "{}:{n}: `{key}` is not a label of its Rust",
+                    program.name
+                );
+            }
         }
     }
 }

@@ -5,7 +5,7 @@
 //! its function, fails the suite.
 
 use agent_loop_core::lesson;
-use agent_loop_core::programs::lesson_one;
+use agent_loop_core::programs::{lesson_one, lesson_two};
 use agent_loop_core::protocol::Status;
 use agent_loop_core::run::{message_shape, tool_results};
 use agent_loop_core::run::{record_scenario, Trace};
@@ -81,9 +81,11 @@ fn mismatches(s: &Scenario) -> Vec<String> {
         lesson_one::RUN_LOOP => loop_mismatches(e, &trace, &mut fail),
         lesson_one::RUN_MAIN => main_mismatches(s, e, &trace, &mut fail),
         lesson_one::ASK_CLAUDE => ask_mismatches(e, &trace, &mut fail),
+        f if lesson_two::LOOPS.contains(&f) => core_mismatches(e, &trace, &mut fail),
         other => fail("function", format!("{} is not a function of the lesson", other.name())),
     }
     record_and_output(e, &trace, &mut fail);
+    warnings(s, e, &mut fail);
     out
 }
 
@@ -157,6 +159,29 @@ fn loop_mismatches(e: &Expect, trace: &Trace, fail: Fail) {
     }
 }
 
+/// Lesson two's loops: the tool results in the record, one model request
+/// per turn, the turns a finished run reports.
+fn core_mismatches(e: &Expect, trace: &Trace, fail: Fail) {
+    if let Some(results) = &e.results {
+        let actual = tool_results(&trace.record);
+        if &actual != results {
+            fail("results", format!("expected {results:?}, got {actual:?}"));
+        }
+    }
+    let asks = count(trace, "core.ask") as i64;
+    if !trace.result.is_null() && trace.result["turns"] != asks {
+        fail("record", format!("result.turns is {} but {asks} core.ask steps", trace.result["turns"]));
+    }
+}
+
+/// What `check` warns about is what the fixture says it misses on purpose.
+fn warnings(s: &Scenario, e: &Expect, fail: Fail) {
+    let said: Vec<String> = agent_loop_core::run::warnings(s).into_iter().map(|w| w.field).collect();
+    if said != e.warnings {
+        fail("warnings", format!("expected {:?}, check warns about {said:?}", e.warnings));
+    }
+}
+
 /// run_main: its tool result for the call's id, the spawn rule, no record.
 fn main_mismatches(s: &Scenario, e: &Expect, trace: &Trace, fail: Fail) {
     let r = &trace.result;
@@ -215,7 +240,8 @@ fn record_and_output(e: &Expect, trace: &Trace, fail: Fail) {
             fail("record", format!("expected {record:?}, got {actual:?}"));
         }
     }
-    if let Some(problem) = common::pairing_problem(&trace.record) {
+    // (a run that raised may stop between a request and its result)
+    if let Some(problem) = common::pairing_problem(&trace.record).filter(|_| trace.error.is_none()) {
         fail("record", problem);
     }
     if let Some(lines) = e.output_lines {
@@ -423,13 +449,9 @@ fn the_record_only_grows_and_frames_nest() {
         // The last step saw the whole record (a refused run has none).
         assert_eq!(last.0 as usize, trace.record.len(), "{}", s.id);
         assert_eq!(last.1 as usize, trace.output.len(), "{}", s.id);
-        // Nested frames: ask_claude and run_main run one deeper than run_loop.
+        // Nested frames (ask_claude and run_main in run_loop, execute_tool in a loop) run one deeper.
         for step in &trace.steps {
-            let expected = if s.function == lesson_one::RUN_LOOP && step.function != lesson_one::RUN_LOOP {
-                1
-            } else {
-                0
-            };
+            let expected = u16::from(step.function != s.function);
             assert_eq!(step.depth, expected, "{}: {} at depth {}", s.id, step.label, step.depth);
         }
     }

@@ -288,6 +288,15 @@ mod native {
         let mut ids = BTreeMap::new();
         let mut report = String::new();
         for file in &files {
+            // Near misses are said, and the file still counts as ok.
+            if let Some((s, text)) =
+                read_fixture(file).ok().and_then(|t| Some((Scenario::parse(&t).ok()?, t)))
+            {
+                let expected = s.expect.as_ref().map(|e| e.warnings.clone()).unwrap_or_default();
+                for w in agent_loop_core::run::warnings(&s).iter().filter(|w| !expected.contains(&w.field)) {
+                    report.push_str(&format!("{}: warning: {}\n", file.display(), located(w, &text)));
+                }
+            }
             let problems = match read_fixture(file) {
                 Err(why) => vec![format!("(file): {why}")],
                 Ok(text) => match Scenario::parse(&text) {

@@ -32,9 +32,17 @@ import pathlib
 import sys
 import traceback
 
-LESSON = ("ask_claude", "run_main", "run_loop")
-# The name the setup gives each entry's return value.
-RETURNED = {"ask_claude": "response", "run_main": "result", "run_loop": "outcome"}
+# The name the setup gives an entry's return value (`outcome` unless named here).
+RETURNED = {"ask_claude": "response", "run_main": "result"}
+# The trace error kind of an exception nobody caught, by its name
+# (`raised` for any other; `model_error` for anything ask_claude raises).
+ERRORS = {"ValueError": "value_error", "BadRequestError": "bad_request", "StopIteration": "stop_iteration"}
+
+
+def lesson_functions(source):
+    """The names of the functions the listing defines at its top level:
+    the program's own (a generator expression inside one is not)."""
+    return {node.name for node in ast.parse(source).body if isinstance(node, ast.FunctionDef)}
 
 
 def statement_lines(source):
@@ -79,11 +87,11 @@ def without_loop_exits(steps, bodies):
 
 
 def statements(path):
-    """Per lesson function, the first line of each statement in its body."""
+    """Per function of the listing, the first line of each statement in its body."""
     tree = ast.parse(pathlib.Path(path).read_text(encoding="utf-8"))
     out = {}
     for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and node.name in LESSON:
+        if isinstance(node, ast.FunctionDef):
             lines = set()
             for inner in ast.walk(node):
                 if isinstance(inner, ast.stmt) and inner is not node and not isinstance(inner, ast.Try):
@@ -99,11 +107,12 @@ def main(listing, setup, function):
     spec.loader.exec_module(module)
     source = listing.read_text(encoding="utf-8")
     starts = statement_lines(source)
+    lesson = lesson_functions(source)
     steps = []
 
     def tracer(frame, event, arg):
         code = frame.f_code
-        if code.co_filename != str(listing) or code.co_name not in LESSON:
+        if code.co_filename != str(listing) or code.co_name not in lesson:
             return None
         if event == "call":
             steps.append(["call", code.co_name, code.co_firstlineno, id(frame)])
@@ -124,11 +133,10 @@ def main(listing, setup, function):
             exec(compiled, module.__dict__)
     except Exception as exception:
         raised = exception
-        error = "value_error" if isinstance(exception, ValueError) else (
-            "model_error" if function == "ask_claude" else type(exception).__name__)
+        error = "model_error" if function == "ask_claude" else ERRORS.get(type(exception).__name__, "raised")
     finally:
         sys.settrace(None)
-    result = None if error else module.__dict__.get(RETURNED[function])
+    result = None if error else module.__dict__.get(RETURNED.get(function, "outcome"))
     output = printed.getvalue().split("\n")[:-1]
     if raised is not None:
         # What Python prints last for an exception nobody catches.

@@ -6,6 +6,7 @@
 //! module, submodules included, to the ones below it):
 //! - [`vocab`] — shared names (`Function`, `Code`) and small helpers.
 //! - [`protocol`] — requests, statuses, the `Model` / `Process` traits, the core's sentences.
+//! - [`api`] — the Messages API's checks of a request, and its 400.
 //! - [`i18n`] — the language tables.
 //! - [`preview`] — the one preview rule and the one hash.
 //! - [`trace`] — snapshots and the recorder the teaching source reports to.
@@ -19,6 +20,7 @@
 //! - [`session`] — one playground's state.
 //! - [`step_view`] — what the page shows for the step on screen, decided as data.
 
+pub mod api;
 pub mod debugger;
 pub mod i18n;
 pub mod lesson;

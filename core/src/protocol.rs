@@ -195,6 +195,14 @@ pub enum Said {
     CallLimit { max_calls: i64 },
     /// `max_calls` is below 1.
     BadBudget { max_calls: i64 },
+    /// Lesson two: `turn 2: stop_reason=tool_use`.
+    Turn { turn: i64, reason: String },
+    /// Lesson two: the loop used every turn of its safety net.
+    CapHit,
+    /// Lesson two: `execute_tool` refuses a name (`Unknown tool: …`).
+    UnknownTool { name: String },
+    /// Lesson two's anti-pattern: the word it looks for in the text (`done`).
+    DoneWord,
 }
 
 /// How a run says a [`Said`]: in the language it is recorded in.
@@ -202,7 +210,7 @@ pub type Say<'a> = &'a dyn Fn(Said) -> String;
 
 impl Said {
     /// Every kind, for the tests that check each table has each.
-    pub const KINDS: [&'static str; 14] = [
+    pub const KINDS: [&'static str; 18] = [
         "model_call",
         "executing",
         "tool_result",
@@ -217,6 +225,10 @@ impl Said {
         "mismatch",
         "call_limit",
         "bad_budget",
+        "turn",
+        "cap_hit",
+        "unknown_tool",
+        "done_word",
     ];
 
     /// The key of this sentence in the language tables (`said.<kind>`).
@@ -236,6 +248,10 @@ impl Said {
             Said::Mismatch => 11,
             Said::CallLimit { .. } => 12,
             Said::BadBudget { .. } => 13,
+            Said::Turn { .. } => 14,
+            Said::CapHit => 15,
+            Said::UnknownTool { .. } => 16,
+            Said::DoneWord => 17,
         };
         Said::KINDS[i]
     }
@@ -253,7 +269,15 @@ impl Said {
             Said::CallLimit { max_calls } | Said::BadBudget { max_calls } => {
                 vec![("max_calls", max_calls.to_string())]
             }
-            Said::Saved | Said::Unsupported | Said::NoOutput | Said::BadFormat | Said::Mismatch => Vec::new(),
+            Said::Turn { turn, reason } => vec![("turn", turn.to_string()), ("reason", reason.clone())],
+            Said::UnknownTool { name } => vec![("name", name.clone())],
+            Said::Saved
+            | Said::Unsupported
+            | Said::NoOutput
+            | Said::BadFormat
+            | Said::Mismatch
+            | Said::CapHit
+            | Said::DoneWord => Vec::new(),
         }
     }
 }

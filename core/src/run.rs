@@ -129,7 +129,7 @@ impl Trace {
 /// The teaching setup and entry of `scenario` as Python, in its language:
 /// what the setup panel shows and what CPython runs after the listing.
 pub fn setup_text(scenario: &Scenario) -> String {
-    let setup = Setup::new(&scenario.system, &scenario.tool_description);
+    let setup = scenario.setup();
     let inputs = inputs_of(scenario, &setup);
     let process = scenario.raw.get("process").cloned().unwrap_or(Value::Null);
     let script = Script { replies: &scenario.model, process: &process };
@@ -142,6 +142,7 @@ fn inputs_of<'a>(scenario: &'a Scenario, setup: &'a Setup) -> Inputs<'a> {
         setup,
         max_calls: scenario.max_calls,
         call: &scenario.call,
+        tool_results: &scenario.tool_results,
         timeout_s: scenario.timeout_s,
         lang: scenario.lang,
     }
@@ -163,10 +164,13 @@ pub fn record(
 ) -> Trace {
     let limits: Limits = limits.into();
     // The model reads SYSTEM and the tool description in the scenario's language.
-    let setup = Setup::new(&scenario.system, &scenario.tool_description);
+    let setup = scenario.setup();
     let inputs = inputs_of(scenario, &setup);
     let program = programs::of(scenario.function);
-    let (ran, rec) = trace::recording(limits, || (program.run)(scenario.function, &inputs, model, process));
+    // Every request goes through the API's checks before the model reads it.
+    let mut model = crate::api::Checked(model);
+    let (ran, rec) =
+        trace::recording(limits, || (program.run)(scenario.function, &inputs, &mut model, process));
     let Recording { steps, locals, output, cut } = rec;
     let (result, error) = match cut {
         Some(cut) => (Value::Null, Some(cut_error(cut, &limits))),
@@ -282,4 +286,34 @@ pub fn tool_results(record: &[Value]) -> Vec<(String, bool)> {
             (first.to_string(), b["is_error"].as_bool().unwrap_or(false))
         })
         .collect()
+}
+
+/// What `check` warns about in a valid scenario: its near misses
+/// ([`crate::scenario::near_misses`]) and scripted replies no run can
+/// read, because the request before them is one the API refuses.
+pub fn warnings(scenario: &Scenario) -> Vec<crate::scenario::Problem> {
+    /// Counts the replies the model double hands out.
+    struct Counted<'a>(&'a mut dyn Model, usize);
+    impl Model for Counted<'_> {
+        fn create(
+            &mut self,
+            request: &crate::protocol::Request,
+        ) -> Result<Value, crate::protocol::ModelError> {
+            self.1 += 1;
+            self.0.create(request)
+        }
+    }
+    let mut out = crate::scenario::near_misses(&scenario.raw);
+    let (mut model, mut process) = scenario.doubles();
+    let mut counted = Counted(&mut model, 0);
+    let trace = record(scenario, &mut counted, &mut process, trace::STEP_CAP);
+    let read = counted.1;
+    if let Some(error) = trace.error.as_ref().filter(|e| e.kind == "bad_request") {
+        if read < scenario.model.len() {
+            let message =
+                format!("never read: the request before it is one the API refuses ({})", error.message);
+            out.push(crate::scenario::Problem::at(format!("model[{read}]"), message));
+        }
+    }
+    out
 }

@@ -19,6 +19,7 @@ use crate::vocab::Function;
 #[cfg(feature = "test-program")]
 pub mod ask_once;
 pub mod lesson_one;
+pub mod lesson_two;
 pub mod program;
 
 pub use program::{InLanguage, Inputs, Program, Ran, Script};
@@ -26,6 +27,7 @@ pub use program::{InLanguage, Inputs, Program, Ran, Script};
 /// Every program this build has, the lesson's first.
 pub const ALL: &[&Program] = &[
     &lesson_one::PROGRAM,
+    &lesson_two::PROGRAM,
     #[cfg(feature = "test-program")]
     &ask_once::PROGRAM,
 ];

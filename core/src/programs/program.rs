@@ -79,6 +79,9 @@ pub struct Inputs<'a> {
     pub max_calls: i64,
     /// The tool call a `run_main`-like entry point is given.
     pub call: &'a Value,
+    /// The scenario's scripted tool outcomes by tool name (`tool_results`;
+    /// null when it has none).
+    pub tool_results: &'a Value,
     pub timeout_s: f64,
     /// The language the run speaks: its sentences ([`crate::protocol::Said`])
     /// in the words of that language's listing.

@@ -22,10 +22,22 @@ pub struct Expect {
     pub output_lines: Option<u64>,
     pub hits: Vec<String>,
     pub misses: Vec<String>,
+    /// The fields `check` warns about (a near miss on purpose), in order.
+    pub warnings: Vec<String>,
 }
 
-const EXPECT_FIELDS: [&str; 9] =
-    ["status", "error", "calls", "record", "results", "stop_reason", "output_lines", "hits", "misses"];
+const EXPECT_FIELDS: [&str; 10] = [
+    "status",
+    "error",
+    "calls",
+    "record",
+    "results",
+    "stop_reason",
+    "output_lines",
+    "hits",
+    "misses",
+    "warnings",
+];
 
 /// Something that is told a problem of a field.
 type Say<'a> = &'a mut dyn FnMut(&str, String);
@@ -69,6 +81,7 @@ pub(super) fn parse_expect(
     };
     expect.hits = read_labels(obj, "hits", problem);
     expect.misses = read_labels(obj, "misses", problem);
+    expect.warnings = read_labels(obj, "warnings", problem);
     for (i, label) in expect.misses.iter().enumerate() {
         if expect.hits.contains(label) {
             problem(&format!("expect.misses[{i}]"), format!("{label:?} is also in expect.hits"));
@@ -192,13 +205,19 @@ fn lesson_rules(obj: &Map<String, Value>, function: Function, problem: Say) {
     let mut only_for = |key: &str, allowed: &[Function]| {
         if obj.contains_key(key) && !allowed.contains(&function) {
             let names: Vec<&str> = allowed.iter().map(|f| f.name()).collect();
-            let message = format!("only for {} scenarios, not {}", names.join(" and "), function.name());
+            let names = match names.split_last() {
+                Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+                _ => names.join(""),
+            };
+            let message = format!("only for {names} scenarios, not {}", function.name());
             problem(&format!("expect.{key}"), message);
         }
     };
     only_for("status", &[lesson_one::RUN_LOOP]);
     only_for("calls", &[lesson_one::RUN_LOOP]);
-    only_for("results", &[lesson_one::RUN_LOOP, lesson_one::RUN_MAIN]);
+    let mut with_results = vec![lesson_one::RUN_LOOP, lesson_one::RUN_MAIN];
+    with_results.extend(crate::programs::lesson_two::LOOPS);
+    only_for("results", &with_results);
     only_for("stop_reason", &[lesson_one::ASK_CLAUDE]);
     if function == lesson_one::RUN_LOOP && !obj.contains_key("status") && !obj.contains_key("error") {
         problem("expect.status", "missing: a run_loop expectation needs status (or error)".into());

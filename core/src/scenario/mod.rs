@@ -48,6 +48,8 @@ use std::collections::BTreeMap;
 
 mod expect;
 mod fields;
+mod near;
+pub use near::near_misses;
 mod questions;
 use expect::parse_expect;
 pub use expect::Expect;
@@ -70,6 +72,11 @@ pub struct Scenario {
     /// SYSTEM and the tool description the model reads, in that language.
     pub system: String,
     pub tool_description: String,
+    /// The tool definitions the model reads (`tools`, in that language);
+    /// `None`: the lesson's one tool, `run_main`, with `tool_description`.
+    pub tools: Option<Value>,
+    /// The scripted tool outcomes by tool name (`tool_results`; null without).
+    pub tool_results: Value,
     /// The language the run speaks (English unless localized).
     pub lang: Lang,
     pub program: String,
@@ -130,6 +137,11 @@ impl Scenario {
                 Value::Null
             }
         };
+        let system = f.or("system", crate::protocol::SYSTEM_EN.to_string(), |v| {
+            in_language(v, "en").ok_or("must be a string or {\"zh\": …, \"en\": …} strings".into())
+        });
+        let tools = read_tools(&mut f, "en");
+        let tool_results = f.get("tool_results").cloned().unwrap_or(Value::Null);
         let model = read_model(&mut f);
         let process = read_process(&mut f);
         // What this function's program asks of its scenarios.
@@ -149,7 +161,9 @@ impl Scenario {
             function,
             title,
             question,
-            system: crate::protocol::SYSTEM_EN.to_string(),
+            system,
+            tools,
+            tool_results,
             lang: Lang::parse("en").unwrap_or_else(Lang::default_lang),
             tool_description: crate::protocol::TOOL_DESCRIPTION_EN.to_string(),
             program,
@@ -176,7 +190,11 @@ impl Scenario {
             Some(v) => in_language(v, code).unwrap_or_else(|| self.question.clone()),
             None => lang.word("lesson_question").to_string(),
         };
-        s.system = lang.word("lesson_system").to_string();
+        s.system = match self.raw.get("system") {
+            Some(v) => in_language(v, code).unwrap_or_else(|| self.system.clone()),
+            None => lang.word("lesson_system").to_string(),
+        };
+        s.tools = self.raw.get("tools").map(|v| tools_in(v, code));
         s.tool_description = lang.word("lesson_tool").to_string();
         if let Some(replies) = self.raw.get("model").and_then(Value::as_array) {
             s.model = replies.iter().map(|r| replies_in(r, code)).collect();
@@ -186,6 +204,14 @@ impl Scenario {
             s.raw["question"] = Value::String(s.question.clone());
         }
         s
+    }
+
+    /// What the model reads besides the record: SYSTEM and TOOLS.
+    pub fn setup(&self) -> crate::protocol::Setup {
+        match &self.tools {
+            Some(tools) => crate::protocol::Setup { system: self.system.clone(), tools: tools.clone() },
+            None => crate::protocol::Setup::new(&self.system, &self.tool_description),
+        }
     }
 
     /// Title in `lang`, falling back to English, then the id.
@@ -207,7 +233,7 @@ impl Scenario {
 }
 
 /// Every field a fixture may have.
-pub const KNOWN_FIELDS: [&str; 13] = [
+pub const KNOWN_FIELDS: [&str; 16] = [
     "id",
     "function",
     "title",
@@ -221,6 +247,9 @@ pub const KNOWN_FIELDS: [&str; 13] = [
     "notes",
     "expect",
     "questions",
+    "system",
+    "tools",
+    "tool_results",
 ];
 
 /// `id`: required, letters, digits, `-` or `_`.
@@ -301,6 +330,29 @@ fn read_model(f: &mut Fields) -> Vec<Value> {
             Vec::new()
         }
     }
+}
+
+/// `tools`: a list of tool definitions, a description in one language
+/// or as `{"zh": …, "en": …}`.
+fn read_tools(f: &mut Fields, code: &str) -> Option<Value> {
+    let tools = f.get("tools")?.clone();
+    if !tools.is_array() {
+        f.problem("tools", "must be a list of tool definitions {name, description, input_schema}");
+    }
+    Some(tools_in(&tools, code))
+}
+
+/// Tool definitions with their descriptions in one language.
+fn tools_in(tools: &Value, code: &str) -> Value {
+    let mut tools = tools.clone();
+    for tool in tools.as_array_mut().into_iter().flatten() {
+        if tool["description"].is_object() {
+            if let Some(text) = in_language(&tool["description"], code) {
+                tool["description"] = Value::String(text);
+            }
+        }
+    }
+    tools
 }
 
 /// `process`: one outcome for every run, or a list of them in run order.

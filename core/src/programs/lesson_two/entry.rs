@@ -1,0 +1,104 @@
+//! Lesson two's setup and entry as Python: what the model reads (QUESTION,
+//! MODEL, SYSTEM, TOOLS, MAX_ITERS), the stand-in client that checks each
+//! request the way the Messages API does before it plays the scenario's
+//! replies (`crate::api` is the same rules in Rust), the stand-in tools
+//! playing `tool_results`, and the entry call that prints. The templates
+//! are `entry.py` and `entry.zh.py`; a scenario's values fill their holes.
+//! Also what a lesson-two scenario's replies and tools must hold.
+
+use crate::i18n::Lang;
+use crate::programs::program::{InLanguage, Inputs, Problems, Script};
+use crate::protocol::TraceError;
+use crate::vocab::{py_literal, py_str, Function};
+use serde_json::{Map, Value};
+
+/// The templates, by language (the first is the default).
+const TEMPLATES: &[InLanguage] = &[("en", include_str!("entry.py")), ("zh", include_str!("entry.zh.py"))];
+
+/// How wide a line of data may grow before it is split.
+const ROOM: usize = 76;
+
+/// The setup and entry of `function` for one scenario, in its language.
+pub fn setup(function: Function, inputs: &Inputs, script: &Script) -> String {
+    let code = inputs.lang.code();
+    let template = TEMPLATES.iter().find(|(c, _)| *c == code).unwrap_or(&TEMPLATES[0]).1;
+    let replies = Value::Array(script.replies.to_vec());
+    let string = |s: &str| Value::String(s.to_string()).to_string();
+    // (the template's parts, `#@ name` each, one after the other)
+    let parts: Vec<&str> =
+        template.split("#@ ").filter_map(|p| p.split_once('\n')).map(|(_, body)| body).collect();
+    parts
+        .join("\n\n")
+        .replace("@QUESTION@", &string(inputs.question))
+        .replace("@SYSTEM@", &string(&inputs.setup.system))
+        .replace("@TOOLS@", &py_literal(&inputs.setup.tools, 8, ROOM))
+        .replace("@MAX_ITERS@", &inputs.max_calls.to_string())
+        .replace("@REPLIES@", &py_literal(&replies, 15, ROOM))
+        .replace("@TOOL_RESULTS@", &py_literal(inputs.tool_results, 10, ROOM))
+        .replace("@FUNCTION@", function.name())
+}
+
+/// What the entry prints: the loop's final text, or, when the program
+/// raised, the last line of the traceback (the trace error's message).
+pub fn prints(_: Function, returned: Result<&Value, &TraceError>, _: Lang) -> Vec<String> {
+    let printed = match returned {
+        Ok(result) => py_str(&result["text"]),
+        Err(e) => e.message.clone(),
+    };
+    printed.split('\n').map(str::to_string).collect()
+}
+
+/// The stop reasons the Messages API returns.
+pub const STOP_REASONS: [&str; 6] =
+    ["end_turn", "tool_use", "max_tokens", "stop_sequence", "pause_turn", "refusal"];
+
+/// What the loops read in a reply must be there: `stop_reason` a string,
+/// `content` a list of blocks with a `type`, every `tool_use` block's
+/// `input` an object (the loops pass it as keyword arguments). A scripted
+/// failure (`{"error": NAME}`) is a reply too. The tools: `tools` a list of
+/// definitions, `tool_results` an object of outcome lists.
+pub fn check_replies(obj: &Map<String, Value>, problem: Problems) {
+    for (i, reply) in obj.get("model").and_then(Value::as_array).into_iter().flatten().enumerate() {
+        if reply.get("error").is_some() {
+            continue;
+        }
+        if !reply["stop_reason"].is_string() {
+            problem(&format!("model[{i}].stop_reason"), "must be a string (the loops read it)".into());
+        }
+        let Some(blocks) = reply["content"].as_array() else {
+            problem(&format!("model[{i}].content"), "must be a list of blocks".into());
+            continue;
+        };
+        for (j, block) in blocks.iter().enumerate() {
+            let at = format!("model[{i}].content[{j}]");
+            if !block["type"].is_string() {
+                problem(&format!("{at}.type"), "must be a string".into());
+            }
+            if block["type"] == "tool_use" && !block["input"].is_object() {
+                problem(
+                    &format!("{at}.input"),
+                    "must be an object: the loop passes it as keyword arguments".into(),
+                );
+            }
+        }
+    }
+    if obj.get("tools").is_some_and(|t| !t.is_array()) {
+        problem("tools", "must be a list of tool definitions {name, description, input_schema}".into());
+    }
+    for (name, outcomes) in obj.get("tool_results").and_then(Value::as_object).into_iter().flatten() {
+        let Some(list) = outcomes.as_array() else {
+            problem(&format!("tool_results.{name}"), "must be a list of outcomes".into());
+            continue;
+        };
+        for (k, outcome) in list.iter().enumerate() {
+            let ok = outcome.get("returns").is_some() || outcome.get("raises").is_some_and(Value::is_string);
+            if !ok {
+                let message = "must be {\"returns\": value} or {\"raises\": \"ErrorName\", \"message\": …}";
+                problem(&format!("tool_results.{name}[{k}]"), message.into());
+            }
+        }
+    }
+    if obj.get("tool_results").is_some_and(|t| !t.is_object()) {
+        problem("tool_results", "must be an object: tool name → list of outcomes".into());
+    }
+}
