@@ -268,6 +268,7 @@ fn check_panels(xx: Lang, scenario: &Scenario, trace: &Trace, found: &mut Vec<St
         lesson: summary(trace),
         changed: summary(trace),
         parts_at: Some(3),
+        lesson_at: Some(3),
         differs: vec!["line".into(), "response".into()],
     };
     for (here, there) in [(Some(("loop.ask", 9)), Some(("loop.ask", 9))), (Some(("loop.read", 10)), None)] {

@@ -129,7 +129,10 @@ pub fn comparison_places(session: &Session) -> Option<Places> {
         position,
         here: replay.step().map(|st| (st.label, lesson::line_in(replay.code(), st))),
         lesson_here: position.and_then(|p| session.lesson_step(p)),
-        parting: comparison.parts_at.map_or((None, None), |n| (session.lesson_step(n), at(n))),
+        parting: match (comparison.lesson_at, comparison.parts_at) {
+            (Some(l), Some(n)) => (session.lesson_step(l), at(n)),
+            _ => (None, None),
+        },
     })
 }
 

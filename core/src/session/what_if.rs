@@ -70,8 +70,13 @@ impl WhatIf {
 pub struct Comparison {
     pub lesson: Summary,
     pub changed: Summary,
-    /// The first step where the runs part (`None`: the same throughout).
+    /// The first step where the runs part, in the changed run (`None`: the
+    /// same throughout).
     pub parts_at: Option<usize>,
+    /// The same place in the lesson's run: the same index, unless the
+    /// changed version runs another function of the program (an
+    /// anti-pattern loop beside the right one, `Trace::beside`).
+    pub lesson_at: Option<usize>,
     /// What differs there: local names, or `line`, `record`, `end`.
     pub differs: Vec<String>,
 }
@@ -89,12 +94,19 @@ pub struct Summary {
 impl Comparison {
     /// Two runs side by side: where they part (a scan of both traces).
     pub fn of(lesson: &Trace, changed: &Trace) -> Comparison {
-        let parts_at = lesson.parts_from(changed);
+        let (lesson_at, parts_at, differs) = if lesson.function == changed.function {
+            let at = lesson.parts_from(changed);
+            (at, at, at.map(|i| lesson.differences(changed, i)).unwrap_or_default())
+        } else {
+            let at = beside(lesson, changed);
+            (at.map(|a| a.0), at.map(|a| a.1), vec!["line".to_string()])
+        };
         Comparison {
             lesson: Summary::of(lesson),
             changed: Summary::of(changed),
             parts_at,
-            differs: parts_at.map(|i| lesson.differences(changed, i)).unwrap_or_default(),
+            lesson_at,
+            differs,
         }
     }
 }
@@ -103,15 +115,48 @@ impl Summary {
     fn of(t: &Trace) -> Summary {
         Summary {
             ending: t.ending().unwrap_or("done").to_string(),
-            calls: t.result.get("calls").and_then(Value::as_i64).unwrap_or(0),
+            // (a loop that raised returns nothing: its requests are counted)
+            calls: ["calls", "turns"]
+                .iter()
+                .find_map(|k| t.result.get(*k).and_then(Value::as_i64))
+                .unwrap_or_else(|| {
+                    t.steps.iter().filter(|s| s.label == "loop.ask" || s.label == "core.ask").count() as i64
+                }),
             record: t.record.len(),
             steps: t.steps.len(),
         }
     }
 }
 
+/// Where run `this` and `other`, a run of another function of the same
+/// program on the same replies, part: the steps both functions have
+/// (the labels they share) are laid side by side, each frame known by
+/// its role (the entry, or the nested function's name), and the first
+/// pair that differs (label, frame, record length), or the first step
+/// one run has and the other has not, is the parting — as an index
+/// into each run. `None` when the shared steps are the same throughout.
+pub fn beside(this: &Trace, other: &Trace) -> Option<(usize, usize)> {
+    let shared = |t: &Trace, o: &Trace| -> Vec<usize> {
+        let theirs: Vec<&str> = crate::lesson::keys(o.function).iter().map(|k| k.1).collect();
+        let keep = |s: &crate::trace::Step| s.event != crate::trace::Event::Line || theirs.contains(&s.label);
+        (0..t.steps.len()).filter(|&i| keep(&t.steps[i])).collect()
+    };
+    let (mine, yours) = (shared(this, other), shared(other, this));
+    let role =
+        |t: &Trace, s: &crate::trace::Step| if s.function == t.function { "" } else { s.function.name() };
+    let same = |a: &crate::trace::Step, b: &crate::trace::Step| {
+        (role(this, a), a.event, a.depth, a.label, a.record_len)
+            == (role(other, b), b.event, b.depth, b.label, b.record_len)
+    };
+    let common = mine.len().min(yours.len());
+    let at = (0..common).find(|&k| !same(&this.steps[mine[k]], &other.steps[yours[k]]));
+    let index = |list: &[usize], k: usize, t: &Trace| list.get(k).copied().unwrap_or(t.steps.len());
+    let k = at.or((mine.len() != yours.len()).then_some(common));
+    k.map(|k| (index(&mine, k, this), index(&yours, k, other)))
+}
+
 /// Fields an edit may change.
-const EDITABLE: [&str; 2] = ["model", "process"];
+const EDITABLE: [&str; 3] = ["model", "process", "function"];
 
 /// An edit from the texts of the setup panel's editors (each may be
 /// absent); text that is not JSON is a problem of that field.
@@ -170,6 +215,17 @@ pub fn changed_scenario(base: &Scenario, lang: Lang, edit: &Value) -> Result<Sce
     }
     if let Some(process) = edit.get("process") {
         raw["process"] = process.clone();
+    }
+    // Another entry of the same program on the same replies (an
+    // anti-pattern loop beside the lesson's loop).
+    if let Some(function) = edit.get("function") {
+        let same_program = |f: crate::vocab::Function| {
+            crate::programs::of(f).name == crate::programs::of(base.function).name
+        };
+        match function.as_str().and_then(crate::programs::function).filter(|f| same_program(*f)) {
+            Some(f) => raw["function"] = Value::String(f.name().to_string()),
+            None => return Err(problem("function", "edit_function")),
+        }
     }
     // The lesson's expectations and questions describe the lesson's run.
     // (a new map, not `remove`: no removal code for the page)
