@@ -235,15 +235,18 @@ pub fn picker(entries: &[Entry], current: usize, only: Option<Function>, lang: L
     };
     let valid = || entries.iter().enumerate().filter_map(|(i, e)| e.parsed.as_ref().ok().map(|s| (i, s)));
     let mut html = String::new();
-    let lesson: String = programs::lesson_scenarios()
-        .filter_map(|id| valid().find(|(_, s)| s.id == id && fits(s)))
-        .map(|(i, s)| option(i, s))
-        .collect();
-    if !lesson.is_empty() {
-        html.push_str(&format!(
-            r#"<optgroup label="{}">{lesson}</optgroup>"#,
-            esc(lang.word("group_lesson"))
-        ));
+    // Each lesson's own scenarios first, lesson by lesson (word `group_<program>`).
+    for program in programs::ALL {
+        let lesson: String = program
+            .scenarios
+            .iter()
+            .filter_map(|id| valid().find(|(_, s)| s.id == *id && fits(s)))
+            .map(|(i, s)| option(i, s))
+            .collect();
+        if !lesson.is_empty() {
+            let label = lang.word(&format!("group_{}", program.name));
+            html.push_str(&format!(r#"<optgroup label="{}">{lesson}</optgroup>"#, esc(label)));
+        }
     }
     for f in programs::functions().filter(|f| only.is_none_or(|o| o == *f)) {
         let more: String = valid()
