@@ -7,7 +7,7 @@ use agent_loop_core::lesson::{line_in, listing_shown};
 use agent_loop_core::programs::lesson_two::{AGENT_LOOP, CAP_AS_BRAKE, KEEP_TEXT_ONLY, STOP_ON_TEXT};
 use agent_loop_core::run::{record_scenario, Trace};
 use agent_loop_core::scenario::{load_shipped, Scenario};
-use agent_loop_core::session::{beside, FixtureDoubles, Options, Session};
+use agent_loop_core::session::{beside, counterpart, FixtureDoubles, Options, Session};
 use agent_loop_core::vocab::{Code, Function};
 use serde_json::json;
 
@@ -133,4 +133,22 @@ fn a_learner_s_edit_that_breaks_the_record_gets_the_api_s_error() {
     s.what_if(Some(&json!({"model": replies}))).expect("a valid edit");
     let c = s.what_if_state().comparison.clone().unwrap();
     assert_eq!(c.changed.ending, "bad_request", "an empty user message is refused");
+}
+
+#[test]
+fn stepping_one_loop_names_where_the_other_stands() {
+    let (right, wrong) = (run("core-weather", AGENT_LOOP), run("core-weather", KEEP_TEXT_ONLY));
+    // Every step of the text-only loop the right loop has too stands beside
+    // a step with the same label; one only it has, beside the last shared one.
+    for (i, step) in wrong.steps.iter().enumerate() {
+        let l = counterpart(&right, &wrong, i).expect("a step beside it");
+        let shared = !step.label.starts_with("only.");
+        if shared && step.event == agent_loop_core::trace::Event::Line {
+            assert_eq!(right.steps[l].label, step.label, "step {i}");
+        }
+    }
+    let saved = wrong.steps.iter().position(|s| s.label == "core.save_results").unwrap();
+    let l = counterpart(&right, &wrong, saved).unwrap();
+    assert_eq!(right.steps[l].label, "core.save_results");
+    assert_ne!(l, saved, "the same place, not the same step number");
 }

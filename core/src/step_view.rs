@@ -128,7 +128,17 @@ pub fn comparison_places(session: &Session) -> Option<Places> {
     Some(Places {
         position,
         here: replay.step().map(|st| (st.label, lesson::line_in(replay.code(), st))),
-        lesson_here: position.and_then(|p| session.lesson_step(p)),
+        // (beside another loop of the program, the lesson's step is the one
+        // that stands beside this one, not the one with the same number)
+        lesson_here: position.and_then(|p| {
+            match (&session.what_if_state().lesson_run, comparison.lesson_at) {
+                (Some(lesson), at) if at != comparison.parts_at => {
+                    crate::session::counterpart(lesson, replay.trace(), p)
+                        .and_then(|l| session.lesson_step(l))
+                }
+                _ => session.lesson_step(p),
+            }
+        }),
         parting: match (comparison.lesson_at, comparison.parts_at) {
             (Some(l), Some(n)) => (session.lesson_step(l), at(n)),
             _ => (None, None),

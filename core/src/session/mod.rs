@@ -53,7 +53,7 @@ pub use notice::{Notice, Unreadable};
 pub use options::{Options, Presentation, Settings};
 pub use predictions::{Answer, Pending, Predictions};
 pub use replay::Replay;
-pub use what_if::{beside, Comparison, EditProblem, Summary, WhatIf, Why};
+pub use what_if::{beside, counterpart, Comparison, EditProblem, Summary, WhatIf, Why};
 
 use notice::unreadable_file;
 

@@ -136,11 +136,6 @@ impl Summary {
 /// one run has and the other has not, is the parting — as an index
 /// into each run. `None` when the shared steps are the same throughout.
 pub fn beside(this: &Trace, other: &Trace) -> Option<(usize, usize)> {
-    let shared = |t: &Trace, o: &Trace| -> Vec<usize> {
-        let theirs: Vec<&str> = crate::lesson::keys(o.function).iter().map(|k| k.1).collect();
-        let keep = |s: &crate::trace::Step| s.event != crate::trace::Event::Line || theirs.contains(&s.label);
-        (0..t.steps.len()).filter(|&i| keep(&t.steps[i])).collect()
-    };
     let (mine, yours) = (shared(this, other), shared(other, this));
     let role =
         |t: &Trace, s: &crate::trace::Step| if s.function == t.function { "" } else { s.function.name() };
@@ -153,6 +148,27 @@ pub fn beside(this: &Trace, other: &Trace) -> Option<(usize, usize)> {
     let index = |list: &[usize], k: usize, t: &Trace| list.get(k).copied().unwrap_or(t.steps.len());
     let k = at.or((mine.len() != yours.len()).then_some(common));
     k.map(|k| (index(&mine, k, this), index(&yours, k, other)))
+}
+
+/// The steps of `t` that `o`'s function has too: its frames' ends, the
+/// steps of the functions both call (execute_tool), and the lines whose
+/// labels `o`'s function carries.
+fn shared(t: &Trace, o: &Trace) -> Vec<usize> {
+    let theirs: Vec<&str> = crate::lesson::keys(o.function).iter().map(|k| k.1).collect();
+    let keep = |s: &crate::trace::Step| {
+        s.event != crate::trace::Event::Line || s.function != t.function || theirs.contains(&s.label)
+    };
+    (0..t.steps.len()).filter(|&i| keep(&t.steps[i])).collect()
+}
+
+/// The step of run `this` that stands beside step `i` of `other` (a run of
+/// another function of the program): the same shared step, or for a step
+/// only `other` has, the last shared one before it. What the lockstep line
+/// of the comparison names.
+pub fn counterpart(this: &Trace, other: &Trace, i: usize) -> Option<usize> {
+    let (mine, yours) = (shared(this, other), shared(other, this));
+    let k = yours.iter().rposition(|&j| j <= i)?;
+    mine.get(k).copied()
 }
 
 /// Fields an edit may change.
