@@ -35,6 +35,14 @@ pub const BAD_REQUEST: &str = "BadRequestError";
 
 /// What the API says of a request it refuses, or `None` when it accepts it.
 pub fn refusal(request: &Request) -> Option<String> {
+    refusal_from(request, 0)
+}
+
+/// The same, when the first `known` messages are ones an accepted request
+/// with the same tools already sent (a record only grows): only the new
+/// messages and the one before them are checked again. What [`Checked`]
+/// uses, so a run of n requests costs n checks of one turn, not n².
+pub fn refusal_from(request: &Request, known: usize) -> Option<String> {
     if request.model.is_empty() {
         return Some("model: Field required".into());
     }
@@ -44,7 +52,8 @@ pub fn refusal(request: &Request) -> Option<String> {
     if request.messages.is_empty() {
         return Some("messages: at least one message is required".into());
     }
-    tools_refusal(request.tools).or_else(|| messages_refusal(request.messages, request.tools))
+    let from = known.min(request.messages.len()).saturating_sub(1);
+    tools_refusal(request.tools).or_else(|| messages_refusal(request.messages, request.tools, from))
 }
 
 /// Rule 3: the tool definitions.
@@ -80,10 +89,10 @@ fn is_empty(content: &Value) -> bool {
     }
 }
 
-/// Rules 4 to 7: the messages.
-fn messages_refusal(messages: &[Value], tools: &Value) -> Option<String> {
+/// Rules 4 to 7: the messages, from message `from` on.
+fn messages_refusal(messages: &[Value], tools: &Value, from: usize) -> Option<String> {
     let last = messages.len() - 1;
-    for (i, message) in messages.iter().enumerate() {
+    for (i, message) in messages.iter().enumerate().skip(from) {
         let role = message["role"].as_str().unwrap_or("");
         if role != "user" && role != "assistant" {
             return Some(format!("messages.{i}.role: Input should be 'user' or 'assistant'"));
@@ -109,7 +118,7 @@ fn messages_refusal(messages: &[Value], tools: &Value) -> Option<String> {
     if uses_tools && tools.as_array().is_none_or(Vec::is_empty) {
         return Some("Requests which include `tool_use` or `tool_result` blocks must define tools.".into());
     }
-    (0..messages.len()).find_map(|i| pairing_refusal(messages, i))
+    (from..messages.len()).find_map(|i| pairing_refusal(messages, i))
 }
 
 /// Rules 6 and 7 at message `i`.
@@ -171,15 +180,29 @@ pub fn python_text(message: &str) -> String {
 }
 
 /// A model behind the API's checks: a request that breaks a rule is
-/// refused with the API's 400 and never reaches the model.
-pub struct Checked<'a>(pub &'a mut dyn Model);
+/// refused with the API's 400 and never reaches the model. It remembers
+/// how much of the record an accepted request held (with which tools), and
+/// checks only what is new: the programs' records only grow.
+pub struct Checked<'a> {
+    model: &'a mut dyn Model,
+    known: usize,
+    tools: Value,
+}
+
+impl<'a> Checked<'a> {
+    pub fn new(model: &'a mut dyn Model) -> Checked<'a> {
+        Checked { model, known: 0, tools: Value::Null }
+    }
+}
 
 impl Model for Checked<'_> {
     fn create(&mut self, request: &Request) -> Result<Value, ModelError> {
-        match refusal(request) {
-            Some(message) => Err(bad_request(message)),
-            None => self.0.create(request),
+        let known = if *request.tools == self.tools { self.known } else { 0 };
+        if let Some(message) = refusal_from(request, known) {
+            return Err(bad_request(message));
         }
+        (self.known, self.tools) = (request.messages.len(), request.tools.clone());
+        self.model.create(request)
     }
 }
 
@@ -301,6 +324,37 @@ mod tests {
     }
 
     #[test]
+    fn checking_only_the_new_turn_says_what_checking_the_whole_record_says() {
+        let t = tools();
+        let empty_user = json!({"role": "user", "content": []});
+        let records = [
+            json!([user(), turn(), results(&["t1", "t2"])]),
+            json!([user(), turn(), results(&["t1"])]),
+            json!([user(), {"role": "assistant", "content": "x"}, results(&["t1"])]),
+            json!([user(), turn(), results(&["t1", "t2"]), {"role": "assistant", "content": "ok"}, empty_user]),
+            json!([user(), turn(), results(&["t1", "t2"]), user()]),
+        ];
+        for record in &records {
+            let messages = record.as_array().unwrap();
+            for known in 0..=messages.len() {
+                // Only prefixes an accepted request could have sent count as known.
+                let prefix = Request {
+                    model: "m",
+                    system: "",
+                    messages: &messages[..known],
+                    tools: &t,
+                    max_tokens: 1,
+                };
+                if known > 0 && refusal(&prefix).is_some() {
+                    continue;
+                }
+                let whole = Request { model: "m", system: "", messages, tools: &t, max_tokens: 1 };
+                assert_eq!(refusal_from(&whole, known), refusal(&whole), "{record} known {known}");
+            }
+        }
+    }
+
+    #[test]
     fn the_checked_model_refuses_before_the_model_reads() {
         struct Never;
         impl Model for Never {
@@ -311,7 +365,7 @@ mod tests {
         let messages = vec![json!({"role": "assistant", "content": "x"})];
         let t = tools();
         let request = Request { model: "m", system: "", messages: &messages, tools: &t, max_tokens: 1 };
-        let refused = Checked(&mut Never).create(&request).unwrap_err();
+        let refused = Checked::new(&mut Never).create(&request).unwrap_err();
         assert_eq!(refused.name, BAD_REQUEST);
         assert!(python_text(&refused.message).starts_with("Error code: 400 - {'type': 'error', 'error': {'type': 'invalid_request_error', 'message': 'messages: first"));
     }

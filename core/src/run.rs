@@ -168,7 +168,7 @@ pub fn record(
     let inputs = inputs_of(scenario, &setup);
     let program = programs::of(scenario.function);
     // Every request goes through the API's checks before the model reads it.
-    let mut model = crate::api::Checked(model);
+    let mut model = crate::api::Checked::new(model);
     let (ran, rec) =
         trace::recording(limits, || (program.run)(scenario.function, &inputs, &mut model, process));
     let Recording { steps, locals, output, cut } = rec;
