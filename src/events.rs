@@ -142,7 +142,8 @@ fn on_click(p: &mut Page, e: &Event) -> bool {
         let Some(choice) = b.get_attribute("data-choice").and_then(|n| n.parse().ok()) else { return false };
         return p.session.answer(choice).is_ok();
     } else if let Some(b) = hit("[data-action]") {
-        return act(p, &b.get_attribute("data-action").unwrap_or_default());
+        let function = b.get_attribute("data-function");
+        return act(p, &b.get_attribute("data-action").unwrap_or_default(), function.as_deref());
     } else if let Some(b) = hit(".alp-bp") {
         let f = b.get_attribute("data-function").and_then(|f| programs::function(&f));
         let n = b.get_attribute("data-line").and_then(|n| n.parse().ok());
@@ -170,25 +171,28 @@ fn on_click(p: &mut Page, e: &Event) -> bool {
     true
 }
 
-/// The buttons of the prediction, what-if and comparison panels.
-fn act(p: &mut Page, action: &str) -> bool {
+/// The buttons of the prediction, what-if and comparison panels (`beside`:
+/// the loop a "run beside" button names).
+fn act(p: &mut Page, action: &str, beside: Option<&str>) -> bool {
     match action {
         "try-again" => p.session.try_again(),
         "to-parting" => p.session.to_parting(),
         "back-to-lesson" => {
             let _ = p.session.what_if(None);
         }
-        "what-if" => {
-            let text = |field: &str| {
-                p.root
-                    .query_selector(&format!(r#"textarea[data-edit="{field}"]"#))
-                    .ok()
-                    .flatten()
-                    .and_then(|t| js_sys::Reflect::get(&t, &JsValue::from_str("value")).ok())
-                    .and_then(|v| v.as_string())
-            };
-            let (model, process) = (text("model"), text("process"));
-            return p.session.what_if_texts(model.as_deref(), process.as_deref()).is_ok();
+        // The editors' texts as they are, on the scenario's own loop or another.
+        "what-if" | "beside" => {
+            let editors = p.root.query_selector_all("textarea[data-edit]").ok();
+            let texts: Vec<(String, String)> = (0..editors.as_ref().map_or(0, |l| l.length()))
+                .filter_map(|i| editors.as_ref()?.item(i)?.dyn_into::<web_sys::Element>().ok())
+                .filter_map(|t| {
+                    let value = js_sys::Reflect::get(&t, &JsValue::from_str("value")).ok()?.as_string()?;
+                    Some((t.get_attribute("data-edit")?, value))
+                })
+                .collect();
+            let texts: Vec<(&str, &str)> = texts.iter().map(|(f, t)| (f.as_str(), t.as_str())).collect();
+            let function = if action == "beside" { beside } else { None };
+            return p.session.what_if_texts(&texts, function).is_ok();
         }
         _ => return false,
     }

@@ -5,7 +5,7 @@
 use crate::markup::esc;
 use agent_loop_core::i18n::Lang;
 use agent_loop_core::predict::Ask;
-use agent_loop_core::programs::lesson_one;
+use agent_loop_core::programs::{self, lesson_one};
 use agent_loop_core::scenario::{ProcessScript, Scenario};
 use agent_loop_core::session::{Answer, Comparison, Summary};
 use agent_loop_core::step_view::{At, Places};
@@ -112,12 +112,18 @@ pub fn editors(scenario: &Scenario, lang: Lang, problems: &[String]) -> String {
     if scenario.function != lesson_one::RUN_MAIN {
         html.push_str(&editor("model", "edit_model", pretty(&Value::Array(scenario.model.clone()))));
     }
-    if scenario.function != lesson_one::ASK_CLAUDE {
+    // (only lesson one's tool runs a process)
+    if programs::of(scenario.function).name == lesson_one::PROGRAM.name
+        && scenario.function != lesson_one::ASK_CLAUDE
+    {
         let process = match &scenario.process {
             ProcessScript::Always(v) => v.clone(),
             ProcessScript::Each(runs) => Value::Array(runs.clone()),
         };
         html.push_str(&editor("process", "edit_process", pretty(&process)));
+    }
+    if !scenario.tool_results.is_null() {
+        html.push_str(&editor("tool_results", "edit_tool_results", pretty(&scenario.tool_results)));
     }
     let error = if problems.is_empty() {
         r#"<p class="alp-edit-error" data-role="edit-error" role="alert" hidden></p>"#.to_string()
@@ -134,9 +140,52 @@ pub fn editors(scenario: &Scenario, lang: Lang, problems: &[String]) -> String {
     )
 }
 
-/// The two runs side by side, where they part, and where the lesson's run
-/// is at the step shown (so both can be stepped in lockstep).
-pub fn compare(c: &Comparison, places: &Places, lang: Lang) -> String {
+/// The other loops of the scenario's program, each a button that runs it
+/// on the same replies beside the scenario's own (`beside` is the one
+/// beside it now). Empty when the program has none.
+pub fn beside(scenario: &Scenario, beside: Option<Function>, lang: Lang) -> String {
+    let others = programs::of(scenario.function).beside.iter().filter(|f| **f != scenario.function);
+    let buttons: String = others
+        .map(|f| {
+            format!(
+                r#"<button type="button" data-action="beside" data-function="{name}" aria-pressed="{}"><code translate="no">{name}</code> <span>{}</span></button>"#,
+                beside == Some(*f),
+                esc(lang.word(&format!("beside_{}", f.name()))),
+                name = esc(f.name()),
+            )
+        })
+        .collect();
+    if buttons.is_empty() {
+        return String::new();
+    }
+    let title = lang.fill("beside_title", &[("function", scenario.function.name().to_string())]);
+    format!(
+        r#"<p class="alp-beside-title">{}</p><div class="alp-beside-list" role="group" aria-label="{}">{buttons}</div>"#,
+        esc(&title),
+        esc(&title)
+    )
+}
+
+/// What differs where the runs part, in the learner's words where there
+/// are some (a leading space; empty when nothing is named).
+fn differs(c: &Comparison, lang: Lang) -> String {
+    let differs: Vec<String> = c
+        .differs
+        .iter()
+        .map(|d| match d.as_str() {
+            "line" | "record" | "end" => lang.word(&format!("differs_{d}")).to_string(),
+            local => local.to_string(),
+        })
+        .collect();
+    if differs.is_empty() {
+        String::new()
+    } else {
+        format!(" {}", lang.fill("compare_differs", &[("what", differs.join(", "))]))
+    }
+}
+
+/// The table's rows: how each run ends, its model calls, record and steps.
+fn summary_rows(c: &Comparison, lang: Lang) -> String {
     let row = |key: &str, f: &dyn Fn(&Summary) -> String| {
         format!(
             r#"<tr><th scope="row">{}</th><td translate="no">{}</td><td translate="no">{}</td></tr>"#,
@@ -145,13 +194,26 @@ pub fn compare(c: &Comparison, places: &Places, lang: Lang) -> String {
             esc(&f(&c.changed))
         )
     };
-    let rows = [
+    [
         row("compare_status", &|s| lang.status(&s.ending)),
         row("compare_calls", &|s| s.calls.to_string()),
         row("compare_record", &|s| s.record.to_string()),
         row("compare_steps", &|s| s.steps.to_string()),
     ]
-    .concat();
+    .concat()
+}
+
+/// The two runs side by side, where they part, and where the lesson's run
+/// is at the step shown (so both can be stepped in lockstep).
+pub fn compare(c: &Comparison, places: &Places, lang: Lang) -> String {
+    // Beside another loop, each run is named by its loop.
+    let other_loop = c.lesson.function != c.changed.function;
+    let (lesson_name, changed_name) = if other_loop {
+        (c.lesson.function.name().to_string(), c.changed.function.name().to_string())
+    } else {
+        (lang.word("compare_lesson").to_string(), lang.word("compare_changed").to_string())
+    };
+    let rows = summary_rows(c, lang);
     let place = |at: At| {
         at.map_or_else(
             || lang.word("compare_ended").to_string(),
@@ -162,29 +224,26 @@ pub fn compare(c: &Comparison, places: &Places, lang: Lang) -> String {
     };
     let parts = match c.parts_at {
         Some(n) => lang.fill(
-            "compare_parts",
+            if other_loop { "compare_parts_beside" } else { "compare_parts" },
             &[
                 ("n", (n + 1).to_string()),
+                ("lesson_name", lesson_name.clone()),
+                ("changed_name", changed_name.clone()),
                 ("lesson", place(places.parting.0)),
                 ("changed", place(places.parting.1)),
             ],
         ),
         None => lang.word("compare_same").to_string(),
     };
-    // What differs there, in the learner's words where there are some.
-    let differs: Vec<String> = c
-        .differs
-        .iter()
-        .map(|d| match d.as_str() {
-            "line" | "record" | "end" => lang.word(&format!("differs_{d}")).to_string(),
-            local => local.to_string(),
-        })
-        .collect();
-    let differs = if differs.is_empty() {
-        String::new()
+    let title = if other_loop {
+        lang.fill(
+            "compare_title_beside",
+            &[("lesson", lesson_name.clone()), ("changed", changed_name.clone())],
+        )
     } else {
-        format!(" {}", lang.fill("compare_differs", &[("what", differs.join(", "))]))
+        lang.word("compare_title").to_string()
     };
+    let differs = differs(c, lang);
     let same = places.here == places.lesson_here;
     // Where the lesson's run is at the step shown (once the learner has started).
     let lockstep = places.position.map_or(String::new(), |p| {
@@ -205,12 +264,13 @@ pub fn compare(c: &Comparison, places: &Places, lang: Lang) -> String {
         String::new()
     };
     format!(
-        r#"<p class="alp-compare-title">{}</p><table><thead><tr><td></td><th scope="col">{}</th><th scope="col">{}</th></tr></thead><tbody>{rows}</tbody></table><p class="alp-parting">{}{}</p>{lockstep}<p>{to_parting}<button type="button" data-action="back-to-lesson">{}</button></p>"#,
-        esc(lang.word("compare_title")),
-        esc(lang.word("compare_lesson")),
-        esc(lang.word("compare_changed")),
+        r#"<p class="alp-compare-title">{}</p><table><thead><tr><td></td><th scope="col"{names}>{}</th><th scope="col"{names}>{}</th></tr></thead><tbody>{rows}</tbody></table><p class="alp-parting">{}{}</p>{lockstep}<p>{to_parting}<button type="button" data-action="back-to-lesson">{}</button></p>"#,
+        esc(&title),
+        esc(&lesson_name),
+        esc(&changed_name),
         esc(&parts),
         esc(&differs),
-        esc(lang.word("compare_back"))
+        esc(lang.word("compare_back")),
+        names = if other_loop { r#" translate="no""# } else { "" },
     )
 }

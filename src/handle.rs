@@ -75,7 +75,7 @@ fn busy() -> JsError {
 #[wasm_bindgen]
 impl Playground {
     /// Build a playground inside `root`. `options` (all optional but
-    /// `doubles`): `{doubles, function, scenario, lang, breakpoints,
+    /// `doubles`): `{doubles, function, program, compare, scenario, lang, breakpoints,
     /// controls, compact, timeBudget, memoryBudget}`; `doubles` is
     /// `fixtureDoubles` from doubles.js.
     #[wasm_bindgen(constructor)]
@@ -86,6 +86,8 @@ impl Playground {
             .ok_or_else(|| js_err("options.doubles must be fixtureDoubles from doubles.js"))?;
         let wanted = Options {
             function: opt_str(&options, "function"),
+            program: opt_str(&options, "program"),
+            compare: opt_str(&options, "compare"),
             scenario: opt_str(&options, "scenario"),
             lang: opt_str(&options, "lang"),
             breakpoints: opt_str(&options, "breakpoints"),
@@ -163,7 +165,7 @@ impl Playground {
                 .and_then(Scenario::from_value),
         };
         let mut id = String::new();
-        self.update(|s| s.add_scenario(parsed).map(|added| id = added))?;
+        self.update(|s| s.add_file(agent_loop_core::session::ADDED, parsed).map(|added| id = added))?;
         Ok(id)
     }
 

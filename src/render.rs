@@ -182,12 +182,8 @@ impl Page {
 
     fn draw_picker(&mut self) {
         let s = &self.session;
-        let html = view::picker(
-            s.catalogue().entries(),
-            s.catalogue().current(),
-            s.catalogue().only_function(),
-            s.lang(),
-        );
+        let html =
+            view::picker(s.catalogue().entries(), s.catalogue().current(), s.catalogue().scope(), s.lang());
         self.set_html(".alp-select", &html);
     }
 
@@ -200,6 +196,18 @@ impl Page {
             .map(|s| view::setup(&s.localized(lang), lang, &problems))
             .unwrap_or_default();
         self.set_html(".alp-setup", &html);
+        // The other loops of the program, to run beside this one.
+        let s = &self.session;
+        let html = s
+            .catalogue()
+            .shown()
+            .map(|scenario| {
+                let beside = s.what_if_state().changed.as_ref().map(|c| c.function);
+                explore::beside(scenario, beside.filter(|f| *f != scenario.function), lang)
+            })
+            .unwrap_or_default();
+        dom::set_hidden(self.q(".alp-beside"), html.is_empty());
+        self.set_html(".alp-beside", &html);
     }
 
     /// A refused edit: only its message changes; the learner's text stays

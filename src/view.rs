@@ -15,7 +15,7 @@ use agent_loop_core::lesson::Listing;
 use agent_loop_core::programs;
 use agent_loop_core::run::Trace;
 use agent_loop_core::scenario::Scenario;
-use agent_loop_core::session::{Entry, Notice};
+use agent_loop_core::session::{Entry, Notice, Scope};
 use agent_loop_core::vocab::{Code, Function};
 use serde_json::Value;
 
@@ -197,6 +197,7 @@ pub fn shell(heading_level: Option<u8>) -> String {
 </div>
 <section class="alp-caption" data-role="caption"><div class="alp-caption-title"{h}></div><p class="alp-caption-body"></p></section>
 <section class="alp-predict-panel" data-role="predict" hidden></section>
+<section class="alp-beside" data-role="beside" hidden></section>
 <section class="alp-compare" data-role="compare" hidden></section>
 <div class="alp-sr alp-live" aria-live="polite"></div>
 <div class="alp-lower">
@@ -223,8 +224,8 @@ pub const LABELS: [(&str, &str); 8] = [
 /// eight first, in the lesson's order, then the other cases of each
 /// function (only the author's function when set), broken files last and
 /// disabled.
-pub fn picker(entries: &[Entry], current: usize, only: Option<Function>, lang: Lang) -> String {
-    let fits = |s: &Scenario| only.is_none_or(|o| o == s.function);
+pub fn picker(entries: &[Entry], current: usize, only: Scope, lang: Lang) -> String {
+    let fits = |s: &Scenario| only.fits(s);
     let option = |i: usize, s: &Scenario| {
         format!(
             r#"<option value="{}"{}>{}</option>"#,
@@ -248,7 +249,7 @@ pub fn picker(entries: &[Entry], current: usize, only: Option<Function>, lang: L
             html.push_str(&format!(r#"<optgroup label="{}">{lesson}</optgroup>"#, esc(label)));
         }
     }
-    for f in programs::functions().filter(|f| only.is_none_or(|o| o == *f)) {
+    for f in programs::functions().filter(|f| only.has(*f)) {
         let more: String = valid()
             .filter(|(_, s)| s.function == f && !programs::lesson_scenarios().any(|id| id == s.id))
             .map(|(i, s)| option(i, s))

@@ -182,7 +182,7 @@ fn check_frame(xx: Lang, found: &mut Vec<String>) -> Vec<Entry> {
     ];
     check("problems", &view::problems(&entries, &notices, xx), found);
     // The picker's options are the scenarios' own titles (author content).
-    let picker = view::picker(&entries, 0, None, xx);
+    let picker = view::picker(&entries, 0, Default::default(), xx);
     let without_options: String =
         picker.split("<option").map(|p| p.split_once("</option>").map_or(p, |x| x.1)).collect();
     check("picker", &without_options, found);
@@ -259,6 +259,7 @@ fn check_panels(xx: Lang, scenario: &Scenario, trace: &Trace, found: &mut Vec<St
         explore::editors(&scenario.localized(xx), xx, &["model: must hold at least one reply".into()]);
     check(&format!("{} editors", scenario.id), &editors, found);
     let summary = |t: &Trace| Summary {
+        function: t.function,
         ending: t.ending().unwrap_or("done").into(),
         calls: 2,
         record: t.record.len(),
@@ -391,7 +392,7 @@ fn every_word_in_the_tables_is_used() {
     read_all(&root.join("core/src"), &mut code);
     // Keys built at run time: a command's name, and these prefixes (group_<program>).
     let commands: Vec<&str> = Command::ALL.iter().map(|c| c.name()).collect();
-    let dynamic = ["card_", "pipe_", "key_", "gloss_", "why_", "differs_", "group_lesson_"];
+    let dynamic = ["card_", "pipe_", "key_", "gloss_", "why_", "differs_", "group_lesson_", "beside_"];
     let unused: Vec<&str> = Lang::parse("en")
         .unwrap()
         .keys()

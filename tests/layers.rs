@@ -51,7 +51,7 @@ const CORE: Crate = Crate {
         (
             "session",
             &[
-                &["amount", "changes", "doubles", "notice", "predictions", "what_if"],
+                &["amount", "changes", "doubles", "notice", "predictions", "scope", "what_if"],
                 &["breakpoints", "catalogue", "options", "recorder", "replay"],
                 &["listings", "state"],
             ],

@@ -152,3 +152,119 @@ fn stepping_one_loop_names_where_the_other_stands() {
     assert_eq!(right.steps[l].label, "core.save_results");
     assert_ne!(l, saved, "the same place, not the same step number");
 }
+
+fn session(options: Options) -> Session {
+    Session::new(Box::new(FixtureDoubles), &Options { lang: "en".into(), ..options }).expect("a session")
+}
+
+/// The figure at step `position` of the run on screen.
+fn figure_at(s: &Session, position: usize) -> String {
+    use agent_loop_playground::figure;
+    let trace = s.replay().trace();
+    let moment = figure::Moment {
+        trace,
+        position,
+        previous_len: 0,
+        lang: s.lang(),
+        started: true,
+        opened: None,
+        layout: figure::Layout::WIDE,
+    };
+    figure::render(&moment)
+}
+
+#[test]
+fn a_refused_request_is_drawn_as_the_api_s_error_card_where_the_program_gets_it() {
+    let mut s = session(Options { scenario: "core-weather".into(), ..Options::default() });
+    let last = s.replay().trace().steps.len() - 1;
+    assert!(!figure_at(&s, last).contains("api-error"), "the right loop is never refused");
+    s.what_if(Some(&json!({"function": "keep_text_only"}))).unwrap();
+    let last = s.replay().trace().steps.len() - 1;
+    let card = figure_at(&s, last);
+    assert!(card.contains(r#"data-role="api-error""#), "{card}");
+    assert!(card.contains("400 · invalid_request_error"));
+    // The API's own words, escaped once, not Python's repr of them.
+    assert!(card.contains("unexpected `tool_use_id`"), "{card}");
+    assert!(!card.contains("Error code: 400"), "the card shows the API's message, not the client's text");
+    assert!(!figure_at(&s, last - 1).contains("api-error"), "before the request, nothing was refused");
+}
+
+#[test]
+fn the_program_attribute_offers_one_lesson_and_state_names_it() {
+    use agent_loop_playground::view;
+    let s = session(Options { program: "lesson_two".into(), ..Options::default() });
+    assert_eq!(s.state()["program"], "lesson_two");
+    assert_eq!(s.state()["function"], "agent_loop", "a lesson-two scenario opens");
+    let picker =
+        view::picker(s.catalogue().entries(), s.catalogue().current(), s.catalogue().scope(), s.lang());
+    assert!(picker.contains("core-weather") && !picker.contains(r#"value="report""#), "{picker}");
+    // A scenario of the other lesson, or a program that is not one, is a notice.
+    let s =
+        session(Options { program: "lesson_two".into(), scenario: "report".into(), ..Options::default() });
+    assert_eq!(s.state()["program"], "lesson_two");
+    assert!(s.notices().iter().any(|n| n.key == "notice_scenario_program"), "{:?}", s.notices());
+    let s = session(Options { program: "lesson_3".into(), ..Options::default() });
+    let notice = s.notices().iter().find(|n| n.key == "notice_program").expect("a notice");
+    assert!(notice.text(s.lang()).contains("lesson_one, lesson_two"), "{}", notice.text(s.lang()));
+    assert_eq!(s.state()["program"], "lesson_one", "every program is offered; lesson one opens");
+}
+
+#[test]
+fn the_compare_attribute_opens_an_anti_pattern_beside_the_lesson_s_loop() {
+    let s = session(Options {
+        scenario: "core-says-done".into(),
+        compare: "stop_on_text".into(),
+        ..Options::default()
+    });
+    let state = s.state();
+    assert_eq!(state["function"], "stop_on_text", "the variant is on screen");
+    assert_eq!(state["compare"]["function"], "agent_loop", "the lesson's loop beside it");
+    assert!(state["compare"]["partsAt"].is_u64() && state["compare"]["lessonPartsAt"].is_u64(), "{state}");
+    assert!(s.notices().is_empty(), "{:?}", s.notices());
+    // Another lesson's function beside a lesson-two scenario, or a loop
+    // beside a lesson-one scenario, is a notice; the lesson's run is shown.
+    for (scenario, compare) in [("core-weather", "run_loop"), ("report", "stop_on_text")] {
+        let s = session(Options { scenario: scenario.into(), compare: compare.into(), ..Options::default() });
+        assert!(s.notices().iter().any(|n| n.key == "notice_compare"), "{compare}");
+        assert!(s.state()["compare"].is_null() && s.what_if_state().problems.is_empty(), "{compare}");
+    }
+}
+
+#[test]
+fn the_page_offers_the_other_loops_and_names_each_run_by_its_loop() {
+    use agent_loop_playground::explore;
+    let mut s = session(Options { scenario: "core-four-turns".into(), ..Options::default() });
+    let shown = s.catalogue().shown().unwrap().clone();
+    let bar = explore::beside(&shown, None, s.lang());
+    for f in ["stop_on_text", "cap_as_brake", "keep_text_only"] {
+        assert!(bar.contains(&format!(r#"data-function="{f}" aria-pressed="false""#)), "{f}: {bar}");
+    }
+    assert!(!bar.contains(r#"data-function="agent_loop""#), "not beside itself");
+    let lesson_one = scenario("report");
+    assert_eq!(explore::beside(&lesson_one, None, s.lang()), "", "lesson one has no loops to lay beside");
+    // Run through the editors' texts as the page sends them.
+    let replies = serde_json::to_string(&shown.localized(s.lang()).model).unwrap();
+    s.what_if_texts(&[("model", &replies)], Some("cap_as_brake")).expect("the shown replies, another loop");
+    let places = agent_loop_core::step_view::comparison_places(&s).unwrap();
+    let html = explore::compare(s.what_if_state().comparison.as_ref().unwrap(), &places, s.lang());
+    assert!(html.contains("cap_as_brake beside agent_loop"), "{html}");
+    assert!(html.contains("agent_loop at core.") && html.contains("cap_as_brake at "), "{html}");
+    assert!(!html.contains("Your version"), "{html}");
+}
+
+#[test]
+fn a_tool_s_scripted_result_is_editable_and_a_raise_reaches_the_loop() {
+    let mut s = session(Options { scenario: "core-weather".into(), ..Options::default() });
+    let raises = r#"{"get_weather": [{"raises": "TimeoutError", "message": "no answer"}]}"#;
+    s.what_if_texts(&[("tool_results", raises)], None).expect("a valid edit");
+    let c = s.what_if_state().comparison.clone().unwrap();
+    assert_eq!(
+        (c.lesson.ending.as_str(), c.changed.ending.as_str()),
+        ("done", "raised"),
+        "nothing catches a tool's error"
+    );
+    let problems = s.what_if_texts(&[("tool_results", "{")], None).unwrap_err();
+    assert_eq!(problems[0].field, "tool_results");
+    let problems = s.what_if_texts(&[("tool_results", r#"{"get_weather": 3}"#)], None).unwrap_err();
+    assert!(problems[0].field.starts_with("tool_results"), "{problems:?}");
+}

@@ -232,7 +232,7 @@ fn what_if_the_second_reply_had_stopped_at_max_tokens() {
     // They part where the second model call returns its reply: the same steps before.
     assert_eq!(s.replay().trace().steps[at].label, "ask.return");
     assert!(s.replay().trace().steps[..at].iter().filter(|st| st.label == "loop.ask").count() == 2);
-    assert_eq!(s.lesson_step(at).unwrap().0, "ask.return");
+    assert_eq!(s.what_if_state().lesson_step(at, s.replay().code()).unwrap().0, "ask.return");
     s.to_parting();
     assert_eq!(s.replay().position(), at);
     s.what_if(None).unwrap();
@@ -246,15 +246,15 @@ fn a_bad_edit_names_the_field_and_leaves_the_run_as_it_was() {
     s.command(Command::Step);
     s.command(Command::Step);
     let before = (s.state(), s.replay().trace().steps.len());
-    let cases: [(Option<&str>, Option<&str>, &str); 5] = [
-        (Some("[{"), None, "model"),
-        (Some("{}"), None, "model"),
-        (Some("[]"), None, "model"),
-        (Some(r#"[{"stop_reason": 5, "content": []}]"#), None, "model[0].stop_reason"),
-        (None, Some(r#"{"returncode": "one"}"#), "process"),
+    let cases: [(&str, &str, &str); 5] = [
+        ("model", "[{", "model"),
+        ("model", "{}", "model"),
+        ("model", "[]", "model"),
+        ("model", r#"[{"stop_reason": 5, "content": []}]"#, "model[0].stop_reason"),
+        ("process", r#"{"returncode": "one"}"#, "process"),
     ];
-    for (model, process, field) in cases {
-        let problems = s.what_if_texts(model, process).expect_err(field);
+    for (edited, text, field) in cases {
+        let problems = s.what_if_texts(&[(edited, text)], None).expect_err(field);
         assert!(problems.iter().any(|p| p.field.starts_with(field)), "{field}: {problems:?}");
         assert_eq!((s.state(), s.replay().trace().steps.len()), before, "{field}: nothing changed");
     }

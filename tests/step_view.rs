@@ -148,7 +148,7 @@ fn the_comparison_places_both_runs_where_they_part_and_in_lockstep() {
     assert_eq!(places.lesson_here, None);
     let changed = &s.replay().trace().steps[parts];
     assert_eq!(places.parting.1, Some((changed.label, lesson::line_in(Code::Python, changed))));
-    assert_eq!(places.parting.0, s.lesson_step(parts));
+    assert_eq!(places.parting.0, s.what_if_state().lesson_step(parts, s.replay().code()));
     assert_ne!(places.parting.0, places.parting.1, "they part there");
     s.command(Command::Step);
     let places = comparison_places(&s).unwrap();

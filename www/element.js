@@ -214,6 +214,8 @@ class AgentLoopPlayground extends HTMLElement {
       this._pg = new Playground(this._container(), {
         doubles: fixtureDoubles,
         function: this.getAttribute("function") || "",
+        program: this.getAttribute("program") || "",
+        compare: this.getAttribute("compare") || "",
         scenario: this.getAttribute("scenario") || "",
         // The element's own lang, else the page's when it is one the playground speaks.
         lang: this.getAttribute("lang") || (/^(zh|en)\b/i.test(document.documentElement.lang) ? document.documentElement.lang : "zh"),

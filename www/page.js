@@ -1,4 +1,4 @@
-// The stand-alone page: reads ?function=&scenario=&lang=&embed=1 and sets
+// The stand-alone page: reads ?function=&program=&compare=&scenario=&lang=&embed=1 and sets
 // up one playground. In embed mode (an iframe in a course page) it hides
 // the page chrome and talks to the parent with postMessage.
 import "./element.js";
@@ -8,7 +8,7 @@ const params = new URLSearchParams(location.search);
 // (kept up to date below); it wins over the query.
 const fragment = new URLSearchParams(location.hash.slice(1));
 const el = document.querySelector("agent-loop-playground");
-for (const key of ["function", "scenario", "lang", "breakpoints", "controls", "listing", "theme", "step"]) {
+for (const key of ["function", "program", "compare", "scenario", "lang", "breakpoints", "controls", "listing", "theme", "step"]) {
   const value = fragment.get(key) ?? params.get(key);
   if (value) el.setAttribute(key, value);
 }

@@ -179,6 +179,37 @@ pub fn python_text(message: &str) -> String {
     format!("Error code: 400 - {{'type': 'error', 'error': {{'type': 'invalid_request_error', 'message': {message}}}}}")
 }
 
+/// The API's own message inside a trace's error text for a refused
+/// request (`BadRequestError: Error code: 400 - {…'message': '…'}}`, as
+/// [`python_text`] and the program write it); `None` for any other text.
+pub fn refused_message(error: &str) -> Option<String> {
+    let rest = error.strip_prefix(BAD_REQUEST).and_then(|r| r.strip_prefix(": "))?;
+    let head = "Error code: 400 - {'type': 'error', 'error': {'type': 'invalid_request_error', 'message': ";
+    let quoted = rest.strip_prefix(head)?.strip_suffix("}}")?;
+    let quote = quoted.chars().next().filter(|q| *q == '\'' || *q == '"')?;
+    let inner = quoted.strip_prefix(quote)?.strip_suffix(quote)?;
+    // Python's escapes, undone.
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next()? {
+            'n' => out.push('\n'),
+            'r' => out.push('\r'),
+            't' => out.push('\t'),
+            'x' => {
+                let hex: String = chars.by_ref().take(2).collect();
+                out.push(char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?);
+            }
+            other => out.push(other),
+        }
+    }
+    Some(out)
+}
+
 /// A model behind the API's checks: a request that breaks a rule is
 /// refused with the API's 400 and never reaches the model. It remembers
 /// how much of the record an accepted request held (with which tools), and
@@ -210,6 +241,17 @@ impl Model for Checked<'_> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn the_api_message_is_read_back_from_the_error_text() {
+        for message in ["messages.1: unexpected `tool_use_id`", "it's \"odd\"\n\ttab \\ \u{1}", "id 'a'", ""]
+        {
+            let error = format!("{BAD_REQUEST}: {}", python_text(message));
+            assert_eq!(refused_message(&error).as_deref(), Some(message), "{error}");
+        }
+        assert_eq!(refused_message("ValueError: unknown tool: x"), None);
+        assert_eq!(refused_message(&format!("{BAD_REQUEST}: something else")), None);
+    }
 
     fn tools() -> Value {
         json!([{"name": "get_weather", "description": "d", "input_schema": {"type": "object"}}])

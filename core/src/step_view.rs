@@ -134,13 +134,13 @@ pub fn comparison_places(session: &Session) -> Option<Places> {
             match (&session.what_if_state().lesson_run, comparison.lesson_at) {
                 (Some(lesson), at) if at != comparison.parts_at => {
                     crate::session::counterpart(lesson, replay.trace(), p)
-                        .and_then(|l| session.lesson_step(l))
+                        .and_then(|l| session.what_if_state().lesson_step(l, replay.code()))
                 }
-                _ => session.lesson_step(p),
+                _ => session.what_if_state().lesson_step(p, replay.code()),
             }
         }),
         parting: match (comparison.lesson_at, comparison.parts_at) {
-            (Some(l), Some(n)) => (session.lesson_step(l), at(n)),
+            (Some(l), Some(n)) => (session.what_if_state().lesson_step(l, replay.code()), at(n)),
             _ => (None, None),
         },
     })

@@ -165,6 +165,38 @@ fn record_cards(svg: &mut Svg, m: &Moment, record_len: usize) {
     svg.body.push_str("</g>");
     svg.body.push_str(&cards);
     svg.body.push_str(&marks);
+    refused(svg, m);
+}
+
+/// A request the API refused, as the API's error card below the record
+/// (at the step where the program receives it: its last).
+fn refused(svg: &mut Svg, m: &Moment) {
+    let t = m.trace;
+    let at_end = m.started && m.position + 1 >= t.steps.len();
+    let Some(message) =
+        t.error.as_ref().filter(|_| at_end).and_then(|e| agent_loop_core::api::refused_message(&e.message))
+    else {
+        return;
+    };
+    let l = m.layout;
+    // (what it means in words, then the API's message: both wrapped)
+    let said = wrap(m.lang.word("card_refused"), l.card_text());
+    let rows: Vec<String> = clip(&message, 600).lines().flat_map(|line| wrap(line, l.card_text())).collect();
+    let h = 30.0 + LINE_H * (said.len() + rows.len()) as f64;
+    svg.body.push_str(r#"<g class="alp-card alp-api-error" data-role="api-error">"#);
+    svg.rect(l.card_x, svg.y, l.card_w, h, "alp-card-bg");
+    svg.data(l.card_x + 10.0, svg.y + 17.0, "alp-card-head", "400 · invalid_request_error");
+    let lines = said.iter().map(|t| (t, false)).chain(rows.iter().map(|t| (t, true)));
+    for (r, (text, data)) in lines.enumerate() {
+        let y = svg.y + 26.0 + LINE_H * r as f64 + 12.0;
+        if data {
+            svg.data(l.card_x + 14.0, y, "alp-t-text", text);
+        } else {
+            svg.text(l.card_x + 10.0, y, "alp-t-dim", text);
+        }
+    }
+    svg.body.push_str("</g>");
+    svg.y += h + 10.0;
 }
 
 /// One message's card at `y`; returns the `y` below it.

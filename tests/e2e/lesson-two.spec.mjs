@@ -54,6 +54,88 @@ for (const lang of ["zh", "en"]) {
   });
 }
 
+// Each anti-pattern on the lesson's case for it, from the "run beside" buttons.
+const CASES = [
+  ["core-says-done", "stop_on_text"],
+  ["core-four-turns", "cap_as_brake"],
+  ["core-weather", "keep_text_only"],
+];
+
+for (const lang of ["zh", "en"]) {
+  for (const [scenario, loop] of CASES) {
+    test(`${loop} beside agent_loop on ${scenario}: the button runs it, the comparison names both places (${lang})`, async ({ page }) => {
+      await open(page, `?scenario=${scenario}&lang=${lang}`);
+      await page.click(`${EL} [data-action="beside"][data-function="${loop}"]`);
+      const compare = page.locator(`${EL} [data-role="compare"]`);
+      await expect(compare).toBeVisible();
+      const text = await compare.textContent();
+      const state = await page.$eval(EL, (e) => e.state());
+      expect(state.function).toBe(loop);
+      expect(state.compare.function).toBe("agent_loop");
+      expect(state.program).toBe("lesson_two");
+      // Both columns are named by their loop, and both places by label and line.
+      expect(await compare.locator("thead th").allTextContents()).toEqual(["agent_loop", loop]);
+      const line = lang === "zh" ? "（第 \\d+ 行）" : " \\(line \\d+\\)";
+      const at = lang === "zh" ? " 在 " : " at ";
+      expect(text).toMatch(new RegExp(`agent_loop${at}[a-z_.]+${line}`));
+      expect(text).toMatch(new RegExp(`${loop}${at}[a-z_.]+${line}`));
+      await expect(page.locator(`${EL} [data-action="beside"][data-function="${loop}"]`)).toHaveAttribute("aria-pressed", "true");
+      // The text-only loop ends with the API's error card in the figure.
+      const refused = await page.$eval(EL, (e) => {
+        e.command("run");
+        return { kind: e.outcome().error?.kind ?? null, card: e.shadowRoot.querySelector('[data-role="api-error"]')?.textContent ?? "" };
+      });
+      if (loop === "keep_text_only") {
+        expect(refused.kind).toBe("bad_request");
+        expect(refused.card).toContain("400 · invalid_request_error");
+        expect(refused.card).toContain("unexpected `tool_use_id`");
+      }
+      await page.click(`${EL} [data-action="back-to-lesson"]`);
+      await expect(compare).toBeHidden();
+      expect(await page.$eval(EL, (e) => e.state().function)).toBe("agent_loop");
+    });
+  }
+
+  test(`an edit in the editor that leaves a tool turn unanswered gets the API's 400 (${lang})`, async ({ page }) => {
+    await open(page, `?scenario=core-weather&lang=${lang}`);
+    // The first reply is cut off: the loop takes it for a tool turn and
+    // sends an empty user message, which the API refuses.
+    const replies = [
+      { stop_reason: "max_tokens", content: [{ type: "text", text: "It is" }] },
+      { stop_reason: "end_turn", content: [{ type: "text", text: "ok" }] },
+    ];
+    await page.fill(`${EL} textarea[data-edit="model"]`, JSON.stringify(replies, null, 2));
+    await page.click(`${EL} [data-action="what-if"]`);
+    const after = await page.$eval(EL, (e) => {
+      e.command("run");
+      const root = e.shadowRoot;
+      return {
+        error: e.outcome().error,
+        card: root.querySelector('[data-role="api-error"]')?.textContent ?? "",
+        compare: root.querySelector('[data-role="compare"]').textContent,
+      };
+    });
+    expect(after.error.kind).toBe("bad_request");
+    expect(after.card).toContain("non-empty content");
+    expect(after.compare).toContain(lang === "zh" ? "你的版本" : "Your version");
+  });
+}
+
+test("program= offers one lesson's scenarios and compare= opens a loop beside the lesson's", async ({ page }) => {
+  await open(page, "?program=lesson_two&compare=keep_text_only&scenario=core-weather&lang=en");
+  const r = await page.$eval(EL, (e) => ({
+    state: e.state(),
+    groups: [...e.shadowRoot.querySelectorAll(".alp-select optgroup")].map((g) => g.label),
+    options: [...e.shadowRoot.querySelectorAll(".alp-select option")].map((o) => o.value),
+  }));
+  expect(r.state.program).toBe("lesson_two");
+  expect(r.state.function).toBe("keep_text_only");
+  expect(r.state.compare.function).toBe("agent_loop");
+  expect(r.groups).toEqual(["Lesson two: the core loop"]);
+  expect(r.options).not.toContain("report");
+  expect(r.options).toContain("core-four-turns");
+});
+
 test("an edit that names a function of another lesson is refused by field", async ({ page }) => {
   await open(page, "?scenario=core-weather&lang=en");
   const message = await page.$eval(EL, (e) => {

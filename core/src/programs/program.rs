@@ -47,6 +47,11 @@ pub struct Program {
     /// The scenarios a playground opens with when none is asked for, the
     /// first that fits first.
     pub opens: &'static [&'static str],
+    /// Entry points that run on the same inputs, to be laid beside one
+    /// another on a scenario's replies (the lesson's loop and the loops
+    /// it warns about); each has a word `beside_<name>` saying what it
+    /// does. Empty: nothing to run beside.
+    pub beside: &'static [Function],
 }
 
 /// A text in one language: the language's code and the text.

@@ -3,8 +3,8 @@
 //! and which one a playground opens with.
 
 use super::notice::{unreadable_file, Notice, Unreadable};
+use super::scope::Scope;
 use crate::scenario::{load_shipped, Problem, Scenario};
-use crate::vocab::Function;
 
 /// A scenario file as loaded: parsed, or its problems.
 #[derive(Clone, Debug)]
@@ -27,7 +27,7 @@ fn shipped_entries() -> Vec<Entry> {
 pub struct Catalogue {
     entries: Vec<Entry>,
     current: usize,
-    only: Option<Function>,
+    only: Scope,
 }
 
 /// A catalogue as opened, and what the author should know about it.
@@ -42,11 +42,11 @@ pub struct Opened {
 impl Catalogue {
     /// Open the catalogue: the shipped scenarios and the author's files
     /// (`src=`: each read or why not), the entry shown first (the wanted id
-    /// if it fits the function `only`, see [`pick`]).
+    /// if it fits the scope `only`, see [`pick`]).
     pub fn open(
         files: &[(String, Result<String, Unreadable>)],
         wanted: Option<&str>,
-        only: Option<Function>,
+        only: Scope,
     ) -> Result<Opened, &'static str> {
         let mut entries = shipped_entries();
         let mut unreadable = Vec::new();
@@ -73,8 +73,8 @@ impl Catalogue {
         self.current
     }
 
-    /// The function the author limited this playground to, if any.
-    pub fn only_function(&self) -> Option<Function> {
+    /// The scenarios the author limited this playground to.
+    pub fn scope(&self) -> Scope {
         self.only
     }
 
@@ -145,13 +145,13 @@ fn add_entry(entries: &mut Vec<Entry>, file: &str, parsed: Result<Scenario, Vec<
     same
 }
 
-/// The entry to show first: the wanted id if it belongs to the wanted
-/// function, else a lesson favourite of that function, else its first.
-fn pick(entries: &[Entry], wanted: Option<&str>, function: Option<Function>) -> Option<usize> {
+/// The entry to show first: the wanted id if it is in the scope, else a
+/// lesson favourite in it, else the first scenario in it.
+fn pick(entries: &[Entry], wanted: Option<&str>, scope: Scope) -> Option<usize> {
     fn valid(e: &Entry) -> Option<&Scenario> {
         e.parsed.as_ref().ok()
     }
-    let fits = |s: &Scenario| function.is_none_or(|f| s.function == f);
+    let fits = |s: &Scenario| scope.fits(s);
     if let Some(w) = wanted {
         if let Some(i) = entries.iter().position(|e| valid(e).is_some_and(|s| s.id == w && fits(s))) {
             return Some(i);
@@ -166,17 +166,20 @@ fn pick(entries: &[Entry], wanted: Option<&str>, function: Option<Function>) -> 
 }
 
 /// What to tell the author when the scenario asked for is not the one
-/// shown: another function's, or none of that id.
-fn scenario_notice(
-    entries: &[Entry],
-    current: usize,
-    wanted: &str,
-    only: Option<Function>,
-) -> Option<Notice> {
+/// shown: another function's or program's, or none of that id.
+fn scenario_notice(entries: &[Entry], current: usize, wanted: &str, only: Scope) -> Option<Notice> {
     let shown = entries[current].parsed.as_ref().map(|s| s.id.clone()).unwrap_or_default();
     let other_function = entries.iter().filter_map(|e| e.parsed.as_ref().ok()).find(|s| s.id == wanted);
     match other_function {
-        Some(s) if only.is_some_and(|f| f != s.function) => Some(Notice {
+        Some(s) if only.program.is_some() && !only.fits(s) && only.function.is_none() => Some(Notice {
+            key: "notice_scenario_program",
+            values: vec![
+                ("value", wanted.to_string()),
+                ("program", crate::programs::of(s.function).name.into()),
+                ("shown", shown),
+            ],
+        }),
+        Some(s) if !only.fits(s) => Some(Notice {
             key: "notice_scenario_function",
             values: vec![
                 ("value", wanted.to_string()),

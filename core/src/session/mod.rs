@@ -11,17 +11,14 @@
 //! the page.
 //!
 //! The parts, each its own file below this one: [`options`] (attributes
-//! read once into typed values), [`catalogue`] (the scenarios and the one
-//! on screen), [`recorder`] (the doubles, the overrides, the budgets),
-//! [`replay`] (the recording on screen and the debugger over it),
-//! [`breakpoints`] (the one breakpoint grammar), [`amount`] (amounts with
-//! a unit), [`notice`] (what the author should know), [`predictions`],
-//! [`what_if`] and [`state`] (what `el.state()` reports). This file holds
-//! the `Session` that puts them together.
+//! read once), [`catalogue`] (the scenarios, the one on screen),
+//! [`recorder`] (doubles, overrides, budgets), [`replay`] (the recording
+//! on screen, its debugger), [`breakpoints`] (the one grammar), [`amount`],
+//! [`notice`], [`predictions`], [`what_if`] and [`state`] (`el.state()`).
+//! This file holds the `Session` that puts them together.
 
 use crate::debugger::Command;
 use crate::i18n::Lang;
-use crate::lesson;
 use crate::programs;
 use crate::protocol::{Model, Process};
 use crate::scenario::{Problem, Scenario};
@@ -41,6 +38,7 @@ pub mod options;
 pub mod predictions;
 pub mod recorder;
 pub mod replay;
+pub mod scope;
 pub mod state;
 pub mod what_if;
 
@@ -53,6 +51,7 @@ pub use notice::{Notice, Unreadable};
 pub use options::{Options, Presentation, Settings};
 pub use predictions::{Answer, Pending, Predictions};
 pub use replay::Replay;
+pub use scope::Scope;
 pub use what_if::{beside, counterpart, Comparison, EditProblem, Summary, WhatIf, Why};
 
 use notice::unreadable_file;
@@ -77,7 +76,7 @@ impl Session {
     /// become [`Notice`]s; the session still starts with its defaults.
     pub fn new(doubles: Box<dyn Doubles>, options: &Options) -> Result<Session, String> {
         let settings = Settings::read(options);
-        let opened = Catalogue::open(&options.files, settings.scenario.as_deref(), settings.only_function)?;
+        let opened = Catalogue::open(&options.files, settings.scenario.as_deref(), settings.scope)?;
         // Unreadable files, then the attributes' mistakes, then the scenario asked for.
         let mut notices = opened.unreadable;
         notices.extend(settings.notices.iter().cloned().chain(opened.mismatch));
@@ -101,6 +100,13 @@ impl Session {
             what_if: WhatIf::default(),
         };
         session.rerecord();
+        // Another loop of the program beside the scenario's own (`compare`).
+        let compare = options.compare.trim();
+        if !compare.is_empty() && session.what_if(Some(&serde_json::json!({ "function": compare }))).is_err()
+        {
+            session.what_if.problems.clear();
+            session.notices.push(Notice { key: "notice_compare", values: vec![("value", compare.into())] });
+        }
         session.set_breakpoints(&options.breakpoints);
         session.start_at(&options.step);
         session.changes = Changes::all();
@@ -170,7 +176,7 @@ impl Session {
 
     /// What the page and `el.state()` report (docs/element-api.md).
     pub fn state(&self) -> Value {
-        state::state(&self.replay, self.lang, &self.predictions, self.what_if.changed.is_some())
+        state::state(&self.replay, self.lang, &self.predictions, &self.what_if)
     }
 
     /// What changed since the last [`Session::take_changes`], left in place.
@@ -417,22 +423,19 @@ impl Session {
         Ok(())
     }
 
-    /// The same from the texts of the setup panel's editors (each may be
-    /// absent); text that is not JSON is a problem of that field.
-    pub fn what_if_texts(&mut self, model: Option<&str>, process: Option<&str>) -> Result<(), Vec<Problem>> {
-        let edit = what_if::edit_of_texts(model, process).map_err(|problems| {
+    /// The same from the setup panel's editors (`(field, JSON text)`), run
+    /// on `function` (another loop of the program) or the scenario's own.
+    pub fn what_if_texts(
+        &mut self,
+        texts: &[(&str, &str)],
+        function: Option<&str>,
+    ) -> Result<(), Vec<Problem>> {
+        let edit = what_if::edit_of_texts(texts, function).map_err(|problems| {
             // Said in the setup panel (the run stays as it was).
             self.changes.setup = true;
             self.what_if.refuse(problems)
         })?;
         self.what_if(Some(&edit))
-    }
-
-    /// The lesson's run at step `index` in the listing shown: `(label,
-    /// line)`, for stepping both runs in lockstep.
-    pub fn lesson_step(&self, index: usize) -> Option<(&'static str, u32)> {
-        let step = self.what_if.lesson_run.as_ref()?.steps.get(index)?;
-        Some((step.label, lesson::line_in(self.replay.code(), step)))
     }
 
     /// Go to the first step where the two runs part.
@@ -444,15 +447,9 @@ impl Session {
 
     // ----- the author -----
 
-    /// Add a scenario (or replace the one with the same id). Returns its
-    /// id; a broken one is listed with its problems and the error names
-    /// them. Replacing the scenario on screen re-records it in place.
-    pub fn add_scenario(&mut self, parsed: Result<Scenario, Vec<Problem>>) -> Result<String, String> {
-        self.add_file(ADDED, parsed)
-    }
-
-    /// Add a scenario read from `file` (its problems name the file). A
-    /// scenario with the id of one already there replaces it.
+    /// Add a scenario read from `file` ([`ADDED`] for `addScenario`; its
+    /// problems name the file). One with the id of one already there
+    /// replaces it; replacing the one on screen re-records it in place.
     pub fn add_file(&mut self, file: &str, parsed: Result<Scenario, Vec<Problem>>) -> Result<String, String> {
         self.changes.catalogue = true;
         let (outcome, replaced) = self.catalogue.add(file, parsed);
@@ -482,8 +479,7 @@ impl Session {
         self.rerecord();
     }
 
-    /// Record the current scenario again and go back to the start; the
-    /// breakpoints stay.
+    /// Record the current scenario again, back at the start (breakpoints stay).
     fn rerecord(&mut self) {
         let Some(lesson) = self.catalogue.shown().map(|s| s.localized(self.lang)) else { return };
         let lesson_run = self.recorder.lesson(&lesson);

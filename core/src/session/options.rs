@@ -5,11 +5,12 @@
 
 use super::amount::parse_amount;
 use super::notice::{Notice, Unreadable};
+use super::scope::Scope;
 use crate::debugger::Command;
 use crate::i18n::Lang;
 use crate::programs;
 use crate::trace::Limits;
-use crate::vocab::{Code, Function};
+use crate::vocab::Code;
 
 /// How the page presents a playground.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -30,6 +31,11 @@ pub type ListingFile = (String, Option<String>, Result<String, Unreadable>);
 #[derive(Clone, Debug, Default)]
 pub struct Options {
     pub function: String,
+    /// The program whose scenarios are offered (`lesson_two`); empty: all.
+    pub program: String,
+    /// Another loop of the program to run beside the scenario's own from
+    /// the start (`stop_on_text`); empty: none.
+    pub compare: String,
     pub scenario: String,
     pub lang: String,
     /// Labels, numbers or `function:line`, separated by commas or spaces.
@@ -66,8 +72,8 @@ pub struct Options {
 /// The options as typed values, and what was wrong with them.
 #[derive(Clone, Debug)]
 pub struct Settings {
-    /// The one function this playground shows, if the author chose one.
-    pub only_function: Option<Function>,
+    /// The function or program this playground shows, if the author chose.
+    pub scope: Scope,
     /// The scenario asked for, if any.
     pub scenario: Option<String>,
     pub lang: Lang,
@@ -133,14 +139,10 @@ impl Settings {
         if !lang_given.is_empty() && Lang::parse(lang_given).is_none() {
             notice("notice_lang", lang_given);
         }
-        let function_given = options.function.trim();
-        let only_function = programs::function(function_given);
-        if !function_given.is_empty() && only_function.is_none() {
-            notice("notice_function", function_given);
-        }
+        let scope = read_scope(options, &mut notices);
         let scenario = Some(options.scenario.trim()).filter(|s| !s.is_empty()).map(str::to_string);
         Settings {
-            only_function,
+            scope,
             scenario,
             lang,
             code,
@@ -151,4 +153,30 @@ impl Settings {
             notices,
         }
     }
+}
+
+/// The `function` and `program` attributes as one scope; a name that is
+/// none is a notice naming those there are (from the programs: one place
+/// per fact).
+fn read_scope(options: &Options, notices: &mut Vec<Notice>) -> Scope {
+    let function_given = options.function.trim();
+    let function = programs::function(function_given);
+    let program_given = options.program.trim();
+    let program = programs::ALL.iter().map(|p| p.name).find(|name| *name == program_given);
+    let functions = listed(programs::functions().map(|f| f.name()));
+    let programs = listed(programs::ALL.iter().map(|p| p.name));
+    for (given, known, key, names) in [
+        (function_given, function.is_some(), "notice_function", functions),
+        (program_given, program.is_some(), "notice_program", programs),
+    ] {
+        if !given.is_empty() && !known {
+            notices.push(Notice { key, values: vec![("value", given.to_string()), ("names", names)] });
+        }
+    }
+    Scope { function, program }
+}
+
+/// Names for a notice, in any language: `a, b, c`.
+fn listed<'a>(all: impl Iterator<Item = &'a str>) -> String {
+    all.collect::<Vec<_>>().join(", ")
 }

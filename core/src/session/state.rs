@@ -3,18 +3,24 @@
 
 use super::predictions::Predictions;
 use super::replay::Replay;
+use super::what_if::WhatIf;
 use crate::i18n::Lang;
 use crate::lesson;
 use serde_json::{json, Value};
 
 /// The state of one playground as JSON.
-pub fn state(r: &Replay, lang: Lang, predictions: &Predictions, what_if: bool) -> Value {
+pub fn state(r: &Replay, lang: Lang, predictions: &Predictions, what_if: &WhatIf) -> Value {
+    // The lesson's run beside the one on screen, and where they part.
+    let compare = what_if.lesson_run.as_ref().zip(what_if.comparison.as_ref()).map(|(lesson, c)| {
+        json!({"function": lesson.function.name(), "partsAt": c.parts_at, "lessonPartsAt": c.lesson_at})
+    });
     let step = r.step();
     let breakpoints: Vec<Value> =
         r.debugger().breakpoints().map(|(f, n)| json!({"function": f.name(), "line": n})).collect();
     json!({
         "scenario": r.trace().scenario,
         "function": r.trace().function.name(),
+        "program": crate::programs::of(r.trace().function).name,
         "step": r.position(),
         "steps": r.trace().steps.len(),
         "started": r.started(),
@@ -34,6 +40,7 @@ pub fn state(r: &Replay, lang: Lang, predictions: &Predictions, what_if: bool) -
             "key": a.key, "text": a.text, "choices": a.choices, "label": a.label, "step": a.step,
         })),
         "score": {"right": predictions.score().0, "answered": predictions.score().1},
-        "whatIf": what_if,
+        "whatIf": what_if.changed.is_some(),
+        "compare": compare,
     })
 }

@@ -38,6 +38,13 @@ impl WhatIf {
         }
     }
 
+    /// The lesson's run at step `index` in the listing `code`: `(label,
+    /// line)`, for stepping both runs in lockstep.
+    pub fn lesson_step(&self, index: usize, code: crate::vocab::Code) -> Option<(&'static str, u32)> {
+        let step = self.lesson_run.as_ref()?.steps.get(index)?;
+        Some((step.label, crate::lesson::line_in(code, step)))
+    }
+
     /// A refused edit: kept to be said in the setup panel, and returned to
     /// the API in English.
     pub fn refuse(&mut self, problems: Vec<EditProblem>) -> Vec<Problem> {
@@ -84,6 +91,8 @@ pub struct Comparison {
 /// What a run came to.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Summary {
+    /// The entry point that ran.
+    pub function: crate::vocab::Function,
     /// The final status or error kind; `done` for a normal return.
     pub ending: String,
     pub calls: i64,
@@ -114,6 +123,7 @@ impl Comparison {
 impl Summary {
     fn of(t: &Trace) -> Summary {
         Summary {
+            function: t.function,
             ending: t.ending().unwrap_or("done").to_string(),
             // (a loop that raised returns nothing: its requests are counted)
             calls: ["calls", "turns"]
@@ -172,21 +182,24 @@ pub fn counterpart(this: &Trace, other: &Trace, i: usize) -> Option<usize> {
 }
 
 /// Fields an edit may change.
-const EDITABLE: [&str; 3] = ["model", "process", "function"];
+const EDITABLE: [&str; 4] = ["model", "process", "tool_results", "function"];
 
-/// An edit from the texts of the setup panel's editors (each may be
-/// absent); text that is not JSON is a problem of that field.
-pub fn edit_of_texts(model: Option<&str>, process: Option<&str>) -> Result<Value, Vec<EditProblem>> {
+/// An edit from the texts of the setup panel's editors (`(field, text)`,
+/// each field's JSON) and the entry to run them on (none: the scenario's
+/// own); text that is not JSON is a problem of that field.
+pub fn edit_of_texts(texts: &[(&str, &str)], function: Option<&str>) -> Result<Value, Vec<EditProblem>> {
     let mut edit = serde_json::Map::new();
     let mut problems = Vec::new();
-    for (field, text) in [("model", model), ("process", process)] {
-        let Some(text) = text else { continue };
+    for (field, text) in texts {
         match serde_json::from_str::<Value>(text) {
             Ok(v) => {
-                edit.insert(field.into(), v);
+                edit.insert(field.to_string(), v);
             }
             Err(e) => problems.push(EditProblem::word(field, "edit_not_json", &e.to_string())),
         }
+    }
+    if let Some(function) = function {
+        edit.insert("function".into(), Value::String(function.into()));
     }
     if problems.is_empty() {
         Ok(Value::Object(edit))
@@ -229,8 +242,10 @@ pub fn changed_scenario(base: &Scenario, lang: Lang, edit: &Value) -> Result<Sce
             }
         }
     }
-    if let Some(process) = edit.get("process") {
-        raw["process"] = process.clone();
+    for field in ["process", "tool_results"] {
+        if let Some(value) = edit.get(field) {
+            raw[field] = value.clone();
+        }
     }
     // Another entry of the same program on the same replies (an
     // anti-pattern loop beside the lesson's loop).

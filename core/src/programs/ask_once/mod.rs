@@ -28,6 +28,7 @@ pub const PROGRAM: Program = Program {
     milestones: &["once.print"],
     scenarios: &[],
     opens: &[],
+    beside: &[],
 };
 
 /// Each line is its own stage; the frame's ends have theirs.

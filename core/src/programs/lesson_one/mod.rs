@@ -38,6 +38,7 @@ pub const PROGRAM: Program = Program {
     milestones: &MILESTONES,
     scenarios: &["request", "error", "success", "timeout", "reject", "report", "limit", "truncated"],
     opens: &["report", "error", "request"],
+    beside: &[],
 };
 
 /// Which entry of the setup calls `function`.

@@ -50,6 +50,7 @@ pub const PROGRAM: Program = Program {
         "core-four-turns",
     ],
     opens: &[],
+    beside: &LOOPS,
 };
 
 /// The caption stage of a step: lines that tell one idea share one.
