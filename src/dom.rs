@@ -71,6 +71,20 @@ pub fn scroll_into_code(row: &Element, code: Option<Element>) {
     }
 }
 
+/// A phone: the controls stick to the top of the screen. A current line
+/// that would sit under them is brought out from under the bar; the page
+/// moves only then (a learner reading the figure below stays there).
+pub fn clear_of_bar(row: &Element, bar: Option<Element>) {
+    let Some(bar) = bar else { return };
+    let (r, b) = (row.get_bounding_client_rect(), bar.get_bounding_client_rect());
+    let stuck = b.top() <= 1.0;
+    if stuck && r.bottom() > b.top() && r.top() < b.bottom() {
+        if let Some(window) = web_sys::window() {
+            window.scroll_by_with_x_and_y(0.0, r.top() - b.bottom() - 6.0);
+        }
+    }
+}
+
 /// Bring the newest changed card of the figure into its panel's view.
 pub fn scroll_to_change(figure: Option<Element>) {
     let Some(figure) = figure else { return };

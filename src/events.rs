@@ -180,8 +180,8 @@ fn act(p: &mut Page, action: &str, beside: Option<&str>) -> bool {
         "back-to-lesson" => {
             let _ = p.session.what_if(None);
         }
-        // The editors' texts as they are, on the scenario's own loop or another.
-        "what-if" | "beside" => {
+        // The editors' texts as they are, on the scenario's own loop.
+        "what-if" => {
             let editors = p.root.query_selector_all("textarea[data-edit]").ok();
             let texts: Vec<(String, String)> = (0..editors.as_ref().map_or(0, |l| l.length()))
                 .filter_map(|i| editors.as_ref()?.item(i)?.dyn_into::<web_sys::Element>().ok())
@@ -191,8 +191,13 @@ fn act(p: &mut Page, action: &str, beside: Option<&str>) -> bool {
                 })
                 .collect();
             let texts: Vec<(&str, &str)> = texts.iter().map(|(f, t)| (f.as_str(), t.as_str())).collect();
-            let function = if action == "beside" { beside } else { None };
-            return p.session.what_if_texts(&texts, function).is_ok();
+            return p.session.what_if_texts(&texts, None).is_ok();
+        }
+        // Another loop of the lesson on the scenario's own replies (the
+        // lesson's loop beside it ran on those).
+        "beside" => {
+            let edit = serde_json::json!({ "function": beside.unwrap_or_default() });
+            return p.session.what_if(Some(&edit)).is_ok();
         }
         _ => return false,
     }

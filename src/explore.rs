@@ -180,7 +180,8 @@ fn differs(c: &Comparison, lang: Lang) -> String {
     if differs.is_empty() {
         String::new()
     } else {
-        format!(" {}", lang.fill("compare_differs", &[("what", differs.join(", "))]))
+        // (the word brings its own space where its language has one)
+        lang.fill("compare_differs", &[("what", differs.join(lang.word("list_sep")))])
     }
 }
 
@@ -233,6 +234,7 @@ pub fn compare(c: &Comparison, places: &Places, lang: Lang) -> String {
                 ("changed", place(places.parting.1)),
             ],
         ),
+        None if other_loop => lang.word("compare_same_beside").to_string(),
         None => lang.word("compare_same").to_string(),
     };
     let title = if other_loop {
@@ -247,11 +249,15 @@ pub fn compare(c: &Comparison, places: &Places, lang: Lang) -> String {
     let same = places.here == places.lesson_here;
     // Where the lesson's run is at the step shown (once the learner has started).
     let lockstep = places.position.map_or(String::new(), |p| {
-        let key = if same { "compare_lockstep_same" } else { "compare_lockstep_other" };
+        let key = match (places.parted, same) {
+            (true, _) => "compare_lockstep_parted",
+            (false, true) => "compare_lockstep_same",
+            (false, false) => "compare_lockstep_other",
+        };
         let text = lang.fill(key, &[("n", (p + 1).to_string()), ("lesson", place(places.lesson_here))]);
         format!(
             r#"<p class="alp-lockstep{}">{}</p>"#,
-            if same { "" } else { " alp-lockstep-apart" },
+            if same && !places.parted { "" } else { " alp-lockstep-apart" },
             esc(&text)
         )
     });

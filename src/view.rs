@@ -193,9 +193,8 @@ pub fn shell(heading_level: Option<u8>) -> String {
 <p class="alp-bp-note" data-role="unreached" aria-live="polite" hidden></p>
 <div class="alp-main">
   <section class="alp-code-panel"><div class="alp-h3"{h}><span class="alp-l-code"></span> <span class="alp-stack" translate="no"></span></div><div class="alp-code" tabindex="-1"></div><p class="alp-provenance alp-l-provenance"></p></section>
-  <section class="alp-figure-panel"><div class="alp-h3 alp-l-record"{h}></div><div class="alp-figure"><div class="alp-fig-head"></div><div class="alp-fig-record"></div><div class="alp-fig-staged"></div></div><div class="alp-card-full" data-role="card" aria-live="polite"></div><div class="alp-sr alp-figure-text"></div></section>
+  <section class="alp-figure-panel"><section class="alp-caption" data-role="caption"><div class="alp-caption-title"{h}></div><p class="alp-caption-body"></p></section><div class="alp-h3 alp-l-record"{h}></div><div class="alp-figure"><div class="alp-fig-head"></div><div class="alp-fig-record"></div><div class="alp-fig-staged"></div></div><div class="alp-card-full" data-role="card" aria-live="polite"></div><div class="alp-sr alp-figure-text"></div></section>
 </div>
-<section class="alp-caption" data-role="caption"><div class="alp-caption-title"{h}></div><p class="alp-caption-body"></p></section>
 <section class="alp-predict-panel" data-role="predict" hidden></section>
 <section class="alp-beside" data-role="beside" hidden></section>
 <section class="alp-compare" data-role="compare" hidden></section>
@@ -376,7 +375,7 @@ pub fn setup(scenario: &Scenario, lang: Lang, edit_problems: &[String]) -> Strin
     format!(
         r#"<summary>{}</summary><p class="alp-setup-hint">{}</p><pre class="alp-setup-code" data-role="setup-code" translate="no" tabindex="0" aria-label="{}">{}</pre>{editors}"#,
         esc(lang.word("setup_title")),
-        esc(lang.word("setup_hint")),
+        esc(lang.word(&format!("setup_hint_{}", programs::of(scenario.function).name))),
         esc(lang.word("setup_code")),
         setup_lines(&text)
     )

@@ -273,7 +273,8 @@ fn check_panels(xx: Lang, scenario: &Scenario, trace: &Trace, found: &mut Vec<St
         differs: vec!["line".into(), "response".into()],
     };
     for (here, there) in [(Some(("loop.ask", 9)), Some(("loop.ask", 9))), (Some(("loop.read", 10)), None)] {
-        let places = Places { position: Some(3), here, lesson_here: there, parting: (here, there) };
+        let places =
+            Places { position: Some(3), here, lesson_here: there, parting: (here, there), parted: false };
         let html = explore::compare(&comparison, &places, xx);
         check(&format!("{} comparison", scenario.id), &html, found);
     }
@@ -392,13 +393,40 @@ fn every_word_in_the_tables_is_used() {
     read_all(&root.join("core/src"), &mut code);
     // Keys built at run time: a command's name, and these prefixes (group_<program>).
     let commands: Vec<&str> = Command::ALL.iter().map(|c| c.name()).collect();
-    let dynamic = ["card_", "pipe_", "key_", "gloss_", "why_", "differs_", "group_lesson_", "beside_"];
+    let dynamic = ["card_", "pipe_", "key_", "gloss_", "why_", "differs_"];
+    // A program's words are built from its name and its loops' names: each
+    // one is a word of a program that exists, and each program has its own.
+    let programs = agent_loop_core::programs::ALL;
+    let per_program: Vec<String> = programs
+        .iter()
+        .filter(|p| !p.scenarios.is_empty())
+        .flat_map(|p| {
+            let named = [format!("group_{}", p.name), format!("setup_hint_{}", p.name)];
+            named.into_iter().chain(p.beside.iter().map(|f| format!("beside_{}", f.name())))
+        })
+        .collect();
+    for lang in Lang::all() {
+        let keys = lang.keys();
+        for word in &per_program {
+            assert!(keys.contains(&word.as_str()), "{}: no word {word}", lang.code());
+        }
+        for key in
+            keys.iter().filter(|k| ["group_", "setup_hint_", "beside_"].iter().any(|p| k.starts_with(p)))
+        {
+            assert!(
+                per_program.iter().any(|w| w == key) || ["group_more", "beside_title"].contains(key),
+                "{}: {key} is no program's",
+                lang.code()
+            );
+        }
+    }
     let unused: Vec<&str> = Lang::parse("en")
         .unwrap()
         .keys()
         .into_iter()
         .filter(|k| !code.contains(&format!("\"{k}\"")))
         .filter(|k| !commands.contains(k) && !dynamic.iter().any(|p| k.starts_with(p)))
+        .filter(|k| !per_program.iter().any(|w| w == k))
         .collect();
     assert!(unused.is_empty(), "words no code uses: {unused:?}");
 }

@@ -87,9 +87,14 @@ fn keeping_only_the_text_makes_the_next_request_fail_with_the_api_s_400() {
         // The right loop on the same replies is not refused.
         assert!(run(id, AGENT_LOOP).error.is_none(), "{id}");
     }
+    // They part where the reply goes into the record: the whole content,
+    // or only its text (the same length of record, another message).
     let (right, wrong) = parting("core-weather", KEEP_TEXT_ONLY);
-    assert_eq!(right.0, "core.announce", "the right loop gets turn 2's reply");
-    assert_eq!(wrong.0, "raise", "the text-only loop's turn 2 request is refused");
+    assert_eq!(right.0, "core.save_reply");
+    assert_eq!(
+        wrong,
+        ("only.save_text", r#"messages.append({"role": "assistant", "content": text})"#.into())
+    );
 }
 
 #[test]
@@ -113,8 +118,8 @@ fn a_what_if_edit_runs_an_anti_pattern_beside_the_lesson_s_loop() {
     assert_eq!((c.lesson.calls, c.changed.calls), (2, 2));
     assert_ne!(c.lesson_at, c.parts_at, "two programs part at different steps of each");
     let places = agent_loop_core::step_view::comparison_places(&s).unwrap();
-    assert_eq!(places.parting.0.map(|p| p.0), Some("core.announce"));
-    assert_eq!(places.parting.1.map(|p| p.0), Some("raise"));
+    assert_eq!(places.parting.0.map(|p| p.0), Some("core.save_reply"));
+    assert_eq!(places.parting.1.map(|p| p.0), Some("only.save_text"));
     // Another lesson's function, or no function at all, is refused by field.
     for bad in [json!({"function": "run_loop"}), json!({"function": 3})] {
         let problems = s.what_if(Some(&bad)).unwrap_err();
@@ -267,4 +272,79 @@ fn a_tool_s_scripted_result_is_editable_and_a_raise_reaches_the_loop() {
     assert_eq!(problems[0].field, "tool_results");
     let problems = s.what_if_texts(&[("tool_results", r#"{"get_weather": 3}"#)], None).unwrap_err();
     assert!(problems[0].field.starts_with("tool_results"), "{problems:?}");
+}
+
+#[test]
+fn a_loop_as_the_function_attribute_runs_beside_the_lesson_s_loop_and_no_scope_is_fatal() {
+    let s = session(Options { function: "stop_on_text".into(), ..Options::default() });
+    assert_eq!(s.state()["function"], "stop_on_text");
+    assert_eq!(s.state()["compare"]["function"], "agent_loop");
+    assert!(s.notices().is_empty(), "{:?}", s.notices());
+    // A function that runs only inside another is not an entry.
+    let s = session(Options { function: "execute_tool".into(), ..Options::default() });
+    let notice = s.notices().iter().find(|n| n.key == "notice_function").expect("a notice");
+    assert!(!notice.text(s.lang()).contains("execute_tool, "), "{}", notice.text(s.lang()));
+    // A function and a program no scenario fits: said, and every scenario offered.
+    let s =
+        session(Options { function: "run_loop".into(), program: "lesson_two".into(), ..Options::default() });
+    assert!(s.notices().iter().any(|n| n.key == "notice_scope_empty"), "{:?}", s.notices());
+    assert!(s.scenario().is_some());
+}
+
+#[test]
+fn only_the_lesson_s_other_loops_run_beside_it() {
+    for (scenario, compare) in
+        [("core-weather", "agent_loop"), ("core-weather", "execute_tool"), ("report", "ask_claude")]
+    {
+        let s = session(Options { scenario: scenario.into(), compare: compare.into(), ..Options::default() });
+        assert!(s.notices().iter().any(|n| n.key == "notice_compare"), "{scenario} {compare}");
+        assert_eq!(s.state()["whatIf"], false, "{scenario} {compare}");
+    }
+}
+
+#[test]
+fn loops_that_never_part_say_so_and_past_the_parting_no_step_stands_beside() {
+    use agent_loop_playground::explore;
+    // On four turns the text loop never reads "done"... but on the weather
+    // replies the cap of 3 is never reached: the shared steps are the same.
+    let s = session(Options {
+        scenario: "core-weather".into(),
+        compare: "cap_as_brake".into(),
+        ..Options::default()
+    });
+    let c = s.what_if_state().comparison.clone().unwrap();
+    if c.parts_at.is_none() {
+        assert!(c.differs.is_empty(), "nothing differs where nothing parts: {c:?}");
+        let places = agent_loop_core::step_view::comparison_places(&s).unwrap();
+        let html = explore::compare(&c, &places, s.lang());
+        assert!(html.contains("Every step the two loops share") && !html.contains("differ in"), "{html}");
+    }
+    let mut s = session(Options {
+        scenario: "core-says-done".into(),
+        compare: "stop_on_text".into(),
+        ..Options::default()
+    });
+    let at = s.what_if_state().comparison.as_ref().and_then(|c| c.parts_at).expect("they part");
+    let last = s.replay().trace().steps.len() - 1;
+    assert!(last > at);
+    s.seek(last);
+    let places = agent_loop_core::step_view::comparison_places(&s).unwrap();
+    assert!(places.parted);
+    let html = explore::compare(s.what_if_state().comparison.as_ref().unwrap(), &places, s.lang());
+    assert!(html.contains("no step of the lesson&#39;s loop stands beside this one"), "{html}");
+    s.seek(at);
+    assert!(!agent_loop_core::step_view::comparison_places(&s).unwrap().parted, "at the parting itself");
+}
+
+#[test]
+fn a_refused_request_has_its_own_caption_where_the_program_gets_it() {
+    let t = run("core-weather", KEEP_TEXT_ONLY);
+    let en = agent_loop_core::i18n::Lang::parse("en").unwrap();
+    let (title, body) = agent_loop_core::lesson::caption(en, &t, t.steps.len() - 1);
+    assert_eq!(title, "The API refused the request");
+    assert!(body.contains("BadRequestError") && !body.contains("is_error"), "{body}");
+    // A tool's own error keeps the stage's caption.
+    let t = run("core-tool-raises", AGENT_LOOP);
+    let (title, _) = agent_loop_core::lesson::caption(en, &t, t.steps.len() - 1);
+    assert_ne!(title, "The API refused the request");
 }

@@ -8,6 +8,10 @@ const params = new URLSearchParams(location.search);
 // (kept up to date below); it wins over the query.
 const fragment = new URLSearchParams(location.hash.slice(1));
 const el = document.querySelector("agent-loop-playground");
+// The page's own default scenario is lesson one's: a function or program
+// asked for picks its own.
+const asked = (key) => fragment.get(key) ?? params.get(key);
+if ((asked("function") || asked("program")) && !asked("scenario")) el.removeAttribute("scenario");
 for (const key of ["function", "program", "compare", "scenario", "lang", "breakpoints", "controls", "listing", "theme", "step"]) {
   const value = fragment.get(key) ?? params.get(key);
   if (value) el.setAttribute(key, value);
@@ -32,9 +36,12 @@ function fragmentOf(state) {
   f.set("lang", state.lang);
   f.set("listing", state.listing);
   if (state.breakpoints.length) f.set("breakpoints", state.breakpoints.map((b) => `${b.function}:${b.line}`).join(","));
-  // A what-if version is not in the link (it opens the lesson's run): its
-  // step could be past the lesson's end, so only the start is kept.
-  if (state.started && !state.whatIf) f.set("step", String(state.step));
+  // Another loop beside the lesson's is (compare=, which opens it again);
+  // an edited version is not (it opens the lesson's run): its step could be
+  // past the lesson's end, so only the start is kept.
+  const beside = state.compare && state.compare.function !== state.function;
+  if (beside) f.set("compare", state.function);
+  if (state.started && (!state.whatIf || beside)) f.set("step", String(state.step));
   if (state.predict) f.set("predict", "1");
   return f.toString().replaceAll("%3A", ":").replaceAll("%2C", ",");
 }

@@ -117,6 +117,9 @@ pub struct Places {
     pub here: At,
     pub lesson_here: At,
     pub parting: (At, At),
+    /// Beside another loop, past the step where they part: no step of the
+    /// lesson's loop stands beside this one any more.
+    pub parted: bool,
 }
 
 /// The comparison's places, when a changed version is on screen.
@@ -125,20 +128,18 @@ pub fn comparison_places(session: &Session) -> Option<Places> {
     let replay = session.replay();
     let at = |i: usize| replay.trace().steps.get(i).map(|st| (st.label, lesson::line_in(replay.code(), st)));
     let position = replay.started().then_some(replay.position());
+    let other_loop = comparison.lesson.function != comparison.changed.function;
     Some(Places {
         position,
         here: replay.step().map(|st| (st.label, lesson::line_in(replay.code(), st))),
         // (beside another loop of the program, the lesson's step is the one
         // that stands beside this one, not the one with the same number)
-        lesson_here: position.and_then(|p| {
-            match (&session.what_if_state().lesson_run, comparison.lesson_at) {
-                (Some(lesson), at) if at != comparison.parts_at => {
-                    crate::session::counterpart(lesson, replay.trace(), p)
-                        .and_then(|l| session.what_if_state().lesson_step(l, replay.code()))
-                }
-                _ => session.what_if_state().lesson_step(p, replay.code()),
-            }
+        lesson_here: position.and_then(|p| match &session.what_if_state().lesson_run {
+            Some(lesson) if other_loop => crate::session::counterpart(lesson, replay.trace(), p)
+                .and_then(|l| session.what_if_state().lesson_step(l, replay.code())),
+            _ => session.what_if_state().lesson_step(p, replay.code()),
         }),
+        parted: other_loop && position.zip(comparison.parts_at).is_some_and(|(p, at)| p > at),
         parting: match (comparison.lesson_at, comparison.parts_at) {
             (Some(l), Some(n)) => (session.what_if_state().lesson_step(l, replay.code()), at(n)),
             _ => (None, None),

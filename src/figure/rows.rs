@@ -56,8 +56,10 @@ fn block_rows(b: &Value, lang: Lang) -> Vec<Row> {
         }
         Some("tool_result") => {
             let id = b["tool_use_id"].as_str().unwrap_or("").to_string();
+            // (is_error as the block has it: lesson two's results leave it out)
             let err = b["is_error"].as_bool().unwrap_or(false);
-            let text = format!("tool_result → {}  is_error={err}", clip(&id, 14));
+            let flag = b.get("is_error").map_or(String::new(), |e| format!("  is_error={e}"));
+            let text = format!("tool_result → {}{flag}", clip(&id, 14));
             let class = if err { "alp-t-err" } else { "alp-t-ok" };
             // The first line (exit code) and the last (where a traceback
             // says what went wrong).

@@ -39,7 +39,7 @@ for (const lang of ["zh", "en"]) {
     expect(results.map((r) => r.tool_use_id)).toEqual(["toolu_01", "toolu_02"]);
   });
 
-  test(`the text-only loop beside the right one parts at turn 2 and ends with the API's 400 (${lang})`, async ({ page }) => {
+  test(`the text-only loop beside the right one parts where it saves only the text and ends with the API's 400 (${lang})`, async ({ page }) => {
     await open(page, `?scenario=core-weather&lang=${lang}`);
     const after = await page.$eval(EL, (e) => {
       e.whatIf({ function: "keep_text_only" });
@@ -48,9 +48,10 @@ for (const lang of ["zh", "en"]) {
     expect(after.outcome.error.kind).toBe("bad_request");
     expect(after.outcome.error.message).toContain("Error code: 400");
     expect(after.outcome.error.message).toContain("unexpected `tool_use_id`");
-    // Both places are named: the lesson's loop gets its reply, the variant raises.
-    expect(after.compare).toContain("core.announce");
-    expect(after.compare).toContain("raise");
+    // Both places are named: the lesson's loop saves the whole reply, the
+    // variant only its text.
+    expect(after.compare).toContain("core.save_reply");
+    expect(after.compare).toContain("only.save_text");
   });
 }
 
@@ -134,7 +135,37 @@ test("program= offers one lesson's scenarios and compare= opens a loop beside th
   expect(r.groups).toEqual(["Lesson two: the core loop"]);
   expect(r.options).not.toContain("report");
   expect(r.options).toContain("core-four-turns");
+  // The link keeps the loop beside and the step; opened, it shows them again.
+  await page.$eval(EL, (e) => { e.command("stepInto"); e.command("stepInto"); e.command("stepInto"); });
+  await page.waitForFunction(() => location.hash.includes("compare=keep_text_only") && location.hash.includes("step="));
+  const hash = await page.evaluate(() => location.hash);
+  const before = await page.$eval(EL, (e) => e.state());
+  await page.goto(`/index.html${hash}`);
+  await page.waitForFunction((el) => document.querySelector(el)?.ready === true, EL);
+  const after = await page.$eval(EL, (e) => e.state());
+  expect([after.function, after.step, after.compare.function]).toEqual([before.function, before.step, "agent_loop"]);
 });
+
+for (const lang of ["zh", "en"]) {
+  test(`bad program= and compare= values are said in the element's language; a loop as function= runs beside (${lang})`, async ({ page, problems }) => {
+    await open(page, `?program=lesson_3&compare=agent_loop&scenario=core-weather&lang=${lang}`);
+    const r = await page.$eval(EL, (e) => ({
+      notice: e.shadowRoot.querySelector('[data-role="notice"]').textContent,
+      hidden: e.shadowRoot.querySelector('[data-role="notice"]').hidden,
+      state: e.state(),
+    }));
+    expect(r.hidden).toBe(false);
+    expect(r.notice).toContain(lang === "zh" ? "program 的值 lesson_3 不能用" : "program lesson_3 cannot be used");
+    expect(r.notice).toContain(lang === "zh" ? "compare 的值 agent_loop 不能用于这个场景" : "compare agent_loop cannot be used with this scenario");
+    expect(r.state.whatIf).toBe(false);
+    // Each notice is also said once in the console, for the author.
+    expect(problems.filter((p) => p.includes("lesson_3")).length).toBe(1);
+    problems.length = 0;
+    await open(page, `?function=cap_as_brake&lang=${lang}`);
+    const s = await page.$eval(EL, (e) => e.state());
+    expect([s.function, s.compare.function, s.program]).toEqual(["cap_as_brake", "agent_loop", "lesson_two"]);
+  });
+}
 
 test("an edit that names a function of another lesson is refused by field", async ({ page }) => {
   await open(page, "?scenario=core-weather&lang=en");

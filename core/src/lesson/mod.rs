@@ -178,7 +178,11 @@ pub fn caption(lang: Lang, trace: &Trace, position: usize) -> (String, String) {
             Some(value.map_or_else(|| lang.word("value_missing").to_string(), shown))
         })
     };
-    match lang.caption(stage(step)) {
+    // An error with a caption of its own where the program receives it
+    // (`core.raised.bad_request`), else the stage's.
+    let own = trace.error.as_ref().filter(|_| position + 1 == trace.steps.len());
+    let own = own.and_then(|e| lang.caption(&format!("{}.{}", stage(step), e.kind)));
+    match own.or_else(|| lang.caption(stage(step))) {
         Some((title, body)) => (fill(title), fill(body)),
         None => (step.label.to_string(), String::new()),
     }

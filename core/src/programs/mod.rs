@@ -48,14 +48,26 @@ pub fn functions() -> impl Iterator<Item = Function> {
     ALL.iter().flat_map(|p| p.functions).copied()
 }
 
+/// Every function a scenario (or the `function` attribute) may start
+/// from, program by program: all but the nested ones.
+pub fn entries() -> impl Iterator<Item = Function> {
+    functions().filter(|f| !of(*f).nested.contains(f))
+}
+
+/// Whether `a` and `b` are loops of one program that run beside each
+/// other on the same inputs (its `beside` list), and not the same loop.
+pub fn beside(a: Function, b: Function) -> bool {
+    a != b && of(a).beside.contains(&a) && of(a).beside.contains(&b)
+}
+
 /// The program a function belongs to.
 pub fn of(function: Function) -> &'static Program {
     ALL.iter().find(|p| p.functions.contains(&function)).copied().unwrap_or(&lesson_one::PROGRAM)
 }
 
-/// The functions' names, for a message: `a, b or c`.
+/// The entry functions' names, for a message: `a, b or c`.
 pub fn names() -> String {
-    let all: Vec<&str> = functions().map(Function::name).collect();
+    let all: Vec<&str> = entries().map(Function::name).collect();
     match all.split_last() {
         Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
         _ => all.join(""),

@@ -52,6 +52,9 @@ pub struct Program {
     /// it warns about); each has a word `beside_<name>` saying what it
     /// does. Empty: nothing to run beside.
     pub beside: &'static [Function],
+    /// Functions that run only inside another (`execute_tool`): never a
+    /// scenario's entry, never the `function` attribute.
+    pub nested: &'static [Function],
 }
 
 /// A text in one language: the language's code and the text.

@@ -58,8 +58,22 @@ impl Catalogue {
                 Err((why, detail)) => unreadable.push(unreadable_file(file, why, detail)),
             }
         }
-        let current = pick(&entries, wanted, only).ok_or("no valid scenario to show")?;
-        let mismatch = wanted.and_then(|w| scenario_notice(&entries, current, w, only));
+        // A scope no scenario fits (function="run_loop" program="lesson_two")
+        // is said, and every scenario is offered.
+        let (current, only, empty) = match pick(&entries, wanted, only) {
+            Some(current) => (current, only, None),
+            None => {
+                let current = pick(&entries, wanted, Scope::default()).ok_or("no valid scenario to show")?;
+                let value = [only.function.map(|f| f.name()), only.program].into_iter().flatten();
+                let value = value.collect::<Vec<_>>().join(" + ");
+                (
+                    current,
+                    Scope::default(),
+                    Some(Notice { key: "notice_scope_empty", values: vec![("value", value)] }),
+                )
+            }
+        };
+        let mismatch = empty.or_else(|| wanted.and_then(|w| scenario_notice(&entries, current, w, only)));
         Ok(Opened { catalogue: Catalogue { entries, current, only }, unreadable, mismatch })
     }
 

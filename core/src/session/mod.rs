@@ -101,11 +101,13 @@ impl Session {
         };
         session.rerecord();
         // Another loop of the program beside the scenario's own (`compare`).
-        let compare = options.compare.trim();
-        if !compare.is_empty() && session.what_if(Some(&serde_json::json!({ "function": compare }))).is_err()
+        let shown = session.scenario().map(|s| s.function);
+        if let Some((compare, edit)) = what_if::compare_edit(&options.compare, settings.scope.function, shown)
         {
-            session.what_if.problems.clear();
-            session.notices.push(Notice { key: "notice_compare", values: vec![("value", compare.into())] });
+            if session.what_if(Some(&edit)).is_err() {
+                session.what_if.problems.clear();
+                session.notices.push(Notice { key: "notice_compare", values: vec![("value", compare)] });
+            }
         }
         session.set_breakpoints(&options.breakpoints);
         session.start_at(&options.step);

@@ -160,10 +160,10 @@ impl Settings {
 /// per fact).
 fn read_scope(options: &Options, notices: &mut Vec<Notice>) -> Scope {
     let function_given = options.function.trim();
-    let function = programs::function(function_given);
+    let function = programs::entries().find(|f| f.name() == function_given);
     let program_given = options.program.trim();
     let program = programs::ALL.iter().map(|p| p.name).find(|name| *name == program_given);
-    let functions = listed(programs::functions().map(|f| f.name()));
+    let functions = listed(programs::entries().map(|f| f.name()));
     let programs = listed(programs::ALL.iter().map(|p| p.name));
     for (given, known, key, names) in [
         (function_given, function.is_some(), "notice_function", functions),

@@ -15,8 +15,10 @@ pub struct Scope {
 
 impl Scope {
     /// Whether scenarios of `function` are offered.
+    /// (A loop of a program fits the other loops it runs beside: a
+    /// lesson-two scenario is shown through `function="stop_on_text"`.)
     pub fn has(&self, function: Function) -> bool {
-        self.function.is_none_or(|f| f == function)
+        self.function.is_none_or(|f| f == function || crate::programs::beside(f, function))
             && self.program.is_none_or(|p| crate::programs::of(function).name == p)
     }
 

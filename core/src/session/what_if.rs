@@ -7,6 +7,7 @@
 use crate::i18n::Lang;
 use crate::run::Trace;
 use crate::scenario::{Problem, Scenario};
+use crate::vocab::Function;
 use serde_json::Value;
 
 /// A changed version of the scenario on screen, the lesson's own run kept
@@ -108,7 +109,8 @@ impl Comparison {
             (at, at, at.map(|i| lesson.differences(changed, i)).unwrap_or_default())
         } else {
             let at = beside(lesson, changed);
-            (at.map(|a| a.0), at.map(|a| a.1), vec!["line".to_string()])
+            let differs = if at.is_some() { vec!["line".to_string()] } else { Vec::new() };
+            (at.map(|a| a.0), at.map(|a| a.1), differs)
         };
         Comparison {
             lesson: Summary::of(lesson),
@@ -154,10 +156,30 @@ pub fn beside(this: &Trace, other: &Trace) -> Option<(usize, usize)> {
             == (role(other, b), b.event, b.depth, b.label, b.record_len)
     };
     let common = mine.len().min(yours.len());
-    let at = (0..common).find(|&k| !same(&this.steps[mine[k]], &other.steps[yours[k]]));
+    // Messages known to be the same in both records (each checked once).
+    let mut checked = 0;
+    for k in 0..common {
+        let (a, b) = (&this.steps[mine[k]], &other.steps[yours[k]]);
+        if !same(a, b) {
+            return Some((mine[k], yours[k]));
+        }
+        // The same length, another message: they parted where it was added.
+        for m in checked..a.record_len as usize {
+            if this.record.get(m) != other.record.get(m) {
+                return Some((added(this, m), added(other, m)));
+            }
+        }
+        checked = checked.max(a.record_len as usize);
+    }
     let index = |list: &[usize], k: usize, t: &Trace| list.get(k).copied().unwrap_or(t.steps.len());
-    let k = at.or((mine.len() != yours.len()).then_some(common));
-    k.map(|k| (index(&mine, k, this), index(&yours, k, other)))
+    (mine.len() != yours.len()).then(|| (index(&mine, common, this), index(&yours, common, other)))
+}
+
+/// The step of `t` whose line added message `m` to the record: the one
+/// just before the first step whose record holds it.
+fn added(t: &Trace, m: usize) -> usize {
+    let holds = t.steps.iter().position(|s| s.record_len as usize > m);
+    holds.map_or(t.steps.len(), |i| i.saturating_sub(1))
 }
 
 /// The steps of `t` that `o`'s function has too: its frames' ends, the
@@ -179,6 +201,20 @@ pub fn counterpart(this: &Trace, other: &Trace, i: usize) -> Option<usize> {
     let (mine, yours) = (shared(this, other), shared(other, this));
     let k = yours.iter().rposition(|&j| j <= i)?;
     mine.get(k).copied()
+}
+
+/// The edit a playground opens with beside the scenario's own loop (on
+/// `shown`): the `compare` attribute, else a `function` attribute that is
+/// another loop of the scenario's program (`function="stop_on_text"`).
+/// The name asked for and the edit; none when nothing is asked.
+pub fn compare_edit(
+    asked: &str,
+    function: Option<Function>,
+    shown: Option<Function>,
+) -> Option<(String, Value)> {
+    let from_function = shown.zip(function).filter(|(a, b)| crate::programs::beside(*a, *b));
+    let name = Some(asked.trim()).filter(|c| !c.is_empty()).or(from_function.map(|(_, b)| b.name()))?;
+    Some((name.to_string(), serde_json::json!({ "function": name })))
 }
 
 /// Fields an edit may change.
@@ -247,13 +283,11 @@ pub fn changed_scenario(base: &Scenario, lang: Lang, edit: &Value) -> Result<Sce
             raw[field] = value.clone();
         }
     }
-    // Another entry of the same program on the same replies (an
-    // anti-pattern loop beside the lesson's loop).
+    // Another loop of the program on the same replies (an anti-pattern
+    // beside the lesson's loop): one its program lists to run beside it.
     if let Some(function) = edit.get("function") {
-        let same_program = |f: crate::vocab::Function| {
-            crate::programs::of(f).name == crate::programs::of(base.function).name
-        };
-        match function.as_str().and_then(crate::programs::function).filter(|f| same_program(*f)) {
+        let other = function.as_str().and_then(crate::programs::function);
+        match other.filter(|f| crate::programs::beside(base.function, *f)) {
             Some(f) => raw["function"] = Value::String(f.name().to_string()),
             None => return Err(problem("function", "edit_function")),
         }

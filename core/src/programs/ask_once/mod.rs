@@ -29,6 +29,7 @@ pub const PROGRAM: Program = Program {
     scenarios: &[],
     opens: &[],
     beside: &[],
+    nested: &[],
 };
 
 /// Each line is its own stage; the frame's ends have theirs.

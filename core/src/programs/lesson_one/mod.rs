@@ -39,6 +39,7 @@ pub const PROGRAM: Program = Program {
     scenarios: &["request", "error", "success", "timeout", "reject", "report", "limit", "truncated"],
     opens: &["report", "error", "request"],
     beside: &[],
+    nested: &[],
 };
 
 /// Which entry of the setup calls `function`.

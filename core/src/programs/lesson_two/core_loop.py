@@ -47,7 +47,7 @@ def agent_loop(user_query):
 
 
 def stop_on_text(user_query):
-    """ANTI-PATTERN: the loop above, but it stops when the reply's text
+    """ANTI-PATTERN: agent_loop, but it stops when the reply's text
     says "done", not on stop_reason."""
     messages = [{"role": "user", "content": user_query}]  #| core.start
     for turn in range(1, MAX_ITERS + 1):  #| core.next_turn

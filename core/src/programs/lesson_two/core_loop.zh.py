@@ -47,7 +47,7 @@ def agent_loop(user_query):
 
 
 def stop_on_text(user_query):
-    """反模式：和上面的循环一样，只是它在回复文字里出现“完成”时
+    """反模式：和 agent_loop 一样，只是它在回复文字里出现“完成”时
     停下，而不是看 stop_reason。"""
     messages = [{"role": "user", "content": user_query}]  #| core.start
     for turn in range(1, MAX_ITERS + 1):  #| core.next_turn

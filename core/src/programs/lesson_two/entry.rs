@@ -82,17 +82,17 @@ pub fn check_replies(obj: &Map<String, Value>, problem: Problems) {
             }
         }
     }
-    if obj.get("tools").is_some_and(|t| !t.is_array()) {
-        problem("tools", "must be a list of tool definitions {name, description, input_schema}".into());
-    }
+    // (a `tools` that is not a list is said by the shared fields' check)
     for (name, outcomes) in obj.get("tool_results").and_then(Value::as_object).into_iter().flatten() {
         let Some(list) = outcomes.as_array() else {
             problem(&format!("tool_results.{name}"), "must be a list of outcomes".into());
             continue;
         };
         for (k, outcome) in list.iter().enumerate() {
-            let ok = outcome.get("returns").is_some() || outcome.get("raises").is_some_and(Value::is_string);
-            if !ok {
+            let (returns, raises) = (outcome.get("returns"), outcome.get("raises"));
+            if returns.is_some() && raises.is_some() {
+                problem(&format!("tool_results.{name}[{k}]"), "give returns or raises, not both".into());
+            } else if returns.is_none() && !raises.is_some_and(Value::is_string) {
                 let message = "must be {\"returns\": value} or {\"raises\": \"ErrorName\", \"message\": …}";
                 problem(&format!("tool_results.{name}[{k}]"), message.into());
             }

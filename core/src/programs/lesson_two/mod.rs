@@ -49,8 +49,9 @@ pub const PROGRAM: Program = Program {
         "core-says-done",
         "core-four-turns",
     ],
-    opens: &[],
+    opens: &["core-weather"],
     beside: &LOOPS,
+    nested: &[EXECUTE_TOOL],
 };
 
 /// The caption stage of a step: lines that tell one idea share one.
