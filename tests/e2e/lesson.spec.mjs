@@ -123,18 +123,37 @@ test("the current line keeps context in view; the figure scrolls to the card tha
   expect(view.cardVisible, "the changed card is in view").toBe(true);
 });
 
-test("on a 390 px phone the controls and the caption stay on screen and nothing is clipped", async ({ page }) => {
+test("on a 390 px phone nothing sticky covers the current line, the stage sits under the code, and nothing is clipped", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await open(page, "?scenario=report&lang=zh&breakpoints=loop.ask,loop.save_results");
-  const inView = (sel) => page.$eval(EL, (e, sel) => {
-    const r = e.shadowRoot.querySelector(sel).getBoundingClientRect();
-    return r.top >= -1 && r.bottom <= innerHeight + 1 && r.height > 0;
-  }, sel);
-  for (const name of ["debug", "continue", "continue", "step", "continue"]) {
+  const place = () => page.$eval(EL, (e) => {
+    const box = (sel) => e.shadowRoot.querySelector(sel).getBoundingClientRect();
+    const row = box('[aria-current="step"]'), bar = box(".alp-controls"), stage = box(".alp-caption");
+    return {
+      row: [row.top, row.bottom], bar: [bar.top, bar.bottom],
+      covered: row.bottom > bar.top && row.top < bar.bottom,
+      rowInView: row.top >= -1 && row.bottom <= innerHeight + 1,
+      stageInView: stage.top >= -1 && stage.bottom <= innerHeight + 1 && stage.height > 0,
+    };
+  });
+  await page.locator(command("debug")).click();
+  // A learner scrolls the code up, part of it under the sticky controls.
+  await page.$eval(EL, (e) => {
+    const code = e.shadowRoot.querySelector(".alp-code-panel").getBoundingClientRect();
+    scrollBy(0, code.top - e.shadowRoot.querySelector(".alp-controls").getBoundingClientRect().height + 150);
+  });
+  for (const name of ["continue", "continue", "step", "continue", "back", "step", "step", "step"]) {
     await page.locator(command(name)).click();
-    expect(await inView(".alp-controls"), `controls after ${name}`).toBe(true);
-    expect(await inView(".alp-caption"), `caption after ${name}`).toBe(true);
+    const at = await place();
+    expect(at.covered, `the current line is not under the controls after ${name}: ${JSON.stringify(at)}`).toBe(false);
+    expect(at.rowInView, `the current line is on screen after ${name}`).toBe(true);
+    expect(at.stageInView, `the stage is on screen under the code after ${name}`).toBe(true);
   }
+  // Scrolled on to read the figure, a Step leaves the page where it is.
+  await page.$eval(EL, (e) => e.shadowRoot.querySelector(".alp-figure").scrollIntoView());
+  const y = await page.evaluate(() => scrollY);
+  await page.locator(command("step")).click();
+  expect(await page.evaluate(() => scrollY), "reading the figure, the page stays").toBe(y);
   const sizes = await page.$eval(EL, (e) => {
     const fig = e.shadowRoot.querySelector(".alp-figure");
     const svg = fig.querySelector("svg").getBoundingClientRect();
