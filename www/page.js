@@ -17,6 +17,8 @@ for (const key of ["function", "program", "compare", "scenario", "lang", "breakp
   if (value) el.setAttribute(key, value);
 }
 if ((fragment.get("predict") ?? params.get("predict")) === "1") el.setAttribute("predict", "");
+// ?theme=light|dark: the page around the playground too.
+if (["light", "dark"].includes(el.getAttribute("theme"))) document.documentElement.style.colorScheme = el.getAttribute("theme");
 const lang = el.getAttribute("lang") || "zh";
 document.documentElement.lang = lang.startsWith("en") ? "en" : "zh-CN";
 

@@ -30,10 +30,10 @@ impl Layout {
         }
     }
     /// The layout for an element `width` CSS pixels wide (0: unknown):
-    /// the figure takes half of it above 900 px (code beside it), else all
+    /// the figure takes half of it from 760 px (code beside it), else all
     /// of it, less padding.
     pub fn for_element(width: f64) -> Layout {
-        let figure = if width > 900.0 { width / 2.0 - 28.0 } else { width - 34.0 };
+        let figure = if width >= 760.0 { width / 2.0 - 28.0 } else { width - 34.0 };
         if width > 0.0 {
             Layout::for_width(figure)
         } else {

@@ -1,0 +1,80 @@
+// One screen: at 1440 × 900 and 1280 × 800, zh and en, light and dark, on
+// every step of the lesson's eight scenarios, the controls, the current
+// line, the figure and the explanation of the step are inside the window
+// without scrolling the page, and no code row is cut.
+import { test, expect, EL, open } from "./helpers.mjs";
+
+const LESSON = ["request", "error", "success", "timeout", "reject", "report", "limit", "truncated"];
+
+/** Every step of the scenario on screen, measured in the page: what is
+ *  outside the window (first few), the steps walked, the page's scroll. */
+function walkSteps() {
+  const e = document.querySelector("agent-loop-playground");
+  const root = e.shadowRoot;
+  const box = (sel) => root.querySelector(sel)?.getBoundingClientRect();
+  const inside = (r) => r && r.height > 0 && r.top >= -1 && r.left >= -1 && r.bottom <= innerHeight + 1 && r.right <= innerWidth + 1;
+  const out = [];
+  let steps = 0;
+  e.command("reset");
+  for (let i = 0; i < 400; i++) {
+    e.command("stepInto");
+    steps++;
+    const s = e.state();
+    const parts = {
+      controls: box(".alp-controls"),
+      line: box('[aria-current="step"]'),
+      figure: box(".alp-figure"),
+      stage: box('[data-role="caption"]'),
+    };
+    for (const [name, r] of Object.entries(parts)) {
+      if (!inside(r) && out.length < 6) out.push(`${s.scenario} step ${s.step} (${s.label}): ${name} ${r ? `${Math.round(r.top)}–${Math.round(r.bottom)}` : "missing"}`);
+    }
+    if (s.step + 1 >= s.steps) break;
+  }
+  // A row too long for the panel wraps: nothing is cut or scrolled sideways.
+  const code = root.querySelector(".alp-code");
+  const cut = [...root.querySelectorAll(".alp-row code")].filter((c) => c.scrollWidth > c.clientWidth + 1).length;
+  return { out, steps, scrolled: scrollY, cut, sideways: code.scrollWidth > code.clientWidth + 1 };
+}
+
+for (const [width, height] of [[1440, 900], [1280, 800]]) {
+  for (const lang of ["zh", "en"]) {
+    for (const scheme of width === 1440 ? ["light", "dark"] : ["light"]) {
+      test(`one screen at ${width} × ${height}, ${lang}, ${scheme}: line, figure and stage in view on every step`, async ({ page }) => {
+        await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
+        await page.setViewportSize({ width, height });
+        let walked = 0;
+        for (const id of LESSON) {
+          await open(page, `?scenario=${id}&lang=${lang}`);
+          const r = await page.evaluate(walkSteps);
+          walked += r.steps;
+          expect(r.out, `${id}: outside the window`).toEqual([]);
+          expect(r.scrolled, `${id}: the page never scrolls`).toBe(0);
+          expect(r.cut, `${id}: rows cut`).toBe(0);
+          expect(r.sideways, `${id}: the code scrolls sideways`).toBe(false);
+        }
+        expect(walked, "every step of the eight").toBeGreaterThan(150);
+      });
+    }
+  }
+}
+
+test("an element 760 px wide in a course page keeps code and figure side by side on one screen", async ({ page }) => {
+  await page.emulateMedia({ reducedMotion: "reduce" });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.route("**/host-760.html", (route) => route.fulfill({ contentType: "text/html",
+    body: `<!doctype html><html lang="en"><title>Course</title><body style="margin:0"><main style="width:760px;margin:0 auto">
+      <agent-loop-playground scenario="report" lang="en"></agent-loop-playground></main>
+      <script type="module" src="./element.js"></script>` }));
+  await page.goto("/host-760.html");
+  await page.waitForFunction((el) => document.querySelector(el)?.ready === true, EL);
+  const r = await page.evaluate(walkSteps);
+  expect(r.out).toEqual([]);
+  expect(r.scrolled).toBe(0);
+  const side = await page.$eval(EL, (e) => {
+    const code = e.shadowRoot.querySelector(".alp-code").getBoundingClientRect();
+    const fig = e.shadowRoot.querySelector(".alp-figure").getBoundingClientRect();
+    return fig.left >= code.right - 1;
+  });
+  expect(side, "the figure stands beside the code").toBe(true);
+});
