@@ -191,13 +191,15 @@ fn act(p: &mut Page, action: &str, beside: Option<&str>) -> bool {
                 })
                 .collect();
             let texts: Vec<(&str, &str)> = texts.iter().map(|(f, t)| (f.as_str(), t.as_str())).collect();
-            return p.session.what_if_texts(&texts, None).is_ok();
+            p.show_compare = p.session.what_if_texts(&texts, None).is_ok();
+            return p.show_compare;
         }
         // Another loop of the lesson on the scenario's own replies (the
         // lesson's loop beside it ran on those).
         "beside" => {
             let edit = serde_json::json!({ "function": beside.unwrap_or_default() });
-            return p.session.what_if(Some(&edit)).is_ok();
+            p.show_compare = p.session.what_if(Some(&edit)).is_ok();
+            return p.show_compare;
         }
         _ => return false,
     }

@@ -195,13 +195,15 @@ fn summary_rows(c: &Comparison, lang: Lang) -> String {
             esc(&f(&c.changed))
         )
     };
-    [
-        row("compare_status", &|s| lang.status(&s.ending)),
-        row("compare_calls", &|s| s.calls.to_string()),
-        row("compare_record", &|s| s.record.to_string()),
-        row("compare_steps", &|s| s.steps.to_string()),
-    ]
-    .concat()
+    let status = row("compare_status", &|s| lang.status(&s.ending));
+    let steps = row("compare_steps", &|s| s.steps.to_string());
+    // A tool run compares its results (no model call, no message on either side).
+    if c.lesson.tool_result.is_some() || c.changed.tool_result.is_some() {
+        let result = row("compare_tool_result", &|s| s.tool_result.clone().unwrap_or_default());
+        return [status, result, steps].concat();
+    }
+    let calls = row("compare_calls", &|s| s.calls.to_string());
+    [status, calls, row("compare_record", &|s| s.record.to_string()), steps].concat()
 }
 
 /// The two runs side by side, where they part, and where the lesson's run

@@ -228,6 +228,19 @@ impl Playground {
         Ok(self.state())
     }
 
+    /// The edit the version on screen was made with (`whatIf`, the page's
+    /// editors or buttons), or null on the lesson's run.
+    #[wasm_bindgen(js_name = currentEdit)]
+    pub fn current_edit(&self) -> JsValue {
+        match self.page.try_borrow() {
+            Ok(p) => match (&p.session.what_if_state().changed, &p.session.what_if_state().edit) {
+                (Some(_), Some(edit)) => from_json(edit),
+                _ => JsValue::NULL,
+            },
+            Err(_) => JsValue::NULL,
+        }
+    }
+
     /// Replace the model double (`null` restores the fixture double).
     #[wasm_bindgen(js_name = setModel)]
     pub fn set_model(&self, model: JsValue) -> Result<(), JsError> {

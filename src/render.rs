@@ -43,6 +43,9 @@ pub struct Page {
     warned_files: usize,
     /// The figure's geometry, from the width of its box.
     layout: Layout,
+    /// A version was just run from the page's buttons: its comparison is
+    /// brought into view with the focus on it, once drawn.
+    pub show_compare: bool,
 }
 
 impl Page {
@@ -80,6 +83,7 @@ impl Page {
             warned: 0,
             warned_files: 0,
             layout: Layout::WIDE,
+            show_compare: false,
         };
         page.layout = Layout::for_element(width);
         page.draw();
@@ -270,6 +274,13 @@ impl Page {
         let hidden = html.is_empty();
         self.set_html(".alp-compare", &html);
         dom::set_hidden(self.q(".alp-compare"), hidden);
+        // The answer to "run this version" where the learner looks next.
+        if std::mem::take(&mut self.show_compare) && !hidden {
+            if let Some(panel) = self.q(".alp-compare").and_then(|e| e.dyn_into::<HtmlElement>().ok()) {
+                panel.scroll_into_view_with_bool(false);
+                let _ = panel.focus();
+            }
+        }
     }
 
     fn draw_problems(&mut self) {

@@ -197,7 +197,7 @@ pub fn shell(heading_level: Option<u8>) -> String {
 </div>
 <section class="alp-predict-panel" data-role="predict" hidden></section>
 <section class="alp-beside" data-role="beside" hidden></section>
-<section class="alp-compare" data-role="compare" hidden></section>
+<section class="alp-compare" data-role="compare" tabindex="-1" hidden></section>
 <div class="alp-sr alp-live" aria-live="polite"></div>
 <div class="alp-lower">
   <section class="alp-locals-panel"><div class="alp-h3 alp-l-locals"{h}></div><dl class="alp-locals" translate="no"></dl></section>

@@ -264,6 +264,7 @@ fn check_panels(xx: Lang, scenario: &Scenario, trace: &Trace, found: &mut Vec<St
         calls: 2,
         record: t.record.len(),
         steps: t.steps.len(),
+        tool_result: None,
     };
     let comparison = Comparison {
         lesson: summary(trace),

@@ -348,3 +348,32 @@ fn a_refused_request_has_its_own_caption_where_the_program_gets_it() {
     let (title, _) = agent_loop_core::lesson::caption(en, &t, t.steps.len() - 1);
     assert_ne!(title, "The API refused the request");
 }
+
+#[test]
+fn an_edit_error_is_said_in_the_reader_s_language_with_its_line() {
+    let replies = "[\n  {\n    \"stop_reason\": \"tool_use\",\n    \"content\": []\n  },\n  {\n    \"stop_reason\": 5,\n    \"content\": []\n  }\n]";
+    for (lang, expected) in
+        [("zh", "第 7 行，model[1].stop_reason："), ("en", "line 7, model[1].stop_reason: ")]
+    {
+        let mut s = session(Options { scenario: "core-weather".into(), ..Options::default() });
+        s.set_lang(agent_loop_core::i18n::Lang::parse(lang).unwrap());
+        let api = s.what_if_texts(&[("model", replies)], None).unwrap_err();
+        assert_eq!(api[0].field, "model[1].stop_reason", "the API's problems keep their field");
+        let shown = agent_loop_core::step_view::edit_problems(&s);
+        assert!(shown[0].starts_with(expected), "{lang}: {shown:?}");
+        // Text that is not JSON: its line, in the reader's words (not the parser's).
+        s.what_if_texts(&[("model", "[\n  {\"stop_reason\": \"end_turn\",\n")], None).unwrap_err();
+        let shown = agent_loop_core::step_view::edit_problems(&s);
+        let eof = if lang == "zh" {
+            "第 3 行：JSON 还没写完就结束了"
+        } else {
+            "line 3: the JSON ends before it is complete"
+        };
+        assert!(shown[0].contains(eof), "{lang}: {shown:?}");
+        assert!(!shown[0].contains("EOF while parsing"), "{shown:?}");
+        s.what_if_texts(&[("tool_results", "{\"get_weather\": [}")], None).unwrap_err();
+        let shown = agent_loop_core::step_view::edit_problems(&s);
+        let syntax = if lang == "zh" { "第 1 行第 18 列" } else { "line 1, column 18" };
+        assert!(shown[0].contains(syntax), "{lang}: {shown:?}");
+    }
+}

@@ -388,6 +388,10 @@ class AgentLoopPlayground extends HTMLElement {
     }
     return this._need().whatIf(edit ?? null);
   }
+  // The edit the version on screen was made with, or null (a link to it).
+  currentEdit() {
+    return this._need().currentEdit();
+  }
   currentStep() {
     return this._need().currentStep();
   }

@@ -17,6 +17,17 @@ for (const key of ["function", "program", "compare", "scenario", "lang", "breakp
   if (value) el.setAttribute(key, value);
 }
 if ((fragment.get("predict") ?? params.get("predict")) === "1") el.setAttribute("predict", "");
+// #edit=…: the edited version a shared link shows (applied once ready).
+const sharedEdit = asked("edit");
+if (sharedEdit) {
+  el.addEventListener("playground-ready", () => {
+    try {
+      el.whatIf(JSON.parse(sharedEdit));
+    } catch (error) {
+      console.warn(`agent-loop-playground: the link's edit was not applied: ${error.message || error}`);
+    }
+  }, { once: true });
+}
 // ?theme=light|dark: the page around the playground too.
 if (["light", "dark"].includes(el.getAttribute("theme"))) document.documentElement.style.colorScheme = el.getAttribute("theme");
 const lang = el.getAttribute("lang") || "zh";
@@ -43,7 +54,12 @@ function fragmentOf(state) {
   // past the lesson's end, so only the start is kept.
   const beside = state.compare && state.compare.function !== state.function;
   if (beside) f.set("compare", state.function);
-  if (state.started && (!state.whatIf || beside)) f.set("step", String(state.step));
+  // An edited version is, while it is small enough for a link (it opens
+  // again from the lesson's run; the step stays where both runs have it).
+  const edit = state.whatIf && !beside ? JSON.stringify(el.currentEdit()) : "";
+  if (edit && edit.length <= 6000) f.set("edit", edit);
+  const shared = f.has("edit") && (state.compare?.partsAt ?? Infinity) >= state.step;
+  if (state.started && (!state.whatIf || beside || shared)) f.set("step", String(state.step));
   if (state.predict) f.set("predict", "1");
   return f.toString().replaceAll("%3A", ":").replaceAll("%2C", ",");
 }

@@ -129,7 +129,7 @@ test("a bad edit is named inline and the run on screen stays as it was", async (
   const before = await state(page);
   const editor = page.locator(`${EL} textarea[data-edit="model"]`);
   const error = page.locator(`${EL} [data-role="edit-error"]`);
-  for (const [text, field] of [["[{", "model: not valid JSON"], ['[{"stop_reason": 5, "content": []}]', "model[0].stop_reason"], ["[]", "model: must hold at least one reply"]]) {
+  for (const [text, field] of [["[{", "model: line 1: the JSON ends before it is complete"], ['[{"stop_reason": 5, "content": []}]', "line 1, model[0].stop_reason"], ["[]", "model: must hold at least one reply"]]) {
     await editor.fill(text);
     await page.locator(`${EL} [data-action="what-if"]`).click();
     await expect(error).toBeVisible();
@@ -228,7 +228,7 @@ test("while a question waits the caption does not give the answer away, and the 
   expect(after.step > before || after.question !== null, "F10 still moves (or asks)").toBe(true);
 });
 
-test("the link of a page opened in another language follows the fragment, and a what-if run keeps no step", async ({ page }) => {
+test("the link of a page opened in another language follows the fragment, and a what-if run is in the link", async ({ page }) => {
   await page.goto("/index.html?lang=zh#scenario=report&lang=en");
   await page.waitForFunction((el) => document.querySelector(el)?.ready === true, EL);
   expect(await page.evaluate(() => document.documentElement.lang)).toBe("en");
@@ -237,7 +237,45 @@ test("the link of a page opened in another language follows the fragment, and a 
     e.whatIf({ model: [first, { stop_reason: "max_tokens", content: [] }] });
     e.command("run");
   });
-  await expect.poll(() => page.evaluate(() => location.hash)).not.toContain("step=");
+  await expect.poll(() => page.evaluate(() => location.hash)).toContain("edit=");
+  const hash = await page.evaluate(() => location.hash);
+  const before = await state(page);
+  // Shared, the link shows the changed run (where both runs have the step).
+  await page.goto(`/index.html${hash}`);
+  await page.waitForFunction((el) => document.querySelector(el)?.ready === true && document.querySelector(el).state().whatIf, EL);
+  const after = await state(page);
+  expect([after.whatIf, after.finalStatus, after.scenario]).toEqual([true, "model_stopped", before.scenario]);
+});
+
+test("Run this version answers where the learner looks: the comparison in view with the focus, the place kept", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await open(page, "?scenario=report&lang=zh");
+  for (let i = 0; i < 4; i++) await page.locator(command("step")).click();
+  const was = await state(page);
+  const editor = page.locator(`${EL} textarea[data-edit="model"]`);
+  const replies = JSON.parse(await editor.inputValue());
+  replies[1] = { stop_reason: "max_tokens", content: [{ type: "text", text: "被截断" }] };
+  await editor.fill(JSON.stringify(replies, null, 2));
+  await page.locator(`${EL} [data-action="what-if"]`).click();
+  const r = await page.$eval(EL, (e) => {
+    const panel = e.shadowRoot.querySelector('[data-role="compare"]').getBoundingClientRect();
+    return {
+      focused: e.shadowRoot.activeElement?.dataset.role ?? null,
+      inView: panel.top >= -1 && panel.top < innerHeight && panel.height > 0,
+      state: e.state(),
+      parting: e.shadowRoot.querySelector(".alp-parting").textContent,
+    };
+  });
+  expect(r.focused).toBe("compare");
+  expect(r.inView, "the comparison is in the window").toBe(true);
+  // Before the runs part, the learner stays on the step they were on.
+  expect([r.state.whatIf, r.state.step, r.state.started]).toEqual([true, was.step, true]);
+  // Two places are named, each with its label and line.
+  expect(r.parting).toMatch(/课上的运行在 [a-z_.]+（第 \d+ 行），你的版本在 [a-z_.]+（第 \d+ 行）/);
+  // A bad edit is said in the reader's language, with its line.
+  await editor.fill('[\n  {"stop_reason": 5, "content": []}\n]');
+  await page.locator(`${EL} [data-action="what-if"]`).click();
+  await expect(page.locator(`${EL} [data-role="edit-error"]`)).toContainText("第 2 行，model[0].stop_reason：");
 });
 
 test("a breakpoint question quotes the breakpoint's line, asked as Debug arrives", async ({ page }) => {

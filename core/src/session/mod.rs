@@ -401,10 +401,9 @@ impl Session {
         &self.what_if
     }
 
-    /// Record the scenario again with its model replies and/or process
-    /// outcomes replaced: `{"model": [...], "process": ...}`. `None` goes
-    /// back to the lesson's run. A bad edit changes nothing; its problems
-    /// name the field.
+    /// Record the scenario again with an edit (`{"model": [...], ...}`,
+    /// see [`what_if`]), the learner's place kept where the new run has it;
+    /// `None` goes back to the lesson's run. A bad edit changes nothing.
     pub fn what_if(&mut self, edit: Option<&Value>) -> Result<(), Vec<Problem>> {
         let Some(edit) = edit else {
             self.what_if.problems.clear();
@@ -415,13 +414,16 @@ impl Session {
             }
             return Ok(());
         };
-        let base = self.catalogue.shown();
-        let applied = self.what_if.apply(base, self.lang, edit);
+        let was = (self.what_if.changed.is_none() && self.replay.started()).then(|| self.replay.position());
+        let applied = self.what_if.apply(self.catalogue.shown(), self.lang, edit);
         self.changes.setup |= applied.is_err();
         applied?;
         // The lesson's answers wait aside; each changed version starts afresh.
         self.predictions.into_what_if();
         self.rerecord();
+        if let Some(at) = self.what_if.kept_place(was, self.replay.trace()) {
+            self.replay.place(at);
+        }
         Ok(())
     }
 
@@ -437,7 +439,7 @@ impl Session {
             self.changes.setup = true;
             self.what_if.refuse(problems)
         })?;
-        self.what_if(Some(&edit))
+        self.what_if(Some(&edit)).inspect_err(|_| what_if::at_lines(&mut self.what_if.problems, texts))
     }
 
     /// Go to the first step where the two runs part.

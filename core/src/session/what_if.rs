@@ -15,6 +15,8 @@ use serde_json::Value;
 #[derive(Debug, Default)]
 pub struct WhatIf {
     pub changed: Option<Scenario>,
+    /// The edit the changed version was made with (for a link to it).
+    pub edit: Option<Value>,
     pub lesson_run: Option<Trace>,
     pub comparison: Option<Comparison>,
     pub problems: Vec<EditProblem>,
@@ -33,6 +35,7 @@ impl WhatIf {
             Ok(changed) => {
                 self.problems.clear();
                 self.changed = Some(changed);
+                self.edit = Some(edit.clone());
                 Ok(())
             }
             Err(problems) => Err(self.refuse(problems)),
@@ -44,6 +47,20 @@ impl WhatIf {
     pub fn lesson_step(&self, index: usize, code: crate::vocab::Code) -> Option<(&'static str, u32)> {
         let step = self.lesson_run.as_ref()?.steps.get(index)?;
         Some((step.label, crate::lesson::line_in(code, step)))
+    }
+
+    /// Where the learner stays on the new run `shown` after an edit made at
+    /// step `was` of the lesson's run: the same step while the runs have
+    /// not parted yet (beside another loop: the step that stands beside
+    /// it); `None` past the parting, where the new run starts over.
+    pub fn kept_place(&self, was: Option<usize>, shown: &Trace) -> Option<usize> {
+        let (was, lesson, c) = (was?, self.lesson_run.as_ref()?, self.comparison.as_ref()?);
+        if c.lesson_at.is_some_and(|at| was > at) {
+            return None;
+        }
+        let at =
+            if c.lesson.function == c.changed.function { Some(was) } else { counterpart(shown, lesson, was) };
+        at.filter(|at| *at < shown.steps.len())
     }
 
     /// A refused edit: kept to be said in the setup panel, and returned to
@@ -99,6 +116,10 @@ pub struct Summary {
     pub calls: i64,
     pub record: usize,
     pub steps: usize,
+    /// A run that returns a tool result (`run_main`): `is_error` and the
+    /// first line of its content — what such a run comes to, where model
+    /// calls and messages are 0 on both sides.
+    pub tool_result: Option<String>,
 }
 
 impl Comparison {
@@ -136,6 +157,10 @@ impl Summary {
                 }),
             record: t.record.len(),
             steps: t.steps.len(),
+            tool_result: (t.result["type"] == "tool_result").then(|| {
+                let first = t.result["content"].as_str().unwrap_or("").lines().next().unwrap_or("");
+                format!("is_error={} · {first}", t.result["is_error"].as_bool().unwrap_or(false))
+            }),
         }
     }
 }
@@ -231,7 +256,7 @@ pub fn edit_of_texts(texts: &[(&str, &str)], function: Option<&str>) -> Result<V
             Ok(v) => {
                 edit.insert(field.to_string(), v);
             }
-            Err(e) => problems.push(EditProblem::word(field, "edit_not_json", &e.to_string())),
+            Err(e) => problems.push(not_json(field, &e)),
         }
     }
     if let Some(function) = function {
@@ -242,6 +267,14 @@ pub fn edit_of_texts(texts: &[(&str, &str)], function: Option<&str>) -> Result<V
     } else {
         Err(problems)
     }
+}
+
+/// Text that is not JSON, said in the reader's words with its line (the
+/// parser's own English is not shown).
+fn not_json(field: &str, e: &serde_json::Error) -> EditProblem {
+    let key = if e.is_eof() { "edit_json_eof" } else { "edit_json_syntax" };
+    let at = vec![("line", e.line().to_string()), ("column", e.column().to_string())];
+    EditProblem { field: field.into(), why: Why::Filled(key, at), line: None }
 }
 
 /// A refused edit as the API returns it: in English, like `check`.
@@ -303,7 +336,10 @@ pub fn changed_scenario(base: &Scenario, lang: Lang, edit: &Value) -> Result<Sce
     }
     // The scenario format's own checks say what `check` says.
     Scenario::from_value(raw).map_err(|problems| {
-        problems.into_iter().map(|p| EditProblem { field: p.field, why: Why::Said(p.message) }).collect()
+        problems
+            .into_iter()
+            .map(|p| EditProblem { field: p.field, why: Why::Said(p.message), line: None })
+            .collect()
     })
 }
 
@@ -336,6 +372,8 @@ fn check_replies(list: &[Value]) -> Result<(), Vec<EditProblem>> {
 pub struct EditProblem {
     pub field: String,
     pub why: Why,
+    /// The line of the editor's text the field is on, where it was found.
+    pub line: Option<usize>,
 }
 
 /// Why an edit was refused: a word of the language tables (with a detail,
@@ -344,12 +382,14 @@ pub struct EditProblem {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Why {
     Word(&'static str, String),
+    /// A word with its values filled in (`line`, `column`).
+    Filled(&'static str, Vec<(&'static str, String)>),
     Said(String),
 }
 
 impl EditProblem {
     pub fn word(field: &str, key: &'static str, detail: &str) -> EditProblem {
-        EditProblem { field: field.into(), why: Why::Word(key, detail.into()) }
+        EditProblem { field: field.into(), why: Why::Word(key, detail.into()), line: None }
     }
 
     /// Why, in `lang`.
@@ -357,12 +397,98 @@ impl EditProblem {
         match &self.why {
             Why::Word(key, detail) if detail.is_empty() => lang.word(key).to_string(),
             Why::Word(key, detail) => format!("{}: {detail}", lang.word(key)),
+            Why::Filled(key, values) => lang.fill(key, values),
             Why::Said(message) => message.clone(),
         }
     }
 
     /// `field: why`, in `lang`.
     pub fn text(&self, lang: Lang) -> String {
-        format!("{}: {}", self.field, self.why(lang))
+        let said = [("field", self.field.clone()), ("why", self.why(lang))];
+        match self.line {
+            Some(n) => {
+                lang.fill("edit_problem_at", &[said[0].clone(), said[1].clone(), ("line", n.to_string())])
+            }
+            None => lang.fill("edit_problem", &said),
+        }
     }
+}
+
+/// Each problem of a refused edit that names a place in an editor's text
+/// (`model[1].stop_reason` in the `model` editor) gets that place's line.
+pub fn at_lines(problems: &mut [EditProblem], texts: &[(&str, &str)]) {
+    for p in problems.iter_mut().filter(|p| p.line.is_none()) {
+        let Some((field, text)) = texts.iter().find(|(f, _)| p.field.starts_with(f)) else { continue };
+        let places = value_lines(text);
+        let path = &p.field[field.len()..];
+        // The place itself, else the nearest place that holds it.
+        let found = (0..=path.len())
+            .rev()
+            .filter(|&n| path.is_char_boundary(n))
+            .find_map(|n| places.iter().find(|(at, _)| at == &path[..n]).map(|(_, line)| *line));
+        p.line = found;
+    }
+}
+
+/// Where each value of a JSON text starts: its path (`[1].stop_reason`)
+/// and line (from 1). A text that is not JSON gives what was read of it.
+fn value_lines(text: &str) -> Vec<(String, usize)> {
+    // The open containers: the path to each, and its next index (arrays) or
+    // the last key read (objects).
+    enum Open {
+        List(String, usize),
+        Map(String, Option<String>),
+    }
+    let (mut out, mut stack, mut line) = (Vec::new(), Vec::<Open>::new(), 1);
+    let mut chars = text.chars().peekable();
+    let mut expect_key = false;
+    while let Some(c) = chars.next() {
+        let here = |stack: &[Open]| match stack.last() {
+            None => String::new(),
+            Some(Open::List(p, i)) => format!("{p}[{i}]"),
+            Some(Open::Map(p, k)) => format!("{p}.{}", k.clone().unwrap_or_default()),
+        };
+        match c {
+            '\n' => line += 1,
+            '"' => {
+                let mut word = String::new();
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => word.extend(chars.next()),
+                        '"' => break,
+                        c => word.push(c),
+                    }
+                }
+                if expect_key {
+                    if let Some(Open::Map(_, k)) = stack.last_mut() {
+                        *k = Some(word);
+                    }
+                    expect_key = false;
+                } else {
+                    out.push((here(&stack), line));
+                }
+            }
+            '[' | '{' => {
+                let path = here(&stack);
+                out.push((path.clone(), line));
+                stack.push(if c == '[' { Open::List(path, 0) } else { Open::Map(path, None) });
+                expect_key = c == '{';
+            }
+            ']' | '}' => {
+                stack.pop();
+            }
+            ',' => match stack.last_mut() {
+                Some(Open::List(_, i)) => *i += 1,
+                Some(Open::Map(..)) => expect_key = true,
+                None => {}
+            },
+            c if c.is_ascii_alphanumeric() || c == '-' => {
+                if out.last().is_none_or(|(p, _)| *p != here(&stack)) {
+                    out.push((here(&stack), line));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
