@@ -85,6 +85,29 @@ pub fn clear_of_bar(row: &Element, bar: Option<Element>) {
     }
 }
 
+/// A roving Tab stop among the line numbers: `key` (↑ ↓ Home End) moves
+/// the focus from `from` to another line number of the listing, which
+/// becomes the one Tab stop. Whether the key was one of these.
+pub fn rove(root: &Element, from: &Element, key: &str) -> bool {
+    let all = all(root, ".alp-code .alp-bp");
+    let Some(i) = all.iter().position(|b| b == from) else { return false };
+    let to = match key {
+        "ArrowUp" => i.saturating_sub(1),
+        "ArrowDown" => (i + 1).min(all.len() - 1),
+        "Home" => 0,
+        "End" => all.len() - 1,
+        _ => return false,
+    };
+    for b in &all {
+        let _ = b.set_attribute("tabindex", "-1");
+    }
+    let _ = all[to].set_attribute("tabindex", "0");
+    if let Ok(button) = all[to].clone().dyn_into::<HtmlElement>() {
+        let _ = button.focus();
+    }
+    true
+}
+
 /// Bring the newest changed card of the figure into its panel's view.
 pub fn scroll_to_change(figure: Option<Element>) {
     let Some(figure) = figure else { return };

@@ -4,6 +4,7 @@
 //! reading which control it hit.
 
 use crate::callbacks::from_json;
+use crate::dom;
 use crate::render::Page;
 use agent_loop_core::debugger::Command;
 use agent_loop_core::i18n::Lang;
@@ -250,6 +251,14 @@ fn on_key(p: &mut Page, e: &Event) -> bool {
             p.session.toggle_card(i);
         }
         return false;
+    }
+    // On a line number, ↑ ↓ Home End move between the line numbers.
+    if let Some(bp) = target_element(e).filter(|t| t.class_list().contains("alp-bp")) {
+        if dom::rove(&p.root, &bp, &k.key()) {
+            e.prevent_default();
+            e.stop_propagation();
+            return false;
+        }
     }
     let in_field =
         target_element(e).is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));

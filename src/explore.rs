@@ -111,6 +111,9 @@ pub fn editors(scenario: &Scenario, lang: Lang, problems: &[String]) -> String {
     };
     if scenario.function != lesson_one::RUN_MAIN {
         html.push_str(&editor("model", "edit_model", pretty(&Value::Array(scenario.model.clone()))));
+    } else {
+        // run_main on its own: the tool call it is given is its input.
+        html.push_str(&editor("call", "edit_call", pretty(&scenario.call)));
     }
     // (only lesson one's tool runs a process)
     if programs::of(scenario.function).name == lesson_one::PROGRAM.name

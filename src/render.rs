@@ -401,6 +401,12 @@ impl Page {
         self.shown_lang = Some(lang);
         self.draw_reveal();
         self.draw_bp_buttons();
+        // The line numbers are one Tab stop (the arrows move between them).
+        if self.q(r#".alp-bp[tabindex="0"]"#).is_none() {
+            if let Some(first) = self.q(".alp-bp") {
+                let _ = first.set_attribute("tabindex", "0");
+            }
+        }
     }
 
     /// The current snapshot: listing highlight, figure, caption, locals, output.

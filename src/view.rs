@@ -66,7 +66,7 @@ pub fn listing_rows(listing: &Listing, code: Code, lang: Lang) -> String {
         let code = shown;
         match line.number {
             Some(n) => html.push_str(&format!(
-                r#"<div class="alp-row alp-i{i}" data-function="{f}" data-line="{n}"><button type="button" class="alp-bp" data-function="{f}" data-line="{n}" aria-pressed="false" aria-label="{label}">{n}</button><code translate="no">{code}</code></div>"#,
+                r#"<div class="alp-row alp-i{i}" data-function="{f}" data-line="{n}"><button type="button" class="alp-bp" data-function="{f}" data-line="{n}" aria-pressed="false" aria-label="{label}" tabindex="-1">{n}</button><code translate="no">{code}</code></div>"#,
                 label = esc(&lang.fill("breakpoint", &[("n", n.to_string())])),
             )),
             None => html.push_str(&format!(

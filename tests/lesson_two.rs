@@ -377,3 +377,19 @@ fn an_edit_error_is_said_in_the_reader_s_language_with_its_line() {
         assert!(shown[0].contains(syntax), "{lang}: {shown:?}");
     }
 }
+
+#[test]
+fn the_tool_call_of_a_run_main_scenario_is_editable() {
+    use agent_loop_playground::explore;
+    let mut s = session(Options { scenario: "reject".into(), ..Options::default() });
+    let shown = s.catalogue().shown().unwrap().clone();
+    let html = explore::editors(&shown.localized(s.lang()), s.lang(), &[]);
+    assert!(html.contains(r#"data-edit="call""#) && !html.contains(r#"data-edit="model""#), "{html}");
+    let before = s.what_if_state().comparison.is_none();
+    let call = r#"{"type": "tool_use", "id": "call_1", "name": "run_main", "input": {}}"#;
+    let ran = r#"{"returncode": 0, "stdout": "42\n", "stderr": ""}"#;
+    s.what_if_texts(&[("call", call), ("process", ran)], None).expect("a valid call");
+    let c = s.what_if_state().comparison.clone().unwrap();
+    assert!(before && c.lesson.tool_result.is_some() && c.changed.tool_result.is_some());
+    assert_ne!(c.lesson.tool_result, c.changed.tool_result, "a valid call runs main.py: {c:?}");
+}

@@ -73,6 +73,9 @@ function keepLink() {
   }, 0);
 }
 if (!embed) {
+  // A fragment changed by the reader (or a link on the page) in the same
+  // tab opens that state, as a fresh load of it would.
+  addEventListener("hashchange", () => location.reload());
   for (const type of ["playground-ready", "playground-step", "playground-answer", "click", "change", "keyup"]) {
     el.addEventListener(type, keepLink);
   }

@@ -61,11 +61,25 @@ test("keyboard only: tab to the controls, set a breakpoint, debug, step, continu
     await page.keyboard.press("F10");
     expect((await state(page)).label).toBe("loop.rule");
   });
-  await test.step("Tab to the ask breakpoint, Space sets it", async () => {
+  await test.step("the line numbers are one Tab stop; ↓ reaches the ask line, Space sets it", async () => {
     const ask = await lineOf(page, "run_loop", "ask(&messages)");
-    await focusOn(bp(ask), 200);
+    await focusOn(`${EL} .alp-bp`, 40);
+    const line = () => page.evaluate(() => {
+      let a = document.activeElement;
+      while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+      return a?.classList.contains("alp-bp") ? Number(a.dataset.line) : null;
+    });
+    const first = await line();
+    for (let i = 0; i < 200 && (await line()) !== ask; i++) await page.keyboard.press("ArrowDown");
+    expect(await line()).toBe(ask);
+    expect((await state(page)).label, "↓ on a line number moves the focus, not the run").toBe("loop.rule");
     await page.keyboard.press("Space");
     expect(await pressed(page, ask)).toBe("true");
+    await page.keyboard.press("Home");
+    expect(await line()).toBe(first);
+    // One Tab stop: the next Tab leaves the line numbers.
+    await page.keyboard.press("Tab");
+    expect(await line(), "Tab goes past the other line numbers").toBe(null);
   });
   await test.step("F8 continues to ask, to ask again, to the end", async () => {
     await page.keyboard.press("F8");

@@ -285,3 +285,11 @@ test("a breakpoint question quotes the breakpoint's line, asked as Debug arrives
   expect(q.key).toBe("breakpoint-ask_claude-4");
   await expect(page.locator(`${panel} .alp-q-line`)).toContainText("Line 4 of ask_claude");
 });
+
+test("a fragment changed in the same tab opens that state", async ({ page }) => {
+  await open(page, "?scenario=report&lang=en");
+  await page.evaluate(() => { location.hash = "#scenario=error&lang=zh&step=3"; });
+  await page.waitForFunction((el) => document.querySelector(el)?.ready === true && document.querySelector(el).state().scenario === "error", EL);
+  const s = await state(page);
+  expect([s.scenario, s.lang, s.step]).toEqual(["error", "zh", 3]);
+});

@@ -243,7 +243,7 @@ pub fn compare_edit(
 }
 
 /// Fields an edit may change.
-const EDITABLE: [&str; 4] = ["model", "process", "tool_results", "function"];
+const EDITABLE: [&str; 5] = ["model", "process", "tool_results", "call", "function"];
 
 /// An edit from the texts of the setup panel's editors (`(field, text)`,
 /// each field's JSON) and the entry to run them on (none: the scenario's
@@ -311,7 +311,7 @@ pub fn changed_scenario(base: &Scenario, lang: Lang, edit: &Value) -> Result<Sce
             }
         }
     }
-    for field in ["process", "tool_results"] {
+    for field in ["process", "tool_results", "call"] {
         if let Some(value) = edit.get(field) {
             raw[field] = value.clone();
         }
