@@ -115,9 +115,20 @@ pub fn scroll_to_change(figure: Option<Element>) {
     let (card, panel) = (changed.get_bounding_client_rect(), figure.get_bounding_client_rect());
     let top = card.top() - panel.top() + f64::from(figure.scroll_top());
     let bottom = top + card.height();
-    let (view_top, view_h) = (f64::from(figure.scroll_top()), f64::from(figure.client_height()));
+    // (the status strip stays at the top of the panel: the view starts under it)
+    let head = figure
+        .query_selector(".alp-fig-head")
+        .ok()
+        .flatten()
+        .map_or(0.0, |h| h.get_bounding_client_rect().height());
+    let (view_top, view_h) =
+        (f64::from(figure.scroll_top()) + head, f64::from(figure.client_height()) - head);
     // Show its bottom (where a new card grows), but never lose its top.
-    let target = if top < view_top || bottom - top > view_h { top - 12.0 } else { bottom - view_h + 12.0 };
+    let target = if top < view_top || bottom - top > view_h {
+        top - 12.0 - head
+    } else {
+        bottom - view_h - head + 12.0
+    };
     if top < view_top || bottom > view_top + view_h {
         figure.set_scroll_top(target.max(0.0) as i32);
     }

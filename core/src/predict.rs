@@ -111,13 +111,15 @@ fn authored(scenario: &Scenario, trace: &Trace, lang: Lang) -> Vec<Ask> {
             continue;
         }
         let (text, choices, explain) = q.texts(lang.code());
+        let key = format!("q{i}");
+        let (choices, answer) = shuffled(choices, q.answer, &format!("{}/{key}", scenario.id));
         asks.push(Ask {
-            key: format!("q{i}"),
+            key,
             step,
             label: trace.steps[step].label,
             text,
             choices,
-            answer: q.answer,
+            answer,
             explain,
             authored: true,
             about: None,
@@ -136,8 +138,10 @@ fn record_questions(trace: &Trace, lang: Lang) -> Vec<Ask> {
         .map(|i| {
             let before = steps[i].record_len as usize;
             let after = steps[i + 1].record_len as usize;
-            // Plausible neighbours: nothing added, one added, two added.
-            let choices: Vec<usize> = (before..=before + 2).collect();
+            // Three counts in a row around the right one, which is not
+            // always in the same place (one less, nothing added, more).
+            let lowest = after.saturating_sub(seed(&format!("{}/record-{i}", trace.scenario)) as usize % 3);
+            let choices: Vec<usize> = (lowest..lowest + 3).collect();
             let answer = choices.iter().position(|&n| n == after).unwrap_or(0);
             let added = after - before;
             let explain = lang.fill(
@@ -174,6 +178,9 @@ fn status_question(trace: &Trace, lang: Lang) -> Option<Ask> {
     if !endings.contains(&ending) {
         endings.push(ending);
     }
+    // (in an order of their own per scenario: the first is not the answer)
+    let order = permutation(endings.len(), &format!("{}/status", trace.scenario));
+    let endings: Vec<&str> = order.iter().map(|&k| endings[k]).collect();
     let calls = trace.result.get("calls").and_then(serde_json::Value::as_i64).unwrap_or(0);
     let explain = lang.fill(
         "explain_status",
@@ -194,6 +201,27 @@ fn status_question(trace: &Trace, lang: Lang) -> Option<Ask> {
         authored: false,
         about: None,
     })
+}
+
+/// A number from a text (FNV-1a): the same on every machine and in every
+/// language, so a question's choices keep their order when the learner
+/// switches language.
+fn seed(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// The order `0..n` shuffled by `key` (each index ranked by its own seed).
+fn permutation(n: usize, key: &str) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|i| seed(&format!("{key}#{i}")));
+    order
+}
+
+/// Choices in the order of `key`, and where the right one went.
+fn shuffled(choices: Vec<String>, answer: usize, key: &str) -> (Vec<String>, usize) {
+    let order = permutation(choices.len(), key);
+    let at = order.iter().position(|&k| k == answer).unwrap_or(answer);
+    (order.iter().map(|&k| choices[k].clone()).collect(), at)
 }
 
 fn why_key(ending: &str) -> String {

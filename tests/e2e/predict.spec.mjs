@@ -1,6 +1,15 @@
 // Predict, then step; what if the model had answered otherwise; a link to
 // this exact step. In zh and en, in real Chromium.
-import { test, expect, EL, open, command, state } from "./helpers.mjs";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { test, expect, EL, open, command, state, root } from "./helpers.mjs";
+
+/** The right choice of a scenario's authored question, as the file says it. */
+function rightChoice(id, index, lang) {
+  const q = JSON.parse(readFileSync(path.join(root, `fixtures/scenarios/${id}.json`), "utf8")).questions[index];
+  const c = q.choices[q.answer];
+  return typeof c === "string" ? c : c[lang];
+}
 
 const WORDS = {
   en: { wrong: "Not quite", right: "Right.", score: (r, a) => `Right ${r} of ${a}`, run: "Run this version" },
@@ -60,11 +69,14 @@ for (const lang of ["en", "zh"]) {
     await page.locator(command("step")).click();
     expect((await state(page)).recordLength, "the next step runs it").toBe(1);
 
-    // 3. The authored question on saving the reply (its first choice is right).
+    // 3. The authored question on saving the reply (its choices are in an
+    // order of their own: the right one is found by its text).
     const third = await stepToQuestion(page);
     expect(third.key).toBe("q0");
     expect(third.label).toBe("loop.save_response");
-    await page.locator(`${panel} [data-choice="0"]`).click();
+    const authored = (await choices(page)).indexOf(rightChoice("report", 0, lang));
+    expect(authored, "the right choice is on screen").toBeGreaterThanOrEqual(0);
+    await page.locator(`${panel} [data-choice="${authored}"]`).click();
     await expect(page.locator(`${panel} .alp-score`)).toContainText(w.score(2, 3));
 
     const answers = await page.evaluate(() => window.answers);

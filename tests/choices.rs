@@ -1,0 +1,63 @@
+//! The prediction questions give nothing away: the right choice sits in
+//! every place about as often (choices in an order of their own per
+//! question, the same in every language), and no choice is more than
+//! about twice as long as another.
+
+use agent_loop_core::i18n::Lang;
+use agent_loop_core::predict::questions;
+use agent_loop_core::run::record_scenario;
+use agent_loop_core::scenario::{load_shipped, Scenario};
+use agent_loop_core::vocab::Code;
+
+fn shipped() -> Vec<Scenario> {
+    load_shipped().into_iter().filter_map(|(_, s)| s.ok()).collect()
+}
+
+fn langs() -> [Lang; 2] {
+    [Lang::parse("zh").unwrap(), Lang::parse("en").unwrap()]
+}
+
+#[test]
+fn choices_give_nothing_away_by_place_or_length() {
+    // Where the right choice is, over every question of every shipped
+    // scenario (three choices or more), and how long the choices are.
+    let mut at = [0usize; 3];
+    let mut long = Vec::new();
+    for scenario in shipped() {
+        let trace = record_scenario(&scenario);
+        for lang in langs() {
+            for ask in questions(&scenario, &trace, lang, Code::Python, &[]) {
+                if ask.choices.len() >= 3 && ask.answer < 3 {
+                    at[ask.answer] += 1;
+                }
+                let chars: Vec<usize> = ask.choices.iter().map(|c| c.chars().count()).collect();
+                let (short, longest) = (*chars.iter().min().unwrap(), *chars.iter().max().unwrap());
+                // (about twice: one or two characters of slack for the shortest)
+                if ask.authored && longest > 2 * short + 2 {
+                    long.push(format!("{} {} {}: {chars:?}", scenario.id, ask.key, lang.code()));
+                }
+            }
+        }
+    }
+    let total: usize = at.iter().sum();
+    assert!(total > 60, "{at:?}");
+    for (place, n) in at.iter().enumerate() {
+        assert!(
+            *n * 5 >= total,
+            "the right choice is choice {place} in only {n} of {total} questions: {at:?}"
+        );
+        assert!(*n * 2 <= total, "the right choice is choice {place} in {n} of {total} questions: {at:?}");
+    }
+    assert!(long.is_empty(), "a choice more than twice as long as another:\n{}", long.join("\n"));
+}
+
+#[test]
+fn a_question_keeps_its_order_in_every_language() {
+    for scenario in shipped() {
+        let trace = record_scenario(&scenario);
+        let [zh, en] = langs().map(|l| questions(&scenario, &trace, l, Code::Python, &[]));
+        for (a, b) in zh.iter().zip(&en) {
+            assert_eq!((&a.key, a.answer), (&b.key, b.answer), "{}", scenario.id);
+        }
+    }
+}
