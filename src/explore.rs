@@ -172,19 +172,21 @@ pub fn beside(scenario: &Scenario, beside: Option<Function>, lang: Lang) -> Stri
 /// What differs where the runs part, in the learner's words where there
 /// are some (a leading space; empty when nothing is named).
 fn differs(c: &Comparison, lang: Lang) -> String {
-    let differs: Vec<String> = c
-        .differs
-        .iter()
-        .map(|d| match d.as_str() {
-            "line" | "record" | "end" => lang.word(&format!("differs_{d}")).to_string(),
-            local => local.to_string(),
-        })
-        .collect();
+    let differs: Vec<String> = c.differs.iter().map(|d| local_or_word(d, lang)).collect();
     if differs.is_empty() {
         String::new()
     } else {
         // (the word brings its own space where its language has one)
         lang.fill("compare_differs", &[("what", differs.join(lang.word("list_sep")))])
+    }
+}
+
+/// A difference in the learner's words (`line`, `record`, `end`), or the
+/// name of the local that differs.
+fn local_or_word(d: &str, lang: Lang) -> String {
+    match d {
+        "line" | "record" | "end" => lang.word(&format!("differs_{d}")).to_string(),
+        local => local.to_string(),
     }
 }
 
@@ -209,6 +211,37 @@ fn summary_rows(c: &Comparison, lang: Lang) -> String {
     [status, calls, row("compare_record", &|s| s.record.to_string()), steps].concat()
 }
 
+/// Where the runs part, in words: the step, and each run's place there.
+fn parting(
+    c: &Comparison,
+    places: &Places,
+    lang: Lang,
+    names: (&str, &str),
+    place: &dyn Fn(At) -> String,
+) -> String {
+    let other_loop = c.lesson.function != c.changed.function;
+    let (lesson_name, changed_name) = (names.0.to_string(), names.1.to_string());
+    match c.parts_at {
+        Some(n) => lang.fill(
+            match (other_loop, c.values_from.is_some()) {
+                (true, _) => "compare_parts_beside",
+                // (values differed before: not every step before is the same)
+                (false, true) => "compare_parts_lines",
+                (false, false) => "compare_parts",
+            },
+            &[
+                ("n", (n + 1).to_string()),
+                ("lesson_name", lesson_name.clone()),
+                ("changed_name", changed_name.clone()),
+                ("lesson", place(places.parting.0)),
+                ("changed", place(places.parting.1)),
+            ],
+        ),
+        None if other_loop => lang.word("compare_same_beside").to_string(),
+        None => lang.word("compare_same").to_string(),
+    }
+}
+
 /// The two runs side by side, where they part, and where the lesson's run
 /// is at the step shown (so both can be stepped in lockstep).
 pub fn compare(c: &Comparison, places: &Places, lang: Lang) -> String {
@@ -228,20 +261,7 @@ pub fn compare(c: &Comparison, places: &Places, lang: Lang) -> String {
             },
         )
     };
-    let parts = match c.parts_at {
-        Some(n) => lang.fill(
-            if other_loop { "compare_parts_beside" } else { "compare_parts" },
-            &[
-                ("n", (n + 1).to_string()),
-                ("lesson_name", lesson_name.clone()),
-                ("changed_name", changed_name.clone()),
-                ("lesson", place(places.parting.0)),
-                ("changed", place(places.parting.1)),
-            ],
-        ),
-        None if other_loop => lang.word("compare_same_beside").to_string(),
-        None => lang.word("compare_same").to_string(),
-    };
+    let parts = parting(c, places, lang, (&lesson_name, &changed_name), &place);
     let title = if other_loop {
         lang.fill(
             "compare_title_beside",
@@ -250,7 +270,14 @@ pub fn compare(c: &Comparison, places: &Places, lang: Lang) -> String {
     } else {
         lang.word("compare_title").to_string()
     };
-    let differs = differs(c, lang);
+    let mut differs = differs(c, lang);
+    // Values that differ before the lines do (the same line, another reply).
+    if let (Some((v, names)), Some(_)) = (&c.values_from, c.parts_at) {
+        let what: Vec<String> = names.iter().map(|d| local_or_word(d, lang)).collect();
+        let what = what.join(lang.word("list_sep"));
+        let said = [("n", (v + 1).to_string()), ("place", place(places.values)), ("what", what)];
+        differs.push_str(&lang.fill("compare_values_first", &said));
+    }
     let same = places.here == places.lesson_here;
     // Where the lesson's run is at the step shown (once the learner has started).
     let lockstep = places.position.map_or(String::new(), |p| {

@@ -52,7 +52,7 @@ const CORE: Crate = Crate {
             "session",
             &[
                 &["amount", "changes", "doubles", "notice", "predictions", "scope", "what_if"],
-                &["breakpoints", "catalogue", "options", "recorder", "replay"],
+                &["breakpoints", "catalogue", "json_lines", "options", "recorder", "replay"],
                 &["listings", "state"],
             ],
         ),

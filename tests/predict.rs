@@ -229,10 +229,16 @@ fn what_if_the_second_reply_had_stopped_at_max_tokens() {
     let c = s.what_if_state().comparison.as_ref().unwrap();
     assert_eq!((c.lesson.ending.as_str(), c.changed.ending.as_str()), ("answered", "model_stopped"));
     let at = c.parts_at.expect("they part");
-    // They part where the second model call returns its reply: the same steps before.
-    assert_eq!(s.replay().trace().steps[at].label, "ask.return");
-    assert!(s.replay().trace().steps[..at].iter().filter(|st| st.label == "loop.ask").count() == 2);
-    assert_eq!(s.what_if_state().lesson_step(at, s.replay().code()).unwrap().0, "ask.return");
+    // The values differ from where the second model call returns its reply;
+    // the runs part where their lines do: two different places.
+    let (values, names) = c.values_from.clone().expect("the reply differs first");
+    assert_eq!(s.replay().trace().steps[values].label, "ask.return");
+    assert!(names.contains(&"response".to_string()), "{names:?}");
+    assert!(s.replay().trace().steps[..values].iter().filter(|st| st.label == "loop.ask").count() == 2);
+    let (mine, lessons) =
+        (s.replay().trace().steps[at].label, s.what_if_state().lesson_step(at, s.replay().code()).unwrap().0);
+    assert_ne!(mine, lessons, "two different places");
+    assert!(at > values);
     s.to_parting();
     assert_eq!(s.replay().position(), at);
     s.what_if(None).unwrap();

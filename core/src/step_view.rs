@@ -120,6 +120,8 @@ pub struct Places {
     /// Beside another loop, past the step where they part: no step of the
     /// lesson's loop stands beside this one any more.
     pub parted: bool,
+    /// Where values first differ before that (the changed run's step).
+    pub values: At,
 }
 
 /// The comparison's places, when a changed version is on screen.
@@ -140,6 +142,7 @@ pub fn comparison_places(session: &Session) -> Option<Places> {
             _ => session.what_if_state().lesson_step(p, replay.code()),
         }),
         parted: other_loop && position.zip(comparison.parts_at).is_some_and(|(p, at)| p > at),
+        values: comparison.values_from.as_ref().and_then(|(v, _)| at(*v)),
         parting: match (comparison.lesson_at, comparison.parts_at) {
             (Some(l), Some(n)) => (session.what_if_state().lesson_step(l, replay.code()), at(n)),
             _ => (None, None),

@@ -14,8 +14,8 @@
 //! read once), [`catalogue`] (the scenarios, the one on screen),
 //! [`recorder`] (doubles, overrides, budgets), [`replay`] (the recording
 //! on screen, its debugger), [`breakpoints`] (the one grammar), [`amount`],
-//! [`notice`], [`predictions`], [`what_if`] and [`state`] (`el.state()`).
-//! This file holds the `Session` that puts them together.
+//! [`notice`], [`predictions`], [`what_if`], [`json_lines`], [`state`]; this
+//! file holds the `Session` that puts them together.
 
 use crate::debugger::Command;
 use crate::i18n::Lang;
@@ -32,6 +32,7 @@ pub mod breakpoints;
 pub mod catalogue;
 pub mod changes;
 pub mod doubles;
+pub mod json_lines;
 pub mod listings;
 pub mod notice;
 pub mod options;
@@ -100,7 +101,6 @@ impl Session {
             what_if: WhatIf::default(),
         };
         session.rerecord();
-        // Another loop of the program beside the scenario's own (`compare`).
         let shown = session.scenario().map(|s| s.function);
         if let Some((compare, edit)) = what_if::compare_edit(&options.compare, settings.scope.function, shown)
         {
@@ -439,7 +439,7 @@ impl Session {
             self.changes.setup = true;
             self.what_if.refuse(problems)
         })?;
-        self.what_if(Some(&edit)).inspect_err(|_| what_if::at_lines(&mut self.what_if.problems, texts))
+        self.what_if(Some(&edit)).inspect_err(|_| json_lines::at_lines(&mut self.what_if.problems, texts))
     }
 
     /// Go to the first step where the two runs part.

@@ -104,6 +104,10 @@ pub struct Comparison {
     pub lesson_at: Option<usize>,
     /// What differs there: local names, or `line`, `record`, `end`.
     pub differs: Vec<String>,
+    /// Where values first differ, when that is before the runs part (the
+    /// same line with another `response`), and which: the place the runs
+    /// part is the first step where their lines differ.
+    pub values_from: Option<(usize, Vec<String>)>,
 }
 
 /// What a run came to.
@@ -125,13 +129,21 @@ pub struct Summary {
 impl Comparison {
     /// Two runs side by side: where they part (a scan of both traces).
     pub fn of(lesson: &Trace, changed: &Trace) -> Comparison {
-        let (lesson_at, parts_at, differs) = if lesson.function == changed.function {
-            let at = lesson.parts_from(changed);
-            (at, at, at.map(|i| lesson.differences(changed, i)).unwrap_or_default())
+        let (lesson_at, parts_at, differs, values_from) = if lesson.function == changed.function {
+            // The runs part where their lines do; values may differ before.
+            let first = lesson.parts_from(changed);
+            let end = lesson.steps.len().max(changed.steps.len());
+            let lines_part = |from: usize| {
+                (from..=end)
+                    .find(|&i| lesson.differences(changed, i).iter().any(|d| d == "line" || d == "end"))
+            };
+            let at = first.and_then(lines_part);
+            let values = first.filter(|f| Some(*f) != at).map(|f| (f, lesson.differences(changed, f)));
+            (at, at, at.map(|i| lesson.differences(changed, i)).unwrap_or_default(), values)
         } else {
             let at = beside(lesson, changed);
             let differs = if at.is_some() { vec!["line".to_string()] } else { Vec::new() };
-            (at.map(|a| a.0), at.map(|a| a.1), differs)
+            (at.map(|a| a.0), at.map(|a| a.1), differs, None)
         };
         Comparison {
             lesson: Summary::of(lesson),
@@ -139,6 +151,7 @@ impl Comparison {
             parts_at,
             lesson_at,
             differs,
+            values_from,
         }
     }
 }
@@ -412,83 +425,4 @@ impl EditProblem {
             None => lang.fill("edit_problem", &said),
         }
     }
-}
-
-/// Each problem of a refused edit that names a place in an editor's text
-/// (`model[1].stop_reason` in the `model` editor) gets that place's line.
-pub fn at_lines(problems: &mut [EditProblem], texts: &[(&str, &str)]) {
-    for p in problems.iter_mut().filter(|p| p.line.is_none()) {
-        let Some((field, text)) = texts.iter().find(|(f, _)| p.field.starts_with(f)) else { continue };
-        let places = value_lines(text);
-        let path = &p.field[field.len()..];
-        // The place itself, else the nearest place that holds it.
-        let found = (0..=path.len())
-            .rev()
-            .filter(|&n| path.is_char_boundary(n))
-            .find_map(|n| places.iter().find(|(at, _)| at == &path[..n]).map(|(_, line)| *line));
-        p.line = found;
-    }
-}
-
-/// Where each value of a JSON text starts: its path (`[1].stop_reason`)
-/// and line (from 1). A text that is not JSON gives what was read of it.
-fn value_lines(text: &str) -> Vec<(String, usize)> {
-    // The open containers: the path to each, and its next index (arrays) or
-    // the last key read (objects).
-    enum Open {
-        List(String, usize),
-        Map(String, Option<String>),
-    }
-    let (mut out, mut stack, mut line) = (Vec::new(), Vec::<Open>::new(), 1);
-    let mut chars = text.chars().peekable();
-    let mut expect_key = false;
-    while let Some(c) = chars.next() {
-        let here = |stack: &[Open]| match stack.last() {
-            None => String::new(),
-            Some(Open::List(p, i)) => format!("{p}[{i}]"),
-            Some(Open::Map(p, k)) => format!("{p}.{}", k.clone().unwrap_or_default()),
-        };
-        match c {
-            '\n' => line += 1,
-            '"' => {
-                let mut word = String::new();
-                while let Some(c) = chars.next() {
-                    match c {
-                        '\\' => word.extend(chars.next()),
-                        '"' => break,
-                        c => word.push(c),
-                    }
-                }
-                if expect_key {
-                    if let Some(Open::Map(_, k)) = stack.last_mut() {
-                        *k = Some(word);
-                    }
-                    expect_key = false;
-                } else {
-                    out.push((here(&stack), line));
-                }
-            }
-            '[' | '{' => {
-                let path = here(&stack);
-                out.push((path.clone(), line));
-                stack.push(if c == '[' { Open::List(path, 0) } else { Open::Map(path, None) });
-                expect_key = c == '{';
-            }
-            ']' | '}' => {
-                stack.pop();
-            }
-            ',' => match stack.last_mut() {
-                Some(Open::List(_, i)) => *i += 1,
-                Some(Open::Map(..)) => expect_key = true,
-                None => {}
-            },
-            c if c.is_ascii_alphanumeric() || c == '-' => {
-                if out.last().is_none_or(|(p, _)| *p != here(&stack)) {
-                    out.push((here(&stack), line));
-                }
-            }
-            _ => {}
-        }
-    }
-    out
 }

@@ -1,0 +1,83 @@
+//! Where a refused what-if edit's problem sits in the editor's text: the
+//! line of each value of a JSON text, by its path (`[1].stop_reason`).
+
+use super::what_if::EditProblem;
+
+/// Each problem of a refused edit that names a place in an editor's text
+/// (`model[1].stop_reason` in the `model` editor) gets that place's line.
+pub fn at_lines(problems: &mut [EditProblem], texts: &[(&str, &str)]) {
+    for p in problems.iter_mut().filter(|p| p.line.is_none()) {
+        let Some((field, text)) = texts.iter().find(|(f, _)| p.field.starts_with(f)) else { continue };
+        let places = value_lines(text);
+        let path = &p.field[field.len()..];
+        // The place itself, else the nearest place that holds it.
+        let found = (0..=path.len())
+            .rev()
+            .filter(|&n| path.is_char_boundary(n))
+            .find_map(|n| places.iter().find(|(at, _)| at == &path[..n]).map(|(_, line)| *line));
+        p.line = found;
+    }
+}
+
+/// Where each value of a JSON text starts: its path (`[1].stop_reason`)
+/// and line (from 1). A text that is not JSON gives what was read of it.
+fn value_lines(text: &str) -> Vec<(String, usize)> {
+    // The open containers: the path to each, and its next index (arrays) or
+    // the last key read (objects).
+    enum Open {
+        List(String, usize),
+        Map(String, Option<String>),
+    }
+    let (mut out, mut stack, mut line) = (Vec::new(), Vec::<Open>::new(), 1);
+    let mut chars = text.chars().peekable();
+    let mut expect_key = false;
+    while let Some(c) = chars.next() {
+        let here = |stack: &[Open]| match stack.last() {
+            None => String::new(),
+            Some(Open::List(p, i)) => format!("{p}[{i}]"),
+            Some(Open::Map(p, k)) => format!("{p}.{}", k.clone().unwrap_or_default()),
+        };
+        match c {
+            '\n' => line += 1,
+            '"' => {
+                let mut word = String::new();
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => word.extend(chars.next()),
+                        '"' => break,
+                        c => word.push(c),
+                    }
+                }
+                if expect_key {
+                    if let Some(Open::Map(_, k)) = stack.last_mut() {
+                        *k = Some(word);
+                    }
+                    expect_key = false;
+                } else {
+                    out.push((here(&stack), line));
+                }
+            }
+            '[' | '{' => {
+                let path = here(&stack);
+                out.push((path.clone(), line));
+                stack.push(if c == '[' { Open::List(path, 0) } else { Open::Map(path, None) });
+                expect_key = c == '{';
+            }
+            ']' | '}' => {
+                stack.pop();
+            }
+            ',' => match stack.last_mut() {
+                Some(Open::List(_, i)) => *i += 1,
+                Some(Open::Map(..)) => expect_key = true,
+                None => {}
+            },
+            c if c.is_ascii_alphanumeric() || c == '-' => {
+                if out.last().is_none_or(|(p, _)| *p != here(&stack)) {
+                    out.push((here(&stack), line));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
