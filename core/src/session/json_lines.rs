@@ -71,10 +71,11 @@ fn value_lines(text: &str) -> Vec<(String, usize)> {
                 Some(Open::Map(..)) => expect_key = true,
                 None => {}
             },
-            c if c.is_ascii_alphanumeric() || c == '-' => {
-                if out.last().is_none_or(|(p, _)| *p != here(&stack)) {
-                    out.push((here(&stack), line));
-                }
+            // (a number, true, false or null: once, where it starts)
+            c if (c.is_ascii_alphanumeric() || c == '-')
+                && out.last().is_none_or(|(p, _)| *p != here(&stack)) =>
+            {
+                out.push((here(&stack), line));
             }
             _ => {}
         }
