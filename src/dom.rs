@@ -105,6 +105,11 @@ pub fn rove(root: &Element, from: &Element, key: &str) -> bool {
     if let Ok(button) = all[to].clone().dyn_into::<HtmlElement>() {
         let _ = button.focus();
     }
+    // The code panel follows the focus (its row, with context around it).
+    let code = root.query_selector(".alp-code").ok().flatten();
+    if let Some(row) = all[to].closest(".alp-row").ok().flatten() {
+        scroll_into_code(&row, code);
+    }
     true
 }
 

@@ -213,7 +213,7 @@ fn seed(text: &str) -> u64 {
 /// The order `0..n` shuffled by `key` (each index ranked by its own seed).
 fn permutation(n: usize, key: &str) -> Vec<usize> {
     let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by_key(|i| seed(&format!("{key}#{i}")));
+    crate::vocab::sort_small_by_key(&mut order, |i| seed(&format!("{key}#{i}")));
     order
 }
 

@@ -72,9 +72,17 @@ test("keyboard only: tab to the controls, set a breakpoint, debug, step, continu
     const first = await line();
     for (let i = 0; i < 200 && (await line()) !== ask; i++) await page.keyboard.press("ArrowDown");
     expect(await line()).toBe(ask);
+    // The code panel follows the focus: the focused line number is in its view.
+    const seen = await page.$eval(EL, (e) => {
+      const code = e.shadowRoot.querySelector(".alp-code").getBoundingClientRect();
+      const b = e.shadowRoot.activeElement.getBoundingClientRect();
+      return b.top >= code.top - 1 && b.bottom <= code.bottom + 1;
+    });
+    expect(seen, "the focused line number is in view").toBe(true);
     expect((await state(page)).label, "↓ on a line number moves the focus, not the run").toBe("loop.rule");
     await page.keyboard.press("Space");
     expect(await pressed(page, ask)).toBe("true");
+    await page.keyboard.press("End");
     await page.keyboard.press("Home");
     expect(await line()).toBe(first);
     // One Tab stop: the next Tab leaves the line numbers.
