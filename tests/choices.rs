@@ -3,19 +3,12 @@
 //! question, the same in every language), and no choice is more than
 //! about twice as long as another.
 
-use agent_loop_core::i18n::Lang;
 use agent_loop_core::predict::questions;
 use agent_loop_core::run::record_scenario;
-use agent_loop_core::scenario::{load_shipped, Scenario};
 use agent_loop_core::vocab::Code;
 
-fn shipped() -> Vec<Scenario> {
-    load_shipped().into_iter().filter_map(|(_, s)| s.ok()).collect()
-}
-
-fn langs() -> [Lang; 2] {
-    [Lang::parse("zh").unwrap(), Lang::parse("en").unwrap()]
-}
+mod common;
+use common::{langs, shipped};
 
 #[test]
 fn choices_give_nothing_away_by_place_or_length() {
@@ -55,7 +48,7 @@ fn choices_give_nothing_away_by_place_or_length() {
 fn a_question_keeps_its_order_in_every_language() {
     for scenario in shipped() {
         let trace = record_scenario(&scenario);
-        let [zh, en] = langs().map(|l| questions(&scenario, &trace, l, Code::Python, &[]));
+        let [en, zh] = langs().map(|l| questions(&scenario, &trace, l, Code::Python, &[]));
         for (a, b) in zh.iter().zip(&en) {
             assert_eq!((&a.key, a.answer), (&b.key, b.answer), "{}", scenario.id);
         }

@@ -8,19 +8,14 @@ use agent_loop_core::lesson;
 use agent_loop_core::predict::{problems, questions};
 use agent_loop_core::programs::lesson_one;
 use agent_loop_core::run::record_scenario;
-use agent_loop_core::scenario::{load_shipped, Scenario};
+use agent_loop_core::scenario::Scenario;
 use agent_loop_core::session::{stop_line, FixtureDoubles, Options, Session};
 use agent_loop_core::trace::Event;
 use agent_loop_core::vocab::{Code, Function};
 use serde_json::{json, Value};
 
-fn shipped() -> Vec<Scenario> {
-    load_shipped().into_iter().filter_map(|(_, s)| s.ok()).collect()
-}
-
-fn langs() -> [Lang; 2] {
-    [Lang::parse("en").unwrap(), Lang::parse("zh").unwrap()]
-}
+mod common;
+use common::{langs, shipped};
 
 #[test]
 fn every_generated_answer_is_what_the_trace_does() {

@@ -1,7 +1,19 @@
 //! Helpers shared by the native test files.
 #![allow(dead_code)]
 
+use agent_loop_core::i18n::Lang;
+use agent_loop_core::scenario::{load_shipped, Scenario};
 use serde_json::Value;
+
+/// Every shipped scenario that parses.
+pub fn shipped() -> Vec<Scenario> {
+    load_shipped().into_iter().filter_map(|(_, s)| s.ok()).collect()
+}
+
+/// Both languages, English first.
+pub fn langs() -> [Lang; 2] {
+    [Lang::parse("en").unwrap(), Lang::parse("zh").unwrap()]
+}
 
 /// Checks that every message carrying tool_result blocks is a `user`
 /// message answering exactly the tool_use ids of the message before it, in
