@@ -45,11 +45,27 @@ pub fn focused_card(root: &HtmlElement) -> Option<String> {
 pub fn focus_card(root: &HtmlElement, index: &str) {
     let selector = format!(r#".alp-figure [data-message-index="{index}"]"#);
     let Some(card) = root.query_selector(&selector).ok().flatten() else { return };
+    focus_still(&card);
+}
+
+/// Move the focus without letting the browser scroll the page to it (a
+/// learner's place on the page is theirs); an element below the window's
+/// edge is then brought up just far enough to be seen.
+pub fn focus_still(el: &Element) {
     // SVG elements have focus() too; call it without a web-sys binding.
-    if let Ok(focus) = js_sys::Reflect::get(&card, &"focus".into()) {
+    let options = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&options, &"preventScroll".into(), &true.into());
+    if let Ok(focus) = js_sys::Reflect::get(el, &"focus".into()) {
         if let Some(focus) = focus.dyn_ref::<js_sys::Function>() {
-            let _ = focus.call0(&card);
+            let _ = focus.call1(el, &options);
         }
+    }
+    let below = web_sys::window()
+        .and_then(|w| w.inner_height().ok())
+        .and_then(|h| h.as_f64())
+        .is_some_and(|h| el.get_bounding_client_rect().bottom() > h);
+    if below {
+        el.scroll_into_view_with_bool(false);
     }
 }
 

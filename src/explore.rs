@@ -293,6 +293,10 @@ pub fn compare(c: &Comparison, places: &Places, lang: Lang) -> String {
             esc(&text)
         )
     });
+    // Why the new run is at its start, when the learner was further on.
+    let restart = places.restart.map_or(String::new(), |(n, why)| {
+        format!(r#"<p class="alp-restart">{}</p>"#, esc(&lang.fill(why, &[("n", (n + 1).to_string())])))
+    });
     let to_parting = if c.parts_at.is_some() {
         format!(
             r#"<button type="button" data-action="to-parting">{}</button> "#,
@@ -302,7 +306,7 @@ pub fn compare(c: &Comparison, places: &Places, lang: Lang) -> String {
         String::new()
     };
     format!(
-        r#"<p class="alp-compare-title">{}</p><table><thead><tr><td></td><th scope="col"{names}>{}</th><th scope="col"{names}>{}</th></tr></thead><tbody>{rows}</tbody></table><p class="alp-parting">{}{}</p>{lockstep}<p>{to_parting}<button type="button" data-action="back-to-lesson">{}</button></p>"#,
+        r#"<p class="alp-compare-title">{}</p><table><thead><tr><td></td><th scope="col"{names}>{}</th><th scope="col"{names}>{}</th></tr></thead><tbody>{rows}</tbody></table><p class="alp-parting">{}{}</p>{restart}{lockstep}<p>{to_parting}<button type="button" data-action="back-to-lesson">{}</button></p>"#,
         esc(&title),
         esc(&lesson_name),
         esc(&changed_name),

@@ -259,8 +259,8 @@ impl Page {
             _ if !self.root.matches(":focus-within").unwrap_or(true) => Some(".alp-code"),
             _ => None,
         };
-        if let Some(el) = target.and_then(|t| self.q(t)).and_then(|e| e.dyn_into::<HtmlElement>().ok()) {
-            let _ = el.focus();
+        if let Some(el) = target.and_then(|t| self.q(t)) {
+            dom::focus_still(&el);
         }
     }
 

@@ -193,9 +193,8 @@ pub fn shell(heading_level: Option<u8>) -> String {
 <p class="alp-bp-note" data-role="unreached" aria-live="polite" hidden></p>
 <div class="alp-main">
   <section class="alp-code-panel"><div class="alp-h3"{h}><span class="alp-l-code"></span> <span class="alp-stack" translate="no"></span></div><div class="alp-code" tabindex="-1"></div><p class="alp-provenance alp-l-provenance"></p></section>
-  <section class="alp-figure-panel"><section class="alp-caption" data-role="caption"><div class="alp-caption-title"{h}></div><p class="alp-caption-body"></p></section><div class="alp-h3 alp-l-record"{h}></div><div class="alp-figure"><div class="alp-fig-head"></div><div class="alp-fig-record"></div><div class="alp-fig-staged"></div></div><div class="alp-card-full" data-role="card" aria-live="polite"></div><div class="alp-sr alp-figure-text"></div></section>
+  <section class="alp-figure-panel"><section class="alp-caption" data-role="caption"><div class="alp-caption-title"{h}></div><p class="alp-caption-body"></p></section><section class="alp-predict-panel" data-role="predict" hidden></section><div class="alp-h3 alp-l-record"{h}></div><div class="alp-figure"><div class="alp-fig-head"></div><div class="alp-fig-record"></div><div class="alp-fig-staged"></div></div><div class="alp-card-full" data-role="card" aria-live="polite"></div><div class="alp-sr alp-figure-text"></div></section>
 </div>
-<section class="alp-predict-panel" data-role="predict" hidden></section>
 <section class="alp-beside" data-role="beside" hidden></section>
 <section class="alp-compare" data-role="compare" tabindex="-1" hidden></section>
 <div class="alp-sr alp-live" aria-live="polite"></div>

@@ -282,6 +282,7 @@ fn check_panels(xx: Lang, scenario: &Scenario, trace: &Trace, found: &mut Vec<St
             parting: (here, there),
             parted: false,
             values: here,
+            restart: Some((7, "compare_restart_parted")),
         };
         let html = explore::compare(&comparison, &places, xx);
         check(&format!("{} comparison", scenario.id), &html, found);

@@ -247,12 +247,15 @@ fn a_bad_edit_names_the_field_and_leaves_the_run_as_it_was() {
     s.command(Command::Step);
     s.command(Command::Step);
     let before = (s.state(), s.replay().trace().steps.len());
-    let cases: [(&str, &str, &str); 5] = [
+    let cases: [(&str, &str, &str); 7] = [
         ("model", "[{", "model"),
         ("model", "{}", "model"),
         ("model", "[]", "model"),
         ("model", r#"[{"stop_reason": 5, "content": []}]"#, "model[0].stop_reason"),
+        // A misspelt field is not a reply without that field.
+        ("model", r#"[{"stop_reasn": "end_turn", "content": []}]"#, "model[0].stop_reasn"),
         ("process", r#"{"returncode": "one"}"#, "process"),
+        ("process", "[]", "process"),
     ];
     for (edited, text, field) in cases {
         let problems = s.what_if_texts(&[(edited, text)], None).expect_err(field);

@@ -182,3 +182,33 @@ fn a_frame_that_raises_is_captioned_as_raising_and_the_output_ends_as_python_s_t
     let (_, body) = lesson::caption(Lang::parse("zh").unwrap(), trace, at);
     assert!(body.contains("超过 3 秒") && !body.contains("3.0"), "{body}");
 }
+
+#[test]
+fn a_what_if_run_keeps_the_place_with_nothing_new_or_says_why_it_starts_over() {
+    let mut s = session("report", "en", false);
+    let en = Lang::parse("en").unwrap();
+    let mut replies = s.scenario().unwrap().localized(en).model.clone();
+    replies[1] = json!({"stop_reason": "max_tokens", "content": []});
+    // Before the runs part: the same step, and nothing on it is "new".
+    for _ in 0..20 {
+        s.command(Command::Step);
+    }
+    let was = s.replay().position();
+    s.what_if(Some(&json!({ "model": replies.clone() }))).unwrap();
+    assert_eq!(s.replay().position(), was, "the place is kept");
+    assert_eq!(s.replay().previous_len(), s.replay().record_len(), "nothing is new at a kept place");
+    assert_eq!(comparison_places(&s).unwrap().restart, None);
+    // Past the parting (at the end of the lesson's run): over, with the reason.
+    s.what_if(None).unwrap();
+    s.command(Command::Run);
+    let end = s.replay().position();
+    s.what_if(Some(&json!({ "model": replies.clone() }))).unwrap();
+    assert!(!s.replay().started(), "the new run starts over");
+    assert_eq!(comparison_places(&s).unwrap().restart, Some((end, "compare_restart_parted")));
+    // From one changed version to another: over, and said so.
+    s.command(Command::Step);
+    s.what_if(Some(&json!({ "model": replies }))).unwrap();
+    assert_eq!(comparison_places(&s).unwrap().restart.map(|r| r.1), Some("compare_restart_version"));
+    s.what_if(None).unwrap();
+    assert_eq!(s.what_if_state().restart, None, "back to the lesson: nothing to explain");
+}

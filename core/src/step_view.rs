@@ -122,6 +122,9 @@ pub struct Places {
     pub parted: bool,
     /// Where values first differ before that (the changed run's step).
     pub values: At,
+    /// The new run started over though the learner was at this step; the
+    /// word that says why.
+    pub restart: Option<(usize, &'static str)>,
 }
 
 /// The comparison's places, when a changed version is on screen.
@@ -143,6 +146,7 @@ pub fn comparison_places(session: &Session) -> Option<Places> {
         }),
         parted: other_loop && position.zip(comparison.parts_at).is_some_and(|(p, at)| p > at),
         values: comparison.values_from.as_ref().and_then(|(v, _)| at(*v)),
+        restart: session.what_if_state().restart,
         parting: match (comparison.lesson_at, comparison.parts_at) {
             (Some(l), Some(n)) => (session.what_if_state().lesson_step(l, replay.code()), at(n)),
             _ => (None, None),

@@ -2,7 +2,7 @@
 // every step of the lesson's eight scenarios, the controls, the current
 // line, the figure and the explanation of the step are inside the window
 // without scrolling the page, and no code row is cut.
-import { test, expect, EL, open } from "./helpers.mjs";
+import { test, expect, EL, open, command } from "./helpers.mjs";
 
 const LESSON = ["request", "error", "success", "timeout", "reject", "report", "limit", "truncated"];
 
@@ -78,3 +78,30 @@ test("an element 760 px wide in a course page keeps code and figure side by side
   });
   expect(side, "the figure stands beside the code").toBe(true);
 });
+
+for (const [width, height] of [[1440, 900], [1280, 800]]) {
+  test(`predict first at ${width} × ${height}: each question and its verdict appear beside the code, and the page never scrolls`, async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    await page.setViewportSize({ width, height });
+    await open(page, "?scenario=report&lang=en&predict=1");
+    const view = () => page.$eval(EL, (e) => {
+      const box = (sel) => e.shadowRoot.querySelector(sel)?.getBoundingClientRect();
+      const inside = (r) => !!r && r.height > 0 && r.top >= -1 && r.bottom <= innerHeight + 1;
+      const q = e.shadowRoot.querySelector(".alp-q-open, .alp-q-result");
+      return { y: scrollY, line: inside(box('[aria-current="step"]')), panel: !q || inside(q.getBoundingClientRect()), asked: !!e.shadowRoot.querySelector(".alp-q-open") };
+    });
+    let asked = 0;
+    await page.locator(command("debug")).click();
+    for (let i = 0; i < 70 && asked < 4; i++) {
+      const v = await view();
+      expect(v, `move ${i}`).toMatchObject({ y: 0, line: true, panel: true });
+      if (v.asked) {
+        asked++;
+        await page.locator(`${EL} .alp-q-open [data-choice="0"]`).click();
+        expect(await view(), `after answering question ${asked}`).toMatchObject({ y: 0, line: true, panel: true });
+      }
+      await page.locator(command("step")).click();
+    }
+    expect(asked, "questions were asked").toBeGreaterThanOrEqual(3);
+  });
+}

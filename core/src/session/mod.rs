@@ -414,15 +414,15 @@ impl Session {
             }
             return Ok(());
         };
-        let was = (self.what_if.changed.is_none() && self.replay.started()).then(|| self.replay.position());
+        let was = self.replay.started().then(|| (self.replay.position(), self.what_if.changed.is_some()));
         let applied = self.what_if.apply(self.catalogue.shown(), self.lang, edit);
         self.changes.setup |= applied.is_err();
         applied?;
         // The lesson's answers wait aside; each changed version starts afresh.
         self.predictions.into_what_if();
         self.rerecord();
-        if let Some(at) = self.what_if.kept_place(was, self.replay.trace()) {
-            self.replay.place(at);
+        if let Some(at) = self.what_if.keep_place(was, self.replay.trace()) {
+            self.replay.open_at(at);
         }
         Ok(())
     }

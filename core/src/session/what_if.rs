@@ -20,6 +20,9 @@ pub struct WhatIf {
     pub lesson_run: Option<Trace>,
     pub comparison: Option<Comparison>,
     pub problems: Vec<EditProblem>,
+    /// The new run starts over though the learner was at step `.0`; `.1`
+    /// is the word that says why.
+    pub restart: Option<(usize, &'static str)>,
 }
 
 impl WhatIf {
@@ -50,16 +53,31 @@ impl WhatIf {
     }
 
     /// Where the learner stays on the new run `shown` after an edit made at
-    /// step `was` of the lesson's run: the same step while the runs have
-    /// not parted yet (beside another loop: the step that stands beside
-    /// it); `None` past the parting, where the new run starts over.
-    pub fn kept_place(&self, was: Option<usize>, shown: &Trace) -> Option<usize> {
+    /// step `was` (`true`: of a changed version, else of the lesson's run):
+    /// the same step while the runs have not parted yet (beside another
+    /// loop: the step that stands beside it). `None` starts the new run
+    /// over, and [`WhatIf::restart`] says why.
+    pub fn keep_place(&mut self, was: Option<(usize, bool)>, shown: &Trace) -> Option<usize> {
+        let kept = self.kept_place(was, shown);
+        self.restart = match (was, kept) {
+            (Some((n, from_version)), None) => {
+                Some((n, if from_version { "compare_restart_version" } else { "compare_restart_parted" }))
+            }
+            _ => None,
+        };
+        kept
+    }
+
+    fn kept_place(&self, was: Option<(usize, bool)>, shown: &Trace) -> Option<usize> {
         let (was, lesson, c) = (was?, self.lesson_run.as_ref()?, self.comparison.as_ref()?);
-        if c.lesson_at.is_some_and(|at| was > at) {
+        if was.1 || c.lesson_at.is_some_and(|at| was.0 > at) {
             return None;
         }
-        let at =
-            if c.lesson.function == c.changed.function { Some(was) } else { counterpart(shown, lesson, was) };
+        let at = if c.lesson.function == c.changed.function {
+            Some(was.0)
+        } else {
+            counterpart(shown, lesson, was.0)
+        };
         at.filter(|at| *at < shown.steps.len())
     }
 
@@ -84,6 +102,7 @@ impl WhatIf {
             None => {
                 self.lesson_run = None;
                 self.comparison = None;
+                self.restart = None;
                 lesson_run
             }
         }
@@ -324,6 +343,10 @@ pub fn changed_scenario(base: &Scenario, lang: Lang, edit: &Value) -> Result<Sce
             }
         }
     }
+    // An empty list would leave every run of main.py without an outcome.
+    if edit.get("process").and_then(Value::as_array).is_some_and(Vec::is_empty) {
+        return Err(problem("process", "edit_process_empty"));
+    }
     for field in ["process", "tool_results", "call"] {
         if let Some(value) = edit.get(field) {
             raw[field] = value.clone();
@@ -356,6 +379,10 @@ pub fn changed_scenario(base: &Scenario, lang: Lang, edit: &Value) -> Result<Sce
     })
 }
 
+/// The fields of a Messages API reply an edit may hold.
+const REPLY_FIELDS: &[&str] =
+    &["stop_reason", "content", "id", "type", "role", "model", "usage", "stop_sequence"];
+
 /// The scenario format lets a reply be malformed on purpose (to show a
 /// protocol error); an edit still has to be a reply: an object whose
 /// `stop_reason`, if given, is a text.
@@ -364,12 +391,18 @@ fn check_replies(list: &[Value]) -> Result<(), Vec<EditProblem>> {
         .iter()
         .enumerate()
         .filter_map(|(i, reply)| match reply {
-            Value::Object(map) => match map.get("stop_reason") {
-                None | Some(Value::String(_)) | Some(Value::Null) => None,
-                Some(_) => {
-                    Some(EditProblem::word(&format!("model[{i}].stop_reason"), "edit_stop_reason", ""))
+            // A misspelt field (`stop_reasn`) would pass as a reply without it.
+            Value::Object(map) => {
+                match (map.keys().find(|k| !REPLY_FIELDS.contains(&k.as_str())), map.get("stop_reason")) {
+                    (Some(key), _) => {
+                        Some(EditProblem::word(&format!("model[{i}].{key}"), "edit_reply_field", ""))
+                    }
+                    (None, None | Some(Value::String(_)) | Some(Value::Null)) => None,
+                    (None, Some(_)) => {
+                        Some(EditProblem::word(&format!("model[{i}].stop_reason"), "edit_stop_reason", ""))
+                    }
                 }
-            },
+            }
             _ => Some(EditProblem::word(&format!("model[{i}]"), "edit_not_reply", "")),
         })
         .collect();
