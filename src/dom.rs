@@ -78,8 +78,9 @@ pub fn scroll_into_code(row: &Element, code: Option<Element>) {
     let bottom = top + row.offset_height();
     let view_top = code.scroll_top();
     let view_h = code.client_height();
-    // Three rows of context above and below the line.
-    let context = 3 * row.offset_height();
+    // About three lines of context above and below the row, less when a
+    // wrapped row is tall: the whole row always fits in the panel.
+    let context = ((view_h - (bottom - top)) / 2).clamp(0, 60);
     if top - context < view_top {
         code.set_scroll_top((top - context).max(0));
     } else if bottom + context > view_top + view_h {

@@ -125,7 +125,8 @@ pub fn highlight(line: &str, language: Code) -> String {
                 j += 1;
             }
             let s: String = chars[i..(j + 1).min(chars.len())].iter().collect();
-            out.push_str(&format!(r#"<span class="tk-s">{}</span>"#, esc(&s)));
+            // (a label in a string may wrap at its dot: `"loop<wbr>.save"`)
+            out.push_str(&format!(r#"<span class="tk-s">{}</span>"#, esc(&s).replace('.', "<wbr>.")));
             i = j + 1;
             continue;
         }
@@ -151,7 +152,15 @@ pub fn highlight(line: &str, language: Code) -> String {
             i = j;
             continue;
         }
+        // A long chain wraps at its joints (`blocks.iter()`, `f(x`), not
+        // inside a name; `<wbr>` is a break chance with no text of its own.
+        if c == '.' {
+            out.push_str("<wbr>");
+        }
         out.push_str(&esc(&c.to_string()));
+        if matches!(c, '(' | '|' | ',') || (c == ':' && chars.get(i + 1) != Some(&':')) {
+            out.push_str("<wbr>");
+        }
         i += 1;
     }
     if out.is_empty() {

@@ -105,3 +105,49 @@ for (const [width, height] of [[1440, 900], [1280, 800]]) {
     expect(asked, "questions were asked").toBeGreaterThanOrEqual(3);
   });
 }
+
+/** In the page: whether the current row is whole inside the code panel,
+ *  and the rows whose text wraps inside a name (`unw|rap_or`). */
+function currentRowAndBreaks() {
+  const root = document.querySelector("agent-loop-playground").shadowRoot;
+  const row = root.querySelector('[aria-current="step"]').getBoundingClientRect();
+  const panel = root.querySelector(".alp-code").getBoundingClientRect();
+  const whole = row.top >= panel.top - 1 && row.bottom <= panel.bottom + 1;
+  const inName = [];
+  for (const code of root.querySelectorAll(".alp-row code")) {
+    if (code.getBoundingClientRect().height < 30) continue; // one line: nothing wraps
+    const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+    let prev = null;
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (let i = 0; i < node.length; i++) {
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const r = range.getClientRects()[0];
+        const ch = node.data[i];
+        if (r && prev && r.top > prev.top + 4 && /\w/.test(ch) && /\w/.test(prev.ch)) inName.push(code.textContent.trim().slice(0, 50));
+        if (r) prev = { top: r.top, ch };
+      }
+    }
+  }
+  return { whole, inName: [...new Set(inName)] };
+}
+
+for (const [width, height] of [[390, 844], [1440, 900]]) {
+  test(`switching Python ↔ Rust and the tracing lines keeps the whole current row in the code panel, wrapped at its joints (${width} px)`, async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    await page.setViewportSize({ width, height });
+    await open(page, "?scenario=report&lang=en");
+    const problems = [];
+    for (let n = 0; n < 60; n += 4) {
+      await page.$eval(EL, (e) => { for (let i = 0; i < 4; i++) e.command("step"); });
+      for (const toggle of [`${EL} [data-listing="rust"]`, `${EL} .alp-reveal-box`, `${EL} .alp-reveal-box`, `${EL} [data-listing="python"]`]) {
+        await page.locator(toggle).click();
+        const r = await page.evaluate(currentRowAndBreaks);
+        if (!r.whole) problems.push(`step ${n} after ${toggle}: the current row is cut by the panel's edge`);
+        for (const t of r.inName) problems.push(`step ${n}: wraps inside a name: ${t}`);
+      }
+    }
+    expect([...new Set(problems)]).toEqual([]);
+  });
+}
