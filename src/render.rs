@@ -427,6 +427,7 @@ impl Page {
             started: view.started,
             opened: s.replay().opened(),
             layout: self.layout,
+            part: view.part,
         };
         let card = figure::card_text(trace, s.replay().opened(), s.replay().record_len(), lang);
         let [head, record, staged] = figure::render_parts(&moment);

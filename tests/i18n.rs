@@ -209,6 +209,7 @@ fn check_steps(xx: Lang, scenario: &Scenario, trace: &Trace, found: &mut Vec<Str
             started: true,
             opened,
             layout: if position % 2 == 0 { figure::Layout::WIDE } else { figure::Layout::NARROW },
+            part: agent_loop_core::lesson::part(&trace.steps[position]),
         };
         check(&format!("{place} figure"), &figure::render(&moment), found);
         let len = step.record_len as usize;
@@ -235,6 +236,7 @@ fn check_panels(xx: Lang, scenario: &Scenario, trace: &Trace, found: &mut Vec<St
         started: false,
         opened: None,
         layout: figure::Layout::NARROW,
+        part: agent_loop_core::programs::Part::None,
     };
     check(&format!("{} not started", scenario.id), &figure::render(&before), found);
     check(&format!("{} no output", scenario.id), &view::output(&trace.output, 0, xx), found);
@@ -485,15 +487,6 @@ fn a_capped_output_shows_its_length_before_and_after() {
     let trace = record_scenario(&s);
     let en = Lang::parse("en").unwrap();
     let at = trace.steps.iter().position(|st| st.label == "main.cap").unwrap();
-    let moment = figure::Moment {
-        trace: &trace,
-        position: at,
-        previous_len: 0,
-        lang: en,
-        started: true,
-        opened: None,
-        layout: figure::Layout::WIDE,
-    };
-    let svg = figure::render(&moment);
+    let svg = figure::render(&figure::Moment::at(&trace, at, en, figure::Layout::WIDE));
     assert!(svg.contains("output length: 5000 → 2000 characters (cap 2000)"), "{svg}");
 }

@@ -165,17 +165,7 @@ fn session(options: Options) -> Session {
 /// The figure at step `position` of the run on screen.
 fn figure_at(s: &Session, position: usize) -> String {
     use agent_loop_playground::figure;
-    let trace = s.replay().trace();
-    let moment = figure::Moment {
-        trace,
-        position,
-        previous_len: 0,
-        lang: s.lang(),
-        started: true,
-        opened: None,
-        layout: figure::Layout::WIDE,
-    };
-    figure::render(&moment)
+    figure::render(&figure::Moment::at(s.replay().trace(), position, s.lang(), figure::Layout::WIDE))
 }
 
 #[test]

@@ -212,3 +212,45 @@ fn a_what_if_run_keeps_the_place_with_nothing_new_or_says_why_it_starts_over() {
     s.what_if(None).unwrap();
     assert_eq!(s.what_if_state().restart, None, "back to the lesson: nothing to explain");
 }
+
+#[test]
+fn the_figure_marks_the_part_the_caption_is_about() {
+    use agent_loop_core::programs::Part;
+    use agent_loop_playground::figure;
+    let mut s = session("report", "en", false);
+    let mut seen = Vec::new();
+    loop {
+        s.command(Command::Step);
+        let view = step_view(&s);
+        let trace = s.replay().trace();
+        let moment = figure::Moment {
+            part: view.part,
+            ..figure::Moment::at(trace, view.position, s.lang(), figure::Layout::WIDE)
+        };
+        let [head, record, _] = figure::render_parts(&moment);
+        let label = trace.steps[view.position].label;
+        match view.part {
+            Part::Reason => assert!(
+                head.contains("alp-chip-reason alp-on") || !head.contains("alp-chip-reason"),
+                "{label}"
+            ),
+            Part::Calls => assert!(head.contains("alp-chip-calls alp-on"), "{label}"),
+            Part::Status => {
+                let at = head.find(r#"class="alp-chip alp-status"#).expect("a status chip");
+                let class = head[at + 7..].split('"').next().unwrap();
+                assert!(class.ends_with(" alp-on"), "{label}: {class}");
+            }
+            Part::Record => assert!(record.contains(r#"class="alp-on""#), "{label}"),
+            _ => {}
+        }
+        let marks = head.matches("alp-on").count() + record.matches("alp-on").count();
+        assert!(marks <= 1, "{label}: one part marked at a time");
+        seen.push(view.part);
+        if view.at_end {
+            break;
+        }
+    }
+    for part in [Part::Calls, Part::Reason, Part::Status, Part::Record, Part::Staged] {
+        assert!(seen.contains(&part), "report's run has a {part:?} stage");
+    }
+}

@@ -9,6 +9,7 @@
 //! same value.
 
 use crate::lesson;
+use crate::programs::Part;
 use crate::session::Session;
 use crate::vocab::{Code, Function};
 use serde_json::Value;
@@ -27,6 +28,9 @@ pub struct StepView {
     pub stack: String,
     /// The caption's title and body.
     pub caption: (String, String),
+    /// The part of the figure the caption's stage is about (none while a
+    /// question holds the caption).
+    pub part: Part,
     /// `step 3 of 40`.
     pub counter: String,
     /// What a screen reader hears after a move.
@@ -79,6 +83,10 @@ pub fn step_view(session: &Session) -> StepView {
         current: step.map(|s| (s.function, lesson::line_in(session.replay().code(), s))),
         stack,
         caption,
+        part: match step {
+            Some(s) if session.predictions().pending().is_none() => lesson::part(s),
+            _ => Part::None,
+        },
         counter,
         live,
         locals,

@@ -3,6 +3,7 @@
 
 use crate::markup::esc;
 use agent_loop_core::i18n::Lang;
+use agent_loop_core::programs::Part;
 use agent_loop_core::run::Trace;
 use agent_loop_core::vocab::Decimal;
 
@@ -69,6 +70,25 @@ pub struct Moment<'a> {
     /// The card whose full text is open, if any.
     pub opened: Option<usize>,
     pub layout: Layout,
+    /// The part of the figure the caption's stage is about: drawn marked.
+    pub part: Part,
+}
+
+impl<'a> Moment<'a> {
+    /// A started run at step `position`, nothing opened, nothing new,
+    /// nothing marked (what a test or a bench draws).
+    pub fn at(trace: &'a Trace, position: usize, lang: Lang, layout: Layout) -> Moment<'a> {
+        Moment {
+            trace,
+            position,
+            previous_len: 0,
+            lang,
+            started: true,
+            opened: None,
+            layout,
+            part: Part::None,
+        }
+    }
 }
 
 pub(super) struct Svg {

@@ -8,7 +8,7 @@
 //! middle so the figure stays readable.
 
 use crate::markup::{clip, esc};
-use agent_loop_core::programs::lesson_one;
+use agent_loop_core::programs::{lesson_one, Part};
 use agent_loop_core::vocab::Decimal;
 use serde_json::Value;
 
@@ -42,8 +42,11 @@ pub fn render_parts(m: &Moment) -> [String; 3] {
     let (lang, l) = (m.lang, m.layout);
     let mut svg = Svg { body: String::new(), y: 10.0, l };
     status_strip(&mut svg, m);
+    // The stage's part is marked; a request, reply or results with nothing
+    // drawn for them are the record's (what is sent, what grows).
+    let mut mark_record = m.part == Part::Record;
     if m.started {
-        in_flight(&mut svg, m, &locals);
+        mark_record |= !marked(&mut svg, m.part == Part::Flight, |svg| in_flight(svg, m, &locals));
     }
     // The status strip and what is in flight: the caption and the live
     // region say the same in words.
@@ -56,12 +59,14 @@ pub fn render_parts(m: &Moment) -> [String; 3] {
     svg.y = 4.0;
     record_cards(&mut svg, m, record_len);
     let title = esc(lang.word("figure_title"));
-    let record_attrs = format!(r#"data-role="record" role="group" aria-label="{title}""#);
+    let on = if mark_record { r#" class="alp-on""# } else { "" };
+    let record_attrs = format!(r#"data-role="record" role="group" aria-label="{title}"{on}"#);
     let body = format!("<title>{title}</title>{}", std::mem::take(&mut svg.body));
-    let record = drawing(body, l.w, svg.y + 4.0, &record_attrs);
+    let mut record = drawing(body, l.w, svg.y + 4.0, &record_attrs);
     svg.y = 4.0;
-    if m.started {
-        staged(&mut svg, m, &locals);
+    if m.started && !marked(&mut svg, m.part == Part::Staged, |svg| staged(svg, m, &locals)) {
+        // (no results waiting: the record they go into is marked instead)
+        record = record.replacen("<svg ", r#"<svg class="alp-on" "#, 1);
     }
     let staged = if svg.body.is_empty() {
         String::new()
@@ -69,6 +74,26 @@ pub fn render_parts(m: &Moment) -> [String; 3] {
         drawing(svg.body, l.w, svg.y, r#"class="alp-fig-staged""#)
     };
     [head, record, staged]
+}
+
+/// Draw with `draw`, inside a marked group when `on`; whether anything
+/// marked was drawn (true when nothing was to be marked).
+fn marked(svg: &mut Svg, on: bool, draw: impl FnOnce(&mut Svg)) -> bool {
+    const OPEN: &str = r#"<g class="alp-on">"#;
+    let before = svg.body.len();
+    if on {
+        svg.body.push_str(OPEN);
+    }
+    draw(svg);
+    if !on {
+        return true;
+    }
+    if svg.body.len() == before + OPEN.len() {
+        svg.body.truncate(before);
+        return false;
+    }
+    svg.body.push_str("</g>");
+    true
 }
 
 /// The status strip: the call budget, the last stop_reason, the status
@@ -80,10 +105,14 @@ fn status_strip(svg: &mut Svg, m: &Moment) {
     let mut chips: Vec<(String, bool, String)> = Vec::new();
     if t.function == lesson_one::RUN_LOOP {
         let calls = [("n", latest_number(t, m.position).to_string()), ("max", t.max_calls.to_string())];
-        chips.push((lang.fill("chip_calls", &calls), false, "alp-chip".into()));
+        chips.push((lang.fill("chip_calls", &calls), false, on(m, Part::Calls, "alp-chip alp-chip-calls")));
     }
     if let Some(reason) = latest_reason(t, m.position) {
-        chips.push((format!("stop_reason: {}", clip(&reason, 18)), true, "alp-chip alp-chip-reason".into()));
+        chips.push((
+            format!("stop_reason: {}", clip(&reason, 18)),
+            true,
+            on(m, Part::Reason, "alp-chip alp-chip-reason"),
+        ));
     }
     let status = if !m.started {
         lang.word("status_not_started").to_string()
@@ -96,6 +125,7 @@ fn status_strip(svg: &mut Svg, m: &Moment) {
         (true, Some(ending)) => format!("alp-chip alp-status alp-status-{}", esc(ending)),
         _ => "alp-chip alp-status".into(),
     };
+    let status_class = on(m, Part::Status, &status_class);
     chips.push((lang.fill("chip_status", &[("status", status)]), false, status_class));
     let mut x = 10.0;
     for (i, (text, data, class)) in chips.iter().enumerate() {
@@ -115,6 +145,15 @@ fn status_strip(svg: &mut Svg, m: &Moment) {
         x += w + 8.0;
     }
     svg.y += 36.0;
+}
+
+/// A chip's classes, marked when the stage is about it.
+fn on(m: &Moment, part: Part, class: &str) -> String {
+    if m.part == part {
+        format!("{class} alp-on")
+    } else {
+        class.to_string()
+    }
 }
 
 /// Where the rows of tool_use and tool_result blocks sit (id, y), for the

@@ -26,6 +26,9 @@ function walkSteps() {
       figure: box(".alp-figure"),
       stage: box('[data-role="caption"]'),
     };
+    // The current row is in the code panel's view, not scrolled out of it.
+    const panel = box(".alp-code");
+    if (parts.line && panel && (parts.line.top < panel.top - 1 || parts.line.bottom > panel.bottom + 1)) parts.line = null;
     for (const [name, r] of Object.entries(parts)) {
       if (!inside(r) && out.length < 6) out.push(`${s.scenario} step ${s.step} (${s.label}): ${name} ${r ? `${Math.round(r.top)}–${Math.round(r.bottom)}` : "missing"}`);
     }

@@ -95,6 +95,11 @@ pub fn stage(step: &Step) -> &'static str {
     (programs::of(step.function).stage)(step.function, step.label)
 }
 
+/// The part of the figure a step's stage is about.
+pub fn part(step: &Step) -> programs::Part {
+    (programs::of(step.function).part)(stage(step))
+}
+
 /// A step as the trace format writes it (docs/trace-format.md).
 #[derive(Serialize)]
 struct StepOut<'a> {

@@ -22,7 +22,7 @@ pub mod lesson_one;
 pub mod lesson_two;
 pub mod program;
 
-pub use program::{InLanguage, Inputs, Program, Ran, Script};
+pub use program::{InLanguage, Inputs, Part, Program, Ran, Script};
 
 /// Every program this build has, the lesson's first.
 pub const ALL: &[&Program] = &[

@@ -32,6 +32,9 @@ pub struct Program {
     /// The caption stage of a step of `function` with this label (`call`
     /// and `return` for a frame's ends).
     pub stage: fn(function: Function, label: &str) -> &'static str,
+    /// The part of the figure a caption stage is about, drawn marked
+    /// beside its caption (the way a lesson draws its stage boxes).
+    pub part: fn(stage: &str) -> Part,
     /// Run the entry point `function` on `inputs` under the recorder
     /// (the caller has started the recording).
     pub run: fn(function: Function, inputs: &Inputs, model: &mut dyn Model, process: &mut dyn Process) -> Ran,
@@ -55,6 +58,25 @@ pub struct Program {
     /// Functions that run only inside another (`execute_tool`): never a
     /// scenario's entry, never the `function` attribute.
     pub nested: &'static [Function],
+}
+
+/// A part of the figure a stage can be about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// Nothing in particular (a frame's ends, a process's own stages).
+    None,
+    /// The call budget.
+    Calls,
+    /// The latest stop_reason and the checks on the reply.
+    Reason,
+    /// How the run ends.
+    Status,
+    /// The request or reply in flight.
+    Flight,
+    /// The tool results waiting to be saved.
+    Staged,
+    /// The message record itself.
+    Record,
 }
 
 /// A text in one language: the language's code and the text.

@@ -5,7 +5,7 @@
 //! there is of it, and the tests record, list, step and check it through
 //! the same code as the lesson's.
 
-use super::program::{Inputs, Problems, Program, Ran, Script};
+use super::program::{Inputs, Part, Problems, Program, Ran, Script};
 use crate::protocol::{Model, ModelError, Process, TraceError};
 use crate::trace::{self, Local};
 use crate::vocab::Function;
@@ -23,6 +23,7 @@ pub const PROGRAM: Program = Program {
     setup,
     prints: |_, _, _| Vec::new(),
     stage,
+    part: |_| Part::None,
     run,
     check,
     milestones: &["once.print"],

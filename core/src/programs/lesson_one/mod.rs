@@ -9,7 +9,7 @@
 
 pub mod entry;
 
-use super::program::{Inputs, Problems, Program, Ran};
+use super::program::{Inputs, Part, Problems, Program, Ran};
 use crate::protocol::{
     LoopError, Model, ModelError, Outcome, Process, ProcessOutcome, Said, Say, Seconds, Setup, TraceError,
 };
@@ -33,6 +33,7 @@ pub const PROGRAM: Program = Program {
     setup: |f, inputs, script| entry::setup(entry_of(f), inputs, script),
     prints: |f, returned, lang| entry::prints(entry_of(f), returned, lang),
     stage: stage_for,
+    part,
     run,
     check,
     milestones: &MILESTONES,
@@ -123,6 +124,29 @@ pub fn stage_for(function: Function, label: &str) -> &'static str {
         ("raise", ASK_CLAUDE) => "ask.raised",
         ("raise", RUN_LOOP) => "loop.raised",
         _ => stage_of(label),
+    }
+}
+
+/// What each of the loop's stages is about in the figure (`run_main`'s
+/// stages are drawn by its own pipeline).
+fn part(stage: &str) -> Part {
+    match stage {
+        "loop.budget" | "loop.next_call" | "loop.call_limit" => Part::Calls,
+        "loop.start" => Part::Record,
+        "loop.ask" | "loop.save_response" | "ask.call" | "ask.build" | "ask.create" | "ask.return"
+        | "ask.done" => Part::Flight,
+        "loop.read" | "loop.split" | "loop.check_answer" | "loop.check_reason" | "loop.check_calls" => {
+            Part::Reason
+        }
+        "loop.next_tool" | "loop.execute" | "loop.collect" | "loop.save_results" => Part::Staged,
+        "loop.model_error"
+        | "loop.bad_format"
+        | "loop.answered"
+        | "loop.model_stopped"
+        | "loop.calls_mismatch"
+        | "loop.done"
+        | "loop.raised" => Part::Status,
+        _ => Part::None,
     }
 }
 

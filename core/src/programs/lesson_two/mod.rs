@@ -10,7 +10,7 @@
 pub mod entry;
 pub mod teaching;
 
-use super::program::{Inputs, Problems, Program, Ran};
+use super::program::{Inputs, Part, Problems, Program, Ran};
 use crate::protocol::{Model, Process, Said, TraceError};
 use crate::trace::{self, Local};
 use crate::vocab::Function;
@@ -34,6 +34,7 @@ pub const PROGRAM: Program = Program {
     setup: entry::setup,
     prints: entry::prints,
     stage,
+    part,
     run,
     check,
     milestones: &["core.stop", "core.cap", "tool.unknown", "core.return"],
@@ -85,6 +86,21 @@ fn stage(function: Function, label: &str) -> &'static str {
         ("trace.time_budget", _) => "trace.time_budget",
         ("trace.memory_budget", _) => "trace.memory_budget",
         _ => "other",
+    }
+}
+
+/// What each stage of the loops is about in the figure.
+fn part(stage: &str) -> Part {
+    match stage {
+        "core.start" => Part::Record,
+        "core.ask" | "core.announce" | "core.save_reply" | "only.save_text" => Part::Flight,
+        "core.check_stop" | "core.stop" | "text.stop" | "text.check_done" => Part::Reason,
+        "core.next_block" | "core.execute" | "core.save_results" => Part::Staged,
+        "tool.call" | "tool.check" | "tool.unknown" | "tool.run" | "tool.done" | "tool.raised" => {
+            Part::Staged
+        }
+        "core.cap" | "core.final" | "brake.final" | "core.done" | "core.raised" => Part::Status,
+        _ => Part::None,
     }
 }
 
