@@ -222,3 +222,30 @@ fn a_docstring_over_several_rows_is_a_string_on_each_and_rows_carry_their_indent
     assert!(rows[0].starts_with(" alp-i0\""), "def is not indented: {}", &rows[0][..30]);
     assert!(rows[4].starts_with(" alp-i4\""), "the body is: {}", &rows[4][..30]);
 }
+
+/// A stage that spans several lines says on each what that line adds: no
+/// caption is the same on three lines in a row, in any shipped scenario.
+#[test]
+fn no_caption_repeats_over_three_lines() {
+    let mut found = Vec::new();
+    for scenario in load_shipped().into_iter().filter_map(|(_, p)| p.ok()) {
+        for lang in ["en", "zh"].map(|c| agent_loop_core::i18n::Lang::parse(c).unwrap()) {
+            let trace = record_scenario(&scenario.localized(lang));
+            let (mut last, mut lines) = ((String::new(), String::new()), Vec::new());
+            for position in 0..trace.steps.len() {
+                let step = &trace.steps[position];
+                let caption = lesson::caption(lang, &trace, position);
+                let line = (step.function, step.label);
+                if caption != last {
+                    (last, lines) = (caption, vec![line]);
+                } else if !lines.contains(&line) {
+                    lines.push(line);
+                    if lines.len() == 3 {
+                        found.push(format!("{} {}: {:?} on {:?}", scenario.id, lang.code(), last.0, lines));
+                    }
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}

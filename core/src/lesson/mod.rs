@@ -187,7 +187,12 @@ pub fn caption(lang: Lang, trace: &Trace, position: usize) -> (String, String) {
     // (`core.raised.bad_request`), else the stage's.
     let own = trace.error.as_ref().filter(|_| position + 1 == trace.steps.len());
     let own = own.and_then(|e| lang.caption(&format!("{}.{}", stage(step), e.kind)));
-    match own.or_else(|| lang.caption(stage(step))) {
+    let stage_caption = lang.caption(stage(step));
+    // A line of a stage that spans several says what it adds (a caption
+    // under its own label, with an empty title: the stage's).
+    let line = lang.caption(step.label).filter(|(title, _)| title.is_empty() && step.label != stage(step));
+    let line = line.map(|(_, body)| (stage_caption.map_or(step.label, |(title, _)| title), body));
+    match own.or(line).or(stage_caption) {
         Some((title, body)) => (fill(title), fill(body)),
         None => (step.label.to_string(), String::new()),
     }
