@@ -215,6 +215,9 @@ fn check_steps(xx: Lang, scenario: &Scenario, trace: &Trace, found: &mut Vec<Str
         let len = step.record_len as usize;
         check(&format!("{place} text"), &figure::text_alternative(trace, len, xx), found);
         let (title, body) = caption(xx, trace, position);
+        // (the page sets the caption as text: the model's words in it stay text)
+        let (title, body) =
+            (agent_loop_playground::markup::esc(&title), agent_loop_playground::markup::esc(&body));
         check(&format!("{place} caption"), &format!("<p>{title}</p><p>{body}</p>"), found);
         let counter = xx.fill("step_counter", &[("n", "1".into()), ("total", "2".into())]);
         check(&format!("{place} counter"), &counter, found);
