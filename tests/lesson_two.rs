@@ -201,6 +201,9 @@ fn the_program_attribute_offers_one_lesson_and_state_names_it() {
     let s = session(Options { program: "lesson_3".into(), ..Options::default() });
     let notice = s.notices().iter().find(|n| n.key == "notice_program").expect("a notice");
     assert!(notice.text(s.lang()).contains("lesson_one, lesson_two"), "{}", notice.text(s.lang()));
+    // In Chinese the names are listed with 、
+    let zh = agent_loop_core::i18n::Lang::parse("zh").unwrap();
+    assert!(notice.text(zh).contains("lesson_one、lesson_two"), "{}", notice.text(zh));
     assert_eq!(s.state()["program"], "lesson_one", "every program is offered; lesson one opens");
 }
 

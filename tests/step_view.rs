@@ -180,7 +180,7 @@ fn a_frame_that_raises_is_captioned_as_raising_and_the_output_ends_as_python_s_t
     let trace = s.replay().trace();
     let at = trace.steps.iter().position(|st| st.label == "main.timeout").unwrap();
     let (_, body) = lesson::caption(Lang::parse("zh").unwrap(), trace, at);
-    assert!(body.contains("超过 3 秒") && !body.contains("3.0"), "{body}");
+    assert!(body.contains("timeout=3（秒）") && !body.contains("3.0"), "{body}");
 }
 
 #[test]
@@ -253,4 +253,12 @@ fn the_figure_marks_the_part_the_caption_is_about() {
     for part in [Part::Calls, Part::Reason, Part::Status, Part::Record, Part::Staged] {
         assert!(seen.contains(&part), "report's run has a {part:?} stage");
     }
+}
+
+#[test]
+fn an_english_count_agrees_with_its_noun() {
+    let en = Lang::parse("en").unwrap();
+    let said = |n: &str| agent_loop_core::i18n::fill("all {n:message}, {n}", |_| Some(n.to_string()));
+    assert_eq!([said("1"), said("2"), said("0")], ["all 1 message, 1", "all 2 messages, 2", "all 0 messages, 0"]);
+    assert_eq!(en.fill("folded", &[("n", "1".into())]), "… 1 message folded …");
 }

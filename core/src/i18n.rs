@@ -218,9 +218,16 @@ pub fn fill(text: &str, value: impl Fn(&str) -> Option<String>) -> String {
         out.push_str(&rest[..open]);
         let name_end = rest[open + 1..].find('}').map(|c| open + 1 + c);
         let filled = name_end.and_then(|close| {
-            let name = &rest[open + 1..close];
+            // `{n:message}`: the number with its noun, `1 message`, `2 messages`.
+            let (name, noun) = rest[open + 1..close].split_once(':').unwrap_or((&rest[open + 1..close], ""));
             let plain = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-            plain.then(|| value(name)).flatten().map(|v| (v, close))
+            let plain = plain && noun.chars().all(|c| c.is_ascii_lowercase());
+            let v = plain.then(|| value(name)).flatten()?;
+            Some(match noun {
+                "" => (v, close),
+                _ if v == "1" => (format!("1 {noun}"), close),
+                _ => (format!("{v} {noun}s"), close),
+            })
         });
         match filled {
             Some((v, close)) => {
