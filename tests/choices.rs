@@ -45,6 +45,35 @@ fn choices_give_nothing_away_by_place_or_length() {
 }
 
 #[test]
+fn in_the_lessons_own_scenarios_the_right_choice_is_spread_too() {
+    // What a learner meets first: each lesson's own scenarios.
+    for program in agent_loop_core::programs::ALL.iter().filter(|p| !p.scenarios.is_empty()) {
+        spread_in(program.scenarios);
+    }
+}
+
+fn spread_in(own: &[&str]) {
+    let mut at = [0usize; 4];
+    for scenario in shipped().into_iter().filter(|s| own.contains(&s.id.as_str())) {
+        let trace = record_scenario(&scenario);
+        for ask in questions(&scenario, &trace, langs()[0], Code::Python, &[])
+            .iter()
+            .filter(|a| a.choices.len() >= 3)
+        {
+            at[ask.answer.min(3)] += 1;
+        }
+    }
+    let total: usize = at.iter().sum();
+    assert!(total >= 16, "{at:?}");
+    for (place, n) in at.iter().take(3).enumerate() {
+        assert!(
+            *n * 2 <= total && *n * 6 >= total,
+            "{own:?}: choice {place} is right in {n} of {total}: {at:?}"
+        );
+    }
+}
+
+#[test]
 fn a_question_keeps_its_order_in_every_language() {
     for scenario in shipped() {
         let trace = record_scenario(&scenario);

@@ -259,6 +259,9 @@ fn the_figure_marks_the_part_the_caption_is_about() {
 fn an_english_count_agrees_with_its_noun() {
     let en = Lang::parse("en").unwrap();
     let said = |n: &str| agent_loop_core::i18n::fill("all {n:message}, {n}", |_| Some(n.to_string()));
-    assert_eq!([said("1"), said("2"), said("0")], ["all 1 message, 1", "all 2 messages, 2", "all 0 messages, 0"]);
+    assert_eq!(
+        [said("1"), said("2"), said("0")],
+        ["all 1 message, 1", "all 2 messages, 2", "all 0 messages, 0"]
+    );
     assert_eq!(en.fill("folded", &[("n", "1".into())]), "… 1 message folded …");
 }

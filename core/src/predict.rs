@@ -113,6 +113,10 @@ fn authored(scenario: &Scenario, trace: &Trace, lang: Lang) -> Vec<Ask> {
         let (text, choices, explain) = q.texts(lang.code());
         let key = format!("q{i}");
         let (choices, answer) = shuffled(choices, q.answer, &format!("{}/{key}", scenario.id));
+        // The right one goes round the places question by question (a
+        // lesson's scenarios by their order in it), so no place is "usually
+        // right" over a lesson.
+        let (choices, answer) = moved(choices, answer, i + offset(&scenario.id));
         asks.push(Ask {
             key,
             step,
@@ -207,7 +211,13 @@ fn status_question(trace: &Trace, lang: Lang) -> Option<Ask> {
 /// language, so a question's choices keep their order when the learner
 /// switches language.
 fn seed(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+    let h =
+        text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+    // Mixed (splitmix64's finaliser): keys that differ in their last byte
+    // alone (`q#0`, `q#1`) would otherwise rank alike in every question.
+    let h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    let h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    h ^ (h >> 31)
 }
 
 /// The order `0..n` shuffled by `key` (each index ranked by its own seed).
@@ -222,6 +232,21 @@ fn shuffled(choices: Vec<String>, answer: usize, key: &str) -> (Vec<String>, usi
     let order = permutation(choices.len(), key);
     let at = order.iter().position(|&k| k == answer).unwrap_or(answer);
     (order.iter().map(|&k| choices[k].clone()).collect(), at)
+}
+
+/// Where a scenario's first question puts its right choice: its place in
+/// the lessons' order, else a number of its id.
+fn offset(id: &str) -> usize {
+    crate::programs::lesson_scenarios().position(|s| s == id).unwrap_or(seed(id) as usize % 7)
+}
+
+/// The choices with the right one (at `answer`) swapped into place `turn % n`.
+fn moved(mut choices: Vec<String>, answer: usize, turn: usize) -> (Vec<String>, usize) {
+    let to = turn % choices.len().max(1);
+    if answer < choices.len() {
+        choices.swap(answer, to);
+    }
+    (choices, to)
 }
 
 fn why_key(ending: &str) -> String {
