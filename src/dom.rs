@@ -91,13 +91,25 @@ pub fn scroll_into_code(row: &Element, code: Option<Element>) {
 /// A phone: the controls stick to the top of the screen. A current line
 /// that would sit under them is brought out from under the bar; the page
 /// moves only then (a learner reading the figure below stays there).
-pub fn clear_of_bar(row: &Element, bar: Option<Element>) {
-    let Some(bar) = bar else { return };
+///
+/// And the stage under the code (a phone) comes up with its line: when the
+/// line is on screen and its stage's end is below the window, the page
+/// moves up just enough, never taking the line under the bar.
+pub fn clear_of_bar(row: &Element, stage: Option<Element>, bar: Option<Element>) {
+    let (Some(bar), Some(window)) = (bar, web_sys::window()) else { return };
     let (r, b) = (row.get_bounding_client_rect(), bar.get_bounding_client_rect());
     let stuck = b.top() <= 1.0;
     if stuck && r.bottom() > b.top() && r.top() < b.bottom() {
-        if let Some(window) = web_sys::window() {
-            window.scroll_by_with_x_and_y(0.0, r.top() - b.bottom() - 6.0);
+        window.scroll_by_with_x_and_y(0.0, r.top() - b.bottom() - 6.0);
+        return;
+    }
+    let height = window.inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
+    let Some(s) = stage.map(|s| s.get_bounding_client_rect()) else { return };
+    let row_on_screen = r.top() >= b.bottom().min(height) && r.bottom() <= height;
+    if row_on_screen && s.top() > r.top() && s.bottom() > height {
+        let up = (s.bottom() - height + 8.0).min(r.top() - b.height() - 6.0);
+        if up > 0.0 {
+            window.scroll_by_with_x_and_y(0.0, up);
         }
     }
 }

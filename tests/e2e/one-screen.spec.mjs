@@ -1,7 +1,9 @@
 // One screen: at 1440 × 900 and 1280 × 800, zh and en, light and dark, on
 // every step of the lesson's eight scenarios, the controls, the current
 // line, the figure and the explanation of the step are inside the window
-// without scrolling the page, and no code row is cut.
+// without scrolling the page, and no code row is cut; on a 390 px phone the
+// line and its stage are on screen, clear of the sticky controls, and the
+// figure is a swipe away.
 import { test, expect, EL, open, command } from "./helpers.mjs";
 
 const LESSON = ["request", "error", "success", "timeout", "reject", "report", "limit", "truncated"];
@@ -153,4 +155,49 @@ for (const [width, height] of [[390, 844], [1440, 900]]) {
     }
     expect([...new Set(problems)]).toEqual([]);
   });
+}
+
+/** In the page, on a phone: every step of the scenario (Step into, by the API); the current line on screen, in its panel and clear of the
+ *  sticky controls, the stage on screen, the figure one swipe away. */
+function walkPhone() {
+  const e = document.querySelector("agent-loop-playground");
+  const root = e.shadowRoot;
+  const box = (sel) => root.querySelector(sel).getBoundingClientRect();
+  const out = [];
+  let steps = 0;
+  e.command("debug");
+  for (let i = 0; i < 400; i++) {
+    const s = e.state();
+    const [row, code, bar, stage, fig] = ['[aria-current="step"]', ".alp-code", ".alp-controls", ".alp-caption", ".alp-figure"].map(box);
+    const why = [];
+    if (row.top < bar.bottom - 1 && row.bottom > bar.top) why.push("line under the controls");
+    if (row.top < -1 || row.bottom > innerHeight + 1) why.push(`line off screen ${Math.round(row.top)}`);
+    if (row.top < code.top - 1 || row.bottom > code.bottom + 1) why.push("line cut by its panel");
+    if (stage.top < -1 || stage.bottom > innerHeight + 1) why.push(`stage off screen ${Math.round(stage.top)}–${Math.round(stage.bottom)}`);
+    if (fig.top > 2 * innerHeight) why.push("figure more than a swipe away");
+    if (why.length && out.length < 6) out.push(`${s.scenario} step ${s.step} (${s.label}): ${why.join(", ")}`);
+    steps++;
+    if (s.step + 1 >= s.steps) break;
+    e.command("stepInto");
+  }
+  const fig = root.querySelector(".alp-figure");
+  return { out, steps, clipped: fig.scrollWidth > fig.clientWidth + 1 };
+}
+
+for (const lang of ["zh", "en"]) {
+  for (const scheme of ["light", "dark"]) {
+    test(`a 390 × 844 phone, ${lang}, ${scheme}: on every step of the eight the line and its stage are on screen, clear of the controls, the figure a swipe away`, async ({ page }) => {
+      await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
+      await page.setViewportSize({ width: 390, height: 844 });
+      let walked = 0;
+      for (const id of LESSON) {
+        await open(page, `?scenario=${id}&lang=${lang}`);
+        const r = await page.evaluate(walkPhone);
+        walked += r.steps;
+        expect(r.out, id).toEqual([]);
+        expect(r.clipped, `${id}: the figure fits the width`).toBe(false);
+      }
+      expect(walked).toBeGreaterThan(150);
+    });
+  }
 }
