@@ -177,7 +177,17 @@ fn differs(c: &Comparison, lang: Lang) -> String {
         String::new()
     } else {
         // (the word brings its own space where its language has one)
-        lang.fill("compare_differs", &[("what", differs.join(lang.word("list_sep")))])
+        lang.fill("compare_differs", &[("what", listed(&differs, lang))])
+    }
+}
+
+/// `a, b and c` in the reader's language.
+fn listed(items: &[String], lang: Lang) -> String {
+    match items.split_last() {
+        Some((last, rest)) if !rest.is_empty() => {
+            format!("{}{}{last}", rest.join(lang.word("list_sep")), lang.word("list_and"))
+        }
+        _ => items.join(""),
     }
 }
 
@@ -274,7 +284,7 @@ pub fn compare(c: &Comparison, places: &Places, lang: Lang) -> String {
     // Values that differ before the lines do (the same line, another reply).
     if let (Some((v, names)), Some(_)) = (&c.values_from, c.parts_at) {
         let what: Vec<String> = names.iter().map(|d| local_or_word(d, lang)).collect();
-        let what = what.join(lang.word("list_sep"));
+        let what = listed(&what, lang);
         let said = [("n", (v + 1).to_string()), ("place", place(places.values)), ("what", what)];
         differs.push_str(&lang.fill("compare_values_first", &said));
     }

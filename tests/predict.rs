@@ -234,6 +234,15 @@ fn what_if_the_second_reply_had_stopped_at_max_tokens() {
         (s.replay().trace().steps[at].label, s.what_if_state().lesson_step(at, s.replay().code()).unwrap().0);
     assert_ne!(mine, lessons, "two different places");
     assert!(at > values);
+    // A value differs only where both steps have it (else it is the line).
+    let lesson_run = s.what_if_state().lesson_run.as_ref().unwrap();
+    let (a, b) = (
+        lesson_run.locals_json(&lesson_run.steps[at]),
+        s.replay().trace().locals_json(&s.replay().trace().steps[at]),
+    );
+    for name in c.differs.iter().filter(|d| !["line", "record", "end"].contains(&d.as_str())) {
+        assert!(a.get(name).is_some() && b.get(name).is_some(), "{name} in {:?}", c.differs);
+    }
     s.to_parting();
     assert_eq!(s.replay().position(), at);
     s.what_if(None).unwrap();

@@ -106,7 +106,10 @@ impl Trace {
         let names = x.as_object().into_iter().chain(y.as_object()).flat_map(|m| m.keys());
         let mut seen = std::collections::BTreeSet::new();
         for name in names {
-            if seen.insert(name.clone()) && x.get(name) != y.get(name) {
+            // (a local only one of the two steps has is a difference of
+            // lines, said as such, not of values)
+            let both = x.get(name).is_some() && y.get(name).is_some();
+            if seen.insert(name.clone()) && both && x.get(name) != y.get(name) {
                 out.push(name.clone());
             }
         }
