@@ -158,7 +158,8 @@ pub fn highlight(line: &str, language: Code) -> String {
             out.push_str("<wbr>");
         }
         out.push_str(&esc(&c.to_string()));
-        if matches!(c, '(' | '|' | ',') || (c == ':' && chars.get(i + 1) != Some(&':')) {
+        // (a path's `::`, not a slice's `[:`)
+        if matches!(c, '(' | '|' | ',') || (c == ':' && i > 0 && chars[i - 1] == ':') {
             out.push_str("<wbr>");
         }
         i += 1;

@@ -265,3 +265,29 @@ fn an_english_count_agrees_with_its_noun() {
     );
     assert_eq!(en.fill("folded", &[("n", "1".into())]), "… 1 message folded …");
 }
+
+#[test]
+fn every_shipped_scenario_s_own_replies_and_outcome_pass_the_edit_check() {
+    use agent_loop_core::scenario::load_shipped;
+    let en = Lang::parse("en").unwrap();
+    for scenario in load_shipped().into_iter().filter_map(|(_, p)| p.ok()) {
+        let mut s = session(&scenario.id, "en", false);
+        let shown = scenario.localized(en);
+        let mut edit = serde_json::Map::new();
+        if !shown.model.is_empty() {
+            edit.insert("model".into(), json!(shown.model));
+        }
+        if let Some(process) = scenario.raw.get("process") {
+            edit.insert("process".into(), process.clone());
+        }
+        if edit.is_empty() {
+            continue;
+        }
+        let said = s.what_if(Some(&serde_json::Value::Object(edit)));
+        assert!(said.is_ok(), "{}: {said:?}", scenario.id);
+    }
+    // A misspelt field of an outcome is named, not passed over.
+    let mut s = session("error", "en", false);
+    let bad = s.what_if(Some(&json!({"process": {"returncode": 0, "stdot": "hi"}}))).unwrap_err();
+    assert!(bad.iter().any(|p| p.field == "process.stdot"), "{bad:?}");
+}

@@ -343,9 +343,23 @@ pub fn changed_scenario(base: &Scenario, lang: Lang, edit: &Value) -> Result<Sce
             }
         }
     }
-    // An empty list would leave every run of main.py without an outcome.
-    if edit.get("process").and_then(Value::as_array).is_some_and(Vec::is_empty) {
-        return Err(problem("process", "edit_process_empty"));
+    // An empty list would leave every run of main.py without an outcome;
+    // a misspelt field (`stdot`) would pass as an outcome without it.
+    if let Some(process) = edit.get("process") {
+        if process.as_array().is_some_and(Vec::is_empty) {
+            return Err(problem("process", "edit_process_empty"));
+        }
+        let each: Vec<(String, &Value)> = match process.as_array() {
+            Some(list) => list.iter().enumerate().map(|(i, o)| (format!("process[{i}]"), o)).collect(),
+            None => vec![("process".to_string(), process)],
+        };
+        for (at, outcome) in each {
+            let odd =
+                outcome.as_object().and_then(|o| o.keys().find(|k| !OUTCOME_FIELDS.contains(&k.as_str())));
+            if let Some(key) = odd {
+                return Err(vec![EditProblem::word(&format!("{at}.{key}"), "edit_process_field", "")]);
+            }
+        }
     }
     for field in ["process", "tool_results", "call"] {
         if let Some(value) = edit.get(field) {
@@ -379,9 +393,13 @@ pub fn changed_scenario(base: &Scenario, lang: Lang, edit: &Value) -> Result<Sce
     })
 }
 
-/// The fields of a Messages API reply an edit may hold.
+/// The fields of a process outcome.
+const OUTCOME_FIELDS: &[&str] = &["returncode", "stdout", "stderr", "timeout", "os_error"];
+
+/// The fields of a Messages API reply an edit may hold (and `error`, a
+/// scripted failure of the model call).
 const REPLY_FIELDS: &[&str] =
-    &["stop_reason", "content", "id", "type", "role", "model", "usage", "stop_sequence"];
+    &["stop_reason", "content", "id", "type", "role", "model", "usage", "stop_sequence", "error"];
 
 /// The scenario format lets a reply be malformed on purpose (to show a
 /// protocol error); an edit still has to be a reply: an object whose

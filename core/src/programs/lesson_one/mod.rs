@@ -132,7 +132,7 @@ pub fn stage_for(function: Function, label: &str) -> &'static str {
 fn part(stage: &str) -> Part {
     match stage {
         "loop.budget" | "loop.next_call" | "loop.call_limit" => Part::Calls,
-        "loop.start" => Part::Record,
+        "loop.start" | "loop.saved" => Part::Record,
         "loop.ask" | "loop.save_response" | "ask.call" | "ask.build" | "ask.create" | "ask.return"
         | "ask.done" => Part::Flight,
         "loop.read" | "loop.split" | "loop.check_answer" | "loop.check_reason" | "loop.check_calls" => {
