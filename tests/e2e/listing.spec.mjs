@@ -48,3 +48,13 @@ test("the locals panel uses the names of the listing shown", async ({ page }) =>
   await page.locator(`${EL} [data-listing="rust"]`).click();
   expect(await names()).toContain("returncode");
 });
+
+test("the tracing lines line up with the code they trace", async ({ page }) => {
+  await open(page, "?scenario=report&lang=en&listing=rust");
+  await page.locator(`${EL} .alp-reveal-box`).click();
+  const left = await page.$eval(EL, (e) => {
+    const at = (sel) => e.shadowRoot.querySelector(sel).getBoundingClientRect().left;
+    return [at(".alp-row:not(.alp-instr) code"), at(".alp-instr code")];
+  });
+  expect(left[1], "a tracing line starts where a code line does").toBeCloseTo(left[0], 0);
+});
