@@ -56,28 +56,29 @@ pub fn render_parts(m: &Moment) -> [String; 3] {
         svg.y - 8.0,
         r#"aria-hidden="true" class="alp-fig-head""#,
     );
+    // Results waiting to be saved, drawn from their own top; with none,
+    // the record they go into is marked instead.
+    let mut waiting = Svg { body: String::new(), y: 4.0, l };
+    if m.started {
+        mark_record |= !marked(&mut waiting, m.part == Part::Staged, |svg| staged(svg, m, &locals));
+    }
+    let staged = if waiting.body.is_empty() {
+        String::new()
+    } else {
+        drawing(waiting.body, l.w, waiting.y, r#"class="alp-fig-staged""#)
+    };
     svg.y = 4.0;
     record_cards(&mut svg, m, record_len);
     let title = esc(lang.word("figure_title"));
     let on = if mark_record { r#" class="alp-on""# } else { "" };
     let record_attrs = format!(r#"data-role="record" role="group" aria-label="{title}"{on}"#);
     let body = format!("<title>{title}</title>{}", std::mem::take(&mut svg.body));
-    let mut record = drawing(body, l.w, svg.y + 4.0, &record_attrs);
-    svg.y = 4.0;
-    if m.started && !marked(&mut svg, m.part == Part::Staged, |svg| staged(svg, m, &locals)) {
-        // (no results waiting: the record they go into is marked instead)
-        record = record.replacen("<svg ", r#"<svg class="alp-on" "#, 1);
-    }
-    let staged = if svg.body.is_empty() {
-        String::new()
-    } else {
-        drawing(svg.body, l.w, svg.y, r#"class="alp-fig-staged""#)
-    };
+    let record = drawing(body, l.w, svg.y + 4.0, &record_attrs);
     [head, record, staged]
 }
 
-/// Draw with `draw`, inside a marked group when `on`; whether anything
-/// marked was drawn (true when nothing was to be marked).
+/// Draw with `draw`, inside a marked group when `on`; false when the part
+/// to be marked drew nothing (true when nothing was to be marked).
 fn marked(svg: &mut Svg, on: bool, draw: impl FnOnce(&mut Svg)) -> bool {
     const OPEN: &str = r#"<g class="alp-on">"#;
     let before = svg.body.len();

@@ -212,7 +212,7 @@ pub fn fill_value(key: &str, trace: &Trace, position: usize) -> Option<String> {
         "record_len_next" => return Some((step.record_len + 1).to_string()),
         "max_calls" => return Some(trace.max_calls.to_string()),
         "status" => return trace.ending().map(str::to_string),
-        // A text as the code writes it: quoted, `''` when empty.
+        // A text as the code writes it: quoted, `""` when empty.
         "text_repr" => return fill_value("text", trace, position).map(|t| format!("{t:?}")),
         // A run that was refused made no model call.
         "calls" => return Some(trace.result["calls"].as_i64().unwrap_or(0).to_string()),
