@@ -7,7 +7,7 @@
 //! never a panic.
 
 use agent_loop_core::protocol::{Model, ModelError, Process, ProcessOutcome, Request, Seconds};
-use agent_loop_core::scenario::{outcome_from_json, Scenario};
+use agent_loop_core::scenario::{bad_outcome, outcome_from_json, Scenario};
 use agent_loop_core::session::Doubles;
 use js_sys::{Array, Function, Object, Reflect, JSON};
 use serde_json::Value;
@@ -212,8 +212,7 @@ impl Process for JsProcess {
         let _ = Reflect::set(&options, &self.word("timeout_s"), &JsValue::from_f64(timeout.0));
         match self.callback.call2(&JsValue::NULL, &args, &options) {
             Ok(outcome) => match to_json(&outcome) {
-                Ok(json) => outcome_from_json(&json)
-                    .unwrap_or_else(|m| ProcessOutcome::CannotStart(format!("bad outcome: {m}"))),
+                Ok(json) => outcome_from_json(&json).unwrap_or_else(|(field, say)| bad_outcome(field, &say)),
                 Err(why) => ProcessOutcome::CannotStart(format!("bad outcome: {why}")),
             },
             Err(error) => ProcessOutcome::CannotStart(thrown(&error).1),

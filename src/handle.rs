@@ -11,7 +11,7 @@ use agent_loop_core::debugger::Command;
 use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson;
 use agent_loop_core::protocol::{Model, Process};
-use agent_loop_core::scenario::{Problem, Scenario};
+use agent_loop_core::scenario::{Phrase, Problem, Scenario};
 use agent_loop_core::session::options::ListingFile;
 use agent_loop_core::session::{Maker, Options, Session, Unreadable};
 use js_sys::{Function as JsFunction, Reflect};
@@ -161,7 +161,9 @@ impl Playground {
         let parsed = match fixture.as_string() {
             Some(text) => Scenario::parse(&text),
             None => to_json(&fixture)
-                .map_err(|why| vec![Problem { field: "(file)".into(), message: why }])
+                .map_err(|why| {
+                    vec![Problem::new("(file)", Phrase::with("check_unreadable", &[("detail", why)]))]
+                })
                 .and_then(Scenario::from_value),
         };
         let mut id = String::new();

@@ -287,14 +287,13 @@ pub fn problems(entries: &[Entry], notices: &[Notice], lang: Lang) -> String {
     }
     let mut items = String::new();
     for e in entries {
+        // Each file with its problems, said in the reader's language.
         if let Err(problems) = &e.parsed {
-            for p in problems {
-                items.push_str(&format!(
-                    r#"<li translate="no"><code>{}</code>: {}</li>"#,
-                    esc(&e.file),
-                    esc(&p.to_string())
-                ));
-            }
+            let said: String = problems.iter().map(|p| format!("<li>{}</li>", esc(&p.text(lang)))).collect();
+            items.push_str(&format!(
+                r#"<li><code translate="no">{}</code><ul>{said}</ul></li>"#,
+                esc(&e.file)
+            ));
         }
     }
     if !items.is_empty() {

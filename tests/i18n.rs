@@ -174,7 +174,7 @@ fn check_frame(xx: Lang, found: &mut Vec<String>) -> Vec<Entry> {
     }
     let mut entries: Vec<Entry> =
         load_shipped().into_iter().map(|(file, parsed)| Entry { file, parsed }).collect();
-    let broken = vec![Problem { field: "id".into(), message: "missing".into() }];
+    let broken = vec![Problem::word("id", "check_missing")];
     entries.push(Entry { file: "broken.json".into(), parsed: Err(broken) });
     let notices = [
         Notice { key: "notice_scenario", values: vec![("value", "nope".into()), ("shown", "report".into())] },

@@ -46,13 +46,13 @@ const CORE: Crate = Crate {
     ],
     inner: &[
         ("programs", &[&["program"], &["lesson_one", "lesson_two", "ask_once"]]),
-        ("scenario", &[&["fields"], &["expect", "near", "questions"]]),
+        ("scenario", &[&["fields"], &["doubles", "expect", "json_lines", "near", "questions"]]),
         ("lesson", &[&["listing"], &["python"], &["authored"]]),
         (
             "session",
             &[
                 &["amount", "changes", "doubles", "notice", "predictions", "scope", "what_if"],
-                &["breakpoints", "catalogue", "json_lines", "options", "recorder", "replay"],
+                &["breakpoints", "catalogue", "options", "recorder", "replay"],
                 &["listings", "state"],
             ],
         ),

@@ -360,7 +360,7 @@ fn an_edit_error_is_said_in_the_reader_s_language_with_its_line() {
         let eof = if lang == "zh" {
             "第 3 行：JSON 还没写完就结束了"
         } else {
-            "line 3: the JSON ends before it is complete"
+            "line 3: not valid JSON, it ends before it is complete"
         };
         assert!(shown[0].contains(eof), "{lang}: {shown:?}");
         assert!(!shown[0].contains("EOF while parsing"), "{shown:?}");

@@ -117,8 +117,8 @@ fn a_question_on_a_label_the_run_never_reaches_is_a_problem() {
     let found = problems(&scenario, &record_scenario(&scenario));
     let fields: Vec<&str> = found.iter().map(|p| p.field.as_str()).collect();
     assert_eq!(fields, ["questions[0].at", "questions[1].at"]);
-    assert!(found[0].message.contains("never asked"), "{}", found[0].message);
-    assert!(found[1].message.contains("unknown label"), "{}", found[1].message);
+    assert!(found[0].to_string().contains("never asked"), "{}", found[0]);
+    assert!(found[1].to_string().contains("unknown label"), "{}", found[1]);
 }
 
 #[test]

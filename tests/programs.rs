@@ -38,7 +38,7 @@ fn the_second_program_is_checked_as_a_scenario() {
     let problems =
         Scenario::parse(r#"{"id": "x", "function": "ask_once", "title": {"en": "x"}}"#).unwrap_err();
     let said: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
-    assert!(said.contains(&"model: missing: ask_once needs a model reply".to_string()), "{said:?}");
+    assert!(said.contains(&"model: missing: ask_once needs model replies".to_string()), "{said:?}");
     // The lesson's rules are not its rules: no process is asked for.
     assert!(!said.iter().any(|p| p.starts_with("process")), "{said:?}");
 }

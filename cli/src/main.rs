@@ -137,15 +137,12 @@ mod native {
         Ok(files)
     }
 
-    /// `field: problem (line N)`: the line where the field's key first
-    /// appears in the text, when it does.
+    /// `field: problem (line N)`: the line of the text the field is on,
+    /// when it has one (the core's own reading of the lines).
     fn located(problem: &Problem, text: &str) -> String {
-        let key = problem.field.split(['.', '[']).next().unwrap_or("");
-        let line = (!key.starts_with('(')).then(|| {
-            let quoted = format!("\"{key}\"");
-            text.lines().position(|l| l.contains(&quoted)).map(|i| i + 1)
-        });
-        match line.flatten() {
+        let mut found = [problem.clone()];
+        agent_loop_core::scenario::json_lines::at_lines(&mut found, &[("", text)]);
+        match found[0].line {
             Some(n) => format!("{problem} (line {n})"),
             None => problem.to_string(),
         }

@@ -50,7 +50,7 @@ fn check_and_trace_take_a_scenario_of_the_second_program() {
     let (code, out, _) = cli(&["check", dir.to_str().unwrap()]);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("checked 2 fixture(s): 1 ok, 1 with problems"), "{out}");
-    assert!(out.contains("no-model.json: model: missing: ask_once needs a model reply"), "{out}");
+    assert!(out.contains("no-model.json: model: missing: ask_once needs model replies"), "{out}");
     let (code, out, _) = cli(&["trace", dir.join("ask-once.json").to_str().unwrap()]);
     std::fs::remove_dir_all(&dir).ok();
     assert_eq!(code, 0);
@@ -72,13 +72,13 @@ fn check_names_file_and_field_for_bad_fixtures() {
     let (code, out, _) = cli(&["check", "tests/bad-fixtures"]);
     assert_eq!(code, 1, "{out}");
     for expected in [
-        "not-json.json: (file): not valid JSON",
+        "not-json.json: (file): line 2: not valid JSON",
         "wrong-types.json: max_calls: must be an integer",
         "wrong-types.json: title.en: missing",
         "wrong-types.json: model: must be a list of replies",
         "missing-fields.json: id: missing",
         "missing-fields.json: function: missing",
-        "bad-process.json: process[1]: returncode must be an integer",
+        "bad-process.json: process[1].returncode: must be an integer",
         "unknown-function.json: function: unknown function \"run_everything\"",
         "bad-expect.json: expect.status: unknown status \"done\" (answered, call_limit, model_stopped, protocol_error, model_error)",
         "bad-expect.json: expect.calls: must be an integer",
@@ -137,7 +137,7 @@ fn problems_name_their_line() {
     let text = std::fs::read_to_string("tests/bad-fixtures/wrong-types.json").unwrap();
     let line = text.lines().position(|l| l.contains("\"max_calls\"")).unwrap() + 1;
     assert!(out.contains(&format!("wrong-types.json: max_calls: must be an integer (line {line})")), "{out}");
-    assert!(out.contains("not-json.json: (file): not valid JSON") && out.contains(" line "), "{out}");
+    assert!(out.contains("not-json.json: (file): line 2: not valid JSON") && out.contains(" line "), "{out}");
 }
 
 #[test]

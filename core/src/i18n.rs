@@ -26,6 +26,38 @@ struct Table {
     captions: Vec<(String, (String, String))>,
 }
 
+/// Something said in the words of the tables: a word key (`check_integer`)
+/// and the values it is filled with, said in the reader's language (what
+/// is wrong in a scenario: in English by `check` and the API's errors).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Phrase {
+    pub key: &'static str,
+    pub values: Vec<(&'static str, String)>,
+}
+
+impl Phrase {
+    /// A word with nothing to fill in.
+    pub fn word(key: &'static str) -> Phrase {
+        Phrase { key, values: Vec::new() }
+    }
+
+    /// A word with its values (`name`, `names`: a list joined with ", ",
+    /// said with the language's own separator).
+    pub fn with(key: &'static str, values: &[(&'static str, String)]) -> Phrase {
+        Phrase { key, values: values.to_vec() }
+    }
+
+    /// Text that exists in English only (the CLI's `import` notes).
+    pub fn english(text: impl Into<String>) -> Phrase {
+        Phrase::with("check_said", &[("text", text.into())])
+    }
+
+    /// In `lang`'s words.
+    pub fn text(&self, lang: Lang) -> String {
+        lang.fill_lists(self.key, &self.values)
+    }
+}
+
 /// A language the page can show. Cheap to copy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Lang(usize);
@@ -119,6 +151,11 @@ impl Lang {
         Lang::parse("zh").unwrap_or(Lang(0))
     }
 
+    /// English: the language of `check`, the CLI and the API's errors.
+    pub fn english() -> Lang {
+        Lang::parse("en").unwrap_or_else(Lang::default_lang)
+    }
+
     /// Every language there is a table for, shipped ones first.
     pub fn all() -> Vec<Lang> {
         (0..registry().read().map_or(0, |t| t.len())).map(Lang).collect()
@@ -158,6 +195,16 @@ impl Lang {
     /// A word with its placeholders filled.
     pub fn fill(self, key: &str, values: &[(&str, String)]) -> String {
         fill_in(self.word(key), values)
+    }
+
+    /// The same, a list of names (a value `names`, joined with ", ") said
+    /// with the language's own separator (`、` in Chinese).
+    pub fn fill_lists(self, key: &str, values: &[(&str, String)]) -> String {
+        let sep = self.word("list_sep");
+        let values: Vec<(&str, String)> = (values.iter())
+            .map(|(k, v)| (*k, if *k == "names" { v.replace(", ", sep) } else { v.clone() }))
+            .collect();
+        self.fill(key, &values)
     }
 
     /// A sentence of the program in this language: the words its listing

@@ -20,7 +20,7 @@ use crate::i18n::Lang;
 use crate::lesson;
 use crate::programs::lesson_one;
 use crate::run::Trace;
-use crate::scenario::{Problem, Scenario};
+use crate::scenario::{Phrase, Problem, Scenario};
 use crate::trace::Event;
 use crate::vocab::{Code, Function};
 
@@ -79,15 +79,13 @@ pub fn problems(scenario: &Scenario, trace: &Trace) -> Vec<Problem> {
         .filter(|(_, q)| step_of(trace, &q.at, q.occurrence).is_none())
         .map(|(i, q)| {
             let known = lesson::labels().contains(&q.at.as_str());
+            let label = ("label", format!("{:?}", q.at));
             let why = if known {
-                format!(
-                    "this run reaches {:?} fewer than {} time(s), so the question is never asked",
-                    q.at, q.occurrence
-                )
+                Phrase::with("check_never_asked", &[label, ("n", q.occurrence.to_string())])
             } else {
-                format!("unknown label {:?} (labels are listed in docs/trace-format.md)", q.at)
+                Phrase::with("check_label_unknown", &[label])
             };
-            Problem { field: format!("questions[{i}].at"), message: why }
+            Problem::new(format!("questions[{i}].at"), why)
         })
         .collect()
 }

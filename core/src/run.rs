@@ -313,9 +313,8 @@ pub fn warnings(scenario: &Scenario) -> Vec<crate::scenario::Problem> {
     let read = counted.1;
     if let Some(error) = trace.error.as_ref().filter(|e| e.kind == "bad_request") {
         if read < scenario.model.len() {
-            let message =
-                format!("never read: the request before it is one the API refuses ({})", error.message);
-            out.push(crate::scenario::Problem::at(format!("model[{read}]"), message));
+            let say = crate::scenario::Phrase::with("check_never_read", &[("detail", error.message.clone())]);
+            out.push(crate::scenario::Problem::new(format!("model[{read}]"), say));
         }
     }
     out

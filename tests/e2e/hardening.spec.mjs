@@ -31,7 +31,7 @@ const PROCESS_SHAPES = [
   ["throws an Error whose message is undefined", "cannot start: (no message)"],
   ["throws a string", "cannot start: boom"],
   ["returns 42", "cannot start: bad outcome: must be an object"],
-  ["returns a wrong returncode", "cannot start: bad outcome: returncode must be an integer"],
+  ["returns a wrong returncode", "cannot start: bad outcome: returncode: must be an integer"],
   ["returns a rejecting Promise", "cannot start: the process callback returned a Promise"],
 ];
 

@@ -61,7 +61,7 @@ test("a fixture that is not JSON, or has wrong types, is reported in the page", 
     out.push(e.state().status);
     return out;
   });
-  expect(messages[0]).toMatch(/\(file\): not valid JSON/);
+  expect(messages[0]).toMatch(/\(file\): line 1, column 2: not valid JSON/);
   expect(messages[1]).toMatch(/max_calls: must be an integer/);
   expect(messages[1]).toMatch(/model: must be a list of replies/);
   expect(messages[2]).toMatch(/must be a JSON object/);

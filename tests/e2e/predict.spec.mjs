@@ -146,7 +146,7 @@ test("a bad edit is named inline and the run on screen stays as it was", async (
   const before = await state(page);
   const editor = page.locator(`${EL} textarea[data-edit="model"]`);
   const error = page.locator(`${EL} [data-role="edit-error"]`);
-  for (const [text, field] of [["[{", "model: line 1: the JSON ends before it is complete"], ['[{"stop_reason": 5, "content": []}]', "line 1, model[0].stop_reason"], ["[]", "model: must hold at least one reply"]]) {
+  for (const [text, field] of [["[{", "model: line 1: not valid JSON, it ends before it is complete"], ['[{"stop_reason": 5, "content": []}]', "line 1, model[0].stop_reason"], ["[]", "model: must hold at least one reply"]]) {
     await editor.fill(text);
     await page.locator(`${EL} [data-action="what-if"]`).click();
     await expect(error).toBeVisible();
@@ -159,6 +159,15 @@ test("a bad edit is named inline and the run on screen stays as it was", async (
   });
   expect(thrown).toContain("process");
   expect(await state(page)).toEqual(before);
+});
+
+test("an edit the scenario format refuses is said in Chinese at its line and field", async ({ page }) => {
+  await open(page, "?scenario=report&lang=zh");
+  const editor = page.locator(`${EL} textarea[data-edit="process"]`);
+  const error = page.locator(`${EL} [data-role="edit-error"]`);
+  await editor.fill('[\n  {"returncode": 0},\n  {\n    "returncode": "one"\n  }\n]');
+  await page.locator(`${EL} [data-action="what-if"]`).click();
+  await expect(error).toHaveText("第 4 行，process[1].returncode：必须是整数");
 });
 
 test("a copied link restores step, breakpoints, listing and language in a fresh page", async ({ page, context, baseURL }) => {

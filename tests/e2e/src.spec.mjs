@@ -9,6 +9,7 @@ const report = JSON.parse(fs.readFileSync(path.join(root, "fixtures/scenarios/re
 const FILES = {
   "/lessons/my-case.json": JSON.stringify({ ...report, id: "my-case", title: { zh: "我的案例", en: "My case" }, expect: undefined }),
   "/lessons/broken.json": JSON.stringify({ id: "broken", function: "run_loop", title: { zh: "坏", en: "Broken" }, max_calls: "4", model: [] }),
+  "/lessons/broken-lines.json": '{\n  "id": "lines",\n  "function": "run_loop",\n  "title": {"zh": "行", "en": "Lines"},\n  "max_calls": "4",\n  "model": [],\n  "process": {"returncode": "one"}\n}\n',
   "/lessons/not-json.json": "{ this is not json",
 };
 
@@ -55,6 +56,18 @@ test("bad, missing and foreign files are named in the element; the rest still wo
   // (and the browser's own line for the 404)
   const said = (p) => warned.includes(p) || /status of 404/.test(p);
   problems.splice(0, problems.length, ...problems.filter((p) => !said(p)));
+});
+
+test("a broken file is said in the element's language, at the line of each field", async ({ page, baseURL, problems }) => {
+  const r = await place(page, baseURL, { src: "lessons/broken-lines.json", lang: "zh" });
+  expect(r.notice).toContain("第 5 行，max_calls：必须是整数");
+  expect(r.notice).toContain("第 7 行，process.returncode：必须是整数");
+  expect(r.notice, "no English in a zh element").not.toMatch(/must be|missing|line \d/);
+  // The console says it to the author in English, with the same places.
+  const warned = problems.filter((p) => p.startsWith("console.warning: agent-loop-playground: lessons/broken-lines.json"));
+  expect(warned).toHaveLength(1);
+  expect(warned[0]).toContain("max_calls: must be an integer");
+  problems.splice(0, problems.length, ...problems.filter((p) => !warned.includes(p)));
 });
 
 test("changing src adds the new files to a running playground", async ({ page, baseURL, problems }) => {

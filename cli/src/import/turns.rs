@@ -2,12 +2,12 @@
 //! place in the input, the message the replay's record must hold there,
 //! and the checks of their order.
 
-use agent_loop_core::scenario::Problem;
+use agent_loop_core::scenario::{Phrase, Problem};
 use serde_json::{json, Value};
 
 pub(super) fn note(at: impl Into<String>, message: impl Into<String>) -> Problem {
-    // (the core's one finding type: a place and a message, as `check` says it)
-    Problem::at(at, message)
+    // (the core's one finding type, as `check` says it; import is English only)
+    Problem::new(at, Phrase::english(message))
 }
 
 /// A block's `type`, when it is an object with a string type.

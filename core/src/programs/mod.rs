@@ -65,11 +65,8 @@ pub fn of(function: Function) -> &'static Program {
     ALL.iter().find(|p| p.functions.contains(&function)).copied().unwrap_or(&lesson_one::PROGRAM)
 }
 
-/// The entry functions' names, for a message: `a, b or c`.
+/// The entry functions' names, for a message: `a, b, c`.
 pub fn names() -> String {
-    let all: Vec<&str> = entries().map(Function::name).collect();
-    match all.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
-        _ => all.join(""),
-    }
+    // (joined with ", ": a problem says the list in the reader's language)
+    entries().map(Function::name).collect::<Vec<_>>().join(", ")
 }

@@ -1,7 +1,7 @@
 //! What a teaching program is: the [`Program`] value, what a scenario hands
 //! its entry point ([`Inputs`]) and what the entry point came to ([`Ran`]).
 
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Phrase};
 use crate::protocol::{Model, Process, Setup, TraceError};
 use crate::vocab::Function;
 use serde_json::{Map, Value};
@@ -99,7 +99,7 @@ pub struct Script<'a> {
 }
 
 /// Where a check says a problem: the field, and what is wrong with it.
-pub type Problems<'a> = &'a mut dyn FnMut(&str, String);
+pub type Problems<'a> = &'a mut dyn FnMut(&str, Phrase);
 
 /// What a scenario gives an entry point.
 pub struct Inputs<'a> {

@@ -2,6 +2,8 @@
 //! is in the parent module's doc and docs/scenario-format.md). Only its
 //! shape is checked here; the test suite runs the scenario and compares.
 
+use super::fields::{label_expected, unknown_field};
+use crate::i18n::Phrase;
 use crate::programs::lesson_one;
 use crate::protocol::Status;
 use crate::vocab::Function;
@@ -40,7 +42,7 @@ const EXPECT_FIELDS: [&str; 10] = [
 ];
 
 /// Something that is told a problem of a field.
-type Say<'a> = &'a mut dyn FnMut(&str, String);
+type Tell<'a> = &'a mut dyn FnMut(&str, Phrase);
 
 /// Validate the shape of `expect`. `function` is `None` when the fixture's
 /// own `function` is broken; then the per-function rules are skipped (that
@@ -48,16 +50,16 @@ type Say<'a> = &'a mut dyn FnMut(&str, String);
 pub(super) fn parse_expect(
     v: &Value,
     function: Option<Function>,
-    problem: &mut impl FnMut(&str, String),
+    problem: &mut impl FnMut(&str, Phrase),
 ) -> Expect {
     let mut expect = Expect::default();
     let Some(obj) = v.as_object() else {
-        problem("expect", "must be an object, e.g. {\"status\": \"answered\", \"calls\": 2}".into());
+        problem("expect", Phrase::word("check_expect"));
         return expect;
     };
     for key in obj.keys() {
         if !EXPECT_FIELDS.contains(&key.as_str()) {
-            problem(&format!("expect.{key}"), format!("unknown field (known: {})", EXPECT_FIELDS.join(", ")));
+            problem(&format!("expect.{key}"), unknown_field(&EXPECT_FIELDS));
         }
     }
     (expect.status, expect.error) = read_ending(obj, problem);
@@ -68,14 +70,14 @@ pub(super) fn parse_expect(
         None => None,
         Some(Value::String(reason)) => Some(reason.clone()),
         Some(_) => {
-            problem("expect.stop_reason", "must be a string".into());
+            problem("expect.stop_reason", Phrase::word("check_string"));
             None
         }
     };
     expect.output_lines = match obj.get("output_lines") {
         None => None,
         Some(n) => n.as_u64().or_else(|| {
-            problem("expect.output_lines", "must be a non-negative integer".into());
+            problem("expect.output_lines", Phrase::word("check_count"));
             None
         }),
     };
@@ -84,7 +86,10 @@ pub(super) fn parse_expect(
     expect.warnings = read_labels(obj, "warnings", problem);
     for (i, label) in expect.misses.iter().enumerate() {
         if expect.hits.contains(label) {
-            problem(&format!("expect.misses[{i}]"), format!("{label:?} is also in expect.hits"));
+            problem(
+                &format!("expect.misses[{i}]"),
+                Phrase::with("check_also_hit", &[("label", format!("{label:?}"))]),
+            );
         }
     }
     if let Some(function) = function {
@@ -94,19 +99,20 @@ pub(super) fn parse_expect(
 }
 
 /// `status` or `error`: how the run ends.
-fn read_ending(obj: &Map<String, Value>, problem: Say) -> (Option<Status>, Option<String>) {
+fn read_ending(obj: &Map<String, Value>, problem: Tell) -> (Option<Status>, Option<String>) {
     let statuses = || Status::ALL.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ");
     let status = match obj.get("status") {
         None => None,
         Some(Value::String(name)) => {
             let status = Status::ALL.iter().copied().find(|s| s.as_str() == name);
             if status.is_none() {
-                problem("expect.status", format!("unknown status {name:?} ({})", statuses()));
+                let values = [("name", format!("{name:?}")), ("names", statuses())];
+                problem("expect.status", Phrase::with("check_status", &values));
             }
             status
         }
         Some(_) => {
-            problem("expect.status", format!("must be a string ({})", statuses()));
+            problem("expect.status", Phrase::with("check_status_string", &[("names", statuses())]));
             None
         }
     };
@@ -114,78 +120,69 @@ fn read_ending(obj: &Map<String, Value>, problem: Say) -> (Option<Status>, Optio
         None => None,
         Some(Value::String(kind)) if !kind.is_empty() => Some(kind.clone()),
         Some(_) => {
-            let message = "must be a non-empty string (a trace error kind, e.g. \"value_error\")";
-            problem("expect.error", message.into());
+            problem("expect.error", Phrase::word("check_error_kind"));
             None
         }
     };
     if obj.contains_key("status") && obj.contains_key("error") {
-        problem("expect.error", "give expect.status or expect.error, not both".into());
+        problem("expect.error", Phrase::word("check_status_or_error"));
     }
     (status, error)
 }
 
 /// `calls`: how many model calls the run made.
-fn read_calls(obj: &Map<String, Value>, problem: Say) -> Option<i64> {
+fn read_calls(obj: &Map<String, Value>, problem: Tell) -> Option<i64> {
     let calls = match obj.get("calls") {
         None => None,
         Some(n) => match n.as_i64() {
             Some(n) if n >= 1 => Some(n),
             Some(_) => {
-                problem("expect.calls", "must be at least 1 (the loop always asks once)".into());
+                problem("expect.calls", Phrase::word("check_calls"));
                 None
             }
             None => {
-                problem("expect.calls", "must be an integer".into());
+                problem("expect.calls", Phrase::word("check_integer"));
                 None
             }
         },
     };
     if obj.contains_key("calls") && obj.contains_key("error") {
-        let message = "a run with expect.error returns nothing, so there are no calls to count";
-        problem("expect.calls", message.into());
+        problem("expect.calls", Phrase::word("check_calls_error"));
     }
     calls
 }
 
 /// `record`: the messages' shapes, `role:kinds`.
-fn read_record(v: &Value, problem: Say) -> Option<Vec<String>> {
-    let list = list_of(v, "expect.record", "a list of \"role:kinds\" strings", problem)?;
+fn read_record(v: &Value, problem: Tell) -> Option<Vec<String>> {
+    let list = list_of(v, "expect.record", "check_record", problem)?;
     let mut record = Vec::new();
     for (i, item) in list.iter().enumerate() {
         match item.as_str() {
             Some(s) if s.split_once(':').is_some_and(|(role, _)| !role.is_empty()) => {
                 record.push(s.to_string())
             }
-            _ => problem(
-                &format!("expect.record[{i}]"),
-                "must be a \"role:kinds\" string, e.g. \"assistant:text+tool_use\"".into(),
-            ),
+            _ => problem(&format!("expect.record[{i}]"), Phrase::word("check_record_item")),
         }
     }
     Some(record)
 }
 
 /// `results`: `[first line, is_error]` per tool result.
-fn read_results(v: &Value, problem: Say) -> Option<Vec<(String, bool)>> {
-    let list = list_of(v, "expect.results", "a list of [first line, is_error] pairs", problem)?;
+fn read_results(v: &Value, problem: Tell) -> Option<Vec<(String, bool)>> {
+    let list = list_of(v, "expect.results", "check_results", problem)?;
     let mut results = Vec::new();
     for (i, item) in list.iter().enumerate() {
         match item.as_array().map(Vec::as_slice) {
             Some([Value::String(line), Value::Bool(is_error)]) => results.push((line.clone(), *is_error)),
-            _ => problem(
-                &format!("expect.results[{i}]"),
-                "must be a [first line, is_error] pair, e.g. [\"exit_code=1\", true]".into(),
-            ),
+            _ => problem(&format!("expect.results[{i}]"), Phrase::word("check_results_item")),
         }
     }
     Some(results)
 }
 
 /// `hits` or `misses`: labels the run must (not) reach.
-fn read_labels(obj: &Map<String, Value>, key: &str, problem: Say) -> Vec<String> {
-    let Some(list) =
-        obj.get(key).and_then(|v| list_of(v, &format!("expect.{key}"), "a list of labels", problem))
+fn read_labels(obj: &Map<String, Value>, key: &str, problem: Tell) -> Vec<String> {
+    let Some(list) = obj.get(key).and_then(|v| list_of(v, &format!("expect.{key}"), "check_labels", problem))
     else {
         return Vec::new();
     };
@@ -193,7 +190,7 @@ fn read_labels(obj: &Map<String, Value>, key: &str, problem: Say) -> Vec<String>
     for (i, item) in list.iter().enumerate() {
         match item.as_str() {
             Some(label) if !label.is_empty() => labels.push(label.to_string()),
-            _ => problem(&format!("expect.{key}[{i}]"), "must be a label, e.g. \"loop.ask\"".into()),
+            _ => problem(&format!("expect.{key}[{i}]"), label_expected("loop.ask")),
         }
     }
     labels
@@ -201,16 +198,12 @@ fn read_labels(obj: &Map<String, Value>, key: &str, problem: Say) -> Vec<String>
 
 /// Which fields fit which of the lesson's functions (the lesson-specific
 /// part of `expect`; ARCHITECTURE.md, "A program is a value").
-fn lesson_rules(obj: &Map<String, Value>, function: Function, problem: Say) {
+fn lesson_rules(obj: &Map<String, Value>, function: Function, problem: Tell) {
     let mut only_for = |key: &str, allowed: &[Function]| {
         if obj.contains_key(key) && !allowed.contains(&function) {
             let names: Vec<&str> = allowed.iter().map(|f| f.name()).collect();
-            let names = match names.split_last() {
-                Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
-                _ => names.join(""),
-            };
-            let message = format!("only for {names} scenarios, not {}", function.name());
-            problem(&format!("expect.{key}"), message);
+            let values = [("names", names.join(", ")), ("function", function.name().to_string())];
+            problem(&format!("expect.{key}"), Phrase::with("check_only_for", &values));
         }
     };
     only_for("status", &[lesson_one::RUN_LOOP]);
@@ -220,19 +213,19 @@ fn lesson_rules(obj: &Map<String, Value>, function: Function, problem: Say) {
     only_for("results", &with_results);
     only_for("stop_reason", &[lesson_one::ASK_CLAUDE]);
     if function == lesson_one::RUN_LOOP && !obj.contains_key("status") && !obj.contains_key("error") {
-        problem("expect.status", "missing: a run_loop expectation needs status (or error)".into());
+        problem("expect.status", Phrase::word("check_status_needed"));
     }
     let results = obj.get("results").and_then(Value::as_array);
     if function == lesson_one::RUN_MAIN && results.is_some_and(|r| r.len() != 1) {
-        problem("expect.results", "run_main returns exactly one result: give one pair".into());
+        problem("expect.results", Phrase::word("check_one_result"));
     }
 }
 
-/// `v` as a list, or a `must be …` problem.
-fn list_of<'a>(v: &'a Value, field: &str, what: &str, problem: Say) -> Option<&'a Vec<Value>> {
+/// `v` as a list, or the problem `must_be` (`must be a list of …`).
+fn list_of<'a>(v: &'a Value, field: &str, must_be: &'static str, problem: Tell) -> Option<&'a Vec<Value>> {
     let list = v.as_array();
     if list.is_none() {
-        problem(field, format!("must be {what}"));
+        problem(field, Phrase::word(must_be));
     }
     list
 }

@@ -3,28 +3,50 @@
 //! shares (an id, a text in one or more languages). The leaf of
 //! `scenario`: its other files use it.
 
+use crate::i18n::{Lang, Phrase};
 use serde_json::{Map, Value};
 
 /// The one finding type: a place (a field, `model[1].stop_reason`, or a
-/// place in an imported conversation) and what is wrong there. Said as
-/// `place: message`.
+/// place in an imported conversation), what is wrong there, and the line
+/// of the text it was read from, where that is known. Said as `place:
+/// message` (in English by `Display`, as `check` says it).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
     pub field: String,
-    pub message: String,
+    pub say: Phrase,
+    pub line: Option<usize>,
 }
 
 impl Problem {
     /// A problem at a place: a field (`model[1].stop_reason`), or a place
     /// in an imported conversation (`messages[3].content[1]`).
-    pub fn at(place: impl Into<String>, message: impl Into<String>) -> Problem {
-        Problem { field: place.into(), message: message.into() }
+    pub fn new(place: impl Into<String>, say: Phrase) -> Problem {
+        Problem { field: place.into(), say, line: None }
+    }
+
+    /// A problem said by a word with nothing to fill in.
+    pub fn word(place: impl Into<String>, key: &'static str) -> Problem {
+        Problem::new(place, Phrase::word(key))
+    }
+
+    /// What is wrong, in `lang`'s words (without the place).
+    pub fn message(&self, lang: Lang) -> String {
+        self.say.text(lang)
+    }
+
+    /// `line N, field: message`, in `lang`'s words.
+    pub fn text(&self, lang: Lang) -> String {
+        let said = [("field", self.field.clone()), ("why", self.message(lang))];
+        match self.line {
+            Some(n) => lang.fill("problem_at", &[said[0].clone(), said[1].clone(), ("line", n.to_string())]),
+            None => lang.fill("problem", &said),
+        }
     }
 }
 
 impl std::fmt::Display for Problem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.field, self.message)
+        write!(f, "{}: {}", self.field, self.message(Lang::english()))
     }
 }
 
@@ -71,27 +93,27 @@ impl<'a> Fields<'a> {
     }
 
     /// Say a problem of a field.
-    pub fn problem(&mut self, field: &str, message: impl Into<String>) {
-        self.problems.push(Problem::at(field, message));
+    pub fn problem(&mut self, field: &str, say: Phrase) {
+        self.problems.push(Problem::new(field, say));
     }
 
     /// Every key must be one of `known`.
     pub fn only(&mut self, known: &[&str]) {
         for key in self.obj.keys() {
             if !known.contains(&key.as_str()) {
-                self.problem(key, format!("unknown field (known: {})", known.join(", ")));
+                self.problem(key, unknown_field(known));
             }
         }
     }
 
     /// A field read by `read` (which says what is wrong with it), or
     /// `default` when absent or wrong.
-    pub fn or<T>(&mut self, key: &str, default: T, read: impl FnOnce(&'a Value) -> Result<T, String>) -> T {
+    pub fn or<T>(&mut self, key: &str, default: T, read: impl FnOnce(&'a Value) -> Result<T, Phrase>) -> T {
         match self.obj.get(key).map(read) {
             None => default,
             Some(Ok(value)) => value,
-            Some(Err(message)) => {
-                self.problem(key, message);
+            Some(Err(say)) => {
+                self.problem(key, say);
                 default
             }
         }
@@ -99,6 +121,25 @@ impl<'a> Fields<'a> {
 
     /// A string field, or `default`.
     pub fn string(&mut self, key: &str, default: &str) -> String {
-        self.or(key, default.to_string(), |v| v.as_str().map(str::to_string).ok_or("must be a string".into()))
+        self.or(key, default.to_string(), |v| {
+            v.as_str().map(str::to_string).ok_or(Phrase::word("check_string"))
+        })
     }
+}
+
+/// A field none of `known` names.
+pub fn unknown_field(known: &[&str]) -> Phrase {
+    Phrase::with("check_unknown_field", &[("names", known.join(", "))])
+}
+
+/// `must be a label, e.g. "loop.ask"`.
+pub fn label_expected(example: &str) -> Phrase {
+    Phrase::with("check_label", &[("example", example.to_string())])
+}
+
+/// Text that is not JSON, said in the reader's words with its line and
+/// column (the parser's own English is not shown).
+pub fn not_json(e: &serde_json::Error) -> Phrase {
+    let key = if e.is_eof() { "json_eof" } else { "json_syntax" };
+    Phrase::with(key, &[("line", e.line().to_string()), ("column", e.column().to_string())])
 }

@@ -41,21 +41,28 @@
 
 use crate::i18n::Lang;
 use crate::programs::{self, lesson_one};
-use crate::protocol::{Model, ModelError, Process, ProcessOutcome, QUESTION};
+use crate::protocol::QUESTION;
 use crate::vocab::Function;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
+mod doubles;
 mod expect;
 mod fields;
+pub mod json_lines;
 mod near;
 pub use near::near_misses;
 mod questions;
+pub use crate::i18n::Phrase;
+pub use doubles::{
+    bad_outcome, outcome_from_json, scripted_error, ProcessScript, ScriptedModel, ScriptedProcess,
+    SCRIPT_EXHAUSTED,
+};
 use expect::parse_expect;
 pub use expect::Expect;
-pub use fields::Problem;
 use fields::{in_language, Fields};
 pub use fields::{is_id, is_id_char};
+pub use fields::{not_json, unknown_field, Problem};
 use questions::parse_questions;
 pub use questions::Question;
 
@@ -93,52 +100,46 @@ pub struct Scenario {
     pub raw: Value,
 }
 
-/// What the process double does.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ProcessScript {
-    /// The same outcome on every run.
-    Always(Value),
-    /// One outcome per run; a run past the end cannot start.
-    Each(Vec<Value>),
-}
-
 impl Scenario {
     /// Parse a fixture. All problems are collected, not just the first.
     pub fn parse(text: &str) -> Result<Scenario, Vec<Problem>> {
-        let raw: Value = serde_json::from_str(text)
-            .map_err(|e| vec![Problem { field: "(file)".into(), message: format!("not valid JSON: {e}") }])?;
-        Scenario::from_value(raw)
+        let raw: Value =
+            serde_json::from_str(text).map_err(|e| vec![Problem::new("(file)", not_json(&e))])?;
+        // Each problem names the line of the file its field is on.
+        Scenario::from_value(raw).map_err(|mut problems| {
+            json_lines::at_lines(&mut problems, &[("", text)]);
+            problems
+        })
     }
 
     pub fn from_value(raw: Value) -> Result<Scenario, Vec<Problem>> {
         let Some(obj) = raw.as_object() else {
-            return Err(vec![Problem::at("(file)", "must be a JSON object")]);
+            return Err(vec![Problem::word("(file)", "check_object")]);
         };
         let mut f = Fields::new(obj);
         f.only(&KNOWN_FIELDS);
         let id = read_id(&mut f);
         let function = read_function(&mut f);
         let title = read_title(&mut f);
-        let question = f.or("question", QUESTION.to_string(), |v| {
-            in_language(v, "en").ok_or("must be a string or {\"zh\": …, \"en\": …} strings".into())
-        });
+        let question = f
+            .or("question", QUESTION.to_string(), |v| in_language(v, "en").ok_or(Phrase::word("check_text")));
         let program = f.string("program", "print(10 / 0)");
-        let max_calls = f.or("max_calls", 4, |v| v.as_i64().ok_or("must be an integer".into()));
+        let max_calls = f.or("max_calls", 4, |v| v.as_i64().ok_or(Phrase::word("check_integer")));
         let timeout_s = f.or("timeout_s", 3.0, |v| match v.as_f64() {
             Some(t) if t > 0.0 && t.is_finite() => Ok(t),
-            _ => Err("must be a positive number".into()),
+            _ => Err(Phrase::word("check_positive")),
         });
         let default_call = json!({"type": "tool_use", "id": "call_1", "name": "run_main", "input": {}});
         let call = match f.get("call") {
             None => default_call,
             Some(v @ Value::Object(_)) => v.clone(),
             Some(_) => {
-                f.problem("call", "must be an object (a tool_use block)");
+                f.problem("call", Phrase::word("check_call"));
                 Value::Null
             }
         };
         let system = f.or("system", crate::protocol::SYSTEM_EN.to_string(), |v| {
-            in_language(v, "en").ok_or("must be a string or {\"zh\": …, \"en\": …} strings".into())
+            in_language(v, "en").ok_or(Phrase::word("check_text"))
         });
         let tools = read_tools(&mut f, "en");
         let tool_results = f.get("tool_results").cloned().unwrap_or(Value::Null);
@@ -146,7 +147,7 @@ impl Scenario {
         let process = read_process(&mut f);
         // What this function's program asks of its scenarios.
         let mut problems = std::mem::take(&mut f.problems);
-        let mut problem = |field: &str, message: String| problems.push(Problem::at(field, message));
+        let mut problem = |field: &str, say: Phrase| problems.push(Problem::new(field, say));
         (programs::of(function).check)(function, obj, &mut problem);
         let expect = obj.get("expect").map(|v| {
             let function = obj.get("function").and_then(Value::as_str).and_then(programs::function);
@@ -257,15 +258,15 @@ fn read_id(f: &mut Fields) -> String {
     match f.get("id") {
         Some(Value::String(s)) if is_id(s) => s.clone(),
         Some(Value::String(_)) => {
-            f.problem("id", "use letters, digits, '-' or '_' (1-64 chars)");
+            f.problem("id", Phrase::word("check_id"));
             String::new()
         }
         Some(_) => {
-            f.problem("id", "must be a string");
+            f.problem("id", Phrase::word("check_string"));
             String::new()
         }
         None => {
-            f.problem("id", "missing");
+            f.problem("id", Phrase::word("check_missing"));
             String::new()
         }
     }
@@ -275,11 +276,12 @@ fn read_id(f: &mut Fields) -> String {
 fn read_function(f: &mut Fields) -> Function {
     match f.get("function").and_then(Value::as_str) {
         Some(name) => programs::function(name).unwrap_or_else(|| {
-            f.problem("function", format!("unknown function {name:?} ({})", programs::names()));
+            let values = [("name", format!("{name:?}")), ("names", programs::names())];
+            f.problem("function", Phrase::with("check_function", &values));
             lesson_one::RUN_LOOP
         }),
         None => {
-            f.problem("function", format!("missing ({})", programs::names()));
+            f.problem("function", Phrase::with("check_function_missing", &[("names", programs::names())]));
             lesson_one::RUN_LOOP
         }
     }
@@ -295,17 +297,17 @@ fn read_title(f: &mut Fields) -> BTreeMap<String, String> {
                     Some(t) if !t.trim().is_empty() => {
                         title.insert(lang.clone(), t.to_string());
                     }
-                    _ => f.problem(&format!("title.{lang}"), "must be a non-empty string"),
+                    _ => f.problem(&format!("title.{lang}"), Phrase::word("check_nonempty")),
                 }
             }
             for lang in ["zh", "en"] {
                 if !map.contains_key(lang) {
-                    f.problem(&format!("title.{lang}"), "missing");
+                    f.problem(&format!("title.{lang}"), Phrase::word("check_missing"));
                 }
             }
         }
-        Some(_) => f.problem("title", "must be an object {\"zh\": …, \"en\": …}"),
-        None => f.problem("title", "missing"),
+        Some(_) => f.problem("title", Phrase::word("check_title")),
+        None => f.problem("title", Phrase::word("check_missing")),
     }
     title
 }
@@ -319,14 +321,14 @@ fn read_model(f: &mut Fields) -> Vec<Value> {
             for (i, reply) in replies.iter().enumerate() {
                 if let Some(err) = reply.get("error") {
                     if err.as_str().is_none_or(str::is_empty) {
-                        f.problem(&format!("model[{i}].error"), "must be a non-empty error name");
+                        f.problem(&format!("model[{i}].error"), Phrase::word("check_error_name"));
                     }
                 }
             }
             replies.iter().map(|r| replies_in(r, "en")).collect()
         }
         Some(_) => {
-            f.problem("model", "must be a list of replies");
+            f.problem("model", Phrase::word("check_replies"));
             Vec::new()
         }
     }
@@ -337,7 +339,7 @@ fn read_model(f: &mut Fields) -> Vec<Value> {
 fn read_tools(f: &mut Fields, code: &str) -> Option<Value> {
     let tools = f.get("tools")?.clone();
     if !tools.is_array() {
-        f.problem("tools", "must be a list of tool definitions {name, description, input_schema}");
+        f.problem("tools", Phrase::word("check_tools"));
     }
     Some(tools_in(&tools, code))
 }
@@ -361,15 +363,15 @@ fn read_process(f: &mut Fields) -> ProcessScript {
         None => ProcessScript::Each(Vec::new()),
         Some(Value::Array(runs)) => {
             for (i, run) in runs.iter().enumerate() {
-                if let Err(m) = outcome_from_json(run) {
-                    f.problem(&format!("process[{i}]"), m);
+                if let Err((field, say)) = outcome_from_json(run) {
+                    f.problem(&format!("process[{i}]{field}"), say);
                 }
             }
             ProcessScript::Each(runs.clone())
         }
         Some(run) => {
-            if let Err(m) = outcome_from_json(run) {
-                f.problem("process", m);
+            if let Err((field, say)) = outcome_from_json(run) {
+                f.problem(&format!("process{field}"), say);
             }
             ProcessScript::Always(run.clone())
         }
@@ -390,90 +392,6 @@ fn replies_in(reply: &Value, code: &str) -> Value {
         }
     }
     reply
-}
-
-/// Read a process outcome in fixture shape:
-/// `{returncode, stdout, stderr}` | `{timeout: true}` | `{os_error: "…"}`.
-pub fn outcome_from_json(v: &Value) -> Result<ProcessOutcome, String> {
-    let Some(obj) = v.as_object() else {
-        return Err(
-            "must be an object: {returncode, stdout, stderr} | {timeout: true} | {os_error: \"…\"}".into()
-        );
-    };
-    if let Some(t) = obj.get("timeout") {
-        return match t {
-            Value::Bool(true) => Ok(ProcessOutcome::TimedOut),
-            _ => Err("timeout must be true".into()),
-        };
-    }
-    if let Some(e) = obj.get("os_error") {
-        return match e.as_str() {
-            Some(e) => Ok(ProcessOutcome::CannotStart(e.to_string())),
-            None => Err("os_error must be a string".into()),
-        };
-    }
-    let returncode = match obj.get("returncode") {
-        Some(rc) => rc.as_i64().ok_or("returncode must be an integer")?,
-        None => return Err("needs returncode, timeout or os_error".into()),
-    };
-    let text = |k: &str| match obj.get(k) {
-        None => Ok(String::new()),
-        Some(Value::String(s)) => Ok(s.clone()),
-        Some(_) => Err(format!("{k} must be a string")),
-    };
-    Ok(ProcessOutcome::Exited { returncode, stdout: text("stdout")?, stderr: text("stderr")? })
-}
-
-/// Error name used when a model script has no reply left.
-pub const SCRIPT_EXHAUSTED: &str = "ScriptExhausted";
-
-/// The model error a fixture's `{"error": NAME}` produces. The JS double
-/// builds exactly the same name and message.
-pub fn scripted_error(name: &str) -> ModelError {
-    // (no message: the setup's stand-in raises the bare exception)
-    ModelError { name: name.to_string(), message: String::new() }
-}
-
-/// Model double: replies in call order, untouched.
-pub struct ScriptedModel {
-    replies: Vec<Value>,
-    next: usize,
-}
-
-impl Model for ScriptedModel {
-    fn create(&mut self, _request: &crate::protocol::Request) -> Result<Value, ModelError> {
-        let Some(reply) = self.replies.get(self.next) else {
-            return Err(ModelError { name: SCRIPT_EXHAUSTED.into(), message: String::new() });
-        };
-        self.next += 1;
-        match reply.get("error").and_then(Value::as_str) {
-            Some(name) => Err(scripted_error(name)),
-            None => Ok(reply.clone()),
-        }
-    }
-}
-
-/// Process double: outcomes in run order.
-pub struct ScriptedProcess {
-    script: ProcessScript,
-    next: usize,
-    /// Why a run past the end cannot start, in the scenario's language.
-    exhausted: &'static str,
-}
-
-impl Process for ScriptedProcess {
-    fn run(&mut self, _command: &[&str], _timeout: crate::protocol::Seconds) -> ProcessOutcome {
-        let outcome = match &self.script {
-            ProcessScript::Always(v) => Some(v),
-            ProcessScript::Each(runs) => runs.get(self.next),
-        };
-        self.next += 1;
-        match outcome {
-            Some(v) => outcome_from_json(v)
-                .unwrap_or_else(|m| ProcessOutcome::CannotStart(format!("bad outcome: {m}"))),
-            None => ProcessOutcome::CannotStart(self.exhausted.into()),
-        }
-    }
 }
 
 /// Every fixture compiled into the binary, as `(file name, text)`.

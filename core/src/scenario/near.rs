@@ -6,6 +6,7 @@
 //! `expect.warnings` (the test suite holds the two equal).
 
 use super::fields::Problem;
+use crate::i18n::Phrase;
 use crate::programs::lesson_two::entry::STOP_REASONS;
 use serde_json::Value;
 
@@ -20,9 +21,11 @@ pub fn near_misses(raw: &Value) -> Vec<Problem> {
     for (i, reply) in raw.get("model").and_then(Value::as_array).into_iter().flatten().enumerate() {
         if let Some(reason) = reply.get("stop_reason").and_then(Value::as_str) {
             if !STOP_REASONS.contains(&reason) {
-                let known = STOP_REASONS.join(", ");
-                let message = format!("{reason:?} is not a stop reason the API returns ({known})");
-                out.push(Problem::at(format!("model[{i}].stop_reason"), message));
+                let values = [("name", format!("{reason:?}")), ("names", STOP_REASONS.join(", "))];
+                out.push(Problem::new(
+                    format!("model[{i}].stop_reason"),
+                    Phrase::with("check_near_reason", &values),
+                ));
             }
         }
         for (j, block) in reply.get("content").and_then(Value::as_array).into_iter().flatten().enumerate() {
@@ -31,22 +34,21 @@ pub fn near_misses(raw: &Value) -> Vec<Problem> {
             }
             let at = format!("model[{i}].content[{j}]");
             if block["id"].as_str().is_none_or(str::is_empty) {
-                let message = "a tool_use block without an id: its tool_result cannot name it";
-                out.push(Problem::at(format!("{at}.id"), message));
+                out.push(Problem::word(format!("{at}.id"), "check_near_id"));
             }
             if let Some(name) = block["name"].as_str() {
                 called.push(name);
                 if !declared.contains(&name) {
-                    let message = format!("calls {name:?}, a tool the scenario's tools do not declare");
-                    out.push(Problem::at(format!("{at}.name"), message));
+                    let say = Phrase::with("check_near_tool", &[("name", format!("{name:?}"))]);
+                    out.push(Problem::new(format!("{at}.name"), say));
                 }
             }
         }
     }
     for name in raw.get("tool_results").and_then(Value::as_object).into_iter().flatten().map(|(k, _)| k) {
         if !called.contains(&name.as_str()) {
-            let message = format!("results are scripted for {name:?}, but no reply calls it");
-            out.push(Problem::at(format!("tool_results.{name}"), message));
+            let say = Phrase::with("check_near_unused", &[("name", format!("{name:?}"))]);
+            out.push(Problem::new(format!("tool_results.{name}"), say));
         }
     }
     out

@@ -15,7 +15,8 @@
 //! label is ever reached is checked against a recording, one layer up
 //! (`crate::predict`): this parser only knows the shape.
 
-use super::fields::in_language;
+use super::fields::{in_language, label_expected, unknown_field};
+use crate::i18n::Phrase;
 use serde_json::{Map, Value};
 
 /// One authored question, its texts still in every language given.
@@ -44,26 +45,26 @@ const KNOWN: [&str; 6] = ["at", "occurrence", "text", "choices", "answer", "expl
 
 /// Read the `questions` list; every problem is reported with its path
 /// (`questions[1].answer`).
-pub fn parse_questions(v: &Value, problem: &mut impl FnMut(&str, String)) -> Vec<Question> {
+pub fn parse_questions(v: &Value, problem: &mut impl FnMut(&str, Phrase)) -> Vec<Question> {
     let Some(list) = v.as_array() else {
-        problem("questions", "must be a list of questions".into());
+        problem("questions", Phrase::word("check_questions"));
         return Vec::new();
     };
     list.iter().enumerate().filter_map(|(i, q)| parse_one(q, &format!("questions[{i}]"), problem)).collect()
 }
 
-fn parse_one(v: &Value, path: &str, problem: &mut impl FnMut(&str, String)) -> Option<Question> {
+fn parse_one(v: &Value, path: &str, problem: &mut impl FnMut(&str, Phrase)) -> Option<Question> {
     let Some(obj) = v.as_object() else {
-        problem(path, "must be an object with at, text, choices, answer and explain".into());
+        problem(path, Phrase::word("check_question"));
         return None;
     };
     for key in obj.keys().filter(|k| !KNOWN.contains(&k.as_str())) {
-        problem(&format!("{path}.{key}"), format!("unknown field (known: {})", KNOWN.join(", ")));
+        problem(&format!("{path}.{key}"), unknown_field(&KNOWN));
     }
     let at = match obj.get("at") {
         Some(Value::String(s)) if !s.trim().is_empty() => s.trim().to_string(),
         _ => {
-            problem(&format!("{path}.at"), "must be a label, e.g. \"loop.save_response\"".into());
+            problem(&format!("{path}.at"), label_expected("loop.save_response"));
             String::new()
         }
     };
@@ -72,7 +73,7 @@ fn parse_one(v: &Value, path: &str, problem: &mut impl FnMut(&str, String)) -> O
         Some(n) => match n.as_u64() {
             Some(n @ 1..=10_000) => n as usize,
             _ => {
-                problem(&format!("{path}.occurrence"), "must be a whole number from 1".into());
+                problem(&format!("{path}.occurrence"), Phrase::word("check_occurrence"));
                 1
             }
         },
@@ -82,26 +83,24 @@ fn parse_one(v: &Value, path: &str, problem: &mut impl FnMut(&str, String)) -> O
     let choices: Vec<Value> = match obj.get("choices") {
         Some(Value::Array(list)) if (2..=6).contains(&list.len()) => list.clone(),
         _ => {
-            problem(&format!("{path}.choices"), "must be a list of 2 to 6 choices".into());
+            problem(&format!("{path}.choices"), Phrase::word("check_choices"));
             Vec::new()
         }
     };
     for (k, c) in choices.iter().enumerate() {
         if in_language(c, "en").is_none_or(|t| t.trim().is_empty()) {
-            problem(&format!("{path}.choices[{k}]"), "must be a text, or {\"zh\": …, \"en\": …}".into());
+            problem(&format!("{path}.choices[{k}]"), Phrase::word("check_text"));
         }
     }
     let answer = match obj.get("answer").and_then(Value::as_u64) {
         Some(n) if (n as usize) < choices.len() || choices.is_empty() => n as usize,
         Some(n) => {
-            problem(&format!("{path}.answer"), format!("{n} is not a choice (0 to {})", choices.len() - 1));
+            let values = [("n", n.to_string()), ("last", (choices.len() - 1).to_string())];
+            problem(&format!("{path}.answer"), Phrase::with("check_answer_range", &values));
             0
         }
         None => {
-            problem(
-                &format!("{path}.answer"),
-                "must be the index of the right choice (0 is the first)".into(),
-            );
+            problem(&format!("{path}.answer"), Phrase::word("check_answer"));
             0
         }
     };
@@ -109,11 +108,11 @@ fn parse_one(v: &Value, path: &str, problem: &mut impl FnMut(&str, String)) -> O
 }
 
 /// A text in every language: a string, or `{"zh": …, "en": …}`.
-fn words(obj: &Map<String, Value>, key: &str, path: &str, problem: &mut impl FnMut(&str, String)) -> Value {
+fn words(obj: &Map<String, Value>, key: &str, path: &str, problem: &mut impl FnMut(&str, Phrase)) -> Value {
     match obj.get(key) {
         Some(v) if in_language(v, "en").is_some_and(|t| !t.trim().is_empty()) => v.clone(),
         _ => {
-            problem(&format!("{path}.{key}"), "must be a text, or {\"zh\": …, \"en\": …}".into());
+            problem(&format!("{path}.{key}"), Phrase::word("check_text"));
             Value::Null
         }
     }

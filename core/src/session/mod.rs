@@ -14,7 +14,7 @@
 //! read once), [`catalogue`] (the scenarios, the one on screen),
 //! [`recorder`] (doubles, overrides, budgets), [`replay`] (the recording
 //! on screen, its debugger), [`breakpoints`] (the one grammar), [`amount`],
-//! [`notice`], [`predictions`], [`what_if`], [`json_lines`], [`state`]; this
+//! [`notice`], [`predictions`], [`what_if`], [`state`]; this
 //! file holds the `Session` that puts them together.
 
 use crate::debugger::Command;
@@ -32,7 +32,6 @@ pub mod breakpoints;
 pub mod catalogue;
 pub mod changes;
 pub mod doubles;
-pub mod json_lines;
 pub mod listings;
 pub mod notice;
 pub mod options;
@@ -53,7 +52,7 @@ pub use options::{Options, Presentation, Settings};
 pub use predictions::{Answer, Pending, Predictions};
 pub use replay::Replay;
 pub use scope::Scope;
-pub use what_if::{beside, counterpart, Comparison, EditProblem, Summary, WhatIf, Why};
+pub use what_if::{beside, counterpart, Comparison, Summary, WhatIf};
 
 use notice::unreadable_file;
 
@@ -439,7 +438,8 @@ impl Session {
             self.changes.setup = true;
             self.what_if.refuse(problems)
         })?;
-        self.what_if(Some(&edit)).inspect_err(|_| json_lines::at_lines(&mut self.what_if.problems, texts))
+        self.what_if(Some(&edit))
+            .inspect_err(|_| crate::scenario::json_lines::at_lines(&mut self.what_if.problems, texts))
     }
 
     /// Go to the first step where the two runs part.

@@ -27,14 +27,7 @@ impl Notice {
     }
 
     pub fn text(&self, lang: Lang) -> String {
-        // A list of names (`names`, joined with ", ") is said with the
-        // language's own separator (`、` in Chinese).
-        let values: Vec<(&str, String)> = (self.values.iter())
-            .map(|(k, v)| {
-                (*k, if *k == "names" { v.replace(", ", lang.word("list_sep")) } else { v.clone() })
-            })
-            .collect();
-        lang.fill(self.key, &values)
+        lang.fill_lists(self.key, &self.values)
     }
 }
 

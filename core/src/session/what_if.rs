@@ -6,7 +6,7 @@
 
 use crate::i18n::Lang;
 use crate::run::Trace;
-use crate::scenario::{Problem, Scenario};
+use crate::scenario::{not_json, Problem, Scenario};
 use crate::vocab::Function;
 use serde_json::Value;
 
@@ -19,7 +19,7 @@ pub struct WhatIf {
     pub edit: Option<Value>,
     pub lesson_run: Option<Trace>,
     pub comparison: Option<Comparison>,
-    pub problems: Vec<EditProblem>,
+    pub problems: Vec<Problem>,
     /// The new run starts over though the learner was at step `.0`; `.1`
     /// is the word that says why.
     pub restart: Option<(usize, &'static str)>,
@@ -32,7 +32,7 @@ impl WhatIf {
     pub fn apply(&mut self, base: Option<&Scenario>, lang: Lang, edit: &Value) -> Result<(), Vec<Problem>> {
         let changed = match base {
             Some(base) => changed_scenario(base, lang, edit),
-            None => Err(vec![EditProblem::word("(edit)", "edit_no_scenario", "")]),
+            None => Err(vec![Problem::word("(edit)", "edit_no_scenario")]),
         };
         match changed {
             Ok(changed) => {
@@ -81,12 +81,11 @@ impl WhatIf {
         at.filter(|at| *at < shown.steps.len())
     }
 
-    /// A refused edit: kept to be said in the setup panel, and returned to
-    /// the API in English.
-    pub fn refuse(&mut self, problems: Vec<EditProblem>) -> Vec<Problem> {
-        let said = in_english(&problems);
-        self.problems = problems;
-        said
+    /// A refused edit: kept to be said in the setup panel (in the reader's
+    /// language), and returned (the API says it in English).
+    pub fn refuse(&mut self, problems: Vec<Problem>) -> Vec<Problem> {
+        self.problems = problems.clone();
+        problems
     }
 
     /// After a recording: the changed version's run (if there is one) goes
@@ -280,7 +279,7 @@ const EDITABLE: [&str; 5] = ["model", "process", "tool_results", "call", "functi
 /// An edit from the texts of the setup panel's editors (`(field, text)`,
 /// each field's JSON) and the entry to run them on (none: the scenario's
 /// own); text that is not JSON is a problem of that field.
-pub fn edit_of_texts(texts: &[(&str, &str)], function: Option<&str>) -> Result<Value, Vec<EditProblem>> {
+pub fn edit_of_texts(texts: &[(&str, &str)], function: Option<&str>) -> Result<Value, Vec<Problem>> {
     let mut edit = serde_json::Map::new();
     let mut problems = Vec::new();
     for (field, text) in texts {
@@ -288,7 +287,7 @@ pub fn edit_of_texts(texts: &[(&str, &str)], function: Option<&str>) -> Result<V
             Ok(v) => {
                 edit.insert(field.to_string(), v);
             }
-            Err(e) => problems.push(not_json(field, &e)),
+            Err(e) => problems.push(Problem::new(*field, not_json(&e))),
         }
     }
     if let Some(function) = function {
@@ -301,24 +300,10 @@ pub fn edit_of_texts(texts: &[(&str, &str)], function: Option<&str>) -> Result<V
     }
 }
 
-/// Text that is not JSON, said in the reader's words with its line (the
-/// parser's own English is not shown).
-fn not_json(field: &str, e: &serde_json::Error) -> EditProblem {
-    let key = if e.is_eof() { "edit_json_eof" } else { "edit_json_syntax" };
-    let at = vec![("line", e.line().to_string()), ("column", e.column().to_string())];
-    EditProblem { field: field.into(), why: Why::Filled(key, at), line: None }
-}
-
-/// A refused edit as the API returns it: in English, like `check`.
-fn in_english(problems: &[EditProblem]) -> Vec<Problem> {
-    let english = Lang::parse("en").unwrap_or_else(Lang::default_lang);
-    problems.iter().map(|p| Problem { field: p.field.clone(), message: p.why(english) }).collect()
-}
-
 /// The lesson's scenario `base` with an edit applied (`{"model": [...],
 /// "process": ...}`), shown in `lang`; or why the edit is refused.
-pub fn changed_scenario(base: &Scenario, lang: Lang, edit: &Value) -> Result<Scenario, Vec<EditProblem>> {
-    let problem = |field: &str, key: &'static str| vec![EditProblem::word(field, key, "")];
+pub fn changed_scenario(base: &Scenario, lang: Lang, edit: &Value) -> Result<Scenario, Vec<Problem>> {
+    let problem = |field: &str, key: &'static str| vec![Problem::word(field, key)];
     let Some(edit) = edit.as_object() else {
         return Err(problem("(edit)", "edit_not_object"));
     };
@@ -329,7 +314,7 @@ pub fn changed_scenario(base: &Scenario, lang: Lang, edit: &Value) -> Result<Sce
     let mut raw = base.raw.clone();
     if let Some(model) = edit.get("model") {
         match model.as_array() {
-            None => return Err(problem("model", "edit_not_list")),
+            None => return Err(problem("model", "check_replies")),
             Some(list) if list.is_empty() => return Err(problem("model", "edit_empty")),
             Some(list) => {
                 check_replies(list)?;
@@ -357,7 +342,7 @@ pub fn changed_scenario(base: &Scenario, lang: Lang, edit: &Value) -> Result<Sce
             let odd =
                 outcome.as_object().and_then(|o| o.keys().find(|k| !OUTCOME_FIELDS.contains(&k.as_str())));
             if let Some(key) = odd {
-                return Err(vec![EditProblem::word(&format!("{at}.{key}"), "edit_process_field", "")]);
+                return Err(vec![Problem::word(format!("{at}.{key}"), "edit_process_field")]);
             }
         }
     }
@@ -385,12 +370,7 @@ pub fn changed_scenario(base: &Scenario, lang: Lang, edit: &Value) -> Result<Sce
         raw = Value::Object(kept);
     }
     // The scenario format's own checks say what `check` says.
-    Scenario::from_value(raw).map_err(|problems| {
-        problems
-            .into_iter()
-            .map(|p| EditProblem { field: p.field, why: Why::Said(p.message), line: None })
-            .collect()
-    })
+    Scenario::from_value(raw)
 }
 
 /// The fields of a process outcome.
@@ -404,76 +384,27 @@ const REPLY_FIELDS: &[&str] =
 /// The scenario format lets a reply be malformed on purpose (to show a
 /// protocol error); an edit still has to be a reply: an object whose
 /// `stop_reason`, if given, is a text.
-fn check_replies(list: &[Value]) -> Result<(), Vec<EditProblem>> {
-    let problems: Vec<EditProblem> = list
+fn check_replies(list: &[Value]) -> Result<(), Vec<Problem>> {
+    let problems: Vec<Problem> = list
         .iter()
         .enumerate()
         .filter_map(|(i, reply)| match reply {
             // A misspelt field (`stop_reasn`) would pass as a reply without it.
             Value::Object(map) => {
                 match (map.keys().find(|k| !REPLY_FIELDS.contains(&k.as_str())), map.get("stop_reason")) {
-                    (Some(key), _) => {
-                        Some(EditProblem::word(&format!("model[{i}].{key}"), "edit_reply_field", ""))
-                    }
+                    (Some(key), _) => Some(Problem::word(format!("model[{i}].{key}"), "edit_reply_field")),
                     (None, None | Some(Value::String(_)) | Some(Value::Null)) => None,
                     (None, Some(_)) => {
-                        Some(EditProblem::word(&format!("model[{i}].stop_reason"), "edit_stop_reason", ""))
+                        Some(Problem::word(format!("model[{i}].stop_reason"), "edit_stop_reason"))
                     }
                 }
             }
-            _ => Some(EditProblem::word(&format!("model[{i}]"), "edit_not_reply", "")),
+            _ => Some(Problem::word(format!("model[{i}]"), "edit_not_reply")),
         })
         .collect();
     if problems.is_empty() {
         Ok(())
     } else {
         Err(problems)
-    }
-}
-
-/// A problem of a what-if edit: the field, and why.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EditProblem {
-    pub field: String,
-    pub why: Why,
-    /// The line of the editor's text the field is on, where it was found.
-    pub line: Option<usize>,
-}
-
-/// Why an edit was refused: a word of the language tables (with a detail,
-/// e.g. the JSON parser's), or a check of the scenario format, said as
-/// `check` says it.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Why {
-    Word(&'static str, String),
-    /// A word with its values filled in (`line`, `column`).
-    Filled(&'static str, Vec<(&'static str, String)>),
-    Said(String),
-}
-
-impl EditProblem {
-    pub fn word(field: &str, key: &'static str, detail: &str) -> EditProblem {
-        EditProblem { field: field.into(), why: Why::Word(key, detail.into()), line: None }
-    }
-
-    /// Why, in `lang`.
-    pub fn why(&self, lang: Lang) -> String {
-        match &self.why {
-            Why::Word(key, detail) if detail.is_empty() => lang.word(key).to_string(),
-            Why::Word(key, detail) => format!("{}: {detail}", lang.word(key)),
-            Why::Filled(key, values) => lang.fill(key, values),
-            Why::Said(message) => message.clone(),
-        }
-    }
-
-    /// `field: why`, in `lang`.
-    pub fn text(&self, lang: Lang) -> String {
-        let said = [("field", self.field.clone()), ("why", self.why(lang))];
-        match self.line {
-            Some(n) => {
-                lang.fill("edit_problem_at", &[said[0].clone(), said[1].clone(), ("line", n.to_string())])
-            }
-            None => lang.fill("edit_problem", &said),
-        }
     }
 }

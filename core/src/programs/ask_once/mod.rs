@@ -6,6 +6,7 @@
 //! the same code as the lesson's.
 
 use super::program::{Inputs, Part, Problems, Program, Ran, Script};
+use crate::i18n::Phrase;
 use crate::protocol::{Model, ModelError, Process, TraceError};
 use crate::trace::{self, Local};
 use crate::vocab::Function;
@@ -69,6 +70,6 @@ fn setup(_: Function, inputs: &Inputs, _: &Script) -> String {
 
 fn check(_: Function, obj: &Map<String, Value>, problem: Problems) {
     if obj.get("model").is_none() {
-        problem("model", "missing: ask_once needs a model reply".into());
+        problem("model", Phrase::with("check_needs_replies", &[("function", "ask_once".into())]));
     }
 }

@@ -10,6 +10,7 @@
 pub mod entry;
 
 use super::program::{Inputs, Part, Problems, Program, Ran};
+use crate::i18n::Phrase;
 use crate::protocol::{
     LoopError, Model, ModelError, Outcome, Process, ProcessOutcome, Said, Say, Seconds, Setup, TraceError,
 };
@@ -249,11 +250,12 @@ impl Process for Guarded<'_> {
 /// own tool call.
 fn check(function: Function, obj: &Map<String, Value>, problem: Problems) {
     if function != RUN_MAIN && obj.get("model").is_none() {
-        problem("model", format!("missing: {} needs model replies", function.name()));
+        problem("model", Phrase::with("check_needs_replies", &[("function", function.name().into())]));
     }
-    let call = obj.get("call").unwrap_or(&Value::Null);
-    if function == RUN_MAIN && obj.get("process").is_none() && accepts(call) {
-        problem("process", "missing: run_main needs a process outcome".into());
+    // (no `call`: the lesson's own, which runs the process)
+    let runs = obj.get("call").is_none_or(accepts);
+    if function == RUN_MAIN && obj.get("process").is_none() && runs {
+        problem("process", Phrase::word("check_needs_process"));
     }
 }
 

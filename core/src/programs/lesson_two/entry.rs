@@ -6,7 +6,7 @@
 //! are `entry.py` and `entry.zh.py`; a scenario's values fill their holes.
 //! Also what a lesson-two scenario's replies and tools must hold.
 
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Phrase};
 use crate::programs::program::{InLanguage, Inputs, Problems, Script};
 use crate::protocol::TraceError;
 use crate::vocab::{py_literal, py_str, Function};
@@ -63,42 +63,38 @@ pub fn check_replies(obj: &Map<String, Value>, problem: Problems) {
             continue;
         }
         if !reply["stop_reason"].is_string() {
-            problem(&format!("model[{i}].stop_reason"), "must be a string (the loops read it)".into());
+            problem(&format!("model[{i}].stop_reason"), Phrase::word("check_reason_read"));
         }
         let Some(blocks) = reply["content"].as_array() else {
-            problem(&format!("model[{i}].content"), "must be a list of blocks".into());
+            problem(&format!("model[{i}].content"), Phrase::word("check_blocks"));
             continue;
         };
         for (j, block) in blocks.iter().enumerate() {
             let at = format!("model[{i}].content[{j}]");
             if !block["type"].is_string() {
-                problem(&format!("{at}.type"), "must be a string".into());
+                problem(&format!("{at}.type"), Phrase::word("check_string"));
             }
             if block["type"] == "tool_use" && !block["input"].is_object() {
-                problem(
-                    &format!("{at}.input"),
-                    "must be an object: the loop passes it as keyword arguments".into(),
-                );
+                problem(&format!("{at}.input"), Phrase::word("check_input"));
             }
         }
     }
     // (a `tools` that is not a list is said by the shared fields' check)
     for (name, outcomes) in obj.get("tool_results").and_then(Value::as_object).into_iter().flatten() {
         let Some(list) = outcomes.as_array() else {
-            problem(&format!("tool_results.{name}"), "must be a list of outcomes".into());
+            problem(&format!("tool_results.{name}"), Phrase::word("check_outcomes"));
             continue;
         };
         for (k, outcome) in list.iter().enumerate() {
             let (returns, raises) = (outcome.get("returns"), outcome.get("raises"));
             if returns.is_some() && raises.is_some() {
-                problem(&format!("tool_results.{name}[{k}]"), "give returns or raises, not both".into());
+                problem(&format!("tool_results.{name}[{k}]"), Phrase::word("check_returns_or_raises"));
             } else if returns.is_none() && !raises.is_some_and(Value::is_string) {
-                let message = "must be {\"returns\": value} or {\"raises\": \"ErrorName\", \"message\": …}";
-                problem(&format!("tool_results.{name}[{k}]"), message.into());
+                problem(&format!("tool_results.{name}[{k}]"), Phrase::word("check_tool_outcome"));
             }
         }
     }
     if obj.get("tool_results").is_some_and(|t| !t.is_object()) {
-        problem("tool_results", "must be an object: tool name → list of outcomes".into());
+        problem("tool_results", Phrase::word("check_tool_results"));
     }
 }

@@ -11,6 +11,7 @@ pub mod entry;
 pub mod teaching;
 
 use super::program::{Inputs, Part, Problems, Program, Ran};
+use crate::i18n::Phrase;
 use crate::protocol::{Model, Process, Said, TraceError};
 use crate::trace::{self, Local};
 use crate::vocab::Function;
@@ -205,18 +206,19 @@ fn trace_error(raised: &Raised) -> TraceError {
 /// What a lesson-two scenario must hold beyond the shared fields.
 fn check(function: Function, obj: &Map<String, Value>, problem: Problems) {
     if function == EXECUTE_TOOL {
-        problem("function", "execute_tool runs inside a loop: use agent_loop or one of its variants".into());
+        problem("function", Phrase::word("check_tool_alone"));
     }
     for field in ["system", "tools", "tool_results"] {
         if obj.get(field).is_none() {
-            problem(field, format!("missing: {} needs {field}", function.name()));
+            let values = [("function", function.name().to_string()), ("field", field.to_string())];
+            problem(field, Phrase::with("check_needs_field", &values));
         }
     }
     if obj.get("model").is_none() {
-        problem("model", format!("missing: {} needs model replies", function.name()));
+        problem("model", Phrase::with("check_needs_replies", &[("function", function.name().into())]));
     }
     if obj.get("max_calls").and_then(Value::as_i64).is_some_and(|n| n < 1) {
-        problem("max_calls", "must be at least 1: MAX_ITERS is the loop's safety net".into());
+        problem("max_calls", Phrase::word("check_cap"));
     }
     entry::check_replies(obj, problem);
 }

@@ -1,17 +1,23 @@
-//! Where a refused what-if edit's problem sits in the editor's text: the
-//! line of each value of a JSON text, by its path (`[1].stop_reason`).
+//! Where a problem sits in the text it was read from: the line of each
+//! value of a JSON text, by its path (`[1].stop_reason`), for a scenario
+//! file's problems and a refused what-if edit's (in the editor's text).
 
-use super::what_if::EditProblem;
+use super::fields::Problem;
 
-/// Each problem of a refused edit that names a place in an editor's text
-/// (`model[1].stop_reason` in the `model` editor) gets that place's line.
-pub fn at_lines(problems: &mut [EditProblem], texts: &[(&str, &str)]) {
-    for p in problems.iter_mut().filter(|p| p.line.is_none()) {
+/// Each problem that names a place in one of `texts` (`(field, text)`:
+/// `model[1].stop_reason` in the `model` editor's text; field `""` for a
+/// whole file) gets that place's line.
+pub fn at_lines(problems: &mut [Problem], texts: &[(&str, &str)]) {
+    for p in problems.iter_mut().filter(|p| p.line.is_none() && !p.field.starts_with('(')) {
         let Some((field, text)) = texts.iter().find(|(f, _)| p.field.starts_with(f)) else { continue };
         let places = value_lines(text);
-        let path = &p.field[field.len()..];
-        // The place itself, else the nearest place that holds it.
-        let found = (0..=path.len())
+        // (a file's fields are keys of its top object: `.model[1]`)
+        let path =
+            if field.is_empty() { format!(".{}", p.field) } else { p.field[field.len()..].to_string() };
+        // The place itself, else the nearest place that holds it (in a
+        // file, not the whole file: a missing field has no line).
+        let floor = usize::from(field.is_empty());
+        let found = (floor..=path.len())
             .rev()
             .filter(|&n| path.is_char_boundary(n))
             .find_map(|n| places.iter().find(|(at, _)| at == &path[..n]).map(|(_, line)| *line));

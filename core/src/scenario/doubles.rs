@@ -1,0 +1,114 @@
+//! The Rust doubles that replay a scenario (the model's replies and the
+//! process's outcomes in order), and the reading of one process outcome
+//! in fixture shape, which the page's process callback shares.
+
+use crate::i18n::{Lang, Phrase};
+use crate::protocol::{Model, ModelError, Process, ProcessOutcome};
+use serde_json::Value;
+
+/// What the process double does.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ProcessScript {
+    /// The same outcome on every run.
+    Always(Value),
+    /// One outcome per run; a run past the end cannot start.
+    Each(Vec<Value>),
+}
+
+/// Read a process outcome in fixture shape:
+/// `{returncode, stdout, stderr}` | `{timeout: true}` | `{os_error: "…"}`;
+/// or what is wrong, with the field inside it (`.returncode`, or none).
+pub fn outcome_from_json(v: &Value) -> Result<ProcessOutcome, (&'static str, Phrase)> {
+    let Some(obj) = v.as_object() else {
+        return Err(("", Phrase::word("check_outcome")));
+    };
+    if let Some(t) = obj.get("timeout") {
+        return match t {
+            Value::Bool(true) => Ok(ProcessOutcome::TimedOut),
+            _ => Err((".timeout", Phrase::word("check_true"))),
+        };
+    }
+    if let Some(e) = obj.get("os_error") {
+        return match e.as_str() {
+            Some(e) => Ok(ProcessOutcome::CannotStart(e.to_string())),
+            None => Err((".os_error", Phrase::word("check_string"))),
+        };
+    }
+    let returncode = match obj.get("returncode") {
+        Some(rc) => rc.as_i64().ok_or((".returncode", Phrase::word("check_integer")))?,
+        None => return Err(("", Phrase::word("check_outcome_needs"))),
+    };
+    let text = |k: &'static str, field: &'static str| match obj.get(k) {
+        None => Ok(String::new()),
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(_) => Err((field, Phrase::word("check_string"))),
+    };
+    Ok(ProcessOutcome::Exited {
+        returncode,
+        stdout: text("stdout", ".stdout")?,
+        stderr: text("stderr", ".stderr")?,
+    })
+}
+
+/// What the program is told of an outcome it cannot read (the doubles'
+/// and the page's process callback's): `bad outcome: returncode: …`.
+pub fn bad_outcome(field: &str, say: &Phrase) -> ProcessOutcome {
+    let field = field.trim_start_matches('.');
+    let why = say.text(Lang::english());
+    ProcessOutcome::CannotStart(if field.is_empty() {
+        format!("bad outcome: {why}")
+    } else {
+        format!("bad outcome: {field}: {why}")
+    })
+}
+
+/// Error name used when a model script has no reply left.
+pub const SCRIPT_EXHAUSTED: &str = "ScriptExhausted";
+
+/// The model error a fixture's `{"error": NAME}` produces. The JS double
+/// builds exactly the same name and message.
+pub fn scripted_error(name: &str) -> ModelError {
+    // (no message: the setup's stand-in raises the bare exception)
+    ModelError { name: name.to_string(), message: String::new() }
+}
+
+/// Model double: replies in call order, untouched.
+pub struct ScriptedModel {
+    pub(super) replies: Vec<Value>,
+    pub(super) next: usize,
+}
+
+impl Model for ScriptedModel {
+    fn create(&mut self, _request: &crate::protocol::Request) -> Result<Value, ModelError> {
+        let Some(reply) = self.replies.get(self.next) else {
+            return Err(ModelError { name: SCRIPT_EXHAUSTED.into(), message: String::new() });
+        };
+        self.next += 1;
+        match reply.get("error").and_then(Value::as_str) {
+            Some(name) => Err(scripted_error(name)),
+            None => Ok(reply.clone()),
+        }
+    }
+}
+
+/// Process double: outcomes in run order.
+pub struct ScriptedProcess {
+    pub(super) script: ProcessScript,
+    pub(super) next: usize,
+    /// Why a run past the end cannot start, in the scenario's language.
+    pub(super) exhausted: &'static str,
+}
+
+impl Process for ScriptedProcess {
+    fn run(&mut self, _command: &[&str], _timeout: crate::protocol::Seconds) -> ProcessOutcome {
+        let outcome = match &self.script {
+            ProcessScript::Always(v) => Some(v),
+            ProcessScript::Each(runs) => runs.get(self.next),
+        };
+        self.next += 1;
+        match outcome {
+            Some(v) => outcome_from_json(v).unwrap_or_else(|(field, say)| bad_outcome(field, &say)),
+            None => ProcessOutcome::CannotStart(self.exhausted.into()),
+        }
+    }
+}

@@ -1,0 +1,196 @@
+//! What an author gets wrong is said in the reader's language: every
+//! problem `check` and the page find in a scenario is a word of the
+//! language tables, and each such word is met here by a broken scenario
+//! that produces it. A zh element says a broken `src=` file and a refused
+//! what-if edit in Chinese, with the line of the text.
+
+use agent_loop_core::i18n::Lang;
+use agent_loop_core::scenario::{Problem, Scenario};
+use agent_loop_core::session::{Entry, FixtureDoubles, Options, Session};
+use serde_json::{json, Value};
+
+fn fixture(id: &str) -> Value {
+    let path = format!("{}/fixtures/scenarios/{id}.json", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// `base` with top-level fields set (`null`: the field taken away).
+fn with(base: &str, fields: Value) -> Value {
+    let mut v = fixture(base);
+    for (k, x) in fields.as_object().unwrap() {
+        match x {
+            Value::Null => drop(v.as_object_mut().unwrap().remove(k)),
+            x => v[k] = x.clone(),
+        }
+    }
+    v
+}
+
+/// Every problem a scenario's value gives: its format's, then (when it is
+/// valid) the near misses and the questions its run never asks.
+fn problems_of(v: Value) -> Vec<Problem> {
+    match Scenario::from_value(v) {
+        Err(problems) => problems,
+        Ok(s) => {
+            let trace = agent_loop_core::run::record_scenario(&s);
+            let mut all = agent_loop_core::run::warnings(&s);
+            all.extend(agent_loop_core::predict::problems(&s, &trace));
+            all
+        }
+    }
+}
+
+fn question(fields: Value) -> Value {
+    let mut q = json!({"at": "loop.ask", "text": "?", "choices": ["a", "b"], "answer": 0, "explain": "."});
+    for (k, x) in fields.as_object().unwrap() {
+        match x {
+            Value::Null => drop(q.as_object_mut().unwrap().remove(k)),
+            x => q[k] = x.clone(),
+        }
+    }
+    json!([q])
+}
+
+/// Broken scenarios, one or more for each word a problem can be said in.
+fn broken() -> Vec<Value> {
+    let (l1, main, l2) = ("report", "success", "core-weather");
+    let expect = |e: Value| with(l1, json!({ "expect": e }));
+    let reply = |r: Value| with(l2, json!({ "model": [r] }));
+    let tool_use = json!({"type": "tool_use", "id": "t1", "name": "get_weather", "input": {}});
+    vec![
+        json!([1]),
+        with(l1, json!({"id": 5, "title": "x", "question": 5, "max_calls": "x", "timeout_s": -1})),
+        with(l1, json!({"id": "a b", "title": {"zh": "", "en": "x"}, "colour": 1})),
+        with(l1, json!({"id": null, "function": "nope"})),
+        with(l1, json!({"function": null, "title": null})),
+        with(main, json!({"call": 5})),
+        with(main, json!({"process": null})),
+        with(l1, json!({"model": 5})),
+        with(l1, json!({"model": null})),
+        with(l1, json!({"model": [{"error": ""}]})),
+        with(l2, json!({"tools": 5})),
+        with(l1, json!({"process": 5})),
+        with(
+            l1,
+            json!({"process": [{"timeout": false}, {"os_error": 1}, {}, {"returncode": 1, "stdout": 2}]}),
+        ),
+        expect(json!(5)),
+        expect(
+            json!({"status": "answered", "stop_reason": 5, "output_lines": -1, "hits": ["a"], "misses": ["a"]}),
+        ),
+        expect(json!({"status": "done", "calls": 0, "record": 5, "results": 5, "hits": 5})),
+        expect(json!({"status": 5, "record": [5], "results": [5], "hits": [5]})),
+        expect(json!({"error": ""})),
+        expect(json!({"status": "answered", "error": "x", "calls": 1})),
+        expect(json!({"status": "answered", "stop_reason": "end_turn"})),
+        expect(json!({"calls": 1})),
+        with(main, json!({"expect": {"results": []}})),
+        with(l1, json!({"questions": 5})),
+        with(l1, json!({"questions": [5]})),
+        with(l1, json!({"questions": question(json!({"at": "", "occurrence": 0, "hue": 1}))})),
+        with(l1, json!({"questions": question(json!({"choices": ["a"], "text": null}))})),
+        with(l1, json!({"questions": question(json!({"choices": ["a", ""], "answer": 5}))})),
+        with(l1, json!({"questions": question(json!({"answer": null}))})),
+        with(l1, json!({"questions": question(json!({"at": "loop.nope"}))})),
+        with(l1, json!({"questions": question(json!({"occurrence": 99}))})),
+        with(l2, json!({"function": "execute_tool", "system": null, "model": null, "max_calls": 0})),
+        reply(json!({"stop_reason": 5, "content": 5})),
+        reply(
+            json!({"stop_reason": "tool_use", "content": [{"type": 5}, {"type": "tool_use", "id": "t", "name": "get_weather", "input": 5}]}),
+        ),
+        with(l2, json!({"tool_results": {"get_weather": 5}})),
+        with(l2, json!({"tool_results": {"get_weather": [{"returns": 1, "raises": "X"}, {}]}})),
+        with(l2, json!({"tool_results": 5})),
+        reply(
+            json!({"stop_reason": "tool-use", "content": [{"type": "tool_use", "name": "get_weather", "input": {}}]}),
+        ),
+        with(
+            l2,
+            json!({"model": [{"stop_reason": "tool_use", "content": [
+            {"type": "tool_use", "id": "t2", "name": "book_flight", "input": {}}, tool_use]},
+            {"stop_reason": "end_turn", "content": [{"type": "text", "text": "ok"}]}],
+            "tool_results": {"get_weather": [{"returns": 1}], "lookup_order": [{"returns": 2}]}}),
+        ),
+        {
+            let mut v = with(l2, json!({"function": "stop_on_text"}));
+            v["model"].as_array_mut().unwrap().push(json!({"stop_reason": "end_turn", "content": []}));
+            v
+        },
+    ]
+}
+
+/// A `{name}` the values did not fill.
+fn unfilled(text: &str) -> bool {
+    text.split('{').skip(1).filter_map(|rest| rest.split_once('}')).any(|(inside, _)| {
+        !inside.is_empty() && inside.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':')
+    })
+}
+
+/// Words only other layers say: `check_said` (the CLI's `import`, English
+/// only) and `check_unreadable` (an `addScenario` object that is not JSON,
+/// said by the web crate; its browser test is in tests/e2e/src.spec.mjs).
+const SAID_ELSEWHERE: [&str; 2] = ["check_said", "check_unreadable"];
+
+#[test]
+fn every_problem_is_a_word_of_every_table_and_every_check_word_is_met() {
+    let (en, zh) = (Lang::english(), Lang::parse("zh").unwrap());
+    let mut met: Vec<&str> = Vec::new();
+    for text in ["[", "{]"] {
+        let problems = Scenario::parse(text).unwrap_err();
+        met.extend(problems.iter().map(|p| p.say.key));
+    }
+    for v in broken() {
+        let shown = v.to_string();
+        let problems = problems_of(v);
+        assert!(!problems.is_empty(), "no problem in {shown}");
+        for p in problems {
+            for lang in [en, zh] {
+                assert!(lang.keys().contains(&p.say.key), "{}: no word {:?}", lang.code(), p.say.key);
+            }
+            let (said_en, said_zh) = (p.text(en), p.text(zh));
+            assert_ne!(said_en, said_zh, "the same in both languages: {said_en}");
+            assert!(
+                said_zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+                "not Chinese: {said_zh}"
+            );
+            for said in [&said_en, &said_zh] {
+                assert!(!unfilled(said), "a placeholder left: {said}");
+            }
+            met.push(p.say.key);
+        }
+    }
+    let unmet: Vec<&str> = (en.keys().into_iter())
+        .filter(|k| ["check_", "json_"].iter().any(|p| k.starts_with(p)))
+        .filter(|k| !met.contains(k) && !SAID_ELSEWHERE.contains(k))
+        .collect();
+    assert!(unmet.is_empty(), "words no broken scenario here produces: {unmet:?}");
+}
+
+#[test]
+fn a_broken_file_names_the_line_of_its_field_in_the_reader_s_words() {
+    let text = "{\n  \"id\": \"x\",\n  \"function\": \"run_loop\",\n  \"title\": {\"zh\": \"x\", \"en\": \"x\"},\n  \"max_calls\": \"four\",\n  \"model\": []\n}";
+    let problems = Scenario::parse(text).unwrap_err();
+    assert_eq!(problems[0].field, "max_calls");
+    assert_eq!(problems[0].line, Some(5));
+    let entries = [Entry { file: "x.json".into(), parsed: Err(problems) }];
+    let zh = agent_loop_playground::view::problems(&entries, &[], Lang::parse("zh").unwrap());
+    assert!(zh.contains("第 5 行，max_calls：必须是整数"), "{zh}");
+    let en = agent_loop_playground::view::problems(&entries, &[], Lang::english());
+    assert!(en.contains("line 5, max_calls: must be an integer"), "{en}");
+    // A missing field has no line; the file's own problems none either.
+    let missing = Scenario::parse("{\n\"function\": \"run_loop\"\n}").unwrap_err();
+    assert!(missing.iter().all(|p| p.line.is_none()), "{missing:?}");
+    assert_eq!(Scenario::parse("{\n\n]").unwrap_err()[0].line, None);
+}
+
+#[test]
+fn an_edit_the_format_refuses_is_said_in_chinese_at_its_field_and_line() {
+    let options = Options { scenario: "report".into(), lang: "zh".into(), ..Options::default() };
+    let mut s = Session::new(Box::new(FixtureDoubles), &options).unwrap();
+    let process = "[\n  {\"returncode\": 0},\n  {\n    \"returncode\": \"one\"\n  }\n]";
+    let api = s.what_if_texts(&[("process", process)], None).unwrap_err();
+    // The API says it in English, the setup panel in the reader's words.
+    assert_eq!(api[0].to_string(), "process[1].returncode: must be an integer");
+    let shown = agent_loop_core::step_view::edit_problems(&s);
+    assert_eq!(shown, ["第 4 行，process[1].returncode：必须是整数"]);
+}
