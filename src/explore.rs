@@ -281,6 +281,17 @@ pub fn compare(c: &Comparison, places: &Places, lang: Lang) -> String {
         lang.word("compare_title").to_string()
     };
     let mut differs = differs(c, lang);
+    // What each run goes on to do there, in the words of its caption.
+    if let Some((lesson, changed)) = &places.doing {
+        let key = if other_loop { "compare_doing_beside" } else { "compare_doing" };
+        let said = [
+            ("lesson", lesson.clone()),
+            ("changed", changed.clone()),
+            ("lesson_name", lesson_name.clone()),
+            ("changed_name", changed_name.clone()),
+        ];
+        differs.push_str(&lang.fill(key, &said));
+    }
     // Values that differ before the lines do (the same line, another reply).
     if let (Some((v, names)), Some(_)) = (&c.values_from, c.parts_at) {
         let what: Vec<String> = names.iter().map(|d| local_or_word(d, lang)).collect();

@@ -288,6 +288,7 @@ fn check_panels(xx: Lang, scenario: &Scenario, trace: &Trace, found: &mut Vec<St
             parted: false,
             values: here,
             restart: Some((7, "compare_restart_parted")),
+            doing: Some((lesson::caption(xx, trace, 3).0, lesson::caption(xx, trace, 4).0)),
         };
         let html = explore::compare(&comparison, &places, xx);
         check(&format!("{} comparison", scenario.id), &html, found);

@@ -468,3 +468,17 @@ fn the_lessons_score_survives_a_what_if_run_and_comes_back() {
     s.what_if(None).unwrap();
     assert_eq!(s.predictions().score(), (1, 1), "the lesson's score is back");
 }
+
+#[test]
+fn chinese_questions_have_no_space_beside_full_width_punctuation() {
+    let zh = Lang::parse("zh").unwrap();
+    for scenario in shipped() {
+        let trace = record_scenario(&scenario);
+        for a in questions(&scenario, &trace, zh, Code::Python, &[]).iter().filter(|a| !a.authored) {
+            for text in a.choices.iter().chain([&a.text, &a.explain]) {
+                let odd = ["） ", " （", " ，", " 。", " ：", "： "].iter().find(|p| text.contains(*p));
+                assert!(odd.is_none(), "{}: {:?} in {text}", scenario.id, odd);
+            }
+        }
+    }
+}

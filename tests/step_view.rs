@@ -157,6 +157,24 @@ fn the_comparison_places_both_runs_where_they_part_and_in_lockstep() {
 }
 
 #[test]
+fn the_comparison_says_what_each_run_goes_on_to_do_where_they_part() {
+    let mut s = session("report", "en", false);
+    let en = Lang::parse("en").unwrap();
+    let mut replies = s.scenario().unwrap().localized(en).model.clone();
+    replies[1] = json!({"stop_reason": "max_tokens", "content": [{"type": "text", "text": "Half a"}]});
+    s.what_if(Some(&json!({ "model": replies }))).unwrap();
+    let places = comparison_places(&s).unwrap();
+    let (lesson, changed) = places.doing.clone().expect("they part, each doing something");
+    let c = s.what_if_state().comparison.clone().unwrap();
+    let lesson_run = s.what_if_state().lesson_run.as_ref().unwrap();
+    assert_eq!(lesson, lesson::caption(en, lesson_run, c.lesson_at.unwrap()).0);
+    assert_eq!(changed, lesson::caption(en, s.replay().trace(), c.parts_at.unwrap()).0);
+    let html = agent_loop_playground::explore::compare(&c, &places, en);
+    let said = format!("The lesson's run goes on with “{lesson}”, yours with “{changed}”.");
+    assert!(html.contains(&said.replace('\'', "&#39;")), "{said}\n{html}");
+}
+
+#[test]
 fn a_frame_that_raises_is_captioned_as_raising_and_the_output_ends_as_python_s_traceback() {
     for (scenario, stage, printed) in [
         ("model-throws-first", "ask.raised", None),

@@ -133,6 +133,9 @@ pub struct Places {
     /// The new run started over though the learner was at this step; the
     /// word that says why.
     pub restart: Option<(usize, &'static str)>,
+    /// What each run goes on to do where they part (the lesson's, the
+    /// changed one's): its step's caption title, in the reader's language.
+    pub doing: Option<(String, String)>,
 }
 
 /// The comparison's places, when a changed version is on screen.
@@ -155,6 +158,14 @@ pub fn comparison_places(session: &Session) -> Option<Places> {
         parted: other_loop && position.zip(comparison.parts_at).is_some_and(|(p, at)| p > at),
         values: comparison.values_from.as_ref().and_then(|(v, _)| at(*v)),
         restart: session.what_if_state().restart,
+        doing: match (&session.what_if_state().lesson_run, comparison.lesson_at, comparison.parts_at) {
+            (Some(lesson), Some(l), Some(n)) => {
+                let (lang, changed) = (session.lang(), replay.trace());
+                let titles = (lesson::caption(lang, lesson, l).0, lesson::caption(lang, changed, n).0);
+                Some(titles).filter(|(a, b)| !a.is_empty() && !b.is_empty() && a != b)
+            }
+            _ => None,
+        },
         parting: match (comparison.lesson_at, comparison.parts_at) {
             (Some(l), Some(n)) => (session.what_if_state().lesson_step(l, replay.code()), at(n)),
             _ => (None, None),
