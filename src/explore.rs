@@ -252,6 +252,19 @@ fn parting(
     }
 }
 
+/// What each run goes on to do where they part, in its caption's words.
+fn doing(places: &Places, lang: Lang, other_loop: bool, names: (&str, &str)) -> String {
+    let Some((lesson, changed)) = &places.doing else { return String::new() };
+    let key = if other_loop { "compare_doing_beside" } else { "compare_doing" };
+    let said = [
+        ("lesson", lesson.clone()),
+        ("changed", changed.clone()),
+        ("lesson_name", names.0.to_string()),
+        ("changed_name", names.1.to_string()),
+    ];
+    lang.fill(key, &said)
+}
+
 /// The two runs side by side, where they part, and where the lesson's run
 /// is at the step shown (so both can be stepped in lockstep).
 pub fn compare(c: &Comparison, places: &Places, lang: Lang) -> String {
@@ -281,17 +294,7 @@ pub fn compare(c: &Comparison, places: &Places, lang: Lang) -> String {
         lang.word("compare_title").to_string()
     };
     let mut differs = differs(c, lang);
-    // What each run goes on to do there, in the words of its caption.
-    if let Some((lesson, changed)) = &places.doing {
-        let key = if other_loop { "compare_doing_beside" } else { "compare_doing" };
-        let said = [
-            ("lesson", lesson.clone()),
-            ("changed", changed.clone()),
-            ("lesson_name", lesson_name.clone()),
-            ("changed_name", changed_name.clone()),
-        ];
-        differs.push_str(&lang.fill(key, &said));
-    }
+    differs.push_str(&doing(places, lang, other_loop, (&lesson_name, &changed_name)));
     // Values that differ before the lines do (the same line, another reply).
     if let (Some((v, names)), Some(_)) = (&c.values_from, c.parts_at) {
         let what: Vec<String> = names.iter().map(|d| local_or_word(d, lang)).collect();

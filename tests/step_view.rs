@@ -223,9 +223,20 @@ fn a_what_if_run_keeps_the_place_with_nothing_new_or_says_why_it_starts_over() {
     s.what_if(Some(&json!({ "model": replies.clone() }))).unwrap();
     assert!(!s.replay().started(), "the new run starts over");
     assert_eq!(comparison_places(&s).unwrap().restart, Some((end, "compare_restart_parted")));
-    // From one changed version to another: over, and said so.
-    s.command(Command::Step);
+    // From one changed version to another that walks the same steps: kept.
+    for _ in 0..20 {
+        s.command(Command::Step);
+    }
+    let was = s.replay().position();
+    let mut other = replies.clone();
+    other[1] = json!({"stop_reason": "end_turn", "content": [{"type": "text", "text": "Done."}]});
+    s.what_if(Some(&json!({ "model": other.clone() }))).unwrap();
+    assert_eq!(s.replay().position(), was, "the same steps so far: the place is kept");
+    assert_eq!(comparison_places(&s).unwrap().restart, None);
+    // Past the step where the new version takes another road: over, and said so.
+    s.command(Command::Run);
     s.what_if(Some(&json!({ "model": replies }))).unwrap();
+    assert!(!s.replay().started(), "the new version parts before the learner's step");
     assert_eq!(comparison_places(&s).unwrap().restart.map(|r| r.1), Some("compare_restart_version"));
     s.what_if(None).unwrap();
     assert_eq!(s.what_if_state().restart, None, "back to the lesson: nothing to explain");

@@ -394,8 +394,7 @@ impl Session {
 
     // ----- what if -----
 
-    /// The changed version on screen (if any), the lesson's run beside it,
-    /// where they part, and what was wrong with the last edit.
+    /// The changed version on screen (if any), the lesson's run beside it.
     pub fn what_if_state(&self) -> &WhatIf {
         &self.what_if
     }
@@ -413,7 +412,8 @@ impl Session {
             }
             return Ok(());
         };
-        let was = self.replay.started().then(|| (self.replay.position(), self.what_if.changed.is_some()));
+        let (r, from_version) = (&self.replay, self.what_if.changed.is_some());
+        let was = r.started().then(|| what_if::place(r.trace(), r.position(), from_version));
         let applied = self.what_if.apply(self.catalogue.shown(), self.lang, edit);
         self.changes.setup |= applied.is_err();
         applied?;

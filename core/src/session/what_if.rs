@@ -53,24 +53,36 @@ impl WhatIf {
     }
 
     /// Where the learner stays on the new run `shown` after an edit made at
-    /// step `was` (`true`: of a changed version, else of the lesson's run):
-    /// the same step while the runs have not parted yet (beside another
-    /// loop: the step that stands beside it). `None` starts the new run
-    /// over, and [`WhatIf::restart`] says why.
-    pub fn keep_place(&mut self, was: Option<(usize, bool)>, shown: &Trace) -> Option<usize> {
-        let kept = self.kept_place(was, shown);
+    /// step `was.0` of the lesson's run, or of a changed version (`was.1`:
+    /// the labels of that version's steps up to it): the same step while
+    /// the runs have not parted yet (beside another loop: the step that
+    /// stands beside it; after another version: while the new run has
+    /// walked the same steps). `None` starts the new run over, and
+    /// [`WhatIf::restart`] says why.
+    pub fn keep_place(
+        &mut self,
+        was: Option<(usize, Option<Vec<&'static str>>)>,
+        shown: &Trace,
+    ) -> Option<usize> {
+        let kept = self.kept_place(was.as_ref(), shown);
         self.restart = match (was, kept) {
-            (Some((n, from_version)), None) => {
-                Some((n, if from_version { "compare_restart_version" } else { "compare_restart_parted" }))
-            }
+            (Some((n, from_version)), None) => Some((
+                n,
+                if from_version.is_some() { "compare_restart_version" } else { "compare_restart_parted" },
+            )),
             _ => None,
         };
         kept
     }
 
-    fn kept_place(&self, was: Option<(usize, bool)>, shown: &Trace) -> Option<usize> {
+    fn kept_place(&self, was: Option<&(usize, Option<Vec<&'static str>>)>, shown: &Trace) -> Option<usize> {
         let (was, lesson, c) = (was?, self.lesson_run.as_ref()?, self.comparison.as_ref()?);
-        if was.1 || c.lesson_at.is_some_and(|at| was.0 > at) {
+        if let Some(before) = &was.1 {
+            let same =
+                shown.steps.len() > was.0 && shown.steps.iter().zip(before).all(|(s, l)| s.label == *l);
+            return same.then_some(was.0);
+        }
+        if c.lesson_at.is_some_and(|at| was.0 > at) {
             return None;
         }
         let at = if c.lesson.function == c.changed.function {
@@ -229,6 +241,12 @@ pub fn beside(this: &Trace, other: &Trace) -> Option<(usize, usize)> {
     }
     let index = |list: &[usize], k: usize, t: &Trace| list.get(k).copied().unwrap_or(t.steps.len());
     (mine.len() != yours.len()).then(|| (index(&mine, common, this), index(&yours, common, other)))
+}
+
+/// The learner's place at step `at` of `t`, for [`WhatIf::keep_place`]:
+/// on a changed version (`from_version`), with the steps walked to it.
+pub fn place(t: &Trace, at: usize, from_version: bool) -> (usize, Option<Vec<&'static str>>) {
+    (at, from_version.then(|| t.steps.iter().take(at + 1).map(|st| st.label).collect()))
 }
 
 /// The step of `t` whose line added message `m` to the record: the one
