@@ -194,3 +194,14 @@ fn an_edit_the_format_refuses_is_said_in_chinese_at_its_field_and_line() {
     let shown = agent_loop_core::step_view::edit_problems(&s);
     assert_eq!(shown, ["第 4 行，process[1].returncode：必须是整数"]);
 }
+
+#[test]
+fn every_editor_s_problems_are_said_at_once() {
+    let options = Options { scenario: "report".into(), lang: "en".into(), ..Options::default() };
+    let mut s = Session::new(Box::new(FixtureDoubles), &options).unwrap();
+    let problems = s.what_if_texts(&[("model", "[\n  5\n]"), ("process", "[]")], None).unwrap_err();
+    let fields: Vec<&str> = problems.iter().map(|p| p.field.as_str()).collect();
+    assert_eq!(fields, ["model[0]", "process"]);
+    let shown = agent_loop_core::step_view::edit_problems(&s);
+    assert_eq!(shown[0], "line 2, model[0]: must be an object (a reply)");
+}

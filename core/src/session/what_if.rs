@@ -328,41 +328,20 @@ pub fn changed_scenario(base: &Scenario, lang: Lang, edit: &Value) -> Result<Sce
     if let Some(key) = edit.keys().find(|k| !EDITABLE.contains(&k.as_str())) {
         return Err(problem(key, "edit_only"));
     }
-    let shown = base.localized(lang);
     let mut raw = base.raw.clone();
+    // Every editor's problems at once (the model's and the process's).
+    let mut refused = Vec::new();
     if let Some(model) = edit.get("model") {
-        match model.as_array() {
-            None => return Err(problem("model", "check_replies")),
-            Some(list) if list.is_empty() => return Err(problem("model", "edit_empty")),
-            Some(list) => {
-                check_replies(list)?;
-                // A reply left as shown keeps every language; a changed one is
-                // the learner's own words.
-                let replies = list.iter().enumerate().map(|(i, reply)| match shown.model.get(i) {
-                    Some(same) if same == reply => base.raw["model"][i].clone(),
-                    _ => reply.clone(),
-                });
-                raw["model"] = Value::Array(replies.collect());
-            }
+        match changed_replies(base, lang, model) {
+            Ok(replies) => raw["model"] = replies,
+            Err(problems) => refused.extend(problems),
         }
     }
-    // An empty list would leave every run of main.py without an outcome;
-    // a misspelt field (`stdot`) would pass as an outcome without it.
     if let Some(process) = edit.get("process") {
-        if process.as_array().is_some_and(Vec::is_empty) {
-            return Err(problem("process", "edit_process_empty"));
-        }
-        let each: Vec<(String, &Value)> = match process.as_array() {
-            Some(list) => list.iter().enumerate().map(|(i, o)| (format!("process[{i}]"), o)).collect(),
-            None => vec![("process".to_string(), process)],
-        };
-        for (at, outcome) in each {
-            let odd =
-                outcome.as_object().and_then(|o| o.keys().find(|k| !OUTCOME_FIELDS.contains(&k.as_str())));
-            if let Some(key) = odd {
-                return Err(vec![Problem::word(format!("{at}.{key}"), "edit_process_field")]);
-            }
-        }
+        refused.extend(process_problems(process));
+    }
+    if !refused.is_empty() {
+        return Err(refused);
     }
     for field in ["process", "tool_results", "call"] {
         if let Some(value) = edit.get(field) {
@@ -389,6 +368,42 @@ pub fn changed_scenario(base: &Scenario, lang: Lang, edit: &Value) -> Result<Sce
     }
     // The scenario format's own checks say what `check` says.
     Scenario::from_value(raw)
+}
+
+/// The replies of an edit, a reply left as shown keeping every language
+/// (a changed one is the learner's own words); or why not.
+fn changed_replies(base: &Scenario, lang: Lang, model: &Value) -> Result<Value, Vec<Problem>> {
+    let list = match model.as_array() {
+        None => return Err(vec![Problem::word("model", "check_replies")]),
+        Some(list) if list.is_empty() => return Err(vec![Problem::word("model", "edit_empty")]),
+        Some(list) => list,
+    };
+    check_replies(list)?;
+    let shown = base.localized(lang);
+    let replies = list.iter().enumerate().map(|(i, reply)| match shown.model.get(i) {
+        Some(same) if same == reply => base.raw["model"][i].clone(),
+        _ => reply.clone(),
+    });
+    Ok(Value::Array(replies.collect()))
+}
+
+/// What is wrong with an edit's process outcomes: an empty list would
+/// leave every run of main.py without an outcome; a misspelt field
+/// (`stdot`) would pass as an outcome without it.
+fn process_problems(process: &Value) -> Vec<Problem> {
+    if process.as_array().is_some_and(Vec::is_empty) {
+        return vec![Problem::word("process", "edit_process_empty")];
+    }
+    let each: Vec<(String, &Value)> = match process.as_array() {
+        Some(list) => list.iter().enumerate().map(|(i, o)| (format!("process[{i}]"), o)).collect(),
+        None => vec![("process".to_string(), process)],
+    };
+    let odd = |o: &Value| {
+        o.as_object().and_then(|o| o.keys().find(|k| !OUTCOME_FIELDS.contains(&k.as_str())).cloned())
+    };
+    each.into_iter()
+        .filter_map(|(at, o)| odd(o).map(|key| Problem::word(format!("{at}.{key}"), "edit_process_field")))
+        .collect()
 }
 
 /// The fields of a process outcome.
