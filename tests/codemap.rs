@@ -15,7 +15,10 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap().flatten() {
         let path = entry.path();
         if path.is_dir() {
-            files(&path, out);
+            // (installed packages are not the project's files)
+            if !path.ends_with("node_modules") {
+                files(&path, out);
+            }
         } else {
             out.push(path);
         }

@@ -27,13 +27,19 @@
 
 import init, { Playground } from "./agent-loop-playground.js";
 import { fixtureDoubles } from "./doubles.js";
+// The stylesheet as a module (www/element.css, turned into element-style.js
+// by the build): nothing to fetch, nothing a bundler emits as a .css file.
+import elementStyle from "./element-style.js";
 
-const here = import.meta.url;
+// The module is found next to this file, written as the literal
+// `new URL("./file", import.meta.url)` that bundlers (Vite, webpack 5,
+// Rollup, Parcel) recognise: a bundled build emits it with a hashed name and
+// rewrites this line to find it.
 let ready = null;
 function loadWasm() {
   if (!ready) {
     performance.mark("alp:wasm-start");
-    ready = init({ module_or_path: new URL("./agent-loop-playground_bg.wasm", here) }).then((wasm) => {
+    ready = init({ module_or_path: new URL("./agent-loop-playground_bg.wasm", import.meta.url) }).then((wasm) => {
       performance.mark("alp:wasm-ready");
       return wasm;
     });
@@ -41,10 +47,16 @@ function loadWasm() {
   return ready;
 }
 
-// The element's stylesheet sits next to this script and is linked inside
-// each element's shadow root: the host page's styles and the playground's
-// never meet.
-const elementCss = new URL("./element.css", here).href;
+// The element's stylesheet, one for every element, adopted by each shadow
+// root: the host page's styles and the playground's never meet.
+let sheet = null;
+function elementSheet() {
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(elementStyle);
+  }
+  return sheet;
+}
 
 // ---- src="lessons/a.json lessons/b.json": scenario files fetched at run time.
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
@@ -171,15 +183,7 @@ class AgentLoopPlayground extends HTMLElement {
   _container() {
     if (!this.shadowRoot) {
       const shadow = this.attachShadow({ mode: "open" });
-      const link = document.createElement("link");
-      link.rel = "stylesheet";
-      link.href = elementCss;
-      // Drawn once its styles are there (no flash of an unstyled playground).
-      this._styled = new Promise((done) => {
-        link.addEventListener("load", done, { once: true });
-        link.addEventListener("error", done, { once: true });
-      });
-      shadow.append(link);
+      shadow.adoptedStyleSheets = [elementSheet()];
     }
     let box = this.shadowRoot.querySelector(".alp-root");
     if (!box) {
@@ -202,7 +206,7 @@ class AgentLoopPlayground extends HTMLElement {
     let files = [];
     let listings = [];
     try {
-      [, , files, listings] = await Promise.all([wasm, this._styled, fetchScenarios(this.getAttribute("src")), fetchListings(this)]);
+      [, files, listings] = await Promise.all([wasm, fetchScenarios(this.getAttribute("src")), fetchListings(this)]);
     } catch (error) {
       this._fail(`could not load the WebAssembly module: ${error}`);
       return;

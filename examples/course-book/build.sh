@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Copies the playground's element files from the release build (dist/) into
-# src/alp/ and builds the book into book/. Run `trunk build --release` (or
+# src/alp/ and builds the book into book/. Run `scripts/build` (or
 # scripts/serve) first, and scripts/setup for mdbook 0.5.4.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 dist="${DIST:-$here/../../dist}"
-files="element.js element.css doubles.js agent-loop-playground.js agent-loop-playground_bg.wasm"
+files="element.js element-style.js doubles.js agent-loop-playground.js agent-loop-playground_bg.wasm"
 
 for f in $files; do
-  [ -f "$dist/$f" ] || { echo "build.sh: $dist/$f is missing: run \`trunk build --release\` first" >&2; exit 1; }
+  [ -f "$dist/$f" ] || { echo "build.sh: $dist/$f is missing: run \`scripts/build\` first" >&2; exit 1; }
 done
 command -v mdbook >/dev/null || { echo "build.sh: mdbook is not installed: run scripts/setup" >&2; exit 1; }
 

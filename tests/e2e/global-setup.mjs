@@ -10,7 +10,7 @@ const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../d
 
 export default async function globalSetup() {
   if (!fs.existsSync(path.join(dist, "index.html")) || !fs.existsSync(path.join(dist, "course-example.html"))) {
-    throw new Error(`no release build in ${dist}: run \`trunk build --release\` first`);
+    throw new Error(`no release build in ${dist}: run \`scripts/build\` first`);
   }
   const server = await serveCourse(dist);
   process.env.ALP_E2E_ORIGIN = server.origin;

@@ -2,17 +2,17 @@
 // from dist/; a fresh project installs it offline (it has no dependencies)
 // and a page loads the element straight from node_modules/.
 import { expect } from "@playwright/test";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { root, strictTest } from "./helpers.mjs";
 import { serve } from "./server.mjs";
 
+const ELEMENT = { types: "./element.d.ts", default: "./element.js" };
 const EXPORTS = {
-  ".": "./element.js",
-  "./element.js": "./element.js",
-  "./element.css": "./element.css",
+  ".": ELEMENT,
+  "./element.js": ELEMENT,
   "./doubles.js": "./doubles.js",
   "./iframe-resize.js": "./iframe-resize.js",
   "./agent-loop-playground_bg.wasm": "./agent-loop-playground_bg.wasm",
@@ -68,7 +68,10 @@ test("the tarball installs offline with the declared exports and no dependencies
   expect(pkg.exports).toEqual(EXPORTS);
   expect(pkg.sideEffects).toEqual(["./element.js"]);
   expect(pkg.dependencies ?? {}, "no dependencies").toEqual({});
-  for (const target of new Set(Object.values(EXPORTS))) {
+  expect(pkg.types, "the element's API is typed").toBe("./element.d.ts");
+  expect(pkg.license).toBe("MIT");
+  expect(fs.readFileSync(path.join(dir, "LICENSE"), "utf8"), "the license ships with it").toContain("MIT License");
+  for (const target of new Set(Object.values(EXPORTS).flatMap((t) => (typeof t === "string" ? [t] : Object.values(t))))) {
     expect(fs.existsSync(path.join(dir, target)), `${target} is in the package`).toBe(true);
   }
   expect(fs.existsSync(path.join(dir, "agent-loop-playground.js")), "the wasm-bindgen glue element.js imports").toBe(true);
@@ -80,6 +83,16 @@ test("the tarball installs offline with the declared exports and no dependencies
   const own = JSON.parse(fs.readFileSync(path.join(project, "package.json"), "utf8"));
   expect(Object.keys(own.dependencies)).toEqual(["agent-loop-playground"]);
   expect(fs.readdirSync(path.join(project, "node_modules")).filter((d) => !d.startsWith("."))).toEqual(["agent-loop-playground"]);
+});
+
+test("npm publish --dry-run of the tarball is clean", () => {
+  const run = spawnSync("npm", ["publish", "--dry-run", "--offline", tarball], { cwd: project, encoding: "utf8" });
+  expect(run.status, run.stderr).toBe(0);
+  const said = run.stdout + run.stderr;
+  expect(said).toContain("agent-loop-playground@");
+  // (but the one that says a dry run was not logged in: publishing needs an account)
+  const warned = said.split("\n").filter((l) => /\bwarn|\bERR/i.test(l) && !/requires you to be logged in/.test(l));
+  expect(warned, "no warning").toEqual([]);
 });
 
 test("a page loads the element from node_modules/ and steps it", async ({ page }) => {
@@ -97,8 +110,9 @@ test("a page loads the element from node_modules/ and steps it", async ({ page }
   await el.locator('[data-command="step"]').click();
   const after = await el.evaluate((e) => e.state());
   expect(after.step).toBeGreaterThan(atAsk.step);
-  // Its stylesheet came from the package folder, into the shadow root only.
-  const css = await el.evaluate((e) => [...e.shadowRoot.querySelectorAll('link[rel="stylesheet"]')].map((l) => new URL(l.href).pathname));
-  expect(css).toEqual(["/node_modules/agent-loop-playground/element.css"]);
+  // Its stylesheet is adopted by the shadow root only (a module of the package).
+  const sheets = await el.evaluate((e) => [e.shadowRoot.adoptedStyleSheets.length, e.shadowRoot.adoptedStyleSheets[0].cssRules.length]);
+  expect(sheets[0]).toBe(1);
+  expect(sheets[1], "the element's rules").toBeGreaterThan(50);
   expect(await page.evaluate(() => document.styleSheets.length), "no stylesheet in the document").toBe(0);
 });

@@ -1,0 +1,63 @@
+// Builds the real consumers of the packed element (tests/e2e/consumers.spec.mjs):
+// the tarball from scripts/pack is unpacked into node_modules, as npm
+// installs it, then each consumer is built with its own tool's API into
+// target/consumers/<name>/.
+//   node tests/consumers/build.mjs [vite|webpack|vitepress ...]   (all by default)
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, "../..");
+export const out = (name) => path.join(root, "target", "consumers", name);
+
+/** Pack the element (scripts/pack, from dist/) and install the tarball. */
+export function install() {
+  const said = execFileSync(path.join(root, "scripts", "pack"), { cwd: root, encoding: "utf8" });
+  const tarball = said.match(/tarball: (\S+\.tgz)/)?.[1];
+  if (!tarball) throw new Error(`scripts/pack said no tarball:\n${said}`);
+  const dir = path.join(here, "node_modules", "agent-loop-playground");
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  execFileSync("tar", ["xzf", path.join(root, tarball), "-C", dir, "--strip-components=1"]);
+  return path.join(root, tarball);
+}
+
+export async function buildVite() {
+  const { build } = await import("vite");
+  await build({ root: path.join(here, "vite"), logLevel: "warn", build: { outDir: out("vite"), emptyOutDir: true } });
+}
+
+/** The Vite dev server on a free port: `{url, close}`. */
+export async function devVite() {
+  const { createServer } = await import("vite");
+  const server = await createServer({ root: path.join(here, "vite"), logLevel: "warn", server: { port: 0, host: "127.0.0.1" } });
+  await server.listen();
+  return { url: server.resolvedUrls.local[0], close: () => server.close() };
+}
+
+export async function buildWebpack() {
+  const { default: webpack } = await import("webpack");
+  const { default: config } = await import("./webpack/webpack.config.js");
+  const stats = await new Promise((resolve, reject) =>
+    webpack(config(out("webpack")), (err, s) => (err ? reject(err) : resolve(s))));
+  if (stats.hasErrors()) throw new Error(stats.toString("errors-only"));
+  fs.copyFileSync(path.join(here, "webpack", "index.html"), path.join(out("webpack"), "index.html"));
+}
+
+export async function buildVitePress() {
+  const { build } = await import("vitepress");
+  await build(path.join(here, "vitepress"), { outDir: out("vitepress") });
+}
+
+const BUILDS = { vite: buildVite, webpack: buildWebpack, vitepress: buildVitePress };
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  install();
+  for (const name of process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(BUILDS)) {
+    const start = Date.now();
+    await BUILDS[name]();
+    console.log(`[consumers] ${name}: ${out(name)} (${((Date.now() - start) / 1000).toFixed(1)} s)`);
+  }
+}

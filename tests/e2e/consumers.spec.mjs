@@ -1,0 +1,142 @@
+// The packed element in real consumers, built with their own tools at
+// pinned versions (tests/consumers/, installed by scripts/setup): a Vite
+// app (build and dev server), a webpack 5 app and a VitePress site (two
+// playgrounds on a Markdown page, its dark toggle, client-side navigation
+// away and back). Each page must step, draw its record, and load every file
+// it asks for: no 404, no console error, nothing from another site.
+import { expect } from "@playwright/test";
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { root, strictTest } from "./helpers.mjs";
+import { serve } from "./server.mjs";
+
+const EL = "agent-loop-playground";
+const consumers = path.join(root, "tests", "consumers");
+let tools; // tests/consumers/build.mjs
+const servers = {};
+let origin = "";
+
+const test = strictTest(() => origin, { aborted: true });
+test.describe.configure({ mode: "default" });
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  if (!fs.existsSync(path.join(consumers, "node_modules", "vitepress"))) {
+    throw new Error("tests/consumers/node_modules is missing: run scripts/setup");
+  }
+  if (!fs.existsSync(path.join(root, "dist", "element.js"))) throw new Error("dist/ is missing: run `scripts/build`");
+  tools = await import(path.join(consumers, "build.mjs"));
+  tools.install();
+  await tools.buildVite();
+  await tools.buildWebpack();
+  await tools.buildVitePress();
+  for (const name of ["vite", "webpack", "vitepress"]) servers[name] = await serve([["/", tools.out(name)]]);
+});
+
+test.afterAll(() => Object.values(servers).forEach((s) => s.close()));
+
+/** Waits for every playground of the page, steps the first three times and
+ *  reads what a learner sees. */
+async function stepFirst(page) {
+  await page.waitForFunction((sel) => {
+    const all = [...document.querySelectorAll(sel)];
+    return all.length > 0 && all.every((e) => e.ready === true);
+  }, EL, { timeout: 20000 });
+  return page.$eval(EL, (el) => {
+    for (let i = 0; i < 3; i++) el.command("step");
+    const root = el.shadowRoot;
+    return {
+      step: el.state().step,
+      rows: root.querySelectorAll(".alp-row").length,
+      svg: !!root.querySelector('svg[data-role="record"]'),
+      styled: root.adoptedStyleSheets.length === 1 && getComputedStyle(root.querySelector(".alp-root")).display !== "inline",
+      caption: root.querySelector(".alp-caption-title")?.textContent || "",
+    };
+  });
+}
+
+function expectStepping(seen) {
+  expect(seen.step, "three steps taken").toBeGreaterThan(0);
+  expect(seen.rows, "the listing is drawn").toBeGreaterThan(10);
+  expect(seen.svg, "the record figure is drawn").toBe(true);
+  expect(seen.styled, "its stylesheet applies").toBe(true);
+  expect(seen.caption.length, "a caption explains the step").toBeGreaterThan(3);
+}
+
+/** The files a bundled build emitted for the element: hashed, next to the page's scripts. */
+function emitted(dir) {
+  const all = fs.readdirSync(dir, { recursive: true }).map(String);
+  return { wasm: all.filter((f) => f.endsWith(".wasm")), css: all.filter((f) => /\.css$/.test(f)) };
+}
+
+test("a Vite build emits the module with a hashed name and finds it, and adds no stylesheet", async ({ page }) => {
+  origin = servers.vite.origin;
+  const files = emitted(tools.out("vite"));
+  expect(files.wasm.some((f) => /agent-loop-playground_bg-[\w-]+\.wasm$/.test(f)), files.wasm.join()).toBe(true);
+  expect(files.css, "the element's styles are in its module").toEqual([]);
+  await page.goto(`${origin}/index.html`);
+  expectStepping(await stepFirst(page));
+});
+
+test("the Vite dev server serves the element as it is", async ({ page }) => {
+  const dev = await tools.devVite();
+  try {
+    origin = new URL(dev.url).origin;
+    await page.goto(dev.url);
+    expectStepping(await stepFirst(page));
+  } finally {
+    await dev.close();
+  }
+});
+
+test("a webpack 5 build emits the module as an asset and finds it", async ({ page }) => {
+  origin = servers.webpack.origin;
+  const files = emitted(tools.out("webpack"));
+  expect(files.wasm.length, "the module is emitted").toBe(1);
+  expect(files.css, "no stylesheet").toEqual([]);
+  await page.goto(`${origin}/index.html`);
+  const seen = await stepFirst(page);
+  expectStepping(seen);
+  expect(seen.caption, "in the element's language").toMatch(/[\u4e00-\u9fff]/);
+});
+
+test("a VitePress page holds two playgrounds, follows the dark toggle and survives client-side navigation", async ({ page }) => {
+  origin = servers.vitepress.origin;
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.goto(`${origin}/index.html`);
+  expectStepping(await stepFirst(page));
+  expect(await page.$$eval(EL, (all) => all.length)).toBe(2);
+  // The site keeps its own stylesheet (VitePress links the first CSS file
+  // of the build: the element adds none).
+  const linked = await page.$$eval('link[rel~="stylesheet"]', (ls) => ls.map((l) => new URL(l.href).pathname));
+  expect(linked.some((p) => /\/assets\/style\.[\w-]+\.css$/.test(p)), linked.join()).toBe(true);
+  const background = () =>
+    page.$eval(EL, (el) => getComputedStyle(el.shadowRoot.querySelector(".alp-root")).backgroundColor);
+  const luminance = (rgb) => {
+    const [r, g, b] = rgb.match(/\d+(\.\d+)?/g).map(Number);
+    return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+  };
+  expect(luminance(await background()), "light with the site").toBeGreaterThan(0.5);
+  // The site's own appearance switch (a class on <html>).
+  await page.getByRole("switch", { name: "Switch to dark theme" }).first().click();
+  await expect.poll(() => page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(true);
+  await expect.poll(async () => luminance(await background()), { message: "dark with the site" }).toBeLessThan(0.3);
+  // Away to a chapter without a playground, and back, without a reload.
+  await page.evaluate(() => { window.notReloaded = true; });
+  await page.locator(".vp-doc a[href*='other']").click();
+  await expect(page.locator("h1")).toHaveText(/Another chapter/);
+  await page.locator(".vp-doc a", { hasText: "Back to the loop" }).click();
+  expectStepping(await stepFirst(page));
+  expect(await page.evaluate(() => window.notReloaded), "client-side navigation, not a reload").toBe(true);
+});
+
+test("the element's types check a TypeScript app and refuse a wrong call", () => {
+  const tsc = path.join(consumers, "node_modules", ".bin", "tsc");
+  const ok = spawnSync(tsc, ["-p", path.join(consumers, "types", "tsconfig.json")], { encoding: "utf8" });
+  expect(ok.status, ok.stdout + ok.stderr).toBe(0);
+  const flags = ["--noEmit", "--strict", "--lib", "es2022,dom", "--module", "esnext", "--moduleResolution", "bundler"];
+  const wrong = spawnSync(tsc, [...flags, path.join(consumers, "types", "wrong.ts")], { encoding: "utf8" });
+  expect(wrong.status, "a wrong command name is a type error").not.toBe(0);
+  expect(wrong.stdout).toContain("not assignable to parameter of type 'Command'");
+});
