@@ -1,8 +1,8 @@
 //! Author CLI.
 //!
 //! `agent-loop-cli trace <scenario.json>` prints the trace as JSON.
-//! `agent-loop-cli check <dir>` validates every `*.json` fixture in
-//! `<dir>` and prints `file: field: problem (line N)` lines; exit code 1 if
+//! `agent-loop-cli check <dir|file>` validates every `*.json` fixture in
+//! `<dir>` (or the one file) and prints `file: field: problem (line N)` lines; exit code 1 if
 //! any, or if there is no fixture at all.
 //! `agent-loop-cli check --listing <lesson.py> [<dir>]` checks an author's
 //! own Python listing like the page does and, with `python3`, runs it under
@@ -43,7 +43,7 @@ mod native {
 
     const USAGE: &str = "usage:
   agent-loop-cli trace <scenario.json>   print the recorded trace as JSON
-  agent-loop-cli check <dir>             validate every *.json fixture in <dir>
+  agent-loop-cli check <dir|file>        validate every *.json fixture in <dir>, or one file
   agent-loop-cli setup <scenario.json> [zh|en]
                                          print the setup and entry as Python (what runs after the listing)
   agent-loop-cli check --listing <lesson.py> [<dir>]
@@ -273,9 +273,13 @@ mod native {
     }
 
     fn check(dir: &Path) -> ExitCode {
-        let files = match json_files(dir) {
-            Ok(files) => files,
-            Err(code) => return code,
+        // A folder's *.json files, or one file named as it is.
+        let files = match dir.is_dir() {
+            false if dir.exists() => vec![dir.to_path_buf()],
+            _ => match json_files(dir) {
+                Ok(files) => files,
+                Err(code) => return code,
+            },
         };
         if files.is_empty() {
             let _ = write_out(&format!("{}: no *.json fixture to check\n", dir.display()));

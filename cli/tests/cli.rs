@@ -94,6 +94,19 @@ fn check_names_file_and_field_for_bad_fixtures() {
 }
 
 #[test]
+fn check_takes_one_file_as_well_as_a_folder() {
+    let (code, out, _) = cli(&["check", "tests/bad-fixtures/bad-process.json"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("bad-process.json: process[1].returncode: must be an integer"), "{out}");
+    assert!(out.contains("checked 1 fixture(s): 0 ok, 1 with problems"), "{out}");
+    let (code, out, _) = cli(&["check", "../fixtures/scenarios/report.json"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("checked 1 fixture(s): 1 ok"), "{out}");
+    let (code, _, err) = cli(&["check", "tests/bad-fixtures/no-such.json"]);
+    assert_eq!(code, 2, "a path that is not there: {err}");
+}
+
+#[test]
 fn trace_of_a_bad_fixture_fails_with_the_field() {
     let (code, _, err) = cli(&["trace", "tests/bad-fixtures/wrong-types.json"]);
     assert_eq!(code, 1);
