@@ -167,7 +167,7 @@ impl Playground {
                 .and_then(Scenario::from_value),
         };
         let mut id = String::new();
-        self.update(|s| s.add_file(agent_loop_core::session::ADDED, parsed).map(|added| id = added))?;
+        self.update(|s| s.add_file(agent_loop_core::session::ADDED, parsed, None).map(|added| id = added))?;
         Ok(id)
     }
 
@@ -176,7 +176,7 @@ impl Playground {
     #[wasm_bindgen(js_name = addScenarioFile)]
     pub fn add_scenario_file(&self, name: String, text: String) -> Result<String, JsError> {
         let mut id = String::new();
-        self.update(|s| s.add_file(&name, Scenario::parse(&text)).map(|added| id = added))?;
+        self.update(|s| s.add_file(&name, Scenario::parse(&text), Some(&text)).map(|added| id = added))?;
         Ok(id)
     }
 

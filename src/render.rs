@@ -290,18 +290,23 @@ impl Page {
             web_sys::console::warn_1(&wasm_bindgen::JsValue::from_str(&text));
         }
         self.warned = self.session.notices().len();
-        // And so is each broken scenario file (src=), with its problems; the
-        // API's addScenario throws them to its caller instead.
+        // And so is each broken scenario file (src=), with its problems, and
+        // each one with near misses; the API's addScenario throws its
+        // problems to its caller instead.
         let broken: Vec<&agent_loop_core::session::Entry> = self
             .session
             .catalogue()
             .entries()
             .iter()
-            .filter(|e| e.parsed.is_err() && e.file != agent_loop_core::session::ADDED)
+            .filter(|e| {
+                (e.parsed.is_err() || !e.warnings.is_empty()) && e.file != agent_loop_core::session::ADDED
+            })
             .collect();
         for entry in broken.iter().skip(self.warned_files) {
             let problems = entry.parsed.as_ref().err().into_iter().flatten();
-            let text: Vec<String> = problems.map(|p| format!("{}: {p}", entry.file)).collect();
+            let warnings = entry.warnings.iter().map(|w| format!("{}: warning: {w}", entry.file));
+            let text: Vec<String> =
+                problems.map(|p| format!("{}: {p}", entry.file)).chain(warnings).collect();
             let text = format!("agent-loop-playground: {}", text.join("; "));
             web_sys::console::warn_1(&wasm_bindgen::JsValue::from_str(&text));
         }

@@ -299,6 +299,15 @@ pub fn problems(entries: &[Entry], notices: &[Notice], lang: Lang) -> String {
     if !items.is_empty() {
         html.push_str(&format!("<strong>{}</strong><ul>{items}</ul>", esc(lang.word("bad_fixture"))));
     }
+    // A valid file's near misses (what `check` warns about), the same way.
+    let mut near = String::new();
+    for e in entries.iter().filter(|e| !e.warnings.is_empty()) {
+        let said: String = e.warnings.iter().map(|p| format!("<li>{}</li>", esc(&p.text(lang)))).collect();
+        near.push_str(&format!(r#"<li><code translate="no">{}</code><ul>{said}</ul></li>"#, esc(&e.file)));
+    }
+    if !near.is_empty() {
+        html.push_str(&format!("<strong>{}</strong><ul>{near}</ul>", esc(lang.word("near_fixture"))));
+    }
     html
 }
 

@@ -172,10 +172,12 @@ fn check_frame(xx: Lang, found: &mut Vec<String>) -> Vec<Entry> {
     for key in ["controls", "timeline", "language", "not_started", "figure_title"] {
         check(key, xx.word(key), found);
     }
-    let mut entries: Vec<Entry> =
-        load_shipped().into_iter().map(|(file, parsed)| Entry { file, parsed }).collect();
+    let mut entries: Vec<Entry> = load_shipped()
+        .into_iter()
+        .map(|(file, parsed)| Entry { file, parsed, warnings: Vec::new() })
+        .collect();
     let broken = vec![Problem::word("id", "check_missing")];
-    entries.push(Entry { file: "broken.json".into(), parsed: Err(broken) });
+    entries.push(Entry { file: "broken.json".into(), parsed: Err(broken), warnings: Vec::new() });
     let notices = [
         Notice { key: "notice_scenario", values: vec![("value", "nope".into()), ("shown", "report".into())] },
         Notice { key: "notice_breakpoint", values: vec![("value", "loop.nope".into())] },

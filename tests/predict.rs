@@ -405,7 +405,7 @@ fn a_fetched_file_is_checked_like_check_does_and_replacing_the_shown_one_leaves_
     let first = s.scenario().unwrap().localized(Lang::parse("en").unwrap()).model[0].clone();
     s.what_if(Some(&json!({"model": [first]}))).unwrap();
     let report = std::fs::read_to_string("fixtures/scenarios/report.json").unwrap();
-    s.add_file("lessons/report.json", Scenario::parse(&report)).unwrap();
+    s.add_file("lessons/report.json", Scenario::parse(&report), Some(&report)).unwrap();
     assert!(s.what_if_state().changed.is_none(), "a new version of the scenario on screen ends what-if");
 }
 

@@ -93,6 +93,7 @@ fn broken() -> Vec<Value> {
         with(l1, json!({"questions": question(json!({"answer": null}))})),
         with(l1, json!({"questions": question(json!({"at": "loop.nope"}))})),
         with(l1, json!({"questions": question(json!({"occurrence": 99}))})),
+        with(l1, json!({"questions": question(json!({"at": "loop.model_stopped"}))})),
         with(l2, json!({"function": "execute_tool", "system": null, "model": null, "max_calls": 0})),
         reply(json!({"stop_reason": 5, "content": 5})),
         reply(
@@ -110,6 +111,16 @@ fn broken() -> Vec<Value> {
             {"type": "tool_use", "id": "t2", "name": "book_flight", "input": {}}, tool_use]},
             {"stop_reason": "end_turn", "content": [{"type": "text", "text": "ok"}]}],
             "tool_results": {"get_weather": [{"returns": 1}], "lookup_order": [{"returns": 2}]}}),
+        ),
+        with(
+            l1,
+            json!({"model": [{"stop_reason": "tool_use", "content": [
+            {"type": "tool_use", "id": "c1", "name": "run_main", "input": {"x": 1}}]},
+            {"stop_reason": "end_turn", "content": [{"type": "text", "text": "ok"}]}]}),
+        ),
+        with(
+            l1,
+            json!({"process": [{"returncode": 0}, {"returncode": 0}, {"returncode": 0}, {"returncode": 0}, {"returncode": 0}]}),
         ),
         {
             let mut v = with(l2, json!({"function": "stop_on_text"}));
@@ -172,7 +183,7 @@ fn a_broken_file_names_the_line_of_its_field_in_the_reader_s_words() {
     let problems = Scenario::parse(text).unwrap_err();
     assert_eq!(problems[0].field, "max_calls");
     assert_eq!(problems[0].line, Some(5));
-    let entries = [Entry { file: "x.json".into(), parsed: Err(problems) }];
+    let entries = [Entry { file: "x.json".into(), parsed: Err(problems), warnings: Vec::new() }];
     let zh = agent_loop_playground::view::problems(&entries, &[], Lang::parse("zh").unwrap());
     assert!(zh.contains("第 5 行，max_calls：必须是整数"), "{zh}");
     let en = agent_loop_playground::view::problems(&entries, &[], Lang::english());
@@ -204,4 +215,36 @@ fn every_editor_s_problems_are_said_at_once() {
     assert_eq!(fields, ["model[0]", "process"]);
     let shown = agent_loop_core::step_view::edit_problems(&s);
     assert_eq!(shown[0], "line 2, model[0]: must be an object (a reply)");
+}
+
+#[test]
+fn a_valid_file_s_near_misses_are_said_in_the_page_at_their_lines() {
+    let options = Options { scenario: "report".into(), lang: "zh".into(), ..Options::default() };
+    let mut s = Session::new(Box::new(FixtureDoubles), &options).unwrap();
+    let mut v = fixture("report");
+    v["id"] = json!("near");
+    v["model"][0]["stop_reason"] = json!("tool-use");
+    // (the run takes another road: the lesson's questions and expectations are not for it)
+    v.as_object_mut().unwrap().retain(|k, _| k != "questions" && k != "expect");
+    let text = serde_json::to_string_pretty(&v).unwrap();
+    let line = text.lines().position(|l| l.contains("\"tool-use\"")).unwrap() + 1;
+    s.add_file("lessons/near.json", Scenario::parse(&text), Some(&text)).unwrap();
+    let entry = s.catalogue().entries().iter().find(|e| e.file == "lessons/near.json").unwrap();
+    assert_eq!(entry.warnings.len(), 1, "{:?}", entry.warnings);
+    assert_eq!(entry.warnings[0].line, Some(line));
+    let zh = agent_loop_playground::view::problems(s.catalogue().entries(), &[], Lang::parse("zh").unwrap());
+    assert!(
+        zh.contains(&format!(
+            "第 {line} 行，model[0].stop_reason：&quot;tool-use&quot; 不是 API 会返回的 stop_reason"
+        )),
+        "{zh}"
+    );
+    // A shipped scenario that misses on purpose says it in its expect.warnings: no warning.
+    let on_purpose = fixture("empty-id").to_string();
+    let mut v: Value = serde_json::from_str(&on_purpose).unwrap();
+    v["id"] = json!("on-purpose");
+    let text = v.to_string();
+    s.add_file("lessons/on-purpose.json", Scenario::parse(&text), Some(&text)).unwrap();
+    let entry = s.catalogue().entries().iter().find(|e| e.file == "lessons/on-purpose.json").unwrap();
+    assert!(entry.warnings.is_empty(), "{:?}", entry.warnings);
 }

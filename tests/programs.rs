@@ -106,7 +106,7 @@ fn the_second_program_is_listed_in_rust_and_in_python() {
 #[test]
 fn the_second_program_is_stepped_with_breakpoints_in_a_session() {
     let mut s = Session::new(Box::new(FixtureDoubles), &Options::default()).unwrap();
-    let id = s.add_file(agent_loop_core::session::ADDED, Ok(fixture())).unwrap();
+    let id = s.add_file(agent_loop_core::session::ADDED, Ok(fixture()), None).unwrap();
     s.load(&id).unwrap();
     assert_eq!(s.replay().trace().function, ASK_ONCE);
     s.set_breakpoints("once.print");

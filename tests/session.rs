@@ -104,7 +104,7 @@ fn replacing_a_scenario_keeps_it_on_screen_and_rerecords_it() {
     fixture["max_calls"] = json!(1);
     // (its questions are about the run with four calls)
     fixture.as_object_mut().unwrap().remove("questions");
-    let id = s.add_file(agent_loop_core::session::ADDED, Scenario::from_value(fixture)).unwrap();
+    let id = s.add_file(agent_loop_core::session::ADDED, Scenario::from_value(fixture), None).unwrap();
     assert_eq!(id, "report");
     assert_eq!(s.scenario().unwrap().id, "report", "still the same scenario");
     assert_eq!(s.replay().trace().ending(), Some("call_limit"), "re-recorded with the new fixture");
@@ -112,7 +112,7 @@ fn replacing_a_scenario_keeps_it_on_screen_and_rerecords_it() {
         s.catalogue().entries().iter().filter(|e| e.parsed.as_ref().is_ok_and(|p| p.id == "report")).count(),
         1
     );
-    let broken = s.add_file(agent_loop_core::session::ADDED, Scenario::from_value(json!({"id": 3})));
+    let broken = s.add_file(agent_loop_core::session::ADDED, Scenario::from_value(json!({"id": 3})), None);
     assert!(broken.unwrap_err().contains("(added scenario): id: must be a string"));
     assert_eq!(s.scenario().unwrap().id, "report");
 }

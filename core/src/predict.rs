@@ -80,7 +80,9 @@ pub fn problems(scenario: &Scenario, trace: &Trace) -> Vec<Problem> {
         .map(|(i, q)| {
             let known = lesson::labels().contains(&q.at.as_str());
             let label = ("label", format!("{:?}", q.at));
-            let why = if known {
+            let why = if known && q.occurrence == 1 {
+                Phrase::with("check_never_reached", &[label])
+            } else if known {
                 Phrase::with("check_never_asked", &[label, ("n", q.occurrence.to_string())])
             } else {
                 Phrase::with("check_label_unknown", &[label])

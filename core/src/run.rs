@@ -292,8 +292,9 @@ pub fn tool_results(record: &[Value]) -> Vec<(String, bool)> {
 }
 
 /// What `check` warns about in a valid scenario: its near misses
-/// ([`crate::scenario::near_misses`]) and scripted replies no run can
-/// read, because the request before them is one the API refuses.
+/// ([`crate::scenario::near_misses`]), scripted replies no run can read,
+/// because the request before them is one the API refuses, and process
+/// outcomes no run reads.
 pub fn warnings(scenario: &Scenario) -> Vec<crate::scenario::Problem> {
     /// Counts the replies the model double hands out.
     struct Counted<'a>(&'a mut dyn Model, usize);
@@ -317,5 +318,20 @@ pub fn warnings(scenario: &Scenario) -> Vec<crate::scenario::Problem> {
             out.push(crate::scenario::Problem::new(format!("model[{read}]"), say));
         }
     }
+    out.extend(unused_outcomes(scenario, process.runs()));
     out
+}
+
+/// Process outcomes no run reads: a list of outcomes, one per run, longer
+/// than the runs of the program. (One outcome for every run is not said
+/// when no step runs the program: it is there for a what-if.)
+fn unused_outcomes(scenario: &Scenario, runs: usize) -> Option<crate::scenario::Problem> {
+    use crate::scenario::{Phrase, Problem, ProcessScript};
+    match &scenario.process {
+        ProcessScript::Each(list) if runs < list.len() => {
+            let say = Phrase::with("check_process_unused", &[("n", runs.to_string())]);
+            Some(Problem::new(format!("process[{runs}]"), say))
+        }
+        _ => None,
+    }
 }

@@ -99,6 +99,13 @@ pub struct ScriptedProcess {
     pub(super) exhausted: &'static str,
 }
 
+impl ScriptedProcess {
+    /// How many runs asked for an outcome so far.
+    pub fn runs(&self) -> usize {
+        self.next
+    }
+}
+
 impl Process for ScriptedProcess {
     fn run(&mut self, _command: &[&str], _timeout: crate::protocol::Seconds) -> ProcessOutcome {
         let outcome = match &self.script {

@@ -1,8 +1,8 @@
 //! Near misses: what `check` warns about in a scenario that is valid but
 //! probably not what its author meant — a stop reason the API never
 //! returns (`tool-use`), a `tool_use` block without an id, a call to a tool
-//! the scenario does not declare, results scripted for a tool no reply
-//! calls. A scenario that misses on purpose lists the fields in
+//! the scenario does not declare or that the program refuses (lesson one's
+//! `run_main` with arguments), results scripted for a tool no reply calls. A scenario that misses on purpose lists the fields in
 //! `expect.warnings` (the test suite holds the two equal).
 
 use super::fields::Problem;
@@ -35,6 +35,12 @@ pub fn near_misses(raw: &Value) -> Vec<Problem> {
             let at = format!("model[{i}].content[{j}]");
             if block["id"].as_str().is_none_or(str::is_empty) {
                 out.push(Problem::word(format!("{at}.id"), "check_near_id"));
+            }
+            // (lesson one's run_main takes no arguments: it refuses the call)
+            let lesson_one_tool = raw.get("tools").is_none() && block["name"] == "run_main";
+            if lesson_one_tool && block["input"].as_object().is_some_and(|i| !i.is_empty()) {
+                let say = Phrase::with("check_near_refused", &[("input", block["input"].to_string())]);
+                out.push(Problem::new(format!("{at}.input"), say));
             }
             if let Some(name) = block["name"].as_str() {
                 called.push(name);

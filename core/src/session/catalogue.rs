@@ -11,7 +11,13 @@ use crate::scenario::{load_shipped, Problem, Scenario};
 pub struct Entry {
     pub file: String,
     pub parsed: Result<Scenario, Vec<Problem>>,
+    /// What `check` would warn about in a valid file an author added (its
+    /// near misses; the shipped ones have none they do not expect).
+    pub warnings: Vec<Problem>,
 }
+
+/// A file read as a scenario, or its problems.
+pub type Parsed = Result<Scenario, Vec<Problem>>;
 
 /// The file name of a scenario added through the API (`addScenario`), which
 /// reports its problems to the caller itself.
@@ -19,7 +25,7 @@ pub const ADDED: &str = "(added scenario)";
 
 /// The shipped scenarios, as catalogue entries.
 fn shipped_entries() -> Vec<Entry> {
-    load_shipped().into_iter().map(|(file, parsed)| Entry { file, parsed }).collect()
+    load_shipped().into_iter().map(|(file, parsed)| Entry { file, parsed, warnings: Vec::new() }).collect()
 }
 
 /// The scenarios of one playground and the one on screen.
@@ -53,7 +59,7 @@ impl Catalogue {
         for (file, text) in files {
             match text {
                 Ok(text) => {
-                    add_entry(&mut entries, file, checked(Scenario::parse(text)));
+                    add_entry(&mut entries, entry(file, Scenario::parse(text), Some(text)));
                 }
                 Err((why, detail)) => unreadable.push(unreadable_file(file, why, detail)),
             }
@@ -103,22 +109,24 @@ impl Catalogue {
         Ok(())
     }
 
-    /// Add a scenario read from `file`, with the checks `check` adds: a
-    /// valid one replaces the one with its id. Returns its id, or its
-    /// problems naming the file; and whether it replaced the one on screen.
+    /// Add a scenario read from `file` (from `text`, when there is one: its
+    /// warnings name their lines), with the checks `check` adds: a valid
+    /// one replaces the one with its id. Returns its id, or its problems
+    /// naming the file; and whether it replaced the one on screen.
     pub fn add(
         &mut self,
         file: &str,
         parsed: Result<Scenario, Vec<Problem>>,
+        text: Option<&str>,
     ) -> (Result<String, String>, bool) {
-        let parsed = checked(parsed);
-        let outcome = match &parsed {
+        let entry = entry(file, parsed, text);
+        let outcome = match &entry.parsed {
             Ok(scenario) => Ok(scenario.id.clone()),
             Err(problems) => {
                 Err(problems.iter().map(|p| format!("{file}: {p}")).collect::<Vec<_>>().join("\n"))
             }
         };
-        let replaced = add_entry(&mut self.entries, file, parsed);
+        let replaced = add_entry(&mut self.entries, entry);
         (outcome, replaced == Some(self.current))
     }
 }
@@ -143,15 +151,31 @@ fn checked(parsed: Result<Scenario, Vec<Problem>>) -> Result<Scenario, Vec<Probl
     }
 }
 
+/// An author's file as an entry: with the checks `check` adds, and its
+/// warnings (at their lines of `text`, when there is one).
+fn entry(file: &str, parsed: Result<Scenario, Vec<Problem>>, text: Option<&str>) -> Entry {
+    let parsed = checked(parsed);
+    let mut warnings = parsed.as_ref().map(near_misses).unwrap_or_default();
+    if let Some(text) = text {
+        crate::scenario::json_lines::at_lines(&mut warnings, &[("", text)]);
+    }
+    Entry { file: file.to_string(), parsed, warnings }
+}
+
+/// What `check` warns about in a valid scenario, but what it expects.
+fn near_misses(scenario: &Scenario) -> Vec<Problem> {
+    let expected = scenario.expect.as_ref().map(|e| e.warnings.clone()).unwrap_or_default();
+    crate::run::warnings(scenario).into_iter().filter(|w| !expected.contains(&w.field)).collect()
+}
+
 /// Add a parsed file to the catalogue; a valid scenario replaces one with
 /// the same id (its index is returned), a broken file is listed with its
 /// problems.
-fn add_entry(entries: &mut Vec<Entry>, file: &str, parsed: Result<Scenario, Vec<Problem>>) -> Option<usize> {
-    let same = match &parsed {
+fn add_entry(entries: &mut Vec<Entry>, entry: Entry) -> Option<usize> {
+    let same = match &entry.parsed {
         Ok(s) => entries.iter().position(|e| e.parsed.as_ref().is_ok_and(|p| p.id == s.id)),
         Err(_) => None,
     };
-    let entry = Entry { file: file.to_string(), parsed };
     match same {
         Some(i) => entries[i] = entry,
         None => entries.push(entry),

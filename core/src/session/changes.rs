@@ -23,6 +23,11 @@ pub struct Changes {
 }
 
 impl Changes {
+    /// After a new recording: the trace, the step and the breakpoints' lines.
+    pub fn recorded(&mut self) {
+        (self.trace, self.step, self.breakpoints) = (true, true, true);
+    }
+
     pub fn all() -> Changes {
         Changes {
             trace: true,

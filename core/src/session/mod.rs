@@ -11,16 +11,16 @@
 //! the page.
 //!
 //! The parts, each its own file below this one: [`options`] (attributes
-//! read once), [`catalogue`] (the scenarios, the one on screen),
-//! [`recorder`] (doubles, overrides, budgets), [`replay`] (the recording
-//! on screen, its debugger), [`breakpoints`] (the one grammar), [`amount`],
-//! [`notice`], [`predictions`], [`what_if`], [`state`]; this
-//! file holds the `Session` that puts them together.
+//! read once), [`catalogue`] (the scenarios, the one on screen), [`recorder`]
+//! (doubles, overrides, budgets), [`replay`] (the recording on screen, its
+//! debugger), [`breakpoints`], [`amount`], [`notice`], [`predictions`],
+//! [`what_if`], [`state`]; this file holds the `Session` over them.
 
 use crate::debugger::Command;
 use crate::i18n::Lang;
 use crate::programs;
 use crate::protocol::{Model, Process};
+use crate::scenario::json_lines::at_lines;
 use crate::scenario::{Problem, Scenario};
 use crate::trace::Limits;
 use crate::vocab::{Code, Function};
@@ -44,7 +44,7 @@ pub mod what_if;
 
 pub use amount::parse_amount;
 pub use breakpoints::{parse_breakpoint, stop_line};
-pub use catalogue::{Catalogue, Entry, ADDED};
+pub use catalogue::{Catalogue, Entry, Parsed, ADDED};
 pub use changes::Changes;
 pub use doubles::{Doubles, FixtureDoubles, Maker};
 pub use notice::{Notice, Unreadable};
@@ -438,25 +438,24 @@ impl Session {
             self.changes.setup = true;
             self.what_if.refuse(problems)
         })?;
-        self.what_if(Some(&edit))
-            .inspect_err(|_| crate::scenario::json_lines::at_lines(&mut self.what_if.problems, texts))
+        self.what_if(Some(&edit)).inspect_err(|_| at_lines(&mut self.what_if.problems, texts))
     }
 
     /// Go to the first step where the two runs part.
     pub fn to_parting(&mut self) {
-        if let Some(at) = self.what_if.comparison.as_ref().and_then(|c| c.parts_at) {
-            self.seek(at);
-        }
+        let at = self.what_if.comparison.as_ref().and_then(|c| c.parts_at);
+        at.into_iter().for_each(|at| self.seek(at));
     }
 
     // ----- the author -----
 
     /// Add a scenario read from `file` ([`ADDED`] for `addScenario`; its
-    /// problems name the file). One with the id of one already there
+    /// problems name the file), from `text` where there is one (its
+    /// warnings name their lines). One with the id of one already there
     /// replaces it; replacing the one on screen re-records it in place.
-    pub fn add_file(&mut self, file: &str, parsed: Result<Scenario, Vec<Problem>>) -> Result<String, String> {
+    pub fn add_file(&mut self, file: &str, parsed: Parsed, text: Option<&str>) -> Result<String, String> {
         self.changes.catalogue = true;
-        let (outcome, replaced) = self.catalogue.add(file, parsed);
+        let (outcome, replaced) = self.catalogue.add(file, parsed, text);
         if replaced {
             // A new version of the scenario on screen: what-if was about the old one.
             self.what_if.changed = None;
@@ -477,7 +476,7 @@ impl Session {
         self.rerecord();
     }
 
-    /// Replace the process (`None` restores the scenario's double). Re-records.
+    /// The same for the process.
     pub fn set_process(&mut self, process: Option<Maker<dyn Process>>) {
         self.recorder.process = process;
         self.rerecord();
@@ -493,8 +492,6 @@ impl Session {
         self.replay.show(self.what_if.show(lesson_run, changed_run));
         self.predictions.take_screen();
         self.refresh_questions();
-        self.changes.trace = true;
-        self.changes.step = true;
-        self.changes.breakpoints = true;
+        self.changes.recorded();
     }
 }
