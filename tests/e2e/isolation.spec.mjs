@@ -19,18 +19,21 @@ const styles = (page) => page.evaluate(() => {
   return ["body", "main", "h2", "p", "button"].map((s) => pick(document.querySelector(s)));
 });
 
+/** In the page: the element with `report` in English, placed in #slot once ready. */
+async function placeReport() {
+  await import("./element.js");
+  const el = document.createElement("agent-loop-playground");
+  el.setAttribute("scenario", "report");
+  el.setAttribute("lang", "en");
+  document.querySelector("#slot").append(el);
+  await new Promise((ok) => el.addEventListener("playground-ready", ok, { once: true }));
+}
+
 test("the host page keeps its styles and does not restyle the playground", async ({ page, baseURL }) => {
   await page.route(`${baseURL}/host.html`, (route) => route.fulfill({ contentType: "text/html", body: HOST }));
   await page.goto("/host.html");
   const before = await styles(page);
-  await page.evaluate(async () => {
-    await import("./element.js");
-    const el = document.createElement("agent-loop-playground");
-    el.setAttribute("scenario", "report");
-    el.setAttribute("lang", "en");
-    document.querySelector("#slot").append(el);
-    await new Promise((ok) => el.addEventListener("playground-ready", ok, { once: true }));
-  });
+  await page.evaluate(placeReport);
   expect(await styles(page), "no computed style of the host changed").toEqual(before);
   const inside = await page.$eval(EL, (e) => {
     const root = e.shadowRoot;
@@ -107,4 +110,25 @@ test("the playground follows the host page's color-scheme unless theme says othe
   await page.evaluate(() => { document.documentElement.classList.remove("dark"); document.documentElement.classList.add("light"); });
   await page.emulateMedia({ colorScheme: "dark" });
   await expect.poll(async () => (await light())[0], { message: "the page declares light on a dark system: light" }).toBeGreaterThan(200);
+});
+
+test("the host's root font size does not resize the playground's text (mdBook sets html { font-size: 62.5% })", async ({ page, baseURL }) => {
+  const sizes = async (rootSize) => {
+    const body = `<!doctype html><html lang="en" style="font-size: ${rootSize}"><head><meta charset="utf-8"><title>Host</title></head><body><main id="slot"></main></body></html>`;
+    await page.route(`${baseURL}/host.html`, (route) => route.fulfill({ contentType: "text/html", body }));
+    await page.goto("/host.html");
+    await page.evaluate(placeReport);
+    return page.$eval(EL, (el) => {
+      // Every element of the shadow root: its font size and max height.
+      return [...el.shadowRoot.querySelectorAll("*")].map((n) => {
+        const c = getComputedStyle(n);
+        return `${n.tagName}.${n.getAttribute("class") || ""}: ${c.fontSize} ${c.maxHeight}`;
+      });
+    });
+  };
+  const normal = await sizes("16px");
+  await page.unrouteAll();
+  const mdbook = await sizes("10px");
+  expect(mdbook.length).toBeGreaterThan(100);
+  expect(mdbook.filter((s, i) => s !== normal[i]), "sizes that follow the host's root").toEqual([]);
 });

@@ -9,6 +9,7 @@ const report = JSON.parse(fs.readFileSync(path.join(root, "fixtures/scenarios/re
 const FILES = {
   "/lessons/my-case.json": JSON.stringify({ ...report, id: "my-case", title: { zh: "我的案例", en: "My case" }, expect: undefined }),
   "/lessons/broken.json": JSON.stringify({ id: "broken", function: "run_loop", title: { zh: "坏", en: "Broken" }, max_calls: "4", model: [] }),
+  "/lessons/near.json": '{\n  "id": "near",\n  "function": "run_loop",\n  "title": {"zh": "近", "en": "Near"},\n  "model": [\n    {"stop_reason": "tool-use", "content": []}\n  ],\n  "process": {"returncode": 0}\n}\n',
   "/lessons/broken-lines.json": '{\n  "id": "lines",\n  "function": "run_loop",\n  "title": {"zh": "行", "en": "Lines"},\n  "max_calls": "4",\n  "model": [],\n  "process": {"returncode": "one"}\n}\n',
   "/lessons/not-json.json": "{ this is not json",
 };
@@ -59,7 +60,9 @@ test("bad, missing and foreign files are named in the element; the rest still wo
 });
 
 test("a broken file is said in the element's language, at the line of each field", async ({ page, baseURL, problems }) => {
-  const r = await place(page, baseURL, { src: "lessons/broken-lines.json", lang: "zh" });
+  const r = await place(page, baseURL, { src: "lessons/broken-lines.json lessons/near.json", lang: "zh" });
+  expect(r.notice, "a valid file's near miss, at its line").toContain("第 6 行，model[0].stop_reason：\"tool-use\" 不是 API 会返回的 stop_reason");
+  expect(r.options, "the valid file is still offered").toContain("near");
   expect(r.notice).toContain("第 5 行，max_calls：必须是整数");
   expect(r.notice).toContain("第 7 行，process.returncode：必须是整数");
   expect(r.notice, "no English in a zh element").not.toMatch(/must be|missing|line \d/);
@@ -67,7 +70,9 @@ test("a broken file is said in the element's language, at the line of each field
   const warned = problems.filter((p) => p.startsWith("console.warning: agent-loop-playground: lessons/broken-lines.json"));
   expect(warned).toHaveLength(1);
   expect(warned[0]).toContain("max_calls: must be an integer");
-  problems.splice(0, problems.length, ...problems.filter((p) => !warned.includes(p)));
+  const near = problems.filter((p) => p.startsWith("console.warning: agent-loop-playground: lessons/near.json: warning: model[0].stop_reason"));
+  expect(near).toHaveLength(1);
+  problems.splice(0, problems.length, ...problems.filter((p) => !warned.includes(p) && !near.includes(p)));
 });
 
 test("changing src adds the new files to a running playground", async ({ page, baseURL, problems }) => {
