@@ -30,11 +30,13 @@ pub fn predict_panel(
             lang.fill("answer_wrong", &[("answer", ask.choices.get(ask.answer).cloned().unwrap_or_default())])
         };
         html.push_str(&format!(
-            r#"<div class="alp-q alp-q-done"><p class="alp-q-text">{}</p>{}<p class="alp-q-result {}" tabindex="-1"><strong>{}</strong> {}</p></div>"#,
+            r#"<div class="alp-q alp-q-done"><p class="alp-q-text">{}</p>{}<p class="alp-q-result {}" tabindex="-1"><strong>{}</strong>{}{}</p></div>"#,
             esc(&ask.text),
             choices(ask, Some(answer)),
             if answer.correct { "alp-right" } else { "alp-wrong" },
             esc(&verdict),
+            // (a space between two sentences in English, none in Chinese)
+            esc(lang.word("sentence_gap")),
             esc(&ask.explain)
         ));
     }

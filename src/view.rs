@@ -271,11 +271,23 @@ pub fn picker(entries: &[Entry], current: usize, only: Scope, lang: Lang) -> Str
     if !bad.is_empty() {
         html.push_str(&format!(r#"<optgroup label="⚠ {}">"#, esc(lang.word("bad_group"))));
         for e in bad {
-            html.push_str(&format!(r#"<option disabled translate="no">{} ⚠</option>"#, esc(&e.file)));
+            let name =
+                if e.file == agent_loop_core::session::ADDED { lang.word("added_scenario") } else { &e.file };
+            html.push_str(&format!(r#"<option disabled>{} ⚠</option>"#, esc(name)));
         }
         html.push_str("</optgroup>");
     }
     html
+}
+
+/// A scenario file's name as markup: the path as data, or, for one given
+/// to `addScenario`, the reader's words for it.
+fn file_name(file: &str, lang: Lang) -> String {
+    if file == agent_loop_core::session::ADDED {
+        esc(lang.word("added_scenario"))
+    } else {
+        format!(r#"<code translate="no">{}</code>"#, esc(file))
+    }
 }
 
 /// The notice box: what the author got wrong (empty when nothing).
@@ -290,10 +302,7 @@ pub fn problems(entries: &[Entry], notices: &[Notice], lang: Lang) -> String {
         // Each file with its problems, said in the reader's language.
         if let Err(problems) = &e.parsed {
             let said: String = problems.iter().map(|p| format!("<li>{}</li>", esc(&p.text(lang)))).collect();
-            items.push_str(&format!(
-                r#"<li><code translate="no">{}</code><ul>{said}</ul></li>"#,
-                esc(&e.file)
-            ));
+            items.push_str(&format!(r#"<li>{}<ul>{said}</ul></li>"#, file_name(&e.file, lang)));
         }
     }
     if !items.is_empty() {
@@ -303,7 +312,7 @@ pub fn problems(entries: &[Entry], notices: &[Notice], lang: Lang) -> String {
     let mut near = String::new();
     for e in entries.iter().filter(|e| !e.warnings.is_empty()) {
         let said: String = e.warnings.iter().map(|p| format!("<li>{}</li>", esc(&p.text(lang)))).collect();
-        near.push_str(&format!(r#"<li><code translate="no">{}</code><ul>{said}</ul></li>"#, esc(&e.file)));
+        near.push_str(&format!(r#"<li>{}<ul>{said}</ul></li>"#, file_name(&e.file, lang)));
     }
     if !near.is_empty() {
         html.push_str(&format!("<strong>{}</strong><ul>{near}</ul>", esc(lang.word("near_fixture"))));

@@ -215,6 +215,16 @@ fn every_editor_s_problems_are_said_at_once() {
     assert_eq!(fields, ["model[0]", "process"]);
     let shown = agent_loop_core::step_view::edit_problems(&s);
     assert_eq!(shown[0], "line 2, model[0]: must be an object (a reply)");
+    // A reply of the wrong type beside a process the format refuses.
+    let replies = "[\n  {\"stop_reason\": 7, \"content\": []}\n]";
+    let problems =
+        s.what_if_texts(&[("model", replies), ("process", "{\"returncode\": \"one\"}")], None).unwrap_err();
+    let fields: Vec<&str> = problems.iter().map(|p| p.field.as_str()).collect();
+    assert_eq!(fields, ["model[0].stop_reason", "process.returncode"]);
+    // Text that is not JSON beside a misspelt outcome field.
+    let problems = s.what_if_texts(&[("model", "[{"), ("process", "{\"stdot\": \"x\"}")], None).unwrap_err();
+    let fields: Vec<&str> = problems.iter().map(|p| p.field.as_str()).collect();
+    assert_eq!(fields, ["model", "process.stdot"]);
 }
 
 #[test]
@@ -247,4 +257,29 @@ fn a_valid_file_s_near_misses_are_said_in_the_page_at_their_lines() {
     s.add_file("lessons/on-purpose.json", Scenario::parse(&text), Some(&text)).unwrap();
     let entry = s.catalogue().entries().iter().find(|e| e.file == "lessons/on-purpose.json").unwrap();
     assert!(entry.warnings.is_empty(), "{:?}", entry.warnings);
+}
+
+#[test]
+fn a_file_s_problems_from_before_go_when_it_is_given_again() {
+    let options = Options { scenario: "report".into(), lang: "zh".into(), ..Options::default() };
+    let mut s = Session::new(Box::new(FixtureDoubles), &options).unwrap();
+    let added = agent_loop_core::session::ADDED;
+    let broken = "{\n\"id\": \"x\",\n\"function\": \"run_loop\",\n\"max_calls\": \"four\"\n}";
+    s.add_file(added, Scenario::parse(broken), None).unwrap_err();
+    s.add_file(added, Scenario::parse(broken), None).unwrap_err();
+    let broken_ones = |s: &Session| s.catalogue().entries().iter().filter(|e| e.parsed.is_err()).count();
+    assert_eq!(broken_ones(&s), 1, "one group per file, not one per call");
+    let shown = s.scenario().unwrap().id.clone();
+    let mut good = fixture("report");
+    good["id"] = json!("x");
+    s.add_file(added, Ok(Scenario::from_value(good).unwrap()), None).unwrap();
+    assert_eq!(broken_ones(&s), 0, "the valid version clears the notice");
+    assert_eq!(s.scenario().unwrap().id, shown, "the scenario on screen stays");
+    let zh = agent_loop_playground::view::problems(s.catalogue().entries(), &[], Lang::parse("zh").unwrap());
+    assert_eq!(zh, "");
+    // The file as a whole and addScenario's file are said in the reader's words.
+    s.add_file(added, Scenario::parse("{\n  \"id\": "), None).unwrap_err();
+    let zh = agent_loop_playground::view::problems(s.catalogue().entries(), &[], Lang::parse("zh").unwrap());
+    assert!(zh.contains("用 addScenario 添加的场景") && zh.contains("（整个文件）"), "{zh}");
+    assert!(!zh.contains("(file)") && !zh.contains("(added scenario)"), "{zh}");
 }

@@ -36,7 +36,13 @@ impl Problem {
 
     /// `line N, field: message`, in `lang`'s words.
     pub fn text(&self, lang: Lang) -> String {
-        let said = [("field", self.field.clone()), ("why", self.message(lang))];
+        // (the file or the edit as a whole is said in the reader's words)
+        let field = match self.field.as_str() {
+            "(file)" => lang.word("place_file").to_string(),
+            "(edit)" => lang.word("place_edit").to_string(),
+            field => field.to_string(),
+        };
+        let said = [("field", field), ("why", self.message(lang))];
         match self.line {
             Some(n) => lang.fill("problem_at", &[said[0].clone(), said[1].clone(), ("line", n.to_string())]),
             None => lang.fill("problem", &said),

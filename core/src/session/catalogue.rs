@@ -126,7 +126,10 @@ impl Catalogue {
                 Err(problems.iter().map(|p| format!("{file}: {p}")).collect::<Vec<_>>().join("\n"))
             }
         };
-        let replaced = add_entry(&mut self.entries, entry);
+        let (replaced, stale) = add_entry(&mut self.entries, entry);
+        if stale.is_some_and(|j| j < self.current) {
+            self.current -= 1;
+        }
         (outcome, replaced == Some(self.current))
     }
 }
@@ -170,8 +173,14 @@ fn near_misses(scenario: &Scenario) -> Vec<Problem> {
 
 /// Add a parsed file to the catalogue; a valid scenario replaces one with
 /// the same id (its index is returned), a broken file is listed with its
-/// problems.
-fn add_entry(entries: &mut Vec<Entry>, entry: Entry) -> Option<usize> {
+/// problems; the file's problems from before go (their index is returned).
+fn add_entry(entries: &mut Vec<Entry>, entry: Entry) -> (Option<usize>, Option<usize>) {
+    // The same file read again (or addScenario called again): its problems
+    // from before are gone, whatever it says now.
+    let stale = entries.iter().position(|e| e.file == entry.file && e.parsed.is_err());
+    if let Some(j) = stale {
+        entries.remove(j);
+    }
     let same = match &entry.parsed {
         Ok(s) => entries.iter().position(|e| e.parsed.as_ref().is_ok_and(|p| p.id == s.id)),
         Err(_) => None,
@@ -180,7 +189,7 @@ fn add_entry(entries: &mut Vec<Entry>, entry: Entry) -> Option<usize> {
         Some(i) => entries[i] = entry,
         None => entries.push(entry),
     }
-    same
+    (same, stale)
 }
 
 /// The entry to show first: the wanted id if it is in the scope, else a

@@ -433,11 +433,12 @@ impl Session {
         texts: &[(&str, &str)],
         function: Option<&str>,
     ) -> Result<(), Vec<Problem>> {
-        let edit = what_if::edit_of_texts(texts, function).map_err(|problems| {
+        let (edit, not_json) = what_if::edit_of_texts(texts, function);
+        if !not_json.is_empty() {
             // Said in the setup panel (the run stays as it was).
             self.changes.setup = true;
-            self.what_if.refuse(problems)
-        })?;
+            return Err(self.what_if.refuse_texts(self.catalogue.shown(), self.lang, &edit, not_json, texts));
+        }
         self.what_if(Some(&edit)).inspect_err(|_| at_lines(&mut self.what_if.problems, texts))
     }
 

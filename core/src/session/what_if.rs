@@ -93,6 +93,23 @@ impl WhatIf {
         at.filter(|at| *at < shown.steps.len())
     }
 
+    /// Editors' texts some of which are not JSON: refused, with what the
+    /// checks find in the others (`edit`, the ones that are), at the lines
+    /// of `texts`.
+    pub fn refuse_texts(
+        &mut self,
+        base: Option<&Scenario>,
+        lang: Lang,
+        edit: &Value,
+        not_json: Vec<Problem>,
+        texts: &[(&str, &str)],
+    ) -> Vec<Problem> {
+        let more = base.and_then(|base| changed_scenario(base, lang, edit).err()).unwrap_or_default();
+        let mut problems: Vec<Problem> = not_json.into_iter().chain(more).collect();
+        crate::scenario::json_lines::at_lines(&mut problems, texts);
+        self.refuse(problems)
+    }
+
     /// A refused edit: kept to be said in the setup panel (in the reader's
     /// language), and returned (the API says it in English).
     pub fn refuse(&mut self, problems: Vec<Problem>) -> Vec<Problem> {
@@ -296,8 +313,9 @@ const EDITABLE: [&str; 5] = ["model", "process", "tool_results", "call", "functi
 
 /// An edit from the texts of the setup panel's editors (`(field, text)`,
 /// each field's JSON) and the entry to run them on (none: the scenario's
-/// own); text that is not JSON is a problem of that field.
-pub fn edit_of_texts(texts: &[(&str, &str)], function: Option<&str>) -> Result<Value, Vec<Problem>> {
+/// own), of the texts that are JSON; the others are problems of their
+/// field.
+pub fn edit_of_texts(texts: &[(&str, &str)], function: Option<&str>) -> (Value, Vec<Problem>) {
     let mut edit = serde_json::Map::new();
     let mut problems = Vec::new();
     for (field, text) in texts {
@@ -311,11 +329,7 @@ pub fn edit_of_texts(texts: &[(&str, &str)], function: Option<&str>) -> Result<V
     if let Some(function) = function {
         edit.insert("function".into(), Value::String(function.into()));
     }
-    if problems.is_empty() {
-        Ok(Value::Object(edit))
-    } else {
-        Err(problems)
-    }
+    (Value::Object(edit), problems)
 }
 
 /// The lesson's scenario `base` with an edit applied (`{"model": [...],
@@ -340,11 +354,10 @@ pub fn changed_scenario(base: &Scenario, lang: Lang, edit: &Value) -> Result<Sce
     if let Some(process) = edit.get("process") {
         refused.extend(process_problems(process));
     }
-    if !refused.is_empty() {
-        return Err(refused);
-    }
+    // (a refused field stays the lesson's: the format's checks of the
+    // others are said with it)
     for field in ["process", "tool_results", "call"] {
-        if let Some(value) = edit.get(field) {
+        if let Some(value) = edit.get(field).filter(|_| !refused.iter().any(|p| p.field.starts_with(field))) {
             raw[field] = value.clone();
         }
     }
@@ -367,7 +380,11 @@ pub fn changed_scenario(base: &Scenario, lang: Lang, edit: &Value) -> Result<Sce
         raw = Value::Object(kept);
     }
     // The scenario format's own checks say what `check` says.
-    Scenario::from_value(raw)
+    match Scenario::from_value(raw) {
+        Ok(changed) if refused.is_empty() => Ok(changed),
+        Ok(_) => Err(refused),
+        Err(more) => Err(refused.into_iter().chain(more).collect()),
+    }
 }
 
 /// The replies of an edit, a reply left as shown keeping every language
