@@ -92,10 +92,13 @@ pub fn scroll_into_code(row: &Element, code: Option<Element>) {
 /// that would sit under them is brought out from under the bar; the page
 /// moves only then (a learner reading the figure below stays there).
 ///
+/// In a course page, after a move (`moved`: never on its own), a line
+/// below the window comes up, the controls kept on screen.
+///
 /// And the stage under the code (a phone) comes up with its line: when the
 /// line is on screen and its stage's end is below the window, the page
 /// moves up just enough, never taking the line under the bar.
-pub fn clear_of_bar(row: &Element, stage: Option<Element>, bar: Option<Element>) {
+pub fn clear_of_bar(row: &Element, stage: Option<Element>, bar: Option<Element>, moved: bool) {
     let (Some(bar), Some(window)) = (bar, web_sys::window()) else { return };
     let (r, b) = (row.get_bounding_client_rect(), bar.get_bounding_client_rect());
     let stuck = b.top() <= 1.0;
@@ -104,6 +107,13 @@ pub fn clear_of_bar(row: &Element, stage: Option<Element>, bar: Option<Element>)
         return;
     }
     let height = window.inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
+    // An element lower in a course page (controls on screen, its code
+    // taller than what is left of the window): the line comes up into
+    // view, the controls no higher than the window's top.
+    if moved && !stuck && r.bottom() > height && b.top() >= 0.0 && b.top() < height {
+        window.scroll_by_with_x_and_y(0.0, (r.bottom() - height + 8.0).min(b.top()));
+        return;
+    }
     let Some(s) = stage.map(|s| s.get_bounding_client_rect()) else { return };
     let row_on_screen = r.top() >= b.bottom().min(height) && r.bottom() <= height;
     if row_on_screen && s.top() > r.top() && s.bottom() > height {

@@ -470,7 +470,7 @@ impl Page {
         // layout serves the whole step.
         if let Some(row) = &self.current_row {
             dom::scroll_into_code(row, self.q(".alp-code"));
-            dom::clear_of_bar(row, self.q(".alp-caption"), self.q(".alp-controls"));
+            dom::clear_of_bar(row, self.q(".alp-caption"), self.q(".alp-controls"), view.started);
         }
         if figure_changed && view.started {
             dom::scroll_to_change(self.q(".alp-figure"));

@@ -4,7 +4,7 @@
 // without scrolling the page, and no code row is cut; on a 390 px phone the
 // line and its stage are on screen, clear of the sticky controls, and the
 // figure is a swipe away.
-import { test, expect, EL, open, command } from "./helpers.mjs";
+import { test, expect, EL, open, command, COURSE, openCourse } from "./helpers.mjs";
 
 const LESSON = ["request", "error", "success", "timeout", "reject", "report", "limit", "truncated"];
 
@@ -201,3 +201,27 @@ for (const lang of ["zh", "en"]) {
     });
   }
 }
+
+test("in a course page at 1280 × 800, Continue brings a line below the window into view, the controls kept on screen", async ({ page }) => {
+  await page.emulateMedia({ reducedMotion: "reduce" });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openCourse(page);
+  const loop = page.locator(COURSE.loop);
+  // The learner scrolls the loop's playground up into the window (its top 300 px down).
+  await loop.evaluate((e) => window.scrollBy(0, e.getBoundingClientRect().top - 300));
+  const before = await page.evaluate(() => window.scrollY);
+  await loop.locator('[data-command="debug"]').click();
+  await loop.locator('[data-command="continue"]').click();
+  const seen = await loop.evaluate((e) => {
+    const row = e.shadowRoot.querySelector('[aria-current="step"]').getBoundingClientRect();
+    const bar = e.shadowRoot.querySelector(".alp-controls").getBoundingClientRect();
+    return { row: [row.top, row.bottom], bar: [bar.top, bar.bottom], height: innerHeight };
+  });
+  expect(seen.row[1], `the current line (${seen.row}) is in the window`).toBeLessThanOrEqual(seen.height);
+  expect(seen.row[0]).toBeGreaterThanOrEqual(0);
+  expect(seen.bar[0], "the controls stay on screen").toBeGreaterThanOrEqual(-1);
+  // Loading the page never scrolled it on its own.
+  await openCourse(page);
+  expect(await page.evaluate(() => window.scrollY), "no scroll without a move").toBe(0);
+  expect(before).toBeGreaterThan(0);
+});
