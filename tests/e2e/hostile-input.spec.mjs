@@ -66,6 +66,9 @@ test("a fixture that is not JSON, or has wrong types, is reported in the page", 
   expect(messages[1]).toMatch(/model: must be a list of replies/);
   expect(messages[2]).toMatch(/must be a JSON object/);
   expect(messages[3], "the current scenario still works").toBe("answered");
+  // The notice box holds addScenario's latest broken scenario (each call
+  // replaces the one before; every one was thrown to its caller).
   const shown = await page.textContent(inside(SEL.problems));
-  expect(shown.includes("max_calls: must be an integer"), shown).toBe(true);
+  expect(shown.includes("(file): must be a JSON object"), shown).toBe(true);
+  expect(shown.includes("max_calls"), shown).toBe(false);
 });
