@@ -14,7 +14,7 @@ use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson::Listing;
 use agent_loop_core::programs;
 use agent_loop_core::run::Trace;
-use agent_loop_core::scenario::Scenario;
+use agent_loop_core::scenario::{Problem, Scenario};
 use agent_loop_core::session::{Entry, Notice, Scope};
 use agent_loop_core::vocab::{Code, Function};
 use serde_json::Value;
@@ -280,6 +280,20 @@ pub fn picker(entries: &[Entry], current: usize, only: Scope, lang: Lang) -> Str
     html
 }
 
+/// Under `title`, each entry with what `found` finds in it, in `lang`'s
+/// words (nothing when nothing is found).
+fn files_with(entries: &[Entry], found: fn(&Entry) -> &[Problem], title: &str, lang: Lang) -> String {
+    let mut items = String::new();
+    for e in entries.iter().filter(|e| !found(e).is_empty()) {
+        let said: String = found(e).iter().map(|p| format!("<li>{}</li>", esc(&p.text(lang)))).collect();
+        items.push_str(&format!(r#"<li>{}<ul>{said}</ul></li>"#, file_name(&e.file, lang)));
+    }
+    if items.is_empty() {
+        return items;
+    }
+    format!("<strong>{}</strong><ul>{items}</ul>", esc(title))
+}
+
 /// A scenario file's name as markup: the path as data, or, for one given
 /// to `addScenario`, the reader's words for it.
 fn file_name(file: &str, lang: Lang) -> String {
@@ -297,26 +311,16 @@ pub fn problems(entries: &[Entry], notices: &[Notice], lang: Lang) -> String {
     for n in notices.iter().filter(|n| !n.is_remark()) {
         html.push_str(&format!("<p>{}</p>", esc(&n.text(lang))));
     }
-    let mut items = String::new();
-    for e in entries {
-        // Each file with its problems, said in the reader's language.
-        if let Err(problems) = &e.parsed {
-            let said: String = problems.iter().map(|p| format!("<li>{}</li>", esc(&p.text(lang)))).collect();
-            items.push_str(&format!(r#"<li>{}<ul>{said}</ul></li>"#, file_name(&e.file, lang)));
-        }
+    // Each broken file with its problems, then each valid file's near misses
+    // (what `check` warns about), said in the reader's language.
+    fn broken(e: &Entry) -> &[Problem] {
+        e.parsed.as_ref().err().map_or(&[], Vec::as_slice)
     }
-    if !items.is_empty() {
-        html.push_str(&format!("<strong>{}</strong><ul>{items}</ul>", esc(lang.word("bad_fixture"))));
+    fn near(e: &Entry) -> &[Problem] {
+        &e.warnings
     }
-    // A valid file's near misses (what `check` warns about), the same way.
-    let mut near = String::new();
-    for e in entries.iter().filter(|e| !e.warnings.is_empty()) {
-        let said: String = e.warnings.iter().map(|p| format!("<li>{}</li>", esc(&p.text(lang)))).collect();
-        near.push_str(&format!(r#"<li>{}<ul>{said}</ul></li>"#, file_name(&e.file, lang)));
-    }
-    if !near.is_empty() {
-        html.push_str(&format!("<strong>{}</strong><ul>{near}</ul>", esc(lang.word("near_fixture"))));
-    }
+    html.push_str(&files_with(entries, broken, lang.word("bad_fixture"), lang));
+    html.push_str(&files_with(entries, near, lang.word("near_fixture"), lang));
     html
 }
 

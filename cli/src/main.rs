@@ -293,8 +293,7 @@ mod native {
             if let Some((s, text)) =
                 read_fixture(file).ok().and_then(|t| Some((Scenario::parse(&t).ok()?, t)))
             {
-                let expected = s.expect.as_ref().map(|e| e.warnings.clone()).unwrap_or_default();
-                for w in agent_loop_core::run::warnings(&s).iter().filter(|w| !expected.contains(&w.field)) {
+                for w in &agent_loop_core::run::unexpected_warnings(&s) {
                     report.push_str(&format!("{}: warning: {}\n", file.display(), located(w, &text)));
                 }
             }

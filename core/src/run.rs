@@ -322,6 +322,13 @@ pub fn warnings(scenario: &Scenario) -> Vec<crate::scenario::Problem> {
     out
 }
 
+/// The warnings a scenario does not expect (its `expect.warnings` lists
+/// the fields it misses on purpose): what `check` and the page say.
+pub fn unexpected_warnings(scenario: &Scenario) -> Vec<crate::scenario::Problem> {
+    let expected = scenario.expect.as_ref().map(|e| e.warnings.clone()).unwrap_or_default();
+    warnings(scenario).into_iter().filter(|w| !expected.contains(&w.field)).collect()
+}
+
 /// Process outcomes no run reads: a list of outcomes, one per run, longer
 /// than the runs of the program. (One outcome for every run is not said
 /// when no step runs the program: it is there for a what-if.)

@@ -165,7 +165,7 @@ impl Scenario {
             system,
             tools,
             tool_results,
-            lang: Lang::parse("en").unwrap_or_else(Lang::default_lang),
+            lang: Lang::english(),
             tool_description: crate::protocol::TOOL_DESCRIPTION_EN.to_string(),
             program,
             max_calls,

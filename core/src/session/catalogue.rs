@@ -156,19 +156,13 @@ fn checked(parsed: Result<Scenario, Vec<Problem>>) -> Result<Scenario, Vec<Probl
 
 /// An author's file as an entry: with the checks `check` adds, and its
 /// warnings (at their lines of `text`, when there is one).
-fn entry(file: &str, parsed: Result<Scenario, Vec<Problem>>, text: Option<&str>) -> Entry {
+fn entry(file: &str, parsed: Parsed, text: Option<&str>) -> Entry {
     let parsed = checked(parsed);
-    let mut warnings = parsed.as_ref().map(near_misses).unwrap_or_default();
+    let mut warnings = parsed.as_ref().map(crate::run::unexpected_warnings).unwrap_or_default();
     if let Some(text) = text {
         crate::scenario::json_lines::at_lines(&mut warnings, &[("", text)]);
     }
     Entry { file: file.to_string(), parsed, warnings }
-}
-
-/// What `check` warns about in a valid scenario, but what it expects.
-fn near_misses(scenario: &Scenario) -> Vec<Problem> {
-    let expected = scenario.expect.as_ref().map(|e| e.warnings.clone()).unwrap_or_default();
-    crate::run::warnings(scenario).into_iter().filter(|w| !expected.contains(&w.field)).collect()
 }
 
 /// Add a parsed file to the catalogue; a valid scenario replaces one with
