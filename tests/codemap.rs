@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 /// The folders the code map covers, and the files in them that are data.
 const COVERED: &[&str] =
-    &["core", "src", "cli", "page", "tests", "bench", "benches", "docs", "scripts", "www"];
+    &["core", "src", "cli", "node", "page", "tests", "bench", "benches", "docs", "scripts", "www"];
 const DATA: &[&str] =
     &["tests/golden/", "tests/programs/", "cli/tests/import/", "cli/tests/bad-fixtures/", "docs/bench/"];
 

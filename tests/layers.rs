@@ -77,7 +77,7 @@ const PAGE: Crate = Crate {
 
 const CLI: Crate = Crate {
     src: "cli/src",
-    layers: &[&["import", "listing"]],
+    layers: &[&["import", "listing"], &["commands"]],
     inner: &[("import", &[&["runs", "turns"], &["importer"], &["results"]])],
     browser: false,
 };
@@ -305,6 +305,35 @@ fn the_manifests_point_one_way() {
     for forbidden in ["agent-loop-playground", "wasm-bindgen", "js-sys", "web-sys"] {
         assert!(!cli.iter().any(|d| d == forbidden), "cli/Cargo.toml depends on {forbidden}: {cli:?}");
     }
+    // The CLI for Node: the CLI's library with Node behind it, never the page.
+    let node = dependencies("node/Cargo.toml");
+    assert!(node.iter().any(|d| d == "agent-loop-cli"), "{node:?}");
+    for forbidden in ["agent-loop-playground", "web-sys"] {
+        assert!(!node.iter().any(|d| d == forbidden), "node/Cargo.toml depends on {forbidden}: {node:?}");
+    }
+}
+
+/// The CLI's commands run natively and under Node alike, so its library
+/// never touches the machine itself: files, processes and the standard
+/// streams are `commands::Io`, given by `main.rs` (native) or the node crate.
+#[test]
+fn the_cli_library_reaches_the_machine_only_through_its_io() {
+    let mut files = Vec::new();
+    rust_files(Path::new("cli/src"), &mut files);
+    let mut found = Vec::new();
+    for file in files.iter().filter(|f| !f.ends_with("main.rs")) {
+        let text = std::fs::read_to_string(file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            for machine in ["std::fs", "std::process::Command", "std::io::std", "std::env", "temp_dir"] {
+                if code.contains(machine) {
+                    found.push(format!("{}:{}: {machine}", file.display(), n + 1));
+                }
+            }
+        }
+    }
+    assert!(files.len() > 3, "{files:?}");
+    assert!(found.is_empty(), "the CLI's library reaches the machine past commands::Io: {found:#?}");
 }
 
 #[test]

@@ -15,10 +15,22 @@ use agent_loop_core::trace::Event;
 use agent_loop_core::vocab::Code;
 use serde_json::Value;
 use std::path::Path;
-use std::process::Command;
 
 /// The CPython harness, the same file tests/python.rs runs.
-const REPLAY: &str = include_str!("replay.py");
+pub const REPLAY: &str = include_str!("replay.py");
+
+/// What one CPython run of the harness gave: whether it exited 0, its
+/// standard output and standard error.
+pub struct PyRun {
+    pub success: bool,
+    pub stdout: Vec<u8>,
+    pub stderr: String,
+}
+
+/// Runs `python3 replay.py listing.py setup.py <function>` on these texts
+/// (harness, listing, setup) wherever the CLI runs: a process natively, a
+/// child process under Node. `Err` says why it could not start.
+pub type Python<'a> = &'a mut dyn FnMut([&str; 3], &str) -> Result<PyRun, String>;
 
 /// What the check found: problems (the listing cannot be used), remarks,
 /// and what CPython said (none: not run).
@@ -45,7 +57,7 @@ pub fn language_of(text: &str) -> Lang {
 
 /// Check `text` (the file `name`) in `lang`; with `python`, run it on
 /// `scenarios` (those of other programs are skipped).
-pub fn check(name: &str, text: &str, lang: Lang, scenarios: &[Scenario], python: Option<&str>) -> Report {
+pub fn check(name: &str, text: &str, lang: Lang, scenarios: &[Scenario], python: Option<Python>) -> Report {
     let en = Lang::parse("en").unwrap_or(lang);
     let mut report = Report::default();
     let code = match register_listing(name, text, lang) {
@@ -66,49 +78,27 @@ pub fn check(name: &str, text: &str, lang: Lang, scenarios: &[Scenario], python:
 
 /// Run the listing on every scenario of its program; the first departure.
 fn run_all(
-    python: &str,
+    python: Python,
     name: &str,
     text: &str,
     code: Code,
     lang: Lang,
     scenarios: &[Scenario],
 ) -> Result<usize, String> {
-    let dir = std::env::temp_dir().join(format!("alp-listing-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot write a temporary file: {e}"))?;
-    let outcome = (|| {
-        let (listing, harness) = (dir.join("listing.py"), dir.join("replay.py"));
-        std::fs::write(&listing, text)
-            .and_then(|()| std::fs::write(&harness, REPLAY))
-            .map_err(|e| e.to_string())?;
-        let mut agreed = 0;
-        let defines =
-            |s: &&Scenario| text.lines().any(|l| l.starts_with(&format!("def {}(", s.function.name())));
-        for scenario in scenarios.iter().filter(defines) {
-            let scenario = scenario.localized(lang);
-            let setup = dir.join("setup.py");
-            std::fs::write(&setup, setup_text(&scenario)).map_err(|e| e.to_string())?;
-            let out = Command::new(python)
-                .arg(&harness)
-                .args([&listing, &setup])
-                .arg(scenario.function.name())
-                .output()
-                .map_err(|e| format!("cannot run {python}: {e}"))?;
-            if !out.status.success() {
-                return Err(format!(
-                    "{}: {name} does not run: {}",
-                    scenario.id,
-                    String::from_utf8_lossy(&out.stderr).trim()
-                ));
-            }
-            let py: Value = serde_json::from_slice(&out.stdout)
-                .map_err(|e| format!("the harness printed no JSON: {e}"))?;
-            departure(name, &scenario, &record_scenario(&scenario), &py, code)?;
-            agreed += 1;
+    let mut agreed = 0;
+    let defines = |s: &&Scenario| text.lines().any(|l| l.starts_with(&format!("def {}(", s.function.name())));
+    for scenario in scenarios.iter().filter(defines) {
+        let scenario = scenario.localized(lang);
+        let out = python([REPLAY, text, &setup_text(&scenario)], scenario.function.name())?;
+        if !out.success {
+            return Err(format!("{}: {name} does not run: {}", scenario.id, out.stderr.trim()));
         }
-        Ok(agreed)
-    })();
-    std::fs::remove_dir_all(&dir).ok();
-    outcome
+        let py: Value =
+            serde_json::from_slice(&out.stdout).map_err(|e| format!("the harness printed no JSON: {e}"))?;
+        departure(name, &scenario, &record_scenario(&scenario), &py, code)?;
+        agreed += 1;
+    }
+    Ok(agreed)
 }
 
 /// `(event, function, line of the file)` of every step of a run.
@@ -183,12 +173,6 @@ fn departure(name: &str, scenario: &Scenario, trace: &Trace, py: &Value, code: C
         return Err(format!("{}: ends otherwise than the recorded run: {}", scenario.id, py["result"]));
     }
     Ok(())
-}
-
-/// `python3` if it runs here.
-pub fn find_python() -> Option<&'static str> {
-    let runs = Command::new("python3").arg("--version").output().is_ok_and(|o| o.status.success());
-    runs.then_some("python3")
 }
 
 /// The report as the CLI prints it.

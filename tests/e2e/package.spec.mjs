@@ -70,6 +70,10 @@ test("the tarball installs offline with the declared exports and no dependencies
   expect(pkg.dependencies ?? {}, "no dependencies").toEqual({});
   expect(pkg.types, "the element's API is typed").toBe("./element.d.ts");
   expect(pkg.license).toBe("MIT");
+  expect(pkg.bin, "the author CLI is a command").toEqual({ "agent-loop-playground": "cli/agent-loop-playground.js" });
+  for (const f of ["agent-loop-playground.js", "agent_loop_node.js", "agent_loop_node_bg.wasm"]) {
+    expect(fs.existsSync(path.join(dir, "cli", f)), `cli/${f} is in the package`).toBe(true);
+  }
   expect(fs.readFileSync(path.join(dir, "LICENSE"), "utf8"), "the license ships with it").toContain("MIT License");
   for (const target of new Set(Object.values(EXPORTS).flatMap((t) => (typeof t === "string" ? [t] : Object.values(t))))) {
     expect(fs.existsSync(path.join(dir, target)), `${target} is in the package`).toBe(true);
@@ -115,4 +119,77 @@ test("a page loads the element from node_modules/ and steps it", async ({ page }
   expect(sheets[0]).toBe(1);
   expect(sheets[1], "the element's rules").toBeGreaterThan(50);
   expect(await page.evaluate(() => document.styleSheets.length), "no stylesheet in the document").toBe(0);
+});
+
+// The author CLI without Rust: `npx agent-loop-playground …` in the project
+// that installed the tarball answers exactly as the native CLI (built by
+// scripts/test's fixture check), on the shipped files and the broken ones.
+const CASES = [
+  ["check", "fixtures/scenarios"],
+  ["check", "cli/tests/bad-fixtures"],
+  ["check", "fixtures/scenarios/report.json"],
+  ["check", "no/such/folder"],
+  ["trace", "fixtures/scenarios/report.json"],
+  ["trace", "cli/tests/bad-fixtures/not-json.json"],
+  ["trace", "cli"],
+  ["setup", "fixtures/scenarios/report.json", "zh"],
+  ["setup", "fixtures/scenarios/report.json", "fr"],
+  ["import", "cli/tests/import/two-rounds.json"],
+  ["import", "cli/tests/import/approximations.json", "--id", "mine"],
+  ["import", "cli/tests/import/two-rounds.json", "--id", "not an id"],
+  ["import", "fixtures/scenarios/report.json"],
+  ["check", "--listing", "fixtures/listings/lesson.zh.py"],
+  ["check", "--listing", "fixtures/listings/mistakes.json"],
+  ["frobnicate"],
+];
+
+function native() {
+  const bin = path.join(root, "target/release/agent-loop-cli");
+  if (!fs.existsSync(bin)) execFileSync("cargo", ["build", "--quiet", "--release", "-p", "agent-loop-cli"], { cwd: root, stdio: "inherit" });
+  return bin;
+}
+
+function ran(cmd, args) {
+  const out = spawnSync(cmd[0], [...cmd.slice(1), ...args], { cwd: project, encoding: "utf8", maxBuffer: 1 << 28 });
+  return { status: out.status, stdout: out.stdout, stderr: out.stderr };
+}
+
+test("npx agent-loop-playground says what the native CLI says, with its exit codes", () => {
+  test.setTimeout(120_000);
+  const bin = native();
+  let checked = 0;
+  for (const args of CASES) {
+    const abs = args.map((a) => (a.includes("/") ? path.join(root, a) : a));
+    const mine = ran(["npx", "--offline", "agent-loop-playground"], abs);
+    const theirs = ran([bin], abs);
+    // Only the usage line names the command differently (and aligns to it).
+    const usage = (t) => t.replaceAll("agent-loop-cli", "agent-loop-playground").replace(/ {2,}/g, "  ");
+    [mine.stderr, theirs.stderr] = [usage(mine.stderr), usage(theirs.stderr)];
+    expect(mine, args.join(" ")).toEqual(theirs);
+    checked += 1;
+  }
+  expect(checked).toBe(CASES.length);
+  // And the outcomes are the ones the docs promise.
+  const bad = ran(["npx", "--offline", "agent-loop-playground"], ["check", path.join(root, "cli/tests/bad-fixtures")]);
+  expect(bad.status).toBe(1);
+  expect(bad.stdout).toMatch(/with problems\n$/);
+  const good = ran(["npx", "--offline", "agent-loop-playground"], ["check", path.join(root, "fixtures/scenarios")]);
+  expect(good.status).toBe(0);
+  expect(good.stdout).toMatch(/^checked \d+ fixture\(s\): \d+ ok, 0 with problems\n$/m);
+});
+
+test("npx agent-loop-playground check works from a relative path in an empty folder", () => {
+  const empty = fs.mkdtempSync(path.join(project, "empty-"));
+  fs.cpSync(path.join(root, "fixtures/scenarios"), path.join(empty, "scenarios"), { recursive: true });
+  fs.copyFileSync(path.join(root, "cli/tests/bad-fixtures/wrong-types.json"), path.join(empty, "scenarios/wrong-types.json"));
+  const cli = path.join(project, "node_modules/.bin/agent-loop-playground");
+  const out = spawnSync(cli, ["check", "scenarios"], { cwd: empty, encoding: "utf8" });
+  const theirs = spawnSync(native(), ["check", "scenarios"], { cwd: empty, encoding: "utf8" });
+  expect([out.status, out.stdout, out.stderr]).toEqual([theirs.status, theirs.stdout, theirs.stderr]);
+  expect(out.status).toBe(1);
+  expect(out.stdout).toContain("scenarios/wrong-types.json: max_calls: must be an integer");
+  // A reader that stops early is a quiet end, as natively.
+  const head = spawnSync("bash", ["-c", `"${cli}" trace scenarios/report.json | head -c 10`], { cwd: empty, encoding: "utf8" });
+  expect(head.stdout).toBe("{\n  \"scena");
+  expect(head.stderr).toBe("");
 });

@@ -1,0 +1,115 @@
+#!/usr/bin/env node
+// The author CLI without Rust: `npx agent-loop-playground check|trace|setup|import …`.
+// The commands are the native CLI's own (agent-loop-cli, compiled to
+// WebAssembly: agent_loop_node.js and its .wasm beside this file); this
+// script only lends them the machine — files, standard output and error,
+// python3 for `check --listing`. Every function here answers or throws a
+// plain Error, which the module reads as the command's error text.
+import { readFileSync, statSync, readdirSync, openSync, readSync, closeSync, writeSync } from "node:fs";
+import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { initSync, run } from "./agent_loop_node.js";
+
+// The words of the native CLI for the errors a file system gives most
+// (Rust's `No such file or directory (os error 2)`), so both say the same.
+const OS_WORDS = {
+  ENOENT: [2, "No such file or directory"],
+  EACCES: [13, "Permission denied"],
+  ENOTDIR: [20, "Not a directory"],
+  EISDIR: [21, "Is a directory"],
+  ELOOP: [40, "Too many levels of symbolic links"],
+  ENAMETOOLONG: [36, "File name too long"],
+};
+
+function osError(e) {
+  const words = OS_WORDS[e && e.code];
+  return new Error(words ? `${words[1]} (os error ${words[0]})` : String((e && e.message) || e));
+}
+
+function machine(f) {
+  try {
+    return f();
+  } catch (error) {
+    throw osError(error);
+  }
+}
+
+// Write all of `text` to a file descriptor; a pipe that is full for a
+// moment is waited for, one whose reader went away is "closed".
+function writeAll(fd, text) {
+  let bytes = Buffer.from(text, "utf8");
+  while (bytes.length > 0) {
+    try {
+      bytes = bytes.subarray(writeSync(fd, bytes));
+    } catch (e) {
+      if (e.code === "EAGAIN") {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+        continue;
+      }
+      if (e.code === "EPIPE") return "closed";
+      return osError(e).message;
+    }
+  }
+  return "";
+}
+
+let python;
+const io = {
+  kind(path) {
+    const meta = machine(() => statSync(path));
+    return meta.isFile() ? meta.size : meta.isDirectory() ? -1 : -2;
+  },
+  read(path, max) {
+    return machine(() => {
+      const fd = openSync(path, "r");
+      try {
+        const buffer = Buffer.alloc(Math.min(max, statSync(path).size + 1));
+        let got = 0;
+        for (let n; got < buffer.length && (n = readSync(fd, buffer, got, buffer.length - got, null)) > 0; ) got += n;
+        return new Uint8Array(buffer.buffer, buffer.byteOffset, got);
+      } finally {
+        closeSync(fd);
+      }
+    });
+  },
+  list(dir) {
+    return machine(() => readdirSync(dir));
+  },
+  out(text) {
+    return writeAll(1, text);
+  },
+  err(line) {
+    writeAll(2, line + "\n");
+  },
+  hasPython() {
+    if (python === undefined) {
+      const probe = spawnSync("python3", ["--version"], { stdio: "ignore" });
+      python = probe.status === 0;
+    }
+    return python;
+  },
+  python(harness, listing, setup, fn) {
+    const dir = mkdtempSync(join(tmpdir(), "alp-listing-"));
+    try {
+      const paths = [join(dir, "replay.py"), join(dir, "listing.py"), join(dir, "setup.py")];
+      [harness, listing, setup].forEach((text, i) => writeFileSync(paths[i], text));
+      const done = spawnSync("python3", [...paths, fn], { maxBuffer: 1 << 30 });
+      if (done.error) throw new Error(`cannot run python3: ${done.error.message}`);
+      return { success: done.status === 0, stdout: new Uint8Array(done.stdout), stderr: done.stderr.toString("utf8") };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};
+
+let code;
+try {
+  initSync({ module: readFileSync(new URL("./agent_loop_node_bg.wasm", import.meta.url)) });
+  code = run("agent-loop-playground", process.argv.slice(2), io);
+} catch (e) {
+  writeAll(2, `agent-loop-playground: internal error: ${(e && e.message) || e}\n`);
+  code = 70;
+}
+process.exitCode = code;
