@@ -78,7 +78,7 @@ const PAGE: Crate = Crate {
 const CLI: Crate = Crate {
     src: "cli/src",
     layers: &[&["import", "listing"], &["commands"]],
-    inner: &[("import", &[&["runs", "turns"], &["importer"], &["results"]])],
+    inner: &[("import", &[&["runs", "turns"], &["importer", "shapes"], &["results"]])],
     browser: false,
 };
 

@@ -182,10 +182,10 @@ fn refusals_name_the_place_and_give_no_scenario() {
         (bad_role, "messages[2].role: must be \"user\" or \"assistant\""),
         (bad_content, "messages[1].content: must be a string or a list of blocks"),
         (bad_response, "response: must be a Messages API response object"),
-        (json!({"model": "m"}), "messages: missing"),
+        (json!({"model": "m"}), "(file): an object with neither \"messages\" nor \"request\""),
         (json!({"messages": []}), "messages: empty"),
         (json!({"messages": "hi"}), "messages: must be a list"),
-        (json!([1, 2]), "(file): must be a JSON object"),
+        (json!([1, 2]), "[0]: neither a request"),
         (json!({"messages": [7]}), "messages[0]: must be an object"),
     ];
     for (input, expected) in cases {
@@ -193,7 +193,7 @@ fn refusals_name_the_place_and_give_no_scenario() {
         assert!(found.iter().any(|r| r.starts_with(expected)), "expected `{expected}` in {found:#?}");
     }
     let found = import("{\"messages\": [", "x", "x.json").unwrap_err();
-    assert!(found[0].to_string().starts_with("(file): not valid JSON: EOF"), "{found:?}");
+    assert!(found[0].to_string().starts_with("(file): not valid JSON (EOF"), "{found:?}");
     let found = import(&base().to_string(), "no spaces", "x.json").unwrap_err();
     assert!(found[0].to_string().starts_with("--id: \"no spaces\": use letters"), "{found:?}");
 }
@@ -324,4 +324,129 @@ fn ids_come_from_file_names() {
     assert_eq!(id_from_file_name("日志.json"), "imported");
     assert_eq!(id_from_file_name(".json"), "imported");
     assert_eq!(id_from_file_name(&"a".repeat(100)).len(), 64);
+}
+
+/// `sample` as the SDK's Message object (`response.model_dump()`), the way
+/// a developer appends it to `messages` or logs it as the response.
+fn model_dump(message: &Value, n: usize) -> Value {
+    let content = &message["content"];
+    let calls = content.as_array().is_some_and(|b| b.iter().any(|b| b["type"] == "tool_use"));
+    json!({
+        "id": format!("msg_{n}"), "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+        "content": content, "stop_reason": if calls { "tool_use" } else { "end_turn" },
+        "stop_sequence": null, "usage": {"input_tokens": 10, "output_tokens": 5}
+    })
+}
+
+/// The same conversation in every shape a developer saves: each imports
+/// to the same scenario as the request body, without a warning.
+#[test]
+fn every_saved_shape_imports_to_the_request_body_s_scenario() {
+    for name in EXACT_SAMPLES {
+        let body: Value = serde_json::from_str(&sample(name)).unwrap();
+        let messages = conversation(&body);
+        let plain = import_value(&json!({ "messages": messages })).unwrap();
+        let same = |what: &str, text: String| {
+            let got = import(&text, "imported", "conversation.json")
+                .unwrap_or_else(|r| panic!("{name} as {what}: refused {r:#?}\n{text}"));
+            assert_eq!(warnings(&got), Vec::<String>::new(), "{name} as {what}");
+            for key in ["question", "model", "process", "expect", "max_calls"] {
+                assert_eq!(got.scenario[key], plain.scenario[key], "{name} as {what}: {key}");
+            }
+            got
+        };
+        // A list of messages (`json.dump(messages, f)`).
+        same("a list of messages", json!(messages).to_string());
+        // One call per assistant message: its request holds what came before.
+        let replies: Vec<usize> =
+            (0..messages.len()).filter(|i| messages[*i]["role"] == "assistant").collect();
+        let calls: Vec<(Value, Value)> = replies
+            .iter()
+            .map(|&i| (json!({"model": "m", "messages": messages[..i]}), model_dump(&messages[i], i)))
+            .collect();
+        let lines: Vec<String> = calls
+            .iter()
+            .flat_map(|(request, response)| [request.to_string(), response.to_string()])
+            .collect();
+        let got = same("JSONL", lines.join("\n") + "\n");
+        let last = 2 * calls.len() - 1;
+        let read_as = format!(
+            "Read as JSONL: the request at line {last} (the last of {}) and the response at line {}.",
+            calls.len(),
+            last + 1
+        );
+        assert!(
+            got.scenario["notes"].as_array().unwrap().contains(&json!(read_as)),
+            "{:#}",
+            got.scenario["notes"]
+        );
+        let pairs: Vec<Value> = calls.iter().map(|(q, a)| json!({"request": q, "response": a})).collect();
+        same("{request, response} pairs", json!(pairs).to_string());
+        same("one pair", pairs.last().unwrap().to_string());
+        let pair_lines: Vec<String> = pairs.iter().map(Value::to_string).collect();
+        same("JSONL of pairs", pair_lines.join("\n"));
+        // The SDK's Message objects appended to `messages`.
+        let dumped: Vec<Value> = messages
+            .iter()
+            .enumerate()
+            .map(|(i, m)| if m["role"] == "assistant" { model_dump(m, i) } else { m.clone() })
+            .collect();
+        let got = same("messages with model_dump() objects", json!({ "messages": dumped }).to_string());
+        assert_eq!(replayed(&got), messages, "{name}: the replay gives the messages back");
+    }
+}
+
+#[test]
+fn a_model_dump_s_stop_reason_is_the_one_replayed() {
+    let mut body = base();
+    let answer = body["messages"][3].clone();
+    body["messages"][3] = model_dump(&answer, 3);
+    body["messages"][3]["stop_reason"] = json!("max_tokens");
+    body["messages"][3]["content"][0]["citations"] = Value::Null;
+    let got = import_value(&body).unwrap();
+    assert_eq!(warnings(&got), Vec::<String>::new());
+    assert_eq!(got.scenario["model"][1]["stop_reason"], "max_tokens");
+    // Its record holds the message the loop saves: role and content (the
+    // blocks as they came, `citations: null` too).
+    let record = replayed(&got);
+    assert_eq!(record[3], json!({"role": "assistant", "content": body["messages"][3]["content"]}));
+    // A field no Message object has is still said.
+    body["messages"][3]["cache"] = json!(1);
+    let got = import_value(&body).unwrap();
+    assert!(
+        warnings(&got).iter().any(|w| w.starts_with("messages[3].cache: dropped")),
+        "{:?}",
+        warnings(&got)
+    );
+}
+
+#[test]
+fn a_shape_import_cannot_read_is_refused_with_the_shapes_it_reads() {
+    let response = model_dump(&base()["messages"][3], 3);
+    let cases = [
+        (format!("{response}\n{response}\n"), "line 1: only responses"),
+        (
+            format!("{}\n{{\"messages\": [\n", json!({"messages": base()["messages"]})),
+            "line 2: not valid JSON",
+        ),
+        ("{\"note\": 1}\n{\"note\": 2}\n".to_string(), "line 1: neither a request"),
+        (
+            json!([{"request": {"model": "m"}, "response": response}]).to_string(),
+            "[0].request.messages: missing",
+        ),
+        (json!({"request": {}}).to_string(), "request.messages: missing"),
+        ("[]".to_string(), "(file): an empty list"),
+        ("\"hi\"".to_string(), "(file): neither an object nor a list"),
+        ("not json at all".to_string(), "(file): not valid JSON"),
+    ];
+    for (text, expected) in cases {
+        let found: Vec<String> =
+            import(&text, "x", "x.json").unwrap_err().iter().map(ToString::to_string).collect();
+        assert!(found[0].starts_with(expected), "expected `{expected}`, got {found:#?}");
+        assert!(found[0].contains("import reads a request body"), "names the shapes: {found:#?}");
+        assert!(
+            found[0].contains("json.dump({\"messages\": messages}, f)"),
+            "says how to save one: {found:#?}"
+        );
+    }
 }

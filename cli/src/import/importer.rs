@@ -15,7 +15,17 @@ pub(super) struct Importer {
     pub(super) outcomes: Vec<Value>,
     /// The first timeout read back, and where.
     pub(super) timeout: Option<(f64, String)>,
+    /// How the file's shape was read (shapes.rs), for the notes.
+    pub(super) read_as: Option<String>,
+    /// Messages that are the SDK's Message objects (model_dump()).
+    pub(super) sdk_messages: usize,
 }
+
+/// The fields of the SDK's Message object (`response.model_dump()`) that
+/// describe the call, not the message: read (stop_reason) or left out
+/// without a warning when such an object stands in `messages`.
+const MESSAGE_OBJECT: [&str; 8] =
+    ["id", "type", "model", "stop_reason", "stop_sequence", "usage", "container", "context_management"];
 
 impl Importer {
     pub(super) fn warn(&mut self, at: impl Into<String>, message: impl Into<String>) {
@@ -81,10 +91,19 @@ impl Importer {
         let Some(content) = fields.get("content").filter(|c| c.is_string() || c.is_array()) else {
             return Err(note(format!("{at}.content"), "must be a string or a list of blocks"));
         };
-        for key in fields.keys().filter(|k| *k != "role" && *k != "content") {
+        // `messages.append(response.model_dump())`: the reply with its call's details.
+        let sdk = role == Role::Assistant && fields.get("type").and_then(Value::as_str) == Some("message");
+        let extra =
+            |k: &&String| *k != "role" && *k != "content" && !(sdk && MESSAGE_OBJECT.contains(&k.as_str()));
+        for key in fields.keys().filter(extra) {
             self.warn(format!("{at}.{key}"), "dropped (the loop's messages hold only role and content)");
         }
-        Ok(Turn { at, role, content, message: message.clone(), stop_reason: None })
+        if !sdk {
+            return Ok(Turn { at, role, content, message: message.clone(), stop_reason: None });
+        }
+        self.sdk_messages += 1;
+        let message = json!({"role": "assistant", "content": content});
+        Ok(Turn { at, role, content, message, stop_reason: Some(fields.get("stop_reason")) })
     }
 
     /// The question: the first message's text. A list of blocks gives its
@@ -207,7 +226,7 @@ impl Importer {
             Some(Some(given)) => given.clone(),
             Some(None) => {
                 self.warn(
-                    "response.stop_reason",
+                    format!("{}.stop_reason", turn.at),
                     format!("missing: replayed as {derived:?}, read from the content"),
                 );
                 json!(derived)

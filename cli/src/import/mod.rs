@@ -1,5 +1,9 @@
 //! Import a recorded conversation as a `run_loop` scenario.
 //!
+//! The file may be saved in any of the shapes `shapes.rs` reads (a list of
+//! messages, `{request, response}` pairs, JSONL, the SDK's `model_dump()`
+//! objects); each is read as the request body below.
+//!
 //! The input is a logged Anthropic Messages API request body,
 //! `{"model", "system", "tools", "max_tokens", "messages": […]}` (only
 //! `messages` is read), optionally with the final reply under a top-level
@@ -39,6 +43,7 @@ use turns::*;
 mod importer;
 mod results;
 mod runs;
+mod shapes;
 mod turns;
 
 /// A conversation that could be imported.
@@ -68,9 +73,9 @@ pub fn import(text: &str, id: &str, file_name: &str) -> Result<Imported, Vec<Pro
     if !is_id(id) {
         return Err(vec![note("--id", format!("{id:?}: use letters, digits, '-' or '_' (1-64 chars)"))]);
     }
-    let input: Value =
-        serde_json::from_str(text).map_err(|e| vec![note("(file)", format!("not valid JSON: {e}"))])?;
-    let mut importer = Importer::default();
+    let shaped = shapes::request_body(text)?;
+    let input = shaped.body;
+    let mut importer = Importer { read_as: shaped.read_as, ..Importer::default() };
     let conversation = importer.read(&input)?;
     let turns = conversation.turns.as_slice();
     let Some(first) = turns.first() else {
@@ -194,6 +199,15 @@ impl Importer {
             self.replies.len(),
             self.outcomes.len()
         )];
+        let sdk = (self.sdk_messages > 0).then(|| {
+            format!("{} of its messages are the SDK's Message objects (model_dump())", self.sdk_messages)
+        });
+        match (&self.read_as, sdk) {
+            (Some(read_as), Some(sdk)) => notes.push(format!("Read as {read_as}; {sdk}.")),
+            (Some(read_as), None) => notes.push(format!("Read as {read_as}.")),
+            (None, Some(sdk)) => notes.push(format!("Read as a request body; {sdk}.")),
+            (None, None) => {}
+        }
         if self.warnings.is_empty() {
             notes.push("The replay reproduces the recorded messages exactly.".into());
         } else {

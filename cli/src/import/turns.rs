@@ -28,7 +28,8 @@ pub(super) struct Turn<'a> {
     pub(super) role: Role,
     pub(super) content: &'a Value,
     pub(super) message: Value,
-    /// `Some` for the response: its `stop_reason` (`None` inside when absent).
+    /// `Some` for the response and an SDK Message object (model_dump()):
+    /// its `stop_reason` (`None` inside when absent).
     pub(super) stop_reason: Option<Option<&'a Value>>,
 }
 
