@@ -59,11 +59,14 @@ impl Page {
             let _ = root.class_list().add_1("alp-compact");
         }
         root.set_inner_html(&view::shell(session.presentation().heading_level));
-        // The setup panel starts open on wide screens only.
+        // The setup panel starts open only in a wide element on a wide
+        // screen (closed in a course's content column and when compact).
         let wide = web_sys::window()
             .and_then(|w| w.inner_width().ok())
             .and_then(|w| w.as_f64())
-            .is_none_or(|w| w >= 900.0);
+            .is_none_or(|w| w >= 900.0)
+            && (width == 0.0 || width >= 900.0)
+            && !compact;
         if let (false, Ok(Some(setup))) = (wide, root.query_selector(".alp-setup")) {
             let _ = setup.remove_attribute("open");
         }

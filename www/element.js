@@ -13,7 +13,9 @@
 // panel titles become headings of that level; default: not headings),
 // predict (present: ask before the lines that carry a question), step (a
 // step number or a label to start at),
-// height (max panel height, e.g. "320" or "20rem"), compact, time-budget
+// height (max panel height, e.g. "320" or "20rem"), compact (present: on;
+// "off": never; absent: on in a column narrower than 800 px), keep-place
+// ("off": a client-side navigation back starts afresh), time-budget
 // (seconds or "500ms"; default 2) and memory-budget (MB; default 256): how
 // long and how large one recording may grow before it is stopped. Each element owns its own trace, breakpoints and listeners; removing
 // it from the page frees them.
@@ -133,6 +135,61 @@ function followPage(el, on) {
   }
 }
 
+// ---- The learner's place, kept across a course site's client-side
+// navigation: an element that leaves the page writes its step, breakpoints
+// and listing to sessionStorage (this tab only), keyed by the page's path
+// and the element (its id, else its place among the page's playgrounds);
+// one that connects under the same key with the same function and scenario
+// attributes, still on its own scenario, takes it back (and the entry is
+// removed: a reload starts afresh). keep-place="off" opts out.
+const PLACE = "agent-loop-playground:place:";
+function placeKey(el) {
+  if (el.getAttribute("keep-place") === "off") return null;
+  const all = [...document.querySelectorAll("agent-loop-playground")];
+  // (/lesson/, /lesson/index.html and /lesson/index are one page; /a.html and /a too)
+  const page = location.pathname.replace(/(\/index)?(\.html?)?$/, "") || "/";
+  return `${PLACE}${page}#${el.id || all.indexOf(el)}`;
+}
+function attrsOf(el) {
+  return `${el.getAttribute("function") || ""}|${el.getAttribute("program") || ""}|${el.getAttribute("scenario") || ""}`;
+}
+// The stored place, if it is one this element can take; never a throw
+// (storage can be disabled, full or hold anything).
+function takePlace(key, attrs) {
+  if (!key) return null;
+  let place = null;
+  try {
+    place = JSON.parse(sessionStorage.getItem(key) || "null");
+    sessionStorage.removeItem(key);
+  } catch {
+    return null;
+  }
+  const ok = place && typeof place === "object" && place.attrs === attrs
+    && (place.step === null || (Number.isInteger(place.step) && place.step >= 0))
+    && Array.isArray(place.breakpoints) && place.breakpoints.every((b) => typeof b === "string" && /^[a-z_]+:\d+$/.test(b))
+    && (place.listing === "python" || place.listing === "rust");
+  return ok ? place : null;
+}
+function keepPlace(el) {
+  const state = el._pg && el._pg.state();
+  // Only on the element's own scenario (a picked one may not be there again).
+  if (!el._placeKey || !state || state.scenario !== el._placeScenario) return;
+  const place = {
+    attrs: el._placeAttrs,
+    // An edited version opens again as the lesson's run: from its start.
+    step: state.started && !state.whatIf ? state.step : null,
+    breakpoints: state.breakpoints.map((b) => `${b.function}:${b.line}`),
+    listing: state.listing,
+  };
+  try {
+    sessionStorage.setItem(el._placeKey, JSON.stringify(place));
+  } catch {}
+}
+
+// A content column narrower than this (VitePress ~690 px, mdBook ~750 px, a
+// phone) gets the compact layout unless compact="off".
+const NARROW = 800;
+
 // Callbacks must be synchronous: the loop is recorded in one go. An async
 // function is refused when it is assigned; a function that returns a
 // Promise anyway is treated as one that throws (model_error, or a
@@ -213,6 +270,13 @@ class AgentLoopPlayground extends HTMLElement {
     }
     if (generation !== this._generation || !this.isConnected || this._pg) return;
     this._applyHeight(this.getAttribute("height"));
+    // (read before the playground's markup exists: no layout is forced)
+    const width = this.getBoundingClientRect().width;
+    const compactAttr = this.getAttribute("compact");
+    const compact = compactAttr === null ? width > 0 && width < NARROW : compactAttr !== "off";
+    this._placeKey = placeKey(this);
+    this._placeAttrs = attrsOf(this);
+    const place = takePlace(this._placeKey, this._placeAttrs);
     try {
       performance.mark("alp:construct");
       this._pg = new Playground(this._container(), {
@@ -223,10 +287,10 @@ class AgentLoopPlayground extends HTMLElement {
         scenario: this.getAttribute("scenario") || "",
         // The element's own lang, else the page's when it is one the playground speaks.
         lang: this.getAttribute("lang") || (/^(zh|en)\b/i.test(document.documentElement.lang) ? document.documentElement.lang : "zh"),
-        breakpoints: this.getAttribute("breakpoints") || "",
+        breakpoints: place ? place.breakpoints.join(",") : this.getAttribute("breakpoints") || "",
         controls: this.getAttribute("controls") || "",
-        compact: this.hasAttribute("compact") ? "1" : "",
-        listing: this.getAttribute("listing") || "",
+        compact: compact ? "1" : "",
+        listing: place ? place.listing : this.getAttribute("listing") || "",
         timeBudget: this.getAttribute("time-budget") || "",
         memoryBudget: this.getAttribute("memory-budget") || "",
         headingLevel: this.getAttribute("heading-level") || "",
@@ -235,9 +299,10 @@ class AgentLoopPlayground extends HTMLElement {
         listings,
         predict: this.hasAttribute("predict") ? "1" : "",
         // The figure's layout is guessed from this (the page around is laid out already).
-        width: this.getBoundingClientRect().width,
-        step: this.getAttribute("step") || "",
+        width,
+        step: place ? (place.step === null ? "" : String(place.step)) : this.getAttribute("step") || "",
       });
+      this._placeScenario = this._pg.state()?.scenario;
       this._src = this.getAttribute("src");
       // A narrow element (a phone, a course's side column) gets a narrow figure.
       // (its width comes with the entry: nothing is measured again)
@@ -268,6 +333,7 @@ class AgentLoopPlayground extends HTMLElement {
     }
     setTimeout(() => {
       if (this.isConnected || !this._pg) return;
+      keepPlace(this);
       followPage(this, false);
       this._generation++;
       this._resize?.disconnect();

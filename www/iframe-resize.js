@@ -1,6 +1,9 @@
 // For course pages that embed the playground as an iframe: keeps each
-// iframe as tall as its content. Include once:
-//   <script type="module" src="…/iframe-resize.js"></script>
+// iframe as tall as its content. Include once, as a classic script (it
+// imports and exports nothing, so it also loads from the playground's own
+// origin into a course site on another one, with no CORS header needed):
+//   <script src="…/iframe-resize.js"></script>
+// (`type="module"` works too when it is served from the course's origin.)
 // Messages are checked: only {source: "agent-loop-playground", type: "resize",
 // height: number} from one of this page's own iframes is used.
 window.addEventListener("message", (event) => {

@@ -119,6 +119,9 @@ if (embed) {
   // (instead of a console error for every message).
   const parentOrigin = location.ancestorOrigins && location.ancestorOrigins[0];
   const reachable = target === "*" || (target !== null && (!parentOrigin || parentOrigin === target));
+  if (target !== null && !reachable && window.parent !== window) {
+    console.error(`agent-loop-playground: origin=${wanted}, but this page is embedded by ${parentOrigin}; nothing will be posted (set origin=${parentOrigin})`);
+  }
   const post = (type, extra) => {
     if (window.parent !== window && reachable) window.parent.postMessage({ source: SOURCE, type, ...extra }, target);
   };

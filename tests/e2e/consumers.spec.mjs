@@ -122,11 +122,23 @@ test("a VitePress page holds two playgrounds, follows the dark toggle and surviv
   await page.getByRole("switch", { name: "Switch to dark theme" }).first().click();
   await expect.poll(() => page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(true);
   await expect.poll(async () => luminance(await background()), { message: "dark with the site" }).toBeLessThan(0.3);
-  // Away to a chapter without a playground, and back, without a reload.
+  // In VitePress's content column the element is compact (setup closed).
+  const layout = await page.$eval(EL, (el) => {
+    const root = el.shadowRoot.querySelector(".alp-root");
+    return { width: Math.round(el.getBoundingClientRect().width), compact: root.classList.contains("alp-compact"), setup: root.querySelector(".alp-setup").open };
+  });
+  expect(layout.width, "a narrow column").toBeLessThan(800);
+  expect(layout, "compact by default").toMatchObject({ compact: true, setup: false });
+  // Away to a chapter without a playground, and back, without a reload:
+  // the learner's place (step 3, a breakpoint) comes back with it.
+  const left = await page.$eval(EL, (el) => { el.toggleBreakpoint("run_loop", "loop.ask"); return el.state(); });
   await page.evaluate(() => { window.notReloaded = true; });
   await page.locator(".vp-doc a[href*='other']").click();
   await expect(page.locator("h1")).toHaveText(/Another chapter/);
   await page.locator(".vp-doc a", { hasText: "Back to the loop" }).click();
+  await page.waitForFunction((sel) => document.querySelector(sel)?.ready === true, EL, { timeout: 20000 });
+  const back = await page.$eval(EL, (el) => el.state());
+  expect([back.step, back.breakpoints], "the same step and breakpoints").toEqual([left.step, left.breakpoints]);
   expectStepping(await stepFirst(page));
   expect(await page.evaluate(() => window.notReloaded), "client-side navigation, not a reload").toBe(true);
 });
