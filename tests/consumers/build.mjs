@@ -51,7 +51,21 @@ export async function buildVitePress() {
   await build(path.join(here, "vitepress"), { outDir: out("vitepress") });
 }
 
-const BUILDS = { vite: buildVite, webpack: buildWebpack, vitepress: buildVitePress };
+/** Hugo (Debian's, scripts/setup): the site copied with the package's five
+ *  files in static/alp/, as the recipe says, then `hugo` builds it. */
+export function buildHugo() {
+  const site = out("hugo-site");
+  fs.rmSync(site, { recursive: true, force: true });
+  fs.cpSync(path.join(here, "hugo"), site, { recursive: true });
+  const pkg = path.join(here, "node_modules", "agent-loop-playground");
+  fs.mkdirSync(path.join(site, "static", "alp"), { recursive: true });
+  for (const f of ["element.js", "element-style.js", "doubles.js", "agent-loop-playground.js", "agent-loop-playground_bg.wasm"]) {
+    fs.copyFileSync(path.join(pkg, f), path.join(site, "static", "alp", f));
+  }
+  execFileSync("hugo", ["--quiet", "--source", site, "--destination", out("hugo"), "--cleanDestinationDir"], { stdio: "inherit" });
+}
+
+const BUILDS = { vite: buildVite, webpack: buildWebpack, vitepress: buildVitePress, hugo: buildHugo };
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   install();

@@ -1,8 +1,8 @@
 // The packed element in real consumers, built with their own tools at
 // pinned versions (tests/consumers/, installed by scripts/setup): a Vite
-// app (build and dev server), a webpack 5 app and a VitePress site (two
+// app (build and dev server), a webpack 5 app, a VitePress site (two
 // playgrounds on a Markdown page, its dark toggle, client-side navigation
-// away and back). Each page must step, draw its record, and load every file
+// away and back) and a Hugo site (a shortcode, raw HTML; Debian's hugo). Each page must step, draw its record, and load every file
 // it asks for: no 404, no console error, nothing from another site.
 import { expect } from "@playwright/test";
 import { spawnSync } from "node:child_process";
@@ -31,7 +31,8 @@ test.beforeAll(async () => {
   await tools.buildVite();
   await tools.buildWebpack();
   await tools.buildVitePress();
-  for (const name of ["vite", "webpack", "vitepress"]) servers[name] = await serve([["/", tools.out(name)]]);
+  tools.buildHugo();
+  for (const name of ["vite", "webpack", "vitepress", "hugo"]) servers[name] = await serve([["/", tools.out(name)]]);
 });
 
 test.afterAll(() => Object.values(servers).forEach((s) => s.close()));
@@ -141,6 +142,19 @@ test("a VitePress page holds two playgrounds, follows the dark toggle and surviv
   expect([back.step, back.breakpoints], "the same step and breakpoints").toEqual([left.step, left.breakpoints]);
   expectStepping(await stepFirst(page));
   expect(await page.evaluate(() => window.notReloaded), "client-side navigation, not a reload").toBe(true);
+});
+
+test("a Hugo site writes the element with a shortcode and as raw HTML", async ({ page }) => {
+  origin = servers.hugo.origin;
+  await page.goto(`${origin}/`);
+  const shortcode = await page.$eval(EL, (el) => [el.getAttribute("function"), el.getAttribute("scenario")]);
+  expect(shortcode, "the shortcode's parameters are the attributes").toEqual(["run_loop", "report"]);
+  expectStepping(await stepFirst(page));
+  await page.locator("a", { hasText: "The loop, as raw HTML" }).click();
+  await expect(page.locator("h1")).toHaveText("The loop, as raw HTML");
+  const seen = await stepFirst(page);
+  expectStepping(seen);
+  expect(seen.caption, "in the element's language").toMatch(/[\u4e00-\u9fff]/);
 });
 
 test("the element's types check a TypeScript app and refuse a wrong call", () => {
