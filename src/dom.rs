@@ -177,3 +177,16 @@ pub fn scroll_to_change(figure: Option<Element>) {
         figure.set_scroll_top(target.max(0.0) as i32);
     }
 }
+
+/// The first layout that depends on the element's width, once it has one
+/// (an element hidden when it connects gets it on its first resize): the
+/// setup panel stays open only in a wide element on a wide screen, never
+/// when compact. (A column under 760px stacks the panels and lowers them:
+/// element.css's container query.)
+pub fn fit_width(root: &HtmlElement, compact: bool, width: f64) {
+    let screen = web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|w| w.as_f64());
+    let wide = screen.is_none_or(|w| w >= 900.0) && width >= 900.0 && !compact;
+    if let (false, Ok(Some(setup))) = (wide, root.query_selector(".alp-setup")) {
+        let _ = setup.remove_attribute("open");
+    }
+}

@@ -46,6 +46,8 @@ pub struct Page {
     /// A version was just run from the page's buttons: its comparison is
     /// brought into view with the focus on it, once drawn.
     pub show_compare: bool,
+    /// `Some(compact)` until the width-dependent layout is set.
+    unfitted: Option<bool>,
 }
 
 impl Page {
@@ -59,16 +61,8 @@ impl Page {
             let _ = root.class_list().add_1("alp-compact");
         }
         root.set_inner_html(&view::shell(session.presentation().heading_level));
-        // The setup panel starts open only in a wide element on a wide
-        // screen (closed in a course's content column and when compact).
-        let wide = web_sys::window()
-            .and_then(|w| w.inner_width().ok())
-            .and_then(|w| w.as_f64())
-            .is_none_or(|w| w >= 900.0)
-            && (width == 0.0 || width >= 900.0)
-            && !compact;
-        if let (false, Ok(Some(setup))) = (wide, root.query_selector(".alp-setup")) {
-            let _ = setup.remove_attribute("open");
+        if width > 0.0 {
+            dom::fit_width(&root, compact, width);
         }
         if !root.has_attribute("tabindex") {
             let _ = root.set_attribute("tabindex", "-1");
@@ -87,6 +81,7 @@ impl Page {
             warned_files: 0,
             layout: Layout::WIDE,
             show_compare: false,
+            unfitted: (width <= 0.0).then_some(compact),
         };
         page.layout = Layout::for_element(width);
         page.draw();
@@ -96,6 +91,10 @@ impl Page {
     /// The element is now `width` CSS pixels wide: lay the figure out again
     /// if it crossed between wide and narrow. Returns whether it did.
     pub fn relayout(&mut self, width: f64) -> bool {
+        if let Some(compact) = self.unfitted.filter(|_| width > 0.0) {
+            dom::fit_width(&self.root, compact, width);
+            self.unfitted = None;
+        }
         let layout = Layout::for_element(width);
         if layout == self.layout {
             return false;

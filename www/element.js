@@ -13,8 +13,7 @@
 // panel titles become headings of that level; default: not headings),
 // predict (present: ask before the lines that carry a question), step (a
 // step number or a label to start at),
-// height (max panel height, e.g. "320" or "20rem"), compact (present: on;
-// "off": never; absent: on in a column narrower than 800 px), keep-place
+// height (max panel height, e.g. "320" or "20rem"), compact, keep-place
 // ("off": a client-side navigation back starts afresh), time-budget
 // (seconds or "500ms"; default 2) and memory-budget (MB; default 256): how
 // long and how large one recording may grow before it is stopped. Each element owns its own trace, breakpoints and listeners; removing
@@ -146,9 +145,9 @@ const PLACE = "agent-loop-playground:place:";
 function placeKey(el) {
   if (el.getAttribute("keep-place") === "off") return null;
   const all = [...document.querySelectorAll("agent-loop-playground")];
-  // (/lesson/, /lesson/index.html and /lesson/index are one page; /a.html and /a too)
-  const page = location.pathname.replace(/(\/index)?(\.html?)?$/, "") || "/";
-  return `${PLACE}${page}#${el.id || all.indexOf(el)}`;
+  // (/lesson, /lesson/, /lesson/index.html are one page; /a.html and /a too)
+  const page = location.pathname.replace(/(\/index)?(\.html?)?$/, "").replace(/\/$/, "") || "/";
+  return `${PLACE}${page}#${el.id ? `id:${el.id}` : `n:${all.indexOf(el)}`}`;
 }
 function attrsOf(el) {
   return `${el.getAttribute("function") || ""}|${el.getAttribute("program") || ""}|${el.getAttribute("scenario") || ""}`;
@@ -170,10 +169,18 @@ function takePlace(key, attrs) {
     && (place.listing === "python" || place.listing === "rust");
   return ok ? place : null;
 }
+function forgetPlace(el) {
+  try {
+    if (el._placeKey) sessionStorage.removeItem(el._placeKey);
+  } catch {}
+}
 function keepPlace(el) {
   const state = el._pg && el._pg.state();
   // Only on the element's own scenario (a picked one may not be there again).
-  if (!el._placeKey || !state || state.scenario !== el._placeScenario) return;
+  if (!el._placeKey || !state || state.scenario !== el._placeScenario) {
+    forgetPlace(el);
+    return;
+  }
   const place = {
     attrs: el._placeAttrs,
     // An edited version opens again as the lesson's run: from its start.
@@ -185,10 +192,6 @@ function keepPlace(el) {
     sessionStorage.setItem(el._placeKey, JSON.stringify(place));
   } catch {}
 }
-
-// A content column narrower than this (VitePress ~690 px, mdBook ~750 px, a
-// phone) gets the compact layout unless compact="off".
-const NARROW = 800;
 
 // Callbacks must be synchronous: the loop is recorded in one go. An async
 // function is refused when it is assigned; a function that returns a
@@ -253,7 +256,10 @@ class AgentLoopPlayground extends HTMLElement {
 
   async connectedCallback() {
     // Moved in the page (removed and added back in one task): keep everything.
-    if (this._pg) return;
+    if (this._pg) {
+      forgetPlace(this);
+      return;
+    }
     const generation = ++this._generation;
     // The module compiles off the main thread while the rest is set up.
     const wasm = loadWasm();
@@ -272,8 +278,8 @@ class AgentLoopPlayground extends HTMLElement {
     this._applyHeight(this.getAttribute("height"));
     // (read before the playground's markup exists: no layout is forced)
     const width = this.getBoundingClientRect().width;
-    const compactAttr = this.getAttribute("compact");
-    const compact = compactAttr === null ? width > 0 && width < NARROW : compactAttr !== "off";
+    // (compact="off" reads as absent)
+    const compact = this.hasAttribute("compact") && this.getAttribute("compact") !== "off";
     this._placeKey = placeKey(this);
     this._placeAttrs = attrsOf(this);
     const place = takePlace(this._placeKey, this._placeAttrs);
@@ -331,9 +337,10 @@ class AgentLoopPlayground extends HTMLElement {
       followPage(this, false);
       return;
     }
+    // Written now: an element that replaces this one in the same task reads it.
+    keepPlace(this);
     setTimeout(() => {
       if (this.isConnected || !this._pg) return;
-      keepPlace(this);
       followPage(this, false);
       this._generation++;
       this._resize?.disconnect();

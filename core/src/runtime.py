@@ -92,7 +92,7 @@ def run_loop(ask, execute, max_calls=4, emit=print):
                     "calls": number, "messages": messages}
         ids = [call.get("id") for call in calls]  #| loop.check_ids
         filled = all(isinstance(i, str) and i != "" for i in ids)  #| loop.ids_filled
-        unique = all(ids[i] not in ids[:i] for i in range(1, len(ids)))  #| loop.ids_unique
+        unique = filled and len(set(ids)) == len(ids)  #| loop.ids_unique
         if (reason != "tool_use" or not calls  #| loop.check_calls
                 or not filled or not unique):
             text = "the stop reason and the tool requests disagree"  #| loop.calls_mismatch

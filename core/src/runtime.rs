@@ -12,6 +12,7 @@ use crate::protocol::{LoopError, Model, ModelError, Outcome, Process, ProcessOut
 use crate::protocol::{Request, Said, Say, MODEL};
 use crate::trace::{before, head};
 use serde_json::{json, Value};
+use std::collections::BTreeSet as Set;
 
 /// How long one answer from the model may be, in tokens.
 pub const MAX_TOKENS: u32 = 1024;
@@ -153,7 +154,7 @@ pub fn run_loop(
         before!("loop.ids_filled", messages; number, reason, calls, ids);
         let filled = ids.iter().all(|id| id.as_str().is_some_and(|id| !id.is_empty()));
         before!("loop.ids_unique", messages; number, reason, calls, ids, filled);
-        let unique = (1..ids.len()).all(|i| !ids[..i].contains(&ids[i]));
+        let unique = filled && ids.iter().flat_map(|id| id.as_str()).collect::<Set<_>>().len() == ids.len();
         before!("loop.check_calls", messages; number, reason, calls, filled, unique);
         if reason != "tool_use" || calls.is_empty() || !filled || !unique {
             before!("loop.calls_mismatch", messages; number, reason, calls, filled, unique);

@@ -123,13 +123,13 @@ test("a VitePress page holds two playgrounds, follows the dark toggle and surviv
   await page.getByRole("switch", { name: "Switch to dark theme" }).first().click();
   await expect.poll(() => page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(true);
   await expect.poll(async () => luminance(await background()), { message: "dark with the site" }).toBeLessThan(0.3);
-  // In VitePress's content column the element is compact (setup closed).
+  // In VitePress's content column the setup panel starts closed.
   const layout = await page.$eval(EL, (el) => {
     const root = el.shadowRoot.querySelector(".alp-root");
     return { width: Math.round(el.getBoundingClientRect().width), compact: root.classList.contains("alp-compact"), setup: root.querySelector(".alp-setup").open };
   });
   expect(layout.width, "a narrow column").toBeLessThan(800);
-  expect(layout, "compact by default").toMatchObject({ compact: true, setup: false });
+  expect(layout, "the setup panel closed in a column").toMatchObject({ compact: false, setup: false });
   // Away to a chapter without a playground, and back, without a reload:
   // the learner's place (step 3, a breakpoint) comes back with it.
   const left = await page.$eval(EL, (el) => { el.toggleBreakpoint("run_loop", "loop.ask"); return el.state(); });
@@ -147,8 +147,9 @@ test("a VitePress page holds two playgrounds, follows the dark toggle and surviv
 test("a Hugo site writes the element with a shortcode and as raw HTML", async ({ page }) => {
   origin = servers.hugo.origin;
   await page.goto(`${origin}/`);
-  const shortcode = await page.$eval(EL, (el) => [el.getAttribute("function"), el.getAttribute("scenario")]);
-  expect(shortcode, "the shortcode's parameters are the attributes").toEqual(["run_loop", "report"]);
+  const shortcode = await page.$eval(EL, (el) => el.getAttributeNames().map((n) => `${n}=${el.getAttribute(n)}`).sort());
+  expect(shortcode, "the shortcode's parameters are the attributes, hyphenated ones too")
+    .toEqual(["function=run_loop", "keep-place=off", "lang=en", "scenario=report", "time-budget=3"]);
   expectStepping(await stepFirst(page));
   await page.locator("a", { hasText: "The loop, as raw HTML" }).click();
   await expect(page.locator("h1")).toHaveText("The loop, as raw HTML");

@@ -66,7 +66,7 @@ test("keep-place=\"off\", another scenario attribute or a picked scenario start 
 
 test("a garbage entry in sessionStorage is ignored", async ({ page, baseURL }) => {
   await placeOnHost(page, baseURL, { scenario: "report", lang: "en" });
-  const key = await page.evaluate(() => `agent-loop-playground:place:${location.pathname.replace(/(\/index)?(\.html?)?$/, "") || "/"}#0`);
+  const key = await page.evaluate(() => `agent-loop-playground:place:${location.pathname.replace(/(\/index)?(\.html?)?$/, "").replace(/\/$/, "") || "/"}#n:0`);
   for (const garbage of ["{", "null", '{"attrs":"||report","step":-4,"breakpoints":[],"listing":"python"}',
     '{"attrs":"||report","step":1,"breakpoints":["<img src=x>"],"listing":"python"}']) {
     const got = await page.evaluate(async ([el, key, garbage]) => {
@@ -85,7 +85,72 @@ test("a garbage entry in sessionStorage is ignored", async ({ page, baseURL }) =
   }
 });
 
-test("in a narrow content column the element is compact by default, and compact=\"off\" keeps it full", async ({ page, baseURL }) => {
+test("an element replaced in the same task (a re-render) takes the place, and leaves none behind", async ({ page, baseURL }) => {
+  const attributes = { function: "run_loop", scenario: "report", lang: "en" };
+  await placeOnHost(page, baseURL, attributes);
+  const [before, after, left] = await page.evaluate(async ([el, attributes]) => {
+    const old = document.querySelector(el);
+    old.toggleBreakpoint("run_loop", "loop.save_results");
+    old.command("debug");
+    const before = old.state();
+    const fresh = document.createElement(el);
+    for (const [k, v] of Object.entries(attributes)) fresh.setAttribute(k, v);
+    old.replaceWith(fresh);
+    await new Promise((ok) => fresh.addEventListener("playground-ready", ok, { once: true }));
+    await new Promise((r) => setTimeout(r, 50));
+    return [before, fresh.state(), Object.keys(sessionStorage)];
+  }, [EL, attributes]);
+  expect([after.step, after.breakpoints]).toEqual([before.step, before.breakpoints]);
+  expect(left, "taken, nothing left for a later visit").toEqual([]);
+  // Moved (out and back in one task): it keeps its own state, and no entry stays.
+  const moved = await page.evaluate(async (el) => {
+    const e = document.querySelector(el);
+    e.command("step");
+    const slot = e.parentNode;
+    slot.append(document.createElement("p"));
+    slot.append(e);
+    await new Promise((r) => setTimeout(r, 50));
+    return [e.state().started, Object.keys(sessionStorage)];
+  }, EL);
+  expect(moved).toEqual([true, []]);
+});
+
+test("two elements on a page keep their places apart, by id or by order", async ({ page, baseURL }) => {
+  await placeOnHost(page, baseURL, { scenario: "report", lang: "en", id: "1" });
+  const steps = await page.evaluate(async (el) => {
+    const second = document.createElement(el);
+    second.setAttribute("scenario", "report");
+    second.setAttribute("lang", "en");
+    document.querySelector("#slot").append(second);
+    await new Promise((ok) => second.addEventListener("playground-ready", ok, { once: true }));
+    const [a, b] = document.querySelectorAll(el);
+    a.command("debug");
+    b.command("debug");
+    b.command("step");
+    b.command("step");
+    const want = [a.state().step, b.state().step];
+    const keys = [];
+    for (const e of [a, b]) e.remove();
+    keys.push(...Object.keys(sessionStorage).sort());
+    const slot = document.querySelector("#slot");
+    for (const id of ["1", ""]) {
+      const e = document.createElement(el);
+      if (id) e.id = id;
+      e.setAttribute("scenario", "report");
+      e.setAttribute("lang", "en");
+      slot.append(e);
+      await new Promise((ok) => e.addEventListener("playground-ready", ok, { once: true }));
+    }
+    return { want, got: [...document.querySelectorAll(el)].map((e) => e.state().step), keys };
+  }, EL);
+  expect(steps.got).toEqual(steps.want);
+  expect(steps.keys).toEqual([
+    "agent-loop-playground:place:/host#id:1",
+    "agent-loop-playground:place:/host#n:1",
+  ]);
+});
+
+test("in a narrow content column the panels stack low and the setup starts closed; compact hides the lower panels", async ({ page, baseURL }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   const measure = (attrs) => page.evaluate(async ([el, attrs]) => {
     const column = document.createElement("div");
@@ -98,6 +163,7 @@ test("in a narrow content column the element is compact by default, and compact=
     const root = e.shadowRoot.querySelector(".alp-root");
     const out = {
       compact: root.classList.contains("alp-compact"),
+      codeHeight: parseFloat(getComputedStyle(root.querySelector(".alp-code")).maxHeight),
       setupOpen: root.querySelector(".alp-setup").open,
       lowerShown: getComputedStyle(root.querySelector(".alp-lower")).display !== "none",
       height: Math.round(e.getBoundingClientRect().height),
@@ -107,11 +173,29 @@ test("in a narrow content column the element is compact by default, and compact=
   }, [EL, attrs]);
   await placeOnHost(page, baseURL, { scenario: "report", lang: "en", "keep-place": "off" });
   const narrow = await measure({ scenario: "report", lang: "en" });
-  expect(narrow).toMatchObject({ compact: true, setupOpen: false, lowerShown: false });
-  expect(narrow.height, "nothing taller than needed").toBeLessThan(1100);
-  const full = await measure({ scenario: "report", lang: "en", compact: "off" });
-  expect(full).toMatchObject({ compact: false, setupOpen: false, lowerShown: true });
-  expect(full.height).toBeGreaterThan(narrow.height);
+  // (the locals and output stay: a learner reads them; only compact hides them)
+  expect(narrow).toMatchObject({ compact: false, setupOpen: false, lowerShown: true });
+  expect(narrow.codeHeight, "the stacked panels are low").toBeLessThanOrEqual(340);
+  const wide = await page.evaluate(() => innerWidth);
+  expect(wide, "on a wide screen: the column, not the window, decides").toBeGreaterThan(1000);
+  const compact = await measure({ scenario: "report", lang: "en", compact: "" });
+  expect(compact).toMatchObject({ compact: true, setupOpen: false, lowerShown: false });
+  expect(compact.height).toBeLessThan(narrow.height);
+  // Hidden when it connects (a closed tab of the lesson): laid out when it is shown.
+  const hidden = await page.evaluate(async (el) => {
+    const column = document.createElement("div");
+    column.style.cssText = "width:620px;display:none";
+    document.body.append(column);
+    const e = document.createElement(el);
+    e.setAttribute("scenario", "report");
+    column.append(e);
+    await new Promise((ok) => e.addEventListener("playground-ready", ok, { once: true }));
+    column.style.display = "block";
+    await new Promise((r) => setTimeout(r, 200));
+    const root = e.shadowRoot.querySelector(".alp-root");
+    return { setupOpen: root.querySelector(".alp-setup").open };
+  }, EL);
+  expect(hidden).toEqual({ setupOpen: false });
 });
 
 // ---- iframe-resize.js on a course site of another origin (its own server;
