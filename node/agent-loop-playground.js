@@ -21,6 +21,11 @@ const OS_WORDS = {
   EISDIR: [21, "Is a directory"],
   ELOOP: [40, "Too many levels of symbolic links"],
   ENAMETOOLONG: [36, "File name too long"],
+  ENOSPC: [28, "No space left on device"],
+  EIO: [5, "Input/output error"],
+  EBADF: [9, "Bad file descriptor"],
+  EPERM: [1, "Operation not permitted"],
+  EMFILE: [24, "Too many open files"],
 };
 
 function osError(e) {
@@ -36,10 +41,11 @@ function machine(f) {
   }
 }
 
-// Write all of `text` to a file descriptor; a pipe that is full for a
-// moment is waited for, one whose reader went away is "closed".
-function writeAll(fd, text) {
-  let bytes = Buffer.from(text, "utf8");
+// Write all of `data` (text, or bytes the module lends for this call) to a
+// file descriptor; a pipe that is full for a moment is waited for, one
+// whose reader went away is "closed".
+function writeAll(fd, data) {
+  let bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
   while (bytes.length > 0) {
     try {
       bytes = bytes.subarray(writeSync(fd, bytes));
@@ -77,8 +83,8 @@ const io = {
   list(dir) {
     return machine(() => readdirSync(dir));
   },
-  out(text) {
-    return writeAll(1, text);
+  out(bytes) {
+    return writeAll(1, bytes);
   },
   err(line) {
     writeAll(2, line + "\n");

@@ -54,7 +54,8 @@ pub trait Io {
     fn read(&mut self, path: &Path, max: u64) -> Result<Vec<u8>, String>;
     /// The entries of a folder, as paths inside it.
     fn list(&mut self, dir: &Path) -> Result<Vec<PathBuf>, String>;
-    fn out(&mut self, text: &str) -> Written;
+    /// Bytes for standard output (a trace comes in pieces of 64 KB).
+    fn out(&mut self, bytes: &[u8]) -> Written;
     /// One line on standard error; a closed standard error is not an error.
     fn err(&mut self, line: &str);
     /// A runner of CPython, if `python3` runs here.
@@ -67,7 +68,7 @@ const FAILED: u8 = 1;
 const USAGE: u8 = 2;
 
 fn usage(me: &str) -> String {
-    let pad = " ".repeat(me.len());
+    let pad = " ".repeat(me.len() + 1);
     format!(
         "usage:
   {me} trace <scenario.json>   print the recorded trace as JSON
@@ -86,6 +87,14 @@ fn usage(me: &str) -> String {
 /// Run the command `args` (without the program's name); `me` is the name
 /// the usage line shows. The exit code.
 pub fn run(me: &str, args: &[OsString], io: &mut dyn Io) -> u8 {
+    if let [one] = args {
+        if ["--help", "-h", "help"].iter().any(|h| one == h) {
+            return match io.out(format!("{}\n", usage(me)).as_bytes()) {
+                Written::Failed(_) => FAILED,
+                _ => OK,
+            };
+        }
+    }
     match dispatch(args, io) {
         Some(Ok(code) | Err(code)) => code,
         None => {
@@ -100,9 +109,16 @@ fn dispatch(args: &[OsString], io: &mut dyn Io) -> Option<Done> {
     let command = args.first().and_then(|a| a.to_str());
     Some(match (command, args.len()) {
         (Some("trace"), 2) => trace(io, Path::new(&args[1])),
-        (Some("check"), 2) => check(io, Path::new(&args[1])),
+        (Some("check"), 2) if args[1] != "--listing" => check(io, Path::new(&args[1])),
         (Some("setup"), 2 | 3) => {
-            let lang = Lang::parse(args.get(2).map_or(Some("en"), |l| l.to_str())?)?;
+            let wanted = args.get(2).map_or(Some("en"), |l| l.to_str());
+            let Some(lang) = wanted.and_then(Lang::parse) else {
+                io.err(&format!(
+                    "{}: not a language of the playground (zh or en)",
+                    args[2].to_string_lossy()
+                ));
+                return None;
+            };
             setup(io, Path::new(&args[1]), lang)
         }
         (Some("check"), 3 | 4) if args[1] == "--listing" => {
@@ -118,15 +134,51 @@ fn dispatch(args: &[OsString], io: &mut dyn Io) -> Option<Done> {
 
 type Done = Result<u8, u8>;
 
-/// Write to standard output. A reader that went away ends the program
-/// quietly; any other failure is said, exit 1.
+/// Write to standard output. A reader that went away (`| head`) is no
+/// error: the rest is not written, and the exit code is still the
+/// command's own (a broken file is exit 1 even into `head -n1`). Any other
+/// failure is said, exit 1.
 fn write_out(io: &mut dyn Io, text: &str) -> Result<(), u8> {
-    match io.out(text) {
-        Written::Ok => Ok(()),
-        Written::Closed => Err(OK),
+    match io.out(text.as_bytes()) {
+        Written::Ok | Written::Closed => Ok(()),
         Written::Failed(e) => {
             io.err(&format!("cannot write the output: {e}"));
             Err(FAILED)
+        }
+    }
+}
+
+/// Standard output as a `std::io::Write` in pieces of 64 KB, so a large
+/// trace is never one string, and a reader that goes away stops it.
+struct Out<'a> {
+    io: &'a mut dyn Io,
+    buffer: Vec<u8>,
+    /// How writing ended, when it did.
+    ended: Option<Written>,
+}
+
+impl std::io::Write for Out<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.buffer.extend_from_slice(bytes);
+        if self.buffer.len() >= 1 << 16 {
+            self.flush()?;
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if self.ended.is_some() {
+            return Err(std::io::ErrorKind::BrokenPipe.into());
+        }
+        match self.io.out(&self.buffer) {
+            Written::Ok => {
+                self.buffer.clear();
+                Ok(())
+            }
+            other => {
+                self.ended = Some(other);
+                Err(std::io::ErrorKind::BrokenPipe.into())
+            }
         }
     }
 }
@@ -165,20 +217,28 @@ fn json_files(io: &mut dyn Io, dir: &Path) -> Result<Vec<PathBuf>, u8> {
         io.err(&format!("{}: cannot read directory: {e}", dir.display()));
         USAGE
     })?;
-    files.retain(|p| p.extension().is_some_and(|e| e == "json"));
+    // (UPPER.JSON and a file named `.json` are fixtures too)
+    files.retain(|p| {
+        p.file_name().is_some_and(|n| n.to_string_lossy().to_ascii_lowercase().ends_with(".json"))
+    });
     files.sort();
     Ok(files)
 }
 
-/// `field: problem (line N)`: the line of the text the field is on,
-/// when it has one (the core's own reading of the lines).
-fn located(problem: &Problem, text: &str) -> String {
-    let mut found = [problem.clone()];
+/// `field: problem (line N)` for each problem: the line of the text the
+/// field is on, when it has one (the core's own reading of the lines, one
+/// pass over the text for all of them).
+fn located(problems: &[Problem], text: &str) -> Vec<String> {
+    let mut found = problems.to_vec();
     agent_loop_core::scenario::json_lines::at_lines(&mut found, &[("", text)]);
-    match found[0].line {
-        Some(n) => format!("{problem} (line {n})"),
-        None => problem.to_string(),
-    }
+    found
+        .iter()
+        .zip(problems)
+        .map(|(at, problem)| match at.line {
+            Some(n) => format!("{problem} (line {n})"),
+            None => problem.to_string(),
+        })
+        .collect()
 }
 
 fn trace(io: &mut dyn Io, file: &Path) -> Done {
@@ -186,18 +246,27 @@ fn trace(io: &mut dyn Io, file: &Path) -> Done {
     match Scenario::parse(&text) {
         Ok(scenario) => {
             let trace = record_scenario(&scenario);
-            let json = serde_json::to_string_pretty(&trace_json(&trace));
-            match json {
-                Ok(json) => write_out(io, &(json + "\n")).map(|()| OK),
-                Err(e) => {
+            let json = trace_json(&trace);
+            let mut out = Out { io, buffer: Vec::new(), ended: None };
+            let written = serde_json::to_writer_pretty(&mut out, &json)
+                .map_err(std::io::Error::from)
+                .and_then(|()| std::io::Write::write_all(&mut out, b"\n"))
+                .and_then(|()| std::io::Write::flush(&mut out));
+            match (written, out.ended) {
+                (Ok(()), _) | (Err(_), Some(Written::Closed)) => Ok(OK),
+                (Err(_), Some(Written::Failed(e))) => {
+                    io.err(&format!("cannot write the output: {e}"));
+                    Err(FAILED)
+                }
+                (Err(e), _) => {
                     io.err(&format!("{}: cannot serialise trace: {e}", file.display()));
                     Err(FAILED)
                 }
             }
         }
         Err(problems) => {
-            for p in problems {
-                io.err(&format!("{}: {}", file.display(), located(&p, &text)));
+            for p in located(&problems, &text) {
+                io.err(&format!("{}: {p}", file.display()));
             }
             Err(FAILED)
         }
@@ -208,8 +277,11 @@ fn trace(io: &mut dyn Io, file: &Path) -> Done {
 /// UTF-8 (it is checked by the importer).
 fn import_args(args: &[OsString]) -> Option<(&OsString, Option<&str>)> {
     match args {
+        [file] if file == "--id" => None,
         [file] => Some((file, None)),
-        [flag, id, file] | [file, flag, id] if flag == "--id" => Some((file, Some(id.to_str()?))),
+        [flag, id, file] | [file, flag, id] if flag == "--id" && file != "--id" => {
+            Some((file, Some(id.to_str()?)))
+        }
         _ => None,
     }
 }
@@ -237,9 +309,9 @@ fn import(io: &mut dyn Io, file: &Path, id: Option<&str>) -> Done {
 }
 
 fn setup(io: &mut dyn Io, file: &Path, lang: Lang) -> Done {
-    let parsed = read_fixture(io, file).map_err(|why| vec![why]).and_then(|text| {
-        Scenario::parse(&text).map_err(|problems| problems.iter().map(|p| located(p, &text)).collect())
-    });
+    let parsed = read_fixture(io, file)
+        .map_err(|why| vec![why])
+        .and_then(|text| Scenario::parse(&text).map_err(|problems| located(&problems, &text)));
     match parsed {
         Ok(scenario) => {
             write_out(io, &agent_loop_core::run::setup_text(&scenario.localized(lang))).map(|()| OK)
@@ -260,7 +332,17 @@ fn check_listing(io: &mut dyn Io, file: &Path, dir: Option<&Path>) -> Done {
         Some(dir) => {
             let files = json_files(io, dir)?;
             let texts: Vec<String> = files.iter().filter_map(|f| read_fixture(io, f).ok()).collect();
-            texts.iter().filter_map(|t| Scenario::parse(t).ok()).collect()
+            let read: Vec<Scenario> = texts.iter().filter_map(|t| Scenario::parse(t).ok()).collect();
+            if read.len() < files.len() {
+                let skipped = files.len() - read.len();
+                io.err(&format!(
+                    "{}: {skipped} of {} file(s) skipped, not scenarios check accepts (see `check {}`)",
+                    dir.display(),
+                    files.len(),
+                    dir.display()
+                ));
+            }
+            read
         }
     };
     let name = file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into());
@@ -274,8 +356,12 @@ fn check_listing(io: &mut dyn Io, file: &Path, dir: Option<&Path>) -> Done {
 /// named as it is.
 fn files_to_check(io: &mut dyn Io, dir: &Path) -> Result<Vec<PathBuf>, u8> {
     match io.kind(dir) {
-        Ok(Kind::Dir) | Err(_) => json_files(io, dir),
+        Ok(Kind::Dir) => json_files(io, dir),
         Ok(_) => Ok(vec![dir.to_path_buf()]),
+        Err(e) => {
+            io.err(&format!("{}: cannot read: {e}", dir.display()));
+            Err(USAGE)
+        }
     }
 }
 
@@ -291,18 +377,18 @@ fn problems_of(
         Ok(text) => text,
     };
     let s = match Scenario::parse(&text) {
-        Err(problems) => return problems.iter().map(|p| located(p, &text)).collect(),
+        Err(problems) => return located(&problems, &text),
         Ok(s) => s,
     };
     // Near misses are said, and the file still counts as ok.
-    for w in &agent_loop_core::run::unexpected_warnings(&s) {
-        report.push_str(&format!("{}: warning: {}\n", file.display(), located(w, &text)));
+    for w in located(&agent_loop_core::run::unexpected_warnings(&s), &text) {
+        report.push_str(&format!("{}: warning: {w}\n", file.display()));
     }
     match ids.insert(s.id.clone(), file.to_path_buf()) {
         Some(other) => vec![format!("id: {:?} is already used by {}", s.id, other.display())],
         // A question must sit on a line this run reaches.
         None if s.questions.is_empty() => Vec::new(),
-        None => predict::problems(&s, &record_scenario(&s)).iter().map(|p| located(p, &text)).collect(),
+        None => located(&predict::problems(&s, &record_scenario(&s)), &text),
     }
 }
 

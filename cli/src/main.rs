@@ -27,13 +27,17 @@ use std::process::{Command, ExitCode};
 
 fn main() -> ExitCode {
     let args: Vec<_> = std::env::args_os().skip(1).collect();
-    ExitCode::from(commands::run("agent-loop-cli", &args, &mut Native { python: None, runner: run_python }))
+    let closed = stdout_was_closed();
+    let mut native = Native { python: None, runner: run_python, closed };
+    ExitCode::from(commands::run("agent-loop-cli", &args, &mut native))
 }
 
 struct Native {
     /// Whether `python3` runs here, once looked up.
     python: Option<bool>,
     runner: fn([&str; 3], &str) -> Result<PyRun, String>,
+    /// Standard output was closed when the program started.
+    closed: bool,
 }
 
 impl Io for Native {
@@ -58,9 +62,12 @@ impl Io for Native {
         Ok(entries.filter_map(Result::ok).map(|e| e.path()).collect())
     }
 
-    fn out(&mut self, text: &str) -> Written {
+    fn out(&mut self, bytes: &[u8]) -> Written {
+        if self.closed {
+            return Written::Failed("standard output is closed".into());
+        }
         let mut out = io::stdout().lock();
-        match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        match out.write_all(bytes).and_then(|()| out.flush()) {
             Ok(()) => Written::Ok,
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Written::Closed,
             Err(e) => Written::Failed(e.to_string()),
@@ -77,6 +84,17 @@ impl Io for Native {
         });
         runs.then_some(&mut self.runner as Python)
     }
+}
+
+/// Whether the program was started with standard output closed (`>&-`).
+/// Rust's runtime then opens /dev/null in its place (read-write), so the
+/// trace would vanish with exit 0; a shell's `> /dev/null` opens it
+/// write-only. Linux only (/proc); elsewhere, never.
+fn stdout_was_closed() -> bool {
+    let null = std::fs::read_link("/proc/self/fd/1").is_ok_and(|to| to == Path::new("/dev/null"));
+    let flags = std::fs::read_to_string("/proc/self/fdinfo/1").unwrap_or_default();
+    let octal = flags.lines().find_map(|l| l.strip_prefix("flags:")).map(str::trim);
+    null && octal.and_then(|f| u32::from_str_radix(f, 8).ok()).is_some_and(|f| f & 0o3 == 0o2)
 }
 
 /// `python3 replay.py listing.py setup.py <function>` in a folder of its own.

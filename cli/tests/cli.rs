@@ -388,3 +388,80 @@ fn setup_prints_the_python_that_runs_after_the_listing() {
     let (code, _, err) = cli(&["setup", &report, "fr"]);
     assert_eq!((code, err.contains("usage:")), (2, true));
 }
+
+/// The exit code never depends on standard output: a reader that leaves
+/// early (`check dir | head -n1` under `pipefail`) still sees exit 1 for
+/// broken files, and a closed standard output (`>&-`) is said, not a
+/// silent success.
+#[test]
+fn the_exit_code_tells_the_truth_whatever_standard_output_does() {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agent-loop-cli"))
+        .args(["check", "tests/bad-fixtures"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take()); // the reader is gone before anything is written
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let piped = Command::new("bash")
+        .args(["-c", r#"set -o pipefail; "$0" check tests/bad-fixtures | head -n1 >/dev/null"#])
+        .arg(env!("CARGO_BIN_EXE_agent-loop-cli"))
+        .output()
+        .unwrap();
+    assert_eq!(piped.status.code(), Some(1), "under pipefail, broken fixtures fail the pipeline");
+    let closed = Command::new("bash")
+        .args(["-c", r#"exec "$0" trace ../fixtures/scenarios/report.json >&-"#])
+        .arg(env!("CARGO_BIN_EXE_agent-loop-cli"))
+        .output()
+        .unwrap();
+    assert_eq!(closed.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&closed.stderr)
+            .contains("cannot write the output: standard output is closed"),
+        "{}",
+        String::from_utf8_lossy(&closed.stderr)
+    );
+}
+
+#[test]
+fn check_takes_every_json_file_whatever_its_case_or_name() {
+    let dir = scratch("case");
+    let report = std::fs::read_to_string("../fixtures/scenarios/report.json").unwrap();
+    std::fs::write(dir.join("UPPER.JSON"), report.replace("\"id\": \"report\"", "\"id\": \"upper\""))
+        .unwrap();
+    std::fs::write(dir.join(".json"), report.replace("\"id\": \"report\"", "\"id\": \"hidden\"")).unwrap();
+    std::fs::write(dir.join("notes.txt"), "not a fixture").unwrap();
+    let (code, out, _) = cli(&["check", dir.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("checked 2 fixture(s): 2 ok"), "{out}");
+}
+
+#[test]
+fn wrong_arguments_are_said_and_help_is_an_answer() {
+    let (code, out, err) = cli(&["--help"]);
+    assert_eq!((code, err.as_str()), (0, ""), "help is on standard output");
+    assert!(out.starts_with("usage:\n  agent-loop-cli trace"), "{out}");
+    // The descriptions line up under the first one's.
+    let column = |line: &str| line.find("print").unwrap();
+    let lines: Vec<&str> = out.lines().filter(|l| l.trim_start().starts_with("print")).collect();
+    let first = out.lines().nth(1).unwrap();
+    assert!(lines.iter().all(|l| column(l) == column(first)), "{out}");
+    for args in [&["check", "--listing"][..], &["import", "--id"], &["import", "--id", "x"]] {
+        let (code, _, err) = cli(args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(err.starts_with("usage:"), "{args:?}: {err}");
+    }
+    let (code, _, err) = cli(&["setup", "../fixtures/scenarios/report.json", "fr"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("fr: not a language of the playground (zh or en)\nusage:"), "{err}");
+    let (code, out, err) = cli(&["check", "no/such/file.json"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(err.starts_with("no/such/file.json: cannot read: No such file or directory"), "{err}");
+    let (code, _, err) = cli(&["check", "--listing", &listing("lesson.zh.py"), "tests/bad-fixtures"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("tests/bad-fixtures: "), "{err}");
+    assert!(err.contains("file(s) skipped, not scenarios check accepts"), "{err}");
+}

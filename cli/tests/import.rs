@@ -450,3 +450,31 @@ fn a_shape_import_cannot_read_is_refused_with_the_shapes_it_reads() {
         );
     }
 }
+
+/// An SDK Message object whose stop_reason says otherwise than the
+/// conversation did (its tool requests were answered), or is null.
+#[test]
+fn a_model_dump_s_stop_reason_that_disagrees_or_is_null_is_warned() {
+    let mut body = base();
+    body["messages"][1] = model_dump(&base()["messages"][1], 1);
+    body["messages"][1]["stop_reason"] = json!("end_turn");
+    let got = import_value(&body).unwrap();
+    let said = warnings(&got);
+    assert!(
+        said[0].starts_with("messages[1].stop_reason: \"end_turn\", but its tool requests were answered"),
+        "{said:?}"
+    );
+    assert_eq!(said.len(), 1, "the replay is exact otherwise: {said:?}");
+    assert_eq!(replayed(&got), conversation(&base()));
+    body["messages"][1]["stop_reason"] = Value::Null;
+    let said = warnings(&import_value(&body).unwrap());
+    assert_eq!(said, ["messages[1].stop_reason: missing: replayed as \"tool_use\", read from the content"]);
+    let mut answer = base();
+    answer["response"] = json!({"type": "message", "role": "assistant", "stop_reason": null,
+        "content": [{"type": "text", "text": "done"}]});
+    answer["messages"].as_array_mut().unwrap().pop();
+    let said = warnings(&import_value(&answer).unwrap());
+    assert_eq!(said, ["response.stop_reason: missing: replayed as \"end_turn\", read from the content"]);
+    let empty = import("  \n", "x", "x.json").unwrap_err();
+    assert!(empty[0].to_string().starts_with("(file): empty: import reads"), "{empty:?}");
+}

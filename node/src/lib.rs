@@ -28,7 +28,7 @@ extern "C" {
     fn list(this: &NodeIo, dir: &str) -> Result<JsValue, JsValue>;
     /// `""` when written, `"closed"` when the reader went away, else why not.
     #[wasm_bindgen(method, catch)]
-    fn out(this: &NodeIo, text: &str) -> Result<JsValue, JsValue>;
+    fn out(this: &NodeIo, bytes: &[u8]) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, catch)]
     fn err(this: &NodeIo, line: &str) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, catch, js_name = hasPython)]
@@ -101,8 +101,8 @@ impl Io for Node {
         Ok(names.iter().filter_map(|n| n.as_string()).map(|n| dir.join(n)).collect())
     }
 
-    fn out(&mut self, text: &str) -> Written {
-        match self.io.out(text).map(|v| v.as_string()) {
+    fn out(&mut self, bytes: &[u8]) -> Written {
+        match self.io.out(bytes).map(|v| v.as_string()) {
             Ok(Some(s)) if s.is_empty() => Written::Ok,
             Ok(Some(s)) if s == "closed" => Written::Closed,
             Ok(Some(s)) => Written::Failed(s),

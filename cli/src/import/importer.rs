@@ -152,7 +152,7 @@ impl Importer {
     pub(super) fn walk(&mut self, turns: &[Turn]) -> usize {
         let mut i = 1;
         while let Some(reply) = turns.get(i) {
-            let calls = self.reply(reply);
+            let calls = self.reply(reply, turns.get(i + 1).is_some());
             let Some(results) = turns.get(i + 1) else {
                 if !calls.is_empty() {
                     self.warn(
@@ -174,15 +174,16 @@ impl Importer {
     }
 
     /// One model reply: its text and tool_use blocks, untouched (the loop
-    /// saves them as they are), and its stop_reason. Returns its calls.
-    pub(super) fn reply(&mut self, turn: &Turn) -> Vec<Call> {
+    /// saves them as they are), and its stop_reason; `answered`: a turn
+    /// follows it. Returns its calls.
+    pub(super) fn reply(&mut self, turn: &Turn, answered: bool) -> Vec<Call> {
         let blocks = self.reply_blocks(turn);
         let calls: Vec<Call> = blocks
             .iter()
             .filter(|(_, block)| block_type(block) == Some("tool_use"))
             .map(|(j, block)| Call { at: format!("{}.content[{j}]", turn.at), block: block.clone() })
             .collect();
-        let stop_reason = self.stop_reason(turn, !calls.is_empty());
+        let stop_reason = self.stop_reason(turn, !calls.is_empty(), answered);
         let content: Vec<Value> = blocks.into_iter().map(|(_, block)| block).collect();
         self.replies.push(json!({"stop_reason": stop_reason, "content": content}));
         calls
@@ -219,12 +220,24 @@ impl Importer {
         kept
     }
 
-    pub(super) fn stop_reason(&mut self, turn: &Turn, has_calls: bool) -> Value {
+    pub(super) fn stop_reason(&mut self, turn: &Turn, has_calls: bool, answered: bool) -> Value {
         let derived = if has_calls { "tool_use" } else { "end_turn" };
         match turn.stop_reason {
             None => json!(derived),
-            Some(Some(given)) => given.clone(),
-            Some(None) => {
+            // Tool requests whose results follow: the loop went on, which it
+            // does only on tool_use (an SDK object logged with another one).
+            Some(Some(given)) if has_calls && answered && given != "tool_use" && !given.is_null() => {
+                self.warn(
+                    format!("{}.stop_reason", turn.at),
+                    format!(
+                        "{given}, but its tool requests were answered: replayed as \"tool_use\" (the \
+                         loop runs tools only on tool_use)"
+                    ),
+                );
+                json!(derived)
+            }
+            Some(Some(given)) if !given.is_null() => given.clone(),
+            Some(_) => {
                 self.warn(
                     format!("{}.stop_reason", turn.at),
                     format!("missing: replayed as {derived:?}, read from the content"),

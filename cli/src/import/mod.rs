@@ -194,7 +194,7 @@ impl Importer {
     fn notes(&self, file_name: &str, trace: &Trace) -> Value {
         let ending = trace.ending().unwrap_or("no status");
         let mut notes = vec![format!(
-            "Imported from {file_name} by `agent-loop-cli import`. Model replies: {}; runs of \
+            "Imported from {file_name} by the author CLI's `import`. Model replies: {}; runs of \
              main.py: {}; the replay ends with {ending}.",
             self.replies.len(),
             self.outcomes.len()

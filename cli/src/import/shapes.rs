@@ -35,6 +35,9 @@ fn refused(at: impl Into<String>, why: &str) -> Vec<Problem> {
 
 /// The request body in `text`, whichever shape it was saved in.
 pub(super) fn request_body(text: &str) -> Result<Shaped, Vec<Problem>> {
+    if text.trim().is_empty() {
+        return Err(refused("(file)", "empty"));
+    }
     match serde_json::from_str::<Value>(text) {
         Ok(value) => whole(value),
         Err(e) => {
