@@ -154,7 +154,8 @@ pub fn run_loop(
         before!("loop.ids_filled", messages; number, reason, calls, ids);
         let filled = ids.iter().all(|id| id.as_str().is_some_and(|id| !id.is_empty()));
         before!("loop.ids_unique", messages; number, reason, calls, ids, filled);
-        let unique = filled && ids.iter().flat_map(|id| id.as_str()).collect::<Set<_>>().len() == ids.len();
+        let unique = filled
+            && ids.iter().try_fold(Set::new(), |mut s, id| s.insert(id.as_str()).then_some(s)).is_some();
         before!("loop.check_calls", messages; number, reason, calls, filled, unique);
         if reason != "tool_use" || calls.is_empty() || !filled || !unique {
             before!("loop.calls_mismatch", messages; number, reason, calls, filled, unique);
