@@ -378,6 +378,22 @@ fn fetched_files_join_the_catalogue_and_their_problems_name_the_file() {
 }
 
 #[test]
+fn a_scenario_asked_for_that_arrives_late_loses_its_notice_when_shown() {
+    let options = Options { scenario: "my-case".into(), function: "run_loop".into(), ..Options::default() };
+    let mut s = Session::new(Box::new(FixtureDoubles), &options).unwrap();
+    let en = Lang::parse("en").unwrap();
+    let said = |s: &Session| s.notices().iter().map(|n| n.text(en)).collect::<Vec<_>>();
+    assert!(said(&s).iter().any(|n| n.contains("my-case")), "not there yet: {:?}", said(&s));
+    let text = fixture_as("my-case", "report");
+    let id = s.add_file("lessons/my-case.json", Scenario::parse(&text), Some(&text)).unwrap();
+    s.load("success").unwrap();
+    assert!(said(&s).iter().any(|n| n.contains("my-case")), "another one shown: the notice stays");
+    s.load(&id).unwrap();
+    assert_eq!(s.scenario().unwrap().id, "my-case");
+    assert_eq!(said(&s), Vec::<String>::new(), "shown now: the notice is gone");
+}
+
+#[test]
 fn a_fetched_file_with_a_shipped_id_replaces_it() {
     let mut changed: Value = serde_json::from_str(&fixture_as("report", "report")).unwrap();
     changed["max_calls"] = json!(1);

@@ -7,7 +7,8 @@
 // Attributes: function, scenario, lang (zh|en), breakpoints (labels,
 // line numbers or function:line), controls (e.g. "debug,step,continue,reset"),
 // listing (python, the default, or rust), src (scenario files to fetch from
-// this site, space-separated), listing-src / listing-src-zh / listing-src-en
+// this site, space-separated; fetch-timeout: seconds or "500ms", default 10,
+// for each file), listing-src / listing-src-zh / listing-src-en
 // (an author's own Python listing on this site, read once when the element
 // connects; docs/listing-format.md), theme (auto, light, dark), heading-level (1–6:
 // panel titles become headings of that level; default: not headings),
@@ -61,10 +62,52 @@ function elementSheet() {
 
 // ---- src="lessons/a.json lessons/b.json": scenario files fetched at run time.
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
+// How long one file may take (fetch-timeout="…"), and how long a playground
+// whose module is ready waits for its files before it is built without them
+// (they are added when they arrive).
+const FETCH_TIMEOUT_MS = 10000;
+const FILES_GRACE_MS = 300;
+
+/** fetch-timeout="10" (seconds), "2.5s" or "500ms"; anything else: the default, said once. */
+function fetchTimeoutOf(el) {
+  const value = (el.getAttribute("fetch-timeout") || "").trim();
+  if (!value) return FETCH_TIMEOUT_MS;
+  const m = /^(\d+(?:\.\d+)?)\s*(ms|s)?$/.exec(value);
+  const ms = m ? Number(m[1]) * (m[2] === "ms" ? 1 : 1000) : NaN;
+  if (ms > 0 && ms <= 600000) return ms;
+  console.warn(`agent-loop-playground: fetch-timeout="${value}" is not a time from 1ms to 600s (say "10", "2.5s" or "500ms"); using 10 s`);
+  return FETCH_TIMEOUT_MS;
+}
+
+/** The body as text, stopping at MAX_FILE_BYTES bytes (not characters): null when over. */
+async function boundedText(response) {
+  const declared = Number(response.headers.get("content-length"));
+  if (declared > MAX_FILE_BYTES) {
+    response.body?.cancel().catch(() => {});
+    return null;
+  }
+  if (!response.body) return response.text();
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let bytes = 0;
+  let text = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    bytes += value.byteLength;
+    if (bytes > MAX_FILE_BYTES) {
+      reader.cancel().catch(() => {});
+      return null;
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+}
 
 /** Fetch one scenario file: `{name, text}` or `{name, error, detail}` (error:
- *  url, origin, status, size or network; the element words it), never a throw. */
-async function fetchScenario(name) {
+ *  url, origin, redirect, status, size, timeout or network; the element
+ *  words it), never a throw. A redirect is not followed: it could lead to
+ *  another site, and only this page's own site is ever asked. */
+async function fetchScenario(name, timeoutMs = FETCH_TIMEOUT_MS) {
   let url;
   try {
     url = new URL(name, document.baseURI);
@@ -74,20 +117,32 @@ async function fetchScenario(name) {
   if (url.origin !== location.origin) {
     return { name, error: "origin", detail: url.origin };
   }
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), timeoutMs);
   try {
-    const response = await fetch(url, { credentials: "same-origin" });
+    const response = await fetch(url, { credentials: "same-origin", redirect: "manual", signal: abort.signal });
+    if (response.type === "opaqueredirect") return { name, error: "redirect", detail: "" };
     if (!response.ok) return { name, error: "status", detail: `${response.status} ${response.statusText}`.trim() };
-    const text = await response.text();
-    if (text.length > MAX_FILE_BYTES) return { name, error: "size", detail: String(MAX_FILE_BYTES / 1048576) };
+    const text = await boundedText(response);
+    if (text === null) return { name, error: "size", detail: String(MAX_FILE_BYTES / 1048576) };
     return { name, text };
   } catch (error) {
+    if (abort.signal.aborted) return { name, error: "timeout", detail: String(timeoutMs / 1000) };
     return { name, error: "network", detail: String(error && error.message ? error.message : error) };
+  } finally {
+    clearTimeout(timer);
   }
 }
 
-function fetchScenarios(src) {
+/** The files of a src= value, each fetched on its own: `{promise, file}`
+ *  (file is set when it has arrived). */
+function fetchScenarios(src, timeoutMs) {
   const names = (src || "").split(/\s+/).filter(Boolean);
-  return Promise.all(names.map(fetchScenario));
+  return names.map((name) => {
+    const pending = { file: null };
+    pending.promise = fetchScenario(name, timeoutMs).then((file) => (pending.file = file));
+    return pending;
+  });
 }
 
 // listing-src (any language), listing-src-zh, listing-src-en: an author's
@@ -96,7 +151,8 @@ async function fetchListings(el) {
   const wanted = [["", "listing-src"], ["zh", "listing-src-zh"], ["en", "listing-src-en"]]
     .map(([lang, attr]) => [lang, (el.getAttribute(attr) || "").trim()])
     .filter(([, name]) => name);
-  return Promise.all(wanted.map(async ([lang, name]) => ({ ...(await fetchScenario(name)), lang })));
+  const timeoutMs = fetchTimeoutOf(el);
+  return Promise.all(wanted.map(async ([lang, name]) => ({ ...(await fetchScenario(name, timeoutMs)), lang })));
 }
 
 // ---- theme: follows the host page's declared color-scheme (an mdBook theme,
@@ -237,6 +293,7 @@ class AgentLoopPlayground extends HTMLElement {
     this._model = null;
     this._process = null;
     this._generation = 0;
+    this._srcGeneration = 0; // the last src= value wins: older arrivals are dropped
   }
 
   // The shadow root: the element's stylesheet and the playground's container.
@@ -266,15 +323,23 @@ class AgentLoopPlayground extends HTMLElement {
     this._container();
     followPage(this, true);
     this._followScheme();
-    let files = [];
+    // src= files are fetched beside the module; those not there shortly
+    // after it (a slow or stalled server) are added when they arrive.
+    this._src = this.getAttribute("src");
+    const srcGeneration = ++this._srcGeneration;
+    const pending = fetchScenarios(this._src, fetchTimeoutOf(this));
     let listings = [];
     try {
-      [, files, listings] = await Promise.all([wasm, fetchScenarios(this.getAttribute("src")), fetchListings(this)]);
+      [, listings] = await Promise.all([wasm, fetchListings(this)]);
+      await Promise.race([Promise.all(pending.map((p) => p.promise)), new Promise((ok) => setTimeout(ok, FILES_GRACE_MS))]);
     } catch (error) {
       this._fail(`could not load the WebAssembly module: ${error}`);
       return;
     }
     if (generation !== this._generation || !this.isConnected || this._pg) return;
+    // src= changed while the module loaded: the new value's files are fetched instead.
+    const srcChanged = this.getAttribute("src") !== this._src;
+    const files = srcChanged ? [] : pending.filter((p) => p.file).map((p) => p.file);
     this._applyHeight(this.getAttribute("height"));
     // (read before the playground's markup exists: no layout is forced)
     const width = this.getBoundingClientRect().width;
@@ -309,7 +374,10 @@ class AgentLoopPlayground extends HTMLElement {
         step: place ? (place.step === null ? "" : String(place.step)) : this.getAttribute("step") || "",
       });
       this._placeScenario = this._pg.state()?.scenario;
-      this._src = this.getAttribute("src");
+      for (const late of pending.filter((p) => !p.file)) {
+        late.promise.then((file) => this._addFiles([file], srcGeneration));
+      }
+      if (srcChanged) this._loadSrc(this.getAttribute("src") || "");
       // A narrow element (a phone, a course's side column) gets a narrow figure.
       // (its width comes with the entry: nothing is measured again)
       this._resize = new ResizeObserver((entries) => {
@@ -366,17 +434,34 @@ class AgentLoopPlayground extends HTMLElement {
     else delete box.dataset.scheme;
   }
 
-  // Files named by a changed src= are fetched and added (shown ones stay).
-  async _loadSrc(value) {
+  // Files named by a changed src= are fetched and added (shown ones stay);
+  // files of an earlier value still on their way are dropped.
+  _loadSrc(value) {
     if (value === this._src) return;
     this._src = value;
-    const generation = this._generation;
-    const files = await fetchScenarios(value);
-    if (generation !== this._generation || !this._pg) return;
+    const srcGeneration = ++this._srcGeneration;
+    for (const p of fetchScenarios(value, fetchTimeoutOf(this))) {
+      p.promise.then((file) => this._addFiles([file], srcGeneration));
+    }
+  }
+
+  // Files that arrived after the playground was built. A file holding the
+  // scenario the element asks for opens it, unless the learner has started.
+  _addFiles(files, srcGeneration) {
+    if (srcGeneration !== this._srcGeneration || !this._pg) return;
+    const wanted = this.getAttribute("scenario");
     for (const file of files) {
       try {
-        if (file.text !== undefined) this._pg.addScenarioFile(file.name, file.text);
-        else this._pg.fileUnreadable(file.name, file.error, file.detail);
+        if (file.text === undefined) {
+          this._pg.fileUnreadable(file.name, file.error, file.detail);
+          continue;
+        }
+        const id = this._pg.addScenarioFile(file.name, file.text);
+        const now = this._pg.state();
+        if (id === wanted && now && now.scenario !== id && now.scenario === this._placeScenario && !now.started) {
+          this._pg.load(id);
+          this._placeScenario = id;
+        }
       } catch {
         // A broken file is already shown in the notice box and said once in
         // the console by the playground itself.

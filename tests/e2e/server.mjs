@@ -9,11 +9,42 @@ const TYPES = {
   ".css": "text/css", ".wasm": "application/wasm", ".json": "application/json", ".svg": "image/svg+xml", ".png": "image/png",
 };
 
+// Servers that misbehave, for the src= tests: /__stall/… sends its headers
+// and one byte, then nothing; /__endless/… sends JSON-looking bytes until
+// the reader goes away.
+function stalls(url, req, res) {
+  if (url.pathname.startsWith("/__stall/")) {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.write("{");
+    req.on("close", () => res.destroy());
+    return true;
+  }
+  if (url.pathname.startsWith("/__endless/")) {
+    res.writeHead(200, { "content-type": "application/json" });
+    const chunk = Buffer.from(`{"id": "${"x".repeat(65500)}",`);
+    const more = () => {
+      while (!res.destroyed && res.write(chunk));
+      if (!res.destroyed) res.once("drain", more);
+    };
+    req.on("close", () => res.destroy());
+    more();
+    return true;
+  }
+  return false;
+}
+
+/** Serves each mount's directory under its prefix; `virtual` maps a path to
+ *  an HTML page (a string) or to a handler `(req, res)`. Requests are in `seen`. */
 export function serve(mounts, virtual = {}) {
   const seen = [];
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, "http://x");
     seen.push(url.pathname);
+    if (stalls(url, req, res)) return;
+    if (typeof virtual[url.pathname] === "function") {
+      virtual[url.pathname](req, res);
+      return;
+    }
     if (virtual[url.pathname] !== undefined) {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
       res.end(virtual[url.pathname]);

@@ -3,7 +3,8 @@
 // file is named in the element, and the shipped scenarios stay.
 import fs from "node:fs";
 import path from "node:path";
-import { test, expect, EL, root, placeOnHost } from "./helpers.mjs";
+import { test, expect, EL, root, placeOnHost, state } from "./helpers.mjs";
+import { serve } from "./server.mjs";
 
 const report = JSON.parse(fs.readFileSync(path.join(root, "fixtures/scenarios/report.json"), "utf8"));
 const FILES = {
@@ -85,4 +86,108 @@ test("changing src adds the new files to a running playground", async ({ page, b
   await expect.poll(() => page.$eval(EL, (e) => [...e.shadowRoot.querySelectorAll(".alp-select option")].some((o) => o.value === "my-case"))).toBe(true);
   const shown = await page.$eval(EL, (e) => (e.load("my-case"), e.state().scenario));
   expect(shown).toBe("my-case");
+});
+
+// ---- src= stays on its site and never waits forever ----------------------
+
+/** Places an element without waiting for it; resolves with the time it was ready (ms after placing). */
+async function placeTimed(page, baseURL, attributes) {
+  await page.route(`${baseURL}/lessons/**`, (route) => {
+    const body = FILES[new URL(route.request().url()).pathname];
+    return body === undefined ? route.fulfill({ status: 404, body: "not found" }) : route.fulfill({ contentType: "application/json", body });
+  });
+  await page.route(`${baseURL}/host.html`, (route) =>
+    route.fulfill({ contentType: "text/html", body: '<!doctype html><html lang="en"><title>Course</title><body><main id="slot"></main>' }));
+  await page.goto("/host.html");
+  return page.evaluate(async (attributes) => {
+    await import("./element.js");
+    const el = document.createElement("agent-loop-playground");
+    for (const [k, v] of Object.entries(attributes)) el.setAttribute(k, v);
+    const t0 = performance.now();
+    document.querySelector("#slot").append(el);
+    await new Promise((ok) => el.addEventListener("playground-ready", ok, { once: true }));
+    return { readyAfter: performance.now() - t0, height: el.getBoundingClientRect().height };
+  }, attributes);
+}
+const noticeOf = (page) => page.$eval(EL, (el) => el.shadowRoot.querySelector('[data-role="notice"]').textContent);
+const optionsOf = (page) => page.$$eval(`${EL} .alp-select option`, (o) => o.map((x) => x.value));
+
+test("a redirect is not followed, not even to a site that allows it", async ({ page, baseURL, problems }) => {
+  const elsewhere = await serve([], {
+    "/x.json": (req, res) => {
+      res.writeHead(200, { "content-type": "application/json", "access-control-allow-origin": "*" });
+      res.end(FILES["/lessons/my-case.json"]);
+    },
+  });
+  try {
+    await page.route(`${baseURL}/moved/**`, (route) => route.fulfill({ status: 302, headers: { location: `${elsewhere.origin}/x.json` } }));
+    await placeTimed(page, baseURL, { src: "moved/my-case.json", lang: "en" });
+    await expect.poll(() => noticeOf(page)).toContain("src moved/my-case.json answered with a redirect, which is not followed");
+    expect(elsewhere.seen, "the other site is never asked").toEqual([]);
+    expect(await optionsOf(page)).not.toContain("my-case");
+  } finally {
+    elsewhere.close();
+  }
+  problems.splice(0, problems.length, ...problems.filter((p) => !p.includes("moved/my-case.json")));
+});
+
+test("a stalled file times out and is named; the playground is built at once with the good one", async ({ page, baseURL, problems }) => {
+  const r = await placeTimed(page, baseURL, { src: "lessons/my-case.json __stall/hang.json", "fetch-timeout": "1.5", scenario: "my-case", lang: "en" });
+  expect(r.height, "not 0 px tall while a file hangs").toBeGreaterThan(100);
+  expect(r.readyAfter, "ready long before the hanging file times out").toBeLessThan(1500);
+  expect((await state(page)).scenario, "the good file is shown").toBe("my-case");
+  expect(await noticeOf(page)).not.toContain("hang.json");
+  await expect.poll(() => noticeOf(page), { timeout: 5000 }).toContain("src __stall/hang.json did not arrive within 1.5 s (fetch-timeout)");
+  expect((await state(page)).scenario).toBe("my-case");
+  problems.splice(0, problems.length, ...problems.filter((p) => !p.includes("hang.json")));
+});
+
+test("a file that arrives after the playground was built opens when the element asks for it", async ({ page, baseURL, problems }) => {
+  await page.route(`${baseURL}/slow/**`, async (route) => {
+    await new Promise((ok) => setTimeout(ok, 1200));
+    await route.fulfill({ contentType: "application/json", body: FILES["/lessons/my-case.json"] });
+  });
+  const r = await placeTimed(page, baseURL, { src: "slow/my-case.json", scenario: "my-case", lang: "en" });
+  expect(r.readyAfter).toBeLessThan(1200);
+  await expect.poll(() => state(page).then((s) => s.scenario)).toBe("my-case");
+  expect(await noticeOf(page), "the notice that it was missing is gone").not.toContain("my-case");
+  problems.splice(0, problems.length, ...problems.filter((p) => !/There is no scenario my-case/.test(p)));
+});
+
+test("the 4 MB limit counts bytes, and an endless file is cut at the limit", async ({ page, baseURL, problems }) => {
+  // 1.5 million CJK characters: 4.5 MB in UTF-8.
+  const cjk = JSON.stringify({ ...JSON.parse(FILES["/lessons/my-case.json"]), id: "cjk", note: "中".repeat(1500000) });
+  await page.route(`${baseURL}/big/**`, (route) => route.fulfill({ contentType: "application/json", body: cjk }));
+  await placeTimed(page, baseURL, { src: "big/cjk.json __endless/forever.json", lang: "en" });
+  await expect.poll(() => noticeOf(page), { timeout: 10000 }).toContain("src big/cjk.json is larger than 4 MB");
+  await expect.poll(() => noticeOf(page), { timeout: 10000 }).toContain("src __endless/forever.json is larger than 4 MB");
+  expect(await optionsOf(page)).not.toContain("cjk");
+  problems.splice(0, problems.length, ...problems.filter((p) => !/cjk\.json|forever\.json/.test(p)));
+});
+
+test("the last value of src wins, even while the first files are on their way", async ({ page, baseURL, requests, problems }) => {
+  const FIRST = JSON.stringify({ ...JSON.parse(FILES["/lessons/my-case.json"]), id: "first" });
+  const SECOND = JSON.stringify({ ...JSON.parse(FILES["/lessons/my-case.json"]), id: "second" });
+  await page.route(`${baseURL}/race/**`, async (route) => {
+    const name = new URL(route.request().url()).pathname;
+    if (name.endsWith("first.json")) await new Promise((ok) => setTimeout(ok, 800));
+    await route.fulfill({ contentType: "application/json", body: name.endsWith("first.json") ? FIRST : SECOND });
+  });
+  await page.route(`${baseURL}/host.html`, (route) =>
+    route.fulfill({ contentType: "text/html", body: '<!doctype html><html lang="en"><title>Course</title><body><main id="slot"></main>' }));
+  await page.goto("/host.html");
+  await page.evaluate(async () => {
+    await import("./element.js");
+    const el = document.createElement("agent-loop-playground");
+    el.setAttribute("src", "race/first.json");
+    document.querySelector("#slot").append(el);
+    await new Promise((ok) => setTimeout(ok, 20));
+    el.setAttribute("src", "race/second.json");
+    await new Promise((ok) => el.addEventListener("playground-ready", ok, { once: true }));
+  });
+  await expect.poll(() => optionsOf(page)).toContain("second");
+  await page.waitForTimeout(1200);
+  expect(requests.some((u) => u.endsWith("/race/second.json")), "the new value is fetched").toBe(true);
+  expect(await optionsOf(page), "the file of the value replaced is not added").not.toContain("first");
+  problems.splice(0, problems.length, ...problems.filter((p) => !p.includes("race/")));
 });

@@ -316,6 +316,7 @@ impl Session {
     /// Show the scenario with this id.
     pub fn load(&mut self, id: &str) -> Result<(), String> {
         self.catalogue.select(id)?;
+        self.changes.notices |= notice::forget_mismatch(&mut self.notices, id);
         self.new_scenario();
         Ok(())
     }

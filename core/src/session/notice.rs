@@ -5,7 +5,8 @@
 use crate::i18n::Lang;
 
 /// Why a fetched file could not be read: a reason (`status`, `origin`,
-/// `size`, `url`, `network`) and a detail (the server's answer, …).
+/// `redirect`, `size`, `timeout`, `url`, `network`) and a detail (the
+/// server's answer, the limit, …).
 pub type Unreadable = (String, String);
 
 /// Something the author should know (an unknown scenario, a breakpoint
@@ -20,6 +21,18 @@ pub struct Notice {
 /// console only, never in the learner's notice box.
 const REMARKS: [&str; 1] = ["listing_own_words"];
 
+/// The notices that say the scenario asked for is not the one shown.
+const MISMATCH: [&str; 3] = ["notice_scenario", "notice_scenario_function", "notice_scenario_program"];
+
+/// `id` is shown now (a scenario asked for that arrived late, in a src=
+/// file): the notices saying it is not go. Whether any went.
+pub fn forget_mismatch(notices: &mut Vec<Notice>, id: &str) -> bool {
+    let before = notices.len();
+    notices
+        .retain(|n| !(MISMATCH.contains(&n.key) && n.values.iter().any(|(k, v)| *k == "value" && v == id)));
+    notices.len() != before
+}
+
 impl Notice {
     /// A remark for the author (the console), not a problem (the page).
     pub fn is_remark(&self) -> bool {
@@ -32,12 +45,15 @@ impl Notice {
 }
 
 /// Why a scenario file could not be read (`status`: the server's answer,
-/// `origin`: another site, `size`, `url`, else the network), as a notice.
+/// `origin`: another site, `redirect`: not followed, `size`, `timeout`,
+/// `url`, else the network), as a notice.
 pub fn unreadable_file(file: &str, why: &str, detail: &str) -> Notice {
     let key = match why {
         "status" => "notice_src_status",
         "origin" => "notice_src_origin",
+        "redirect" => "notice_src_redirect",
         "size" => "notice_src_size",
+        "timeout" => "notice_src_timeout",
         "url" => "notice_src_url",
         _ => "notice_src_network",
     };
