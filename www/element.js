@@ -147,11 +147,10 @@ function fetchScenarios(src, timeoutMs) {
 
 // listing-src (any language), listing-src-zh, listing-src-en: an author's
 // own listings, fetched like scenario files and checked by the playground.
-async function fetchListings(el) {
+async function fetchListings(el, timeoutMs) {
   const wanted = [["", "listing-src"], ["zh", "listing-src-zh"], ["en", "listing-src-en"]]
     .map(([lang, attr]) => [lang, (el.getAttribute(attr) || "").trim()])
     .filter(([, name]) => name);
-  const timeoutMs = fetchTimeoutOf(el);
   return Promise.all(wanted.map(async ([lang, name]) => ({ ...(await fetchScenario(name, timeoutMs)), lang })));
 }
 
@@ -327,10 +326,11 @@ class AgentLoopPlayground extends HTMLElement {
     // after it (a slow or stalled server) are added when they arrive.
     this._src = this.getAttribute("src");
     const srcGeneration = ++this._srcGeneration;
-    const pending = fetchScenarios(this._src, fetchTimeoutOf(this));
+    const timeoutMs = fetchTimeoutOf(this);
+    const pending = fetchScenarios(this._src, timeoutMs);
     let listings = [];
     try {
-      [, listings] = await Promise.all([wasm, fetchListings(this)]);
+      [, listings] = await Promise.all([wasm, fetchListings(this, timeoutMs)]);
       await Promise.race([Promise.all(pending.map((p) => p.promise)), new Promise((ok) => setTimeout(ok, FILES_GRACE_MS))]);
     } catch (error) {
       this._fail(`could not load the WebAssembly module: ${error}`);
@@ -375,7 +375,7 @@ class AgentLoopPlayground extends HTMLElement {
       });
       this._placeScenario = this._pg.state()?.scenario;
       for (const late of pending.filter((p) => !p.file)) {
-        late.promise.then((file) => this._addFiles([file], srcGeneration));
+        late.promise.then((file) => this._addFile(file, srcGeneration));
       }
       if (srcChanged) this._loadSrc(this.getAttribute("src") || "");
       // A narrow element (a phone, a course's side column) gets a narrow figure.
@@ -441,31 +441,28 @@ class AgentLoopPlayground extends HTMLElement {
     this._src = value;
     const srcGeneration = ++this._srcGeneration;
     for (const p of fetchScenarios(value, fetchTimeoutOf(this))) {
-      p.promise.then((file) => this._addFiles([file], srcGeneration));
+      p.promise.then((file) => this._addFile(file, srcGeneration));
     }
   }
 
-  // Files that arrived after the playground was built. A file holding the
+  // A file that arrived after the playground was built. One holding the
   // scenario the element asks for opens it, unless the learner has started.
-  _addFiles(files, srcGeneration) {
+  _addFile(file, srcGeneration) {
     if (srcGeneration !== this._srcGeneration || !this._pg) return;
-    const wanted = this.getAttribute("scenario");
-    for (const file of files) {
-      try {
-        if (file.text === undefined) {
-          this._pg.fileUnreadable(file.name, file.error, file.detail);
-          continue;
-        }
-        const id = this._pg.addScenarioFile(file.name, file.text);
-        const now = this._pg.state();
-        if (id === wanted && now && now.scenario !== id && now.scenario === this._placeScenario && !now.started) {
-          this._pg.load(id);
-          this._placeScenario = id;
-        }
-      } catch {
-        // A broken file is already shown in the notice box and said once in
-        // the console by the playground itself.
+    try {
+      if (file.text === undefined) {
+        this._pg.fileUnreadable(file.name, file.error, file.detail);
+        return;
       }
+      const id = this._pg.addScenarioFile(file.name, file.text);
+      const now = this._pg.state();
+      if (id === this.getAttribute("scenario") && now && now.scenario !== id && now.scenario === this._placeScenario && !now.started) {
+        this._pg.load(id);
+        this._placeScenario = id;
+      }
+    } catch {
+      // A broken file is already shown in the notice box and said once in
+      // the console by the playground itself.
     }
   }
 

@@ -15,12 +15,16 @@ const FILES = {
   "/lessons/not-json.json": "{ this is not json",
 };
 
-/** Serves FILES (others 404) and opens a page with one element made from `attributes`. */
-async function place(page, baseURL, attributes) {
-  await page.route(`${baseURL}/lessons/**`, (route) => {
+/** Serves FILES under /lessons/ (others 404). */
+const routeLessons = (page, baseURL) =>
+  page.route(`${baseURL}/lessons/**`, (route) => {
     const body = FILES[new URL(route.request().url()).pathname];
     return body === undefined ? route.fulfill({ status: 404, body: "not found" }) : route.fulfill({ contentType: "application/json", body });
   });
+
+/** Serves FILES (others 404) and opens a page with one element made from `attributes`. */
+async function place(page, baseURL, attributes) {
+  await routeLessons(page, baseURL);
   await placeOnHost(page, baseURL, attributes);
   return page.$eval(EL, (el) => {
     const notice = el.shadowRoot.querySelector('[data-role="notice"]');
@@ -90,24 +94,25 @@ test("changing src adds the new files to a running playground", async ({ page, b
 
 // ---- src= stays on its site and never waits forever ----------------------
 
-/** Places an element without waiting for it; resolves with the time it was ready (ms after placing). */
-async function placeTimed(page, baseURL, attributes) {
-  await page.route(`${baseURL}/lessons/**`, (route) => {
-    const body = FILES[new URL(route.request().url()).pathname];
-    return body === undefined ? route.fulfill({ status: 404, body: "not found" }) : route.fulfill({ contentType: "application/json", body });
-  });
+/** Places an element made from `attributes` (`then`: the src= value set
+ *  20 ms after placing, if given); resolves once it is ready with how long
+ *  that took (ms) and its height. */
+async function placeTimed(page, baseURL, attributes, then) {
+  await routeLessons(page, baseURL);
   await page.route(`${baseURL}/host.html`, (route) =>
     route.fulfill({ contentType: "text/html", body: '<!doctype html><html lang="en"><title>Course</title><body><main id="slot"></main>' }));
   await page.goto("/host.html");
-  return page.evaluate(async (attributes) => {
+  return page.evaluate(async ([attributes, then]) => {
     await import("./element.js");
     const el = document.createElement("agent-loop-playground");
     for (const [k, v] of Object.entries(attributes)) el.setAttribute(k, v);
     const t0 = performance.now();
     document.querySelector("#slot").append(el);
-    await new Promise((ok) => el.addEventListener("playground-ready", ok, { once: true }));
+    const ready = new Promise((ok) => el.addEventListener("playground-ready", ok, { once: true }));
+    if (then) setTimeout(() => el.setAttribute("src", then), 20);
+    await ready;
     return { readyAfter: performance.now() - t0, height: el.getBoundingClientRect().height };
-  }, attributes);
+  }, [attributes, then]);
 }
 const noticeOf = (page) => page.$eval(EL, (el) => el.shadowRoot.querySelector('[data-role="notice"]').textContent);
 const optionsOf = (page) => page.$$eval(`${EL} .alp-select option`, (o) => o.map((x) => x.value));
@@ -173,21 +178,19 @@ test("the last value of src wins, even while the first files are on their way", 
     if (name.endsWith("first.json")) await new Promise((ok) => setTimeout(ok, 800));
     await route.fulfill({ contentType: "application/json", body: name.endsWith("first.json") ? FIRST : SECOND });
   });
-  await page.route(`${baseURL}/host.html`, (route) =>
-    route.fulfill({ contentType: "text/html", body: '<!doctype html><html lang="en"><title>Course</title><body><main id="slot"></main>' }));
-  await page.goto("/host.html");
-  await page.evaluate(async () => {
-    await import("./element.js");
-    const el = document.createElement("agent-loop-playground");
-    el.setAttribute("src", "race/first.json");
-    document.querySelector("#slot").append(el);
-    await new Promise((ok) => setTimeout(ok, 20));
-    el.setAttribute("src", "race/second.json");
-    await new Promise((ok) => el.addEventListener("playground-ready", ok, { once: true }));
-  });
+  await placeTimed(page, baseURL, { src: "race/first.json" }, "race/second.json");
   await expect.poll(() => optionsOf(page)).toContain("second");
   await page.waitForTimeout(1200);
   expect(requests.some((u) => u.endsWith("/race/second.json")), "the new value is fetched").toBe(true);
   expect(await optionsOf(page), "the file of the value replaced is not added").not.toContain("first");
   problems.splice(0, problems.length, ...problems.filter((p) => !p.includes("race/")));
+});
+
+test("a fetch-timeout that is not a time is said once, and the default is used", async ({ page, baseURL, problems }) => {
+  await placeTimed(page, baseURL, { src: "lessons/my-case.json", "listing-src": "lessons/none.py", "fetch-timeout": "soon", lang: "en" });
+  expect(await optionsOf(page)).toContain("my-case");
+  const said = problems.filter((p) => p.includes('fetch-timeout="soon"'));
+  expect(said, "once, though it bounds the scenario file and the listing").toHaveLength(1);
+  expect(said[0]).toContain("using 10 s");
+  problems.splice(0, problems.length, ...problems.filter((p) => !said.includes(p) && !/none\.py|status of 404/.test(p)));
 });
