@@ -3,6 +3,7 @@
 //! panel's view, find and give back a card's focus. No state, no
 //! decisions: each takes the elements it acts on.
 
+use agent_loop_core::vocab::Function;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
 
@@ -189,4 +190,24 @@ pub fn fit_width(root: &HtmlElement, compact: bool, width: f64) {
     if let (false, Ok(Some(setup))) = (wide, root.query_selector(".alp-setup")) {
         let _ = setup.remove_attribute("open");
     }
+}
+
+/// Mark exactly one listing row as the line about to run (`aria-current`):
+/// unmark `old` and any stale mark, and return the row now marked.
+pub fn mark_row(
+    root: &HtmlElement,
+    old: Option<Element>,
+    current: Option<(Function, u32)>,
+) -> Option<Element> {
+    if let Some(old) = old {
+        let _ = old.remove_attribute("aria-current");
+    }
+    for stale in all(root, r#"[aria-current="step"]"#) {
+        let _ = stale.remove_attribute("aria-current");
+    }
+    let (function, line) = current?;
+    let sel = format!(r#".alp-row[data-function="{}"][data-line="{line}"]"#, function.name());
+    let row = root.query_selector(&sel).ok().flatten()?;
+    let _ = row.set_attribute("aria-current", "step");
+    Some(row)
 }

@@ -23,19 +23,49 @@ pub type Listener = (&'static str, Closure<dyn FnMut(Event)>);
 /// should hear about it.
 type Handler = fn(&mut Page, &Event) -> bool;
 
+/// Where the learner is (JSON text), kept beside the page (see `Playground::last_place`).
+pub type Place = Rc<RefCell<String>>;
+
+/// Keep where the learner is now.
+pub fn remember(place: &Place, p: &Page) {
+    let s = &p.session;
+    let r = s.replay();
+    let breakpoints: Vec<String> =
+        r.debugger().breakpoints().map(|(f, n)| format!("{}:{n}", f.name())).collect();
+    let now = serde_json::json!({
+        "scenario": r.trace().scenario, "step": r.position(), "started": r.started(),
+        "whatIf": s.what_if_state().changed.is_some(), "breakpoints": breakpoints,
+        "listing": r.code().name(), "lang": s.lang().code(),
+    });
+    if let Ok(mut kept) = place.try_borrow_mut() {
+        *kept = now.to_string();
+    }
+}
+
+/// Markup the page refused during a draw no caller hears of (a click, a
+/// resize): said once in the console.
+pub fn say_failure(p: &mut Page) {
+    if let Some(why) = p.failure.take() {
+        let text = format!("agent-loop-playground: the page refused the playground's markup: {why}");
+        web_sys::console::error_1(&JsValue::from_str(&text));
+    }
+}
+
 /// Listen for clicks, changes, slider input and keys on the root.
-pub fn listen(page: &Rc<RefCell<Page>>) -> Vec<Listener> {
+pub fn listen(page: &Rc<RefCell<Page>>, place: &Place) -> Vec<Listener> {
     let root = page.borrow().root.clone();
     let handlers: [(&'static str, Handler); 4] =
         [("click", on_click), ("change", on_change), ("input", on_input), ("keydown", on_key)];
     let mut listeners = Vec::new();
     for (name, handler) in handlers {
-        let page = Rc::clone(page);
+        let (page, place) = (Rc::clone(page), Rc::clone(place));
         let closure = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
             // A re-entrant event (e.g. focus changes during a draw) is skipped, not a panic.
             let Ok(mut p) = page.try_borrow_mut() else { return };
             let notify = handler(&mut p, &e);
             p.draw();
+            say_failure(&mut p);
+            remember(&place, &p);
             let answers = p.session.take_answers();
             let root = p.root.clone();
             drop(p);
@@ -50,14 +80,13 @@ pub fn listen(page: &Rc<RefCell<Page>>) -> Vec<Listener> {
     listeners
 }
 
-/// Remove the listeners and empty the root.
-pub fn unlisten(page: &Rc<RefCell<Page>>, listeners: &[Listener]) {
-    if let Ok(p) = page.try_borrow() {
-        for (name, closure) in listeners {
-            let _ = p.root.remove_event_listener_with_callback(name, closure.as_ref().unchecked_ref());
-        }
-        p.root.set_inner_html("");
+/// Remove the listeners and empty the root (also when an error in the
+/// page left it borrowed: nothing here needs the page).
+pub fn unlisten(root: &web_sys::HtmlElement, listeners: &[Listener]) {
+    for (name, closure) in listeners {
+        let _ = root.remove_event_listener_with_callback(name, closure.as_ref().unchecked_ref());
     }
+    let _ = crate::builtins::set_html(root, "");
 }
 
 /// How many events one move may cause through handlers that move the

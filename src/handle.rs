@@ -26,6 +26,11 @@ use web_sys::HtmlElement;
 pub struct Playground {
     page: Rc<RefCell<Page>>,
     listeners: Vec<events::Listener>,
+    root: HtmlElement,
+    /// Where the learner is, kept outside the page's cell after every
+    /// update: readable even when an error in the host page left the page
+    /// borrowed for good (the element then starts a new playground there).
+    place: events::Place,
 }
 
 fn opt_str(options: &JsValue, key: &str) -> String {
@@ -93,7 +98,7 @@ impl Playground {
             breakpoints: opt_str(&options, "breakpoints"),
             time_budget: opt_str(&options, "timeBudget"),
             memory_budget: opt_str(&options, "memoryBudget"),
-            clock: Some(js_sys::Date::now),
+            clock: Some(crate::builtins::now),
             listing: opt_str(&options, "listing"),
             controls: opt_str(&options, "controls"),
             heading_level: opt_str(&options, "headingLevel"),
@@ -102,13 +107,34 @@ impl Playground {
             listings: listings(&options),
             predict: !opt_str(&options, "predict").is_empty(),
             step: opt_str(&options, "step"),
+            restarted: opt_str(&options, "restarted"),
         };
         let session = Session::new(Box::new(JsDoubles { factory }), &wanted).map_err(js_err)?;
         let compact = !opt_str(&options, "compact").is_empty();
         let width = Reflect::get(&options, &JsValue::from_str("width")).ok().and_then(|w| w.as_f64());
-        let page = Rc::new(RefCell::new(Page::new(root, session, compact, width.unwrap_or(0.0))));
-        let listeners = events::listen(&page);
-        Ok(Playground { page, listeners })
+        let page = Page::new(root.clone(), session, compact, width.unwrap_or(0.0));
+        if let Some(why) = &page.failure {
+            return Err(js_err(format!("the page refused the playground's markup: {why}")));
+        }
+        let place = events::Place::default();
+        events::remember(&place, &page);
+        let page = Rc::new(RefCell::new(page));
+        let listeners = events::listen(&page, &place);
+        Ok(Playground { page, listeners, root, place })
+    }
+
+    /// Whether the playground is in the middle of an update (a call from
+    /// inside one of its callbacks is refused as busy).
+    #[wasm_bindgen(js_name = isBusy)]
+    pub fn is_busy(&self) -> bool {
+        self.page.try_borrow_mut().is_err()
+    }
+
+    /// `{scenario, step, started, whatIf, breakpoints, listing, lang}` as
+    /// JSON text, as of the end of the last update: readable at any time.
+    #[wasm_bindgen(js_name = lastPlace)]
+    pub fn last_place(&self) -> String {
+        self.place.borrow().clone()
     }
 
     /// `{scenario, function, step, steps, line, label, depth, status, …}`.
@@ -191,6 +217,7 @@ impl Playground {
     pub fn relayout(&self, width: f64) {
         if let Ok(mut page) = self.page.try_borrow_mut() {
             page.relayout(width);
+            events::say_failure(&mut page);
         }
     }
 
@@ -261,15 +288,7 @@ impl Playground {
     #[wasm_bindgen(js_name = setLang)]
     pub fn set_lang(&self, lang: &str) -> Result<(), JsError> {
         let lang = Lang::parse(lang).ok_or_else(|| js_err(format!("unknown language {lang:?}")))?;
-        // Re-entrant when our own draw sets the element's lang attribute: nothing to do.
-        match self.page.try_borrow_mut() {
-            Ok(mut p) => {
-                p.session.set_lang(lang);
-                p.draw();
-                Ok(())
-            }
-            Err(_) => Ok(()),
-        }
+        self.apply(|s| s.set_lang(lang))
     }
 
     /// Show the `python` or the `rust` listing (position and breakpoints stay).
@@ -325,6 +344,12 @@ impl Playground {
         let result = change(&mut page.session).map_err(js_err);
         let moved = page.session.peek_changes().step;
         page.draw();
+        // (a change the page could not draw is still made: said to the caller)
+        let result = match page.failure.take() {
+            Some(why) => result.and(Err(js_err(format!("the page refused the playground's markup: {why}")))),
+            None => result,
+        };
+        events::remember(&self.place, &page);
         let answers = page.session.take_answers();
         let root = page.root.clone();
         drop(page);
@@ -338,7 +363,7 @@ impl Playground {
 
 impl Drop for Playground {
     fn drop(&mut self) {
-        events::unlisten(&self.page, &self.listeners);
+        events::unlisten(&self.root, &self.listeners);
     }
 }
 

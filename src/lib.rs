@@ -12,6 +12,8 @@
 //! - `render`: draws what changed in the session.
 //! - `events`: DOM events → session calls → draw → `playground-step`.
 //! - `callbacks`: the model and the process as JS functions.
+//! - `builtins`: the host page's clock and `innerHTML` as they were at
+//!   start, through `catch` bindings, and the Trusted Types policy.
 //! - `bench` (feature `bench` only): a heap counter for the benchmark.
 
 pub mod explore;
@@ -21,6 +23,8 @@ pub mod view;
 
 #[cfg(all(target_arch = "wasm32", feature = "bench"))]
 pub mod bench;
+#[cfg(target_arch = "wasm32")]
+mod builtins;
 #[cfg(target_arch = "wasm32")]
 pub mod callbacks;
 #[cfg(target_arch = "wasm32")]
@@ -35,23 +39,15 @@ mod render;
 #[cfg(target_arch = "wasm32")]
 pub use handle::Playground;
 
-/// Show Rust panics as a message in the page instead of a dead page.
+/// Capture the page's built-ins (see `builtins`) and say a Rust panic in
+/// the console. Nothing is put into the host page: the element shows the
+/// failure inside its own shadow root, where the error reaches it.
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen(start)]
 pub fn start() {
-    use wasm_bindgen::JsValue;
+    builtins::capture();
     std::panic::set_hook(Box::new(|info| {
         let message = format!("Agent Loop Playground crashed: {info}");
-        web_sys::console::error_1(&JsValue::from_str(&message));
-        if let Some(document) = web_sys::window().and_then(|w| w.document()) {
-            if let Ok(Some(body)) = document.query_selector("body") {
-                if let Ok(banner) = document.create_element("div") {
-                    banner.set_class_name("alp-crash");
-                    let _ = banner.set_attribute("role", "alert");
-                    banner.set_text_content(Some(&message));
-                    let _ = body.prepend_with_node_1(&banner);
-                }
-            }
-        }
+        web_sys::console::error_1(&wasm_bindgen::JsValue::from_str(&message));
     }));
 }

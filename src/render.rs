@@ -4,6 +4,7 @@
 //! panels, and of those only the ones whose markup differs from what is on
 //! screen, so a step that leaves a panel alone costs no DOM work there.
 
+use crate::builtins;
 use crate::dom;
 use crate::explore;
 use crate::figure::{self, Layout, Moment};
@@ -48,6 +49,9 @@ pub struct Page {
     pub show_compare: bool,
     /// `Some(compact)` until the width-dependent layout is set.
     unfitted: Option<bool>,
+    /// Markup the page refused (a host page's `innerHTML` that throws, a
+    /// Trusted Types policy it does not allow), until the caller takes it.
+    pub failure: Option<String>,
 }
 
 impl Page {
@@ -56,11 +60,8 @@ impl Page {
     /// the figure's layout is guessed without forcing a layout of the new
     /// markup; the element's resize observer corrects a wrong guess.
     pub fn new(root: HtmlElement, session: Session, compact: bool, width: f64) -> Page {
-        let _ = root.class_list().add_1("alp");
-        if compact {
-            let _ = root.class_list().add_1("alp-compact");
-        }
-        root.set_inner_html(&view::shell(session.presentation().heading_level));
+        let _ = root.class_list().add_2("alp", if compact { "alp-compact" } else { "alp" });
+        let failure = builtins::set_html(&root, &view::shell(session.presentation().heading_level)).err();
         if width > 0.0 {
             dom::fit_width(&root, compact, width);
         }
@@ -82,6 +83,7 @@ impl Page {
             layout: Layout::WIDE,
             show_compare: false,
             unfitted: (width <= 0.0).then_some(compact),
+            failure,
         };
         page.layout = Layout::for_element(width);
         page.draw();
@@ -151,11 +153,25 @@ impl Page {
             return;
         }
         if let Some(el) = self.q(selector) {
-            el.set_inner_html(html);
+            if !self.put(&el, html) {
+                // Not on screen: drawn again next time.
+                return;
+            }
         }
         match known {
             Some(i) => self.shown[i].1 = html.to_string(),
             None => self.shown.push((selector, html.to_string())),
+        }
+    }
+
+    /// `el.innerHTML = html`, keeping what the page refused. False when it did.
+    fn put(&mut self, el: &Element, html: &str) -> bool {
+        match builtins::set_html(el, html) {
+            Ok(()) => true,
+            Err(why) => {
+                self.failure.get_or_insert(why);
+                false
+            }
         }
     }
 
@@ -222,7 +238,7 @@ impl Page {
         let Some(error) = self.q(r#"[data-role="edit-error"]"#) else { return };
         let problems = edit_problems(&self.session);
         let items: String = problems.iter().map(|p| format!("<li>{}</li>", esc(p))).collect();
-        error.set_inner_html(&format!("<ul>{items}</ul>"));
+        self.put(&error, &format!("<ul>{items}</ul>"));
         dom::set_hidden(Some(error), problems.is_empty());
         // The panel's markup is no longer what `shown` remembers.
         self.shown.retain(|(part, _)| *part != ".alp-setup");
@@ -393,17 +409,18 @@ impl Page {
                 self.listing_cache.push(((f, c, lang), body));
             }
         }
-        panel.set_inner_html("");
+        self.put(&panel, "");
         let cached = self.listing_cache.iter().position(|(key, _)| *key == (function, code, lang));
         let body = match cached {
             Some(i) => Some(self.listing_cache.swap_remove(i).1),
-            None => self.root.owner_document().and_then(|d| d.create_element("div").ok()).inspect(|body| {
+            None => self.root.owner_document().and_then(|d| d.create_element("div").ok()).filter(|body| {
                 body.set_class_name("alp-listing-body");
-                body.set_inner_html(&view::listing_rows(listing_shown(code, function, lang), code, lang));
+                self.put(body, &view::listing_rows(listing_shown(code, function, lang), code, lang))
             }),
         };
-        if let Some(body) = body {
-            let _ = panel.append_child(&body);
+        match body {
+            Some(body) => drop(panel.append_child(&body)),
+            None => self.shown_listing = None, // (drawn again next time)
         }
         self.shown_lang = Some(lang);
         self.draw_reveal();
@@ -423,7 +440,7 @@ impl Page {
             return;
         }
         let view = step_view(&self.session);
-        self.mark_current_row(view.current);
+        self.current_row = dom::mark_row(&self.root, self.current_row.take(), view.current);
         let s = &self.session;
         let (lang, trace) = (s.lang(), s.replay().trace());
         let moment = Moment {
@@ -476,25 +493,6 @@ impl Page {
         }
         if figure_changed && view.started {
             dom::scroll_to_change(self.q(".alp-figure"));
-        }
-    }
-}
-
-impl Page {
-    /// Exactly one row is marked as the line about to run.
-    fn mark_current_row(&mut self, current: Option<(Function, u32)>) {
-        if let Some(old) = self.current_row.take() {
-            let _ = old.remove_attribute("aria-current");
-        }
-        for stale in dom::all(&self.root, r#"[aria-current="step"]"#) {
-            let _ = stale.remove_attribute("aria-current");
-        }
-        if let Some((function, line)) = current {
-            let sel = format!(r#".alp-row[data-function="{}"][data-line="{line}"]"#, function.name());
-            if let Some(row) = self.q(&sel) {
-                let _ = row.set_attribute("aria-current", "step");
-                self.current_row = Some(row);
-            }
         }
     }
 }

@@ -293,6 +293,15 @@ class AgentLoopPlayground extends HTMLElement {
     this._process = null;
     this._generation = 0;
     this._srcGeneration = 0; // the last src= value wins: older arrivals are dropped
+    // Calls into the playground and DOM events inside it now running: when
+    // none is and the playground still says it is busy, an error in the page
+    // unwound through it and left it so (see _revive).
+    this._calls = 0;
+    this._events = 0;
+    this._deferred = new Set(); // attributes set while it was busy
+    this._files = []; // src= files that arrived, and scenarios given to addScenario
+    this._added = [];
+    this._listings = [];
   }
 
   // The shadow root: the element's stylesheet and the playground's container.
@@ -345,19 +354,44 @@ class AgentLoopPlayground extends HTMLElement {
     const width = this.getBoundingClientRect().width;
     // (compact="off" reads as absent)
     const compact = this.hasAttribute("compact") && this.getAttribute("compact") !== "off";
+    performance.mark("alp:construct");
     this._placeKey = placeKey(this);
     this._placeAttrs = attrsOf(this);
-    const place = takePlace(this._placeKey, this._placeAttrs);
+    this._files = files;
+    this._listings = listings;
+    this._compact = compact;
+    if (!this._build(takePlace(this._placeKey, this._placeAttrs), { width, compact })) return;
+    this._placeScenario = this._pg.state()?.scenario;
+    for (const late of pending.filter((p) => !p.file)) {
+      late.promise.then((file) => this._addFile(file, srcGeneration));
+    }
+    if (srcChanged) this._loadSrc(this.getAttribute("src") || "");
+    // A narrow element (a phone, a course's side column) gets a narrow figure.
+    // (its width comes with the entry: nothing is measured again)
+    this._resize = new ResizeObserver((entries) => {
+      const width = entries[entries.length - 1].contentRect.width;
+      cancelAnimationFrame(this._resizeFrame);
+      this._resizeFrame = requestAnimationFrame(() => this._pg && this._call("relayout", width));
+    });
+    this._resize.observe(this);
+    performance.mark("alp:ready");
+    this.dispatchEvent(new CustomEvent("playground-ready", { bubbles: true, detail: this.state() }));
+  }
+
+  // The playground itself, in a fresh container: at the start (`place`: a
+  // place kept across a navigation) or again after an error in the page
+  // killed the one before (`restarted`: what failed). False if it failed.
+  _build(place, { width = 0, compact = false, restarted = "" } = {}) {
+    this._calls++; // (what the playground calls meanwhile runs inside this)
     try {
-      performance.mark("alp:construct");
-      this._pg = new Playground(this._container(), {
-        doubles: fixtureDoubles,
+      const pg = new Playground(this._container(), {
+        doubles: (script) => this._counted(fixtureDoubles(script)),
         function: this.getAttribute("function") || "",
         program: this.getAttribute("program") || "",
         compare: this.getAttribute("compare") || "",
         scenario: this.getAttribute("scenario") || "",
         // The element's own lang, else the page's when it is one the playground speaks.
-        lang: this.getAttribute("lang") || (/^(zh|en)\b/i.test(document.documentElement.lang) ? document.documentElement.lang : "zh"),
+        lang: (place && place.lang) || this.getAttribute("lang") || (/^(zh|en)\b/i.test(document.documentElement.lang) ? document.documentElement.lang : "zh"),
         breakpoints: place ? place.breakpoints.join(",") : this.getAttribute("breakpoints") || "",
         controls: this.getAttribute("controls") || "",
         compact: compact ? "1" : "",
@@ -366,34 +400,144 @@ class AgentLoopPlayground extends HTMLElement {
         memoryBudget: this.getAttribute("memory-budget") || "",
         headingLevel: this.getAttribute("heading-level") || "",
         theme: this.getAttribute("theme") || "",
-        files,
-        listings,
+        files: this._files,
+        listings: this._listings,
         predict: this.hasAttribute("predict") ? "1" : "",
         // The figure's layout is guessed from this (the page around is laid out already).
         width,
-        step: place ? (place.step === null ? "" : String(place.step)) : this.getAttribute("step") || "",
+        step: place && !restarted ? (place.step === null ? "" : String(place.step)) : this.getAttribute("step") || "",
+        restarted,
       });
-      this._placeScenario = this._pg.state()?.scenario;
-      for (const late of pending.filter((p) => !p.file)) {
-        late.promise.then((file) => this._addFile(file, srcGeneration));
-      }
-      if (srcChanged) this._loadSrc(this.getAttribute("src") || "");
-      // A narrow element (a phone, a course's side column) gets a narrow figure.
-      // (its width comes with the entry: nothing is measured again)
-      this._resize = new ResizeObserver((entries) => {
-        const width = entries[entries.length - 1].contentRect.width;
-        cancelAnimationFrame(this._resizeFrame);
-        this._resizeFrame = requestAnimationFrame(() => this._pg && this._pg.relayout(width));
-      });
-      this._resize.observe(this);
-      if (this._model) this._pg.setModel(this._model);
-      if (this._process) this._pg.setProcess(this._process);
+      this._pg = pg;
+      this._watchEvents();
+      if (this._model) pg.setModel(this._model);
+      if (this._process) pg.setProcess(this._process);
+      if (restarted) this._backTo(place);
+      return true;
     } catch (error) {
+      this._pg = null;
       this._fail(error && error.message ? error.message : String(error));
-      return;
+      return false;
+    } finally {
+      this._calls--;
     }
-    performance.mark("alp:ready");
-    this.dispatchEvent(new CustomEvent("playground-ready", { bubbles: true, detail: this.state() }));
+  }
+
+  // After a restart: the scenarios given since, then the scenario and step
+  // the learner was at (an edited version is not kept: its start).
+  _backTo(place) {
+    for (const fixture of this._added) {
+      try {
+        this._pg.addScenario(fixture);
+      } catch {}
+    }
+    if (!place) return;
+    try {
+      if (this._pg.state().scenario !== place.scenario) this._pg.load(place.scenario);
+      if (place.started && !place.whatIf) this._pg.seek(place.step);
+    } catch {}
+  }
+
+  // A model or process the playground calls, counted as a call in progress.
+  _countedFn(fn) {
+    if (typeof fn !== "function") return fn;
+    const counted = (...args) => {
+      this._calls++;
+      try {
+        return fn(...args);
+      } finally {
+        this._calls--;
+      }
+    };
+    counted.original = fn.original;
+    return counted;
+  }
+  _counted(doubles) {
+    if (!doubles || typeof doubles !== "object") return doubles;
+    return { ...doubles, model: this._countedFn(doubles.model), process: this._countedFn(doubles.process) };
+  }
+
+  // DOM events inside the playground are counted while its own listeners
+  // run: one before them (capture, on the shadow root), one after them (on
+  // the container, added after the playground's own). An event that finds
+  // the playground dead starts it again instead.
+  _watchEvents() {
+    const box = this._container();
+    for (const type of ["click", "change", "input", "keydown"]) {
+      if (!this._watching) {
+        this.shadowRoot.addEventListener(type, (event) => {
+          if (this._pg && this._dead()) {
+            event.stopImmediatePropagation();
+            this._revive("");
+            this._rebuild();
+            return;
+          }
+          this._events++;
+        }, true);
+      }
+      box.addEventListener(type, () => { this._events = Math.max(0, this._events - 1); });
+    }
+    this._watching = true;
+  }
+
+  // Busy with nothing of ours running: an error in the page unwound through
+  // the playground and left it borrowed for good.
+  _dead() {
+    return this._calls === 0 && this._events === 0 && this._pg.isBusy();
+  }
+
+  // Start a new playground where the dead one was, with a notice saying
+  // what failed: after the task that killed it (the page may still be
+  // broken while it runs), or at the next call, whichever comes first.
+  _revive(error) {
+    const old = this._pg;
+    let place = null;
+    try {
+      place = JSON.parse(old.lastPlace());
+    } catch {}
+    this._pg = null;
+    try {
+      old.free();
+    } catch {}
+    const what = error && error.message ? error.message : String(error || "");
+    this._lost = { place, restarted: (what || "an error in a script of the page").slice(0, 500) };
+    setTimeout(() => this._lost && this.isConnected && this._rebuild(), 0);
+  }
+
+  // One try at the restart; a failed one says why in the element and is
+  // tried again at the next call.
+  _rebuild() {
+    const { place, restarted } = this._lost;
+    // (the dead one's container and its listeners, or the last try's message)
+    this.shadowRoot.querySelector(".alp-root")?.remove();
+    const width = this.getBoundingClientRect().width;
+    if (this._build(place, { width, compact: this._compact, restarted })) {
+      this._lost = null;
+      this._followScheme();
+    }
+  }
+
+  // Every call into the playground: a throw that leaves it dead starts it
+  // again (and the caller still hears the error); a trap of the module
+  // itself is said in the element.
+  _call(name, ...args) {
+    const pg = this._need();
+    let failed = null;
+    this._calls++;
+    try {
+      return pg[name](...args);
+    } catch (error) {
+      failed = error;
+      throw error;
+    } finally {
+      this._calls--;
+      if (failed && failed instanceof WebAssembly.RuntimeError) {
+        this._pg = null;
+        this._fail(`the module stopped (${failed.message}); reload the page`);
+      } else if (failed && this._pg === pg && this._dead()) {
+        this._revive(failed);
+      }
+    }
   }
 
   // Freed only if it is still out of the page after this task: moving an
@@ -449,15 +593,17 @@ class AgentLoopPlayground extends HTMLElement {
   // scenario the element asks for opens it, unless the learner has started.
   _addFile(file, srcGeneration) {
     if (srcGeneration !== this._srcGeneration || !this._pg) return;
+    // (kept for a restart, which reads every file again)
+    this._files.push(file);
     try {
       if (file.text === undefined) {
-        this._pg.fileUnreadable(file.name, file.error, file.detail);
+        this._call("fileUnreadable", file.name, file.error, file.detail);
         return;
       }
-      const id = this._pg.addScenarioFile(file.name, file.text);
+      const id = this._call("addScenarioFile", file.name, file.text);
       const now = this._pg.state();
       if (id === this.getAttribute("scenario") && now && now.scenario !== id && now.scenario === this._placeScenario && !now.started) {
-        this._pg.load(id);
+        this._call("load", id);
         this._placeScenario = id;
       }
     } catch {
@@ -469,18 +615,44 @@ class AgentLoopPlayground extends HTMLElement {
   attributeChangedCallback(name, oldValue, value) {
     if (name === "height") this._applyHeight(value);
     if (name === "theme") this._followScheme();
-    if (name === "predict" && this._pg && (oldValue === null) !== (value === null)) {
-      this._pg.setPredict(value !== null);
+    if (name === "src" && this._pg && value !== null && oldValue !== value) this._loadSrc(value);
+    if (!this._pg || oldValue === value || !["predict", "scenario", "lang", "listing"].includes(name)) return;
+    if (name !== "predict" && value === null) return;
+    // Set from inside one of the playground's own callbacks (a model that
+    // sets el.lang): applied once the update is over.
+    if (this._pg.isBusy()) {
+      if (!this._deferred.size) queueMicrotask(() => this._applyDeferred());
+      this._deferred.add(name);
       return;
     }
-    if (!this._pg || oldValue === value || value === null) return;
+    this._applyAttribute(name);
+  }
+
+  // An attribute's value now, given to the playground (a bad one is said in the console).
+  _applyAttribute(name) {
+    const value = this.getAttribute(name);
     try {
-      if (name === "scenario") this.load(value);
-      if (name === "lang") this._pg.setLang(value);
-      if (name === "listing") this._pg.setListing(value);
-      if (name === "src") this._loadSrc(value);
+      if (name === "predict") this._call("setPredict", value !== null);
+      else if (value === null) return;
+      else if (name === "scenario") this._call("load", value);
+      else if (name === "lang") this._call("setLang", value);
+      else if (name === "listing") this._call("setListing", value);
     } catch (error) {
       console.warn(`agent-loop-playground: ${name}=${value}: ${error.message || error}`);
+    }
+  }
+
+  _applyDeferred() {
+    if (!this._pg) return this._deferred.clear();
+    // Still busy (a callback that runs long, or a chain of them): after this task.
+    if (this._pg.isBusy() && !this._dead()) return void setTimeout(() => this._applyDeferred(), 0);
+    const names = [...this._deferred];
+    this._deferred.clear();
+    const now = this._pg.state() || {};
+    for (const name of names) {
+      const value = this.getAttribute(name);
+      const same = name === "predict" ? now.predict === (value !== null) : name === "lang" ? now.lang === value : false;
+      if (!same) this._applyAttribute(name);
     }
   }
 
@@ -495,6 +667,9 @@ class AgentLoopPlayground extends HTMLElement {
   }
 
   _need() {
+    if (this._pg && this._dead()) this._revive("");
+    if (!this._pg && this._lost) this._rebuild();
+    if (!this._pg && this._lost) throw new Error("agent-loop-playground could not be started again (the element says why)");
     if (!this._pg) throw new Error("agent-loop-playground is not ready yet (wait for playground-ready)");
     return this._pg;
   }
@@ -510,23 +685,31 @@ class AgentLoopPlayground extends HTMLElement {
     return this._pg !== null;
   }
   state() {
+    if ((this._pg && this._dead()) || this._lost) {
+      try {
+        this._need();
+      } catch {}
+    }
     return this._pg ? this._pg.state() : null;
   }
   command(name) {
-    return this._need().command(text(name, "command name"));
+    return this._call("command", text(name, "command name"));
   }
   toggleBreakpoint(fn, line) {
     if (typeof line !== "number" && typeof line !== "string") throw new TypeError("line must be a line number or a label");
-    return this._need().toggleBreakpoint(text(fn, "function"), line);
+    return this._call("toggleBreakpoint", text(fn, "function"), line);
   }
   load(scenarioId) {
-    return this._need().load(text(scenarioId, "scenario id"));
+    return this._call("load", text(scenarioId, "scenario id"));
   }
   setListing(name) {
-    return this._need().setListing(text(name, "listing"));
+    return this._call("setListing", text(name, "listing"));
   }
   addScenario(fixture) {
-    return this._need().addScenario(typeof fixture === "string" ? fixture : JSON.stringify(fixture));
+    const given = typeof fixture === "string" ? fixture : JSON.stringify(fixture);
+    const id = this._call("addScenario", given);
+    this._added.push(given); // (kept for a restart)
+    return id;
   }
   get predict() {
     return this.hasAttribute("predict");
@@ -536,40 +719,49 @@ class AgentLoopPlayground extends HTMLElement {
   }
   answer(choice) {
     if (!Number.isInteger(choice) || choice < 0) throw new TypeError("choice must be the index of a choice (0 is the first)");
-    return this._need().answer(choice);
+    return this._call("answer", choice);
   }
   tryAgain() {
-    return this._need().tryAgain();
+    return this._call("tryAgain");
   }
   whatIf(edit) {
     if (edit !== null && edit !== undefined && (typeof edit !== "object" || Array.isArray(edit))) {
       throw new TypeError("whatIf takes {model: [...], process: ...} or null");
     }
-    return this._need().whatIf(edit ?? null);
+    return this._call("whatIf", edit ?? null);
   }
   // The edit the version on screen was made with, or null (a link to it).
   currentEdit() {
-    return this._need().currentEdit();
+    return this._call("currentEdit");
   }
   currentStep() {
-    return this._need().currentStep();
+    return this._call("currentStep");
   }
   outcome() {
-    return this._need().outcome();
+    return this._call("outcome");
   }
   get model() {
     return this._model ? this._model.original : null;
   }
   set model(fn) {
-    this._model = synchronous(fn, "model");
-    if (this._pg) this._pg.setModel(this._model);
+    this._model = this._countedFn(synchronous(fn, "model"));
+    this._setDouble("setModel", "_model");
   }
   get process() {
     return this._process ? this._process.original : null;
   }
   set process(fn) {
-    this._process = synchronous(fn, "process");
-    if (this._pg) this._pg.setProcess(this._process);
+    this._process = this._countedFn(synchronous(fn, "process"));
+    this._setDouble("setProcess", "_process");
+  }
+  // Set from inside a callback: given to the playground once the update is over.
+  _setDouble(method, field) {
+    if (!this._pg) return;
+    if (this._pg.isBusy() && !this._dead()) {
+      queueMicrotask(() => this._setDouble(method, field));
+      return;
+    }
+    this._call(method, this[field]);
   }
   get lang() {
     return this.getAttribute("lang") || "";

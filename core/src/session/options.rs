@@ -67,6 +67,9 @@ pub struct Options {
     pub predict: bool,
     /// Where to start: a step number or a label (`loop.save_results`).
     pub step: String,
+    /// Why the element started this playground again (an error in the page
+    /// killed the one before): said in a notice. Empty: a first start.
+    pub restarted: String,
 }
 
 /// The options as typed values, and what was wrong with them.
@@ -138,6 +141,10 @@ impl Settings {
         let lang = Lang::parse(lang_given).unwrap_or_else(Lang::default_lang);
         if !lang_given.is_empty() && Lang::parse(lang_given).is_none() {
             notice("notice_lang", lang_given);
+        }
+        if !options.restarted.trim().is_empty() {
+            let detail = options.restarted.trim().chars().take(500).collect();
+            notices.push(Notice { key: "notice_restarted", values: vec![("detail", detail)] });
         }
         let scope = read_scope(options, &mut notices);
         let scenario = Some(options.scenario.trim()).filter(|s| !s.is_empty()).map(str::to_string);
