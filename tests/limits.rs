@@ -167,3 +167,51 @@ fn a_trace_that_grows_too_large_stops_at_its_memory_budget() {
     assert_eq!(trace.error.as_ref().map(|e| e.kind.as_str()), Some("memory_budget"));
     assert!(process.0 < 1000, "stopped early ({} runs)", process.0);
 }
+
+/// A clock that moves only when a callout moves it (a model that takes
+/// `SLOW_MS` of the page's time for every reply).
+static SLOW_NOW: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+const SLOW_MS: u64 = 500;
+fn slow_clock() -> f64 {
+    SLOW_NOW.load(std::sync::atomic::Ordering::Relaxed) as f64
+}
+
+#[test]
+fn a_slow_model_is_stopped_after_the_call_that_ran_out_the_time() {
+    use agent_loop_core::trace::Limits;
+    struct Slow(u64);
+    impl Model for Slow {
+        fn create(&mut self, r: &agent_loop_core::protocol::Request) -> Result<Value, ModelError> {
+            SLOW_NOW.fetch_add(SLOW_MS, std::sync::atomic::Ordering::Relaxed);
+            self.0 += 1;
+            Forever(self.0).create(r)
+        }
+    }
+    let limits = Limits { steps: 2_000_000, millis: Some(2000.0), bytes: None, clock: slow_clock };
+    let mut model = Slow(0);
+    let trace = record(&loop_scenario(100_000), &mut model, &mut Ok0, limits);
+    assert_eq!(trace.error.as_ref().map(|e| e.kind.as_str()), Some("time_budget"));
+    // 2 s of budget at 0.5 s a call: the fourth call runs it out, and no fifth is made
+    // (read every 256 steps only, the clock let 7 calls through).
+    assert_eq!(model.0, 4, "calls made");
+}
+
+#[test]
+fn what_the_model_brings_into_the_record_counts_against_the_memory_budget() {
+    use agent_loop_core::trace::Limits;
+    /// Replies of a megabyte of text, asking for another run each time.
+    struct Wordy(u64);
+    impl Model for Wordy {
+        fn create(&mut self, _: &agent_loop_core::protocol::Request) -> Result<Value, ModelError> {
+            self.0 += 1;
+            Ok(json!({"stop_reason": "tool_use", "content": [
+                {"type": "text", "text": "w".repeat(1 << 20)},
+                {"type": "tool_use", "id": format!("c{}", self.0), "name": "run_main", "input": {}}]}))
+        }
+    }
+    let limits = Limits { steps: 2_000_000, millis: None, bytes: Some(8 << 20), clock: ticking };
+    let mut model = Wordy(0);
+    let trace = record(&loop_scenario(1_000), &mut model, &mut Ok0, limits);
+    assert_eq!(trace.error.as_ref().map(|e| e.kind.as_str()), Some("memory_budget"));
+    assert!((8..=10).contains(&model.0), "8 MB of budget, 1 MB a reply: {} replies", model.0);
+}

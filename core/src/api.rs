@@ -29,6 +29,7 @@
 
 use crate::protocol::{Model, ModelError, Request};
 use serde_json::Value;
+use std::collections::BTreeSet;
 
 /// The name a client gives the API's 400 (`anthropic.BadRequestError`).
 pub const BAD_REQUEST: &str = "BadRequestError";
@@ -59,6 +60,8 @@ pub fn refusal_from(request: &Request, known: usize) -> Option<String> {
 /// Rule 3: the tool definitions.
 fn tools_refusal(tools: &Value) -> Option<String> {
     let tools = tools.as_array().map(Vec::as_slice).unwrap_or_default();
+    // (sets, not scans: a reply of 100,000 blocks is checked in linear time)
+    let mut names = BTreeSet::new();
     for (i, tool) in tools.iter().enumerate() {
         let name = tool["name"].as_str().unwrap_or("");
         let valid = (1..=64).contains(&name.len())
@@ -69,7 +72,7 @@ fn tools_refusal(tools: &Value) -> Option<String> {
         if !tool["input_schema"].is_object() {
             return Some(format!("tools.{i}.input_schema: Field required"));
         }
-        if tools[..i].iter().any(|t| t["name"] == tool["name"]) {
+        if !names.insert(name) {
             return Some("tools: Tool names must be unique.".into());
         }
     }
@@ -141,15 +144,15 @@ fn pairing_refusal(messages: &[Value], i: usize) -> Option<String> {
         .filter(|b| b["type"] == "tool_result")
         .map(|b| b["tool_use_id"].as_str().unwrap_or(""))
         .collect();
-    let asked = if i > 0 { requested(i - 1) } else { Vec::new() };
-    if let Some((j, id)) = answered.iter().enumerate().find(|(_, id)| !asked.contains(id)) {
+    let asked: BTreeSet<&str> = if i > 0 { requested(i - 1).into_iter().collect() } else { BTreeSet::new() };
+    if let Some((j, id)) = answered.iter().enumerate().find(|(_, id)| !asked.contains(*id)) {
         return Some(format!(
             "messages.{i}.content.{j}: unexpected `tool_use_id` found in `tool_result` blocks: {id}. \
              Each `tool_result` block must have a corresponding `tool_use` block in the previous message."
         ));
     }
     let ids = requested(i);
-    let next: Vec<&str> = match messages.get(i + 1) {
+    let next: BTreeSet<&str> = match messages.get(i + 1) {
         Some(next) => blocks(next)
             .iter()
             .filter(|b| b["type"] == "tool_result")
@@ -157,7 +160,7 @@ fn pairing_refusal(messages: &[Value], i: usize) -> Option<String> {
             .collect(),
         None => return None,
     };
-    let missing: Vec<&str> = ids.iter().copied().filter(|id| !next.contains(id)).collect();
+    let missing: Vec<&str> = ids.iter().copied().filter(|id| !next.contains(*id)).collect();
     (!missing.is_empty()).then(|| {
         format!(
             "messages.{i}: `tool_use` ids were found without `tool_result` blocks immediately after: {}. \
@@ -233,7 +236,13 @@ impl Model for Checked<'_> {
             return Err(bad_request(message));
         }
         (self.known, self.tools) = (request.messages.len(), request.tools.clone());
-        self.model.create(request)
+        let reply = self.model.create(request);
+        let bytes = match &reply {
+            Ok(value) => crate::trace::json_bytes(value),
+            Err(e) => e.name.len() + e.message.len(),
+        };
+        crate::trace::called_out(bytes);
+        reply
     }
 }
 

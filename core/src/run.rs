@@ -6,7 +6,7 @@
 
 use crate::i18n::Lang;
 use crate::programs::{self, Inputs, Script};
-use crate::protocol::{Model, Process, Setup};
+use crate::protocol::{Model, Process, ProcessOutcome, Seconds, Setup};
 use crate::scenario::{Expect, Scenario};
 use crate::trace::{self, Cut, Function, Limits, LocalsTable, Recording, Step};
 use serde_json::{json, Map, Value};
@@ -157,6 +157,21 @@ pub fn record_scenario(scenario: &Scenario) -> Trace {
     record(scenario, &mut model, &mut process, trace::STEP_CAP)
 }
 
+/// A process whose runs are callouts (see [`trace::called_out`]).
+struct Counted<'a>(&'a mut dyn Process);
+
+impl Process for Counted<'_> {
+    fn run(&mut self, command: &[&str], timeout: Seconds) -> ProcessOutcome {
+        let outcome = self.0.run(command, timeout);
+        trace::called_out(match &outcome {
+            ProcessOutcome::Exited { stdout, stderr, .. } => 16 + stdout.len() + stderr.len(),
+            ProcessOutcome::TimedOut => 16,
+            ProcessOutcome::CannotStart(why) => 16 + why.len(),
+        });
+        outcome
+    }
+}
+
 /// Record `scenario` against any model and process, within `limits` (a
 /// step cap alone, or [`Limits`] with time and memory budgets).
 pub fn record(
@@ -172,6 +187,7 @@ pub fn record(
     let program = programs::of(scenario.function);
     // Every request goes through the API's checks before the model reads it.
     let mut model = crate::api::Checked::new(model);
+    let process = &mut Counted(process);
     let (ran, rec) =
         trace::recording(limits, || (program.run)(scenario.function, &inputs, &mut model, process));
     let Recording { steps, locals, output, cut } = rec;

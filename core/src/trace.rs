@@ -288,8 +288,11 @@ struct Recorder {
     record_len: u32,
     limits: Limits,
     started: f64,
-    /// Bytes the trace holds so far (an estimate: steps, locals, output).
+    /// Bytes the trace holds so far (an estimate: steps, locals, output,
+    /// and what the callouts brought into the record).
     bytes: usize,
+    /// A callout just returned: the clock is read at the next step.
+    clock_due: bool,
     /// The function of the last frame entered.
     last_function: Function,
 }
@@ -311,6 +314,7 @@ pub fn recording<R>(limits: impl Into<Limits>, body: impl FnOnce() -> R) -> (R, 
         limits,
         started,
         bytes: 0,
+        clock_due: false,
         last_function: Function::named(""),
     };
     let outer = RECORDER.with(|r| r.borrow_mut().replace(fresh));
@@ -320,6 +324,27 @@ pub fn recording<R>(limits: impl Into<Limits>, body: impl FnOnce() -> R) -> (R, 
     rec.steps.shrink_to_fit();
     rec.locals.finish();
     (value, rec)
+}
+
+/// A model or process call just returned with `bytes` of data for the
+/// record: they count against the memory budget, and the clock is read at
+/// the next step (a slow callback is stopped after the call it is in,
+/// not 256 steps later).
+pub fn called_out(bytes: usize) {
+    with_recorder(|r| {
+        r.bytes = r.bytes.saturating_add(bytes);
+        r.clock_due = true;
+    });
+}
+
+/// Bytes a JSON value holds, roughly (its strings and 16 per value).
+pub fn json_bytes(value: &Value) -> usize {
+    16 + match value {
+        Value::String(s) => s.len(),
+        Value::Array(items) => items.iter().map(json_bytes).sum(),
+        Value::Object(map) => map.iter().map(|(k, v)| k.len() + json_bytes(v)).sum(),
+        _ => 0,
+    }
 }
 
 /// True once a budget ran out: adapters stop calling out.
@@ -402,8 +427,8 @@ fn with_recorder<T>(f: impl FnOnce(&mut Recorder) -> T) -> Option<T> {
 
 impl Recorder {
     /// The budget that has run out, if any. The clock is read every 256
-    /// steps only.
-    fn over(&self) -> Option<(Cut, Value)> {
+    /// steps, and at the first step after a callout.
+    fn over(&mut self) -> Option<(Cut, Value)> {
         let l = &self.limits;
         if self.rec.steps.len() + 1 >= l.steps {
             return Some((Cut::Steps, Value::from(l.steps as u64)));
@@ -411,7 +436,8 @@ impl Recorder {
         if let Some(bytes) = l.bytes.filter(|b| self.bytes >= *b) {
             return Some((Cut::Memory, Value::from(bytes as u64)));
         }
-        let millis = l.millis.filter(|_| self.rec.steps.len().is_multiple_of(256));
+        let due = std::mem::take(&mut self.clock_due) || self.rec.steps.len().is_multiple_of(256);
+        let millis = l.millis.filter(|_| due);
         millis.filter(|m| (l.clock)() - self.started >= *m).map(|m| (Cut::Time, Value::from(m)))
     }
 
