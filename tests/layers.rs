@@ -66,7 +66,7 @@ const PAGE: Crate = Crate {
         &["markup"],
         &["figure", "explore"],
         &["view"],
-        &["callbacks", "bench", "dom"],
+        &["callbacks", "bench", "dom", "builtins"],
         &["render"],
         &["events"],
         &["handle"],

@@ -236,13 +236,7 @@ impl Model for Checked<'_> {
             return Err(bad_request(message));
         }
         (self.known, self.tools) = (request.messages.len(), request.tools.clone());
-        let reply = self.model.create(request);
-        let bytes = match &reply {
-            Ok(value) => crate::trace::json_bytes(value),
-            Err(e) => e.name.len() + e.message.len(),
-        };
-        crate::trace::called_out(bytes);
-        reply
+        self.model.create(request)
     }
 }
 

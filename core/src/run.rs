@@ -157,10 +157,31 @@ pub fn record_scenario(scenario: &Scenario) -> Trace {
     record(scenario, &mut model, &mut process, trace::STEP_CAP)
 }
 
-/// A process whose runs are callouts (see [`trace::called_out`]).
-struct Counted<'a>(&'a mut dyn Process);
+/// Bytes a JSON value holds, roughly (its strings and 16 per value).
+fn json_bytes(value: &Value) -> usize {
+    16 + match value {
+        Value::String(s) => s.len(),
+        Value::Array(items) => items.iter().map(json_bytes).sum(),
+        Value::Object(map) => map.iter().map(|(k, v)| k.len() + json_bytes(v)).sum(),
+        _ => 0,
+    }
+}
 
-impl Process for Counted<'_> {
+/// A model or process whose calls are callouts (see [`trace::called_out`]).
+struct Counted<'a, T: ?Sized>(&'a mut T);
+
+impl Model for Counted<'_, dyn Model + '_> {
+    fn create(&mut self, request: &crate::protocol::Request) -> Result<Value, crate::protocol::ModelError> {
+        let reply = self.0.create(request);
+        trace::called_out(match &reply {
+            Ok(value) => json_bytes(value),
+            Err(e) => 16 + e.name.len() + e.message.len(),
+        });
+        reply
+    }
+}
+
+impl Process for Counted<'_, dyn Process + '_> {
     fn run(&mut self, command: &[&str], timeout: Seconds) -> ProcessOutcome {
         let outcome = self.0.run(command, timeout);
         trace::called_out(match &outcome {
@@ -186,7 +207,8 @@ pub fn record(
     let inputs = inputs_of(scenario, &setup);
     let program = programs::of(scenario.function);
     // Every request goes through the API's checks before the model reads it.
-    let mut model = crate::api::Checked::new(model);
+    let mut checked = crate::api::Checked::new(model);
+    let mut model = Counted(&mut checked as &mut dyn Model);
     let process = &mut Counted(process);
     let (ran, rec) =
         trace::recording(limits, || (program.run)(scenario.function, &inputs, &mut model, process));

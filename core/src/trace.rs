@@ -337,16 +337,6 @@ pub fn called_out(bytes: usize) {
     });
 }
 
-/// Bytes a JSON value holds, roughly (its strings and 16 per value).
-pub fn json_bytes(value: &Value) -> usize {
-    16 + match value {
-        Value::String(s) => s.len(),
-        Value::Array(items) => items.iter().map(json_bytes).sum(),
-        Value::Object(map) => map.iter().map(|(k, v)| k.len() + json_bytes(v)).sum(),
-        _ => 0,
-    }
-}
-
 /// True once a budget ran out: adapters stop calling out.
 pub fn over_limit() -> bool {
     RECORDER.with(|r| r.borrow().as_ref().is_some_and(|r| r.rec.cut.is_some()))
