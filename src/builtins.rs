@@ -61,21 +61,40 @@ fn policy(global: &JsValue) -> Option<(JsValue, Function)> {
     Some((policy, create_html))
 }
 
-/// Read the built-ins once, at module start.
+/// Read the built-ins once, at module start (`#[wasm_bindgen(start)]`).
 pub fn capture() {
+    BUILTINS.with(|b| *b.borrow_mut() = Some(read()));
+}
+
+fn read() -> Builtins {
     let global: JsValue = js_sys::global().into();
     let now = get(&global, "Date").and_then(|d| get(&d, "now")).and_then(|f| f.dyn_into().ok());
-    let builtins = Builtins { now, inner_html: inner_html_setter(&global), create_html: policy(&global) };
-    BUILTINS.with(|b| *b.borrow_mut() = Some(builtins));
+    Builtins { now, inner_html: inner_html_setter(&global), create_html: policy(&global) }
+}
+
+/// `f` over the captured built-ins; read now if the start function did not
+/// run (a test harness that calls exports directly).
+fn with<R>(f: impl FnOnce(&Builtins) -> R) -> R {
+    BUILTINS.with(|b| {
+        if b.borrow().is_none() {
+            let read = read();
+            b.borrow_mut().get_or_insert(read);
+        }
+        // (shared: a setter the page replaced may call back into the module)
+        let b = b.borrow();
+        match b.as_ref() {
+            Some(b) => f(b),
+            None => f(&Builtins { now: None, inner_html: None, create_html: None }),
+        }
+    })
 }
 
 /// Milliseconds since the epoch from the page's original clock; NaN when
 /// there is none or it throws (the recording's step and call caps still
 /// bound it; only the time budget cannot be told).
 pub fn now() -> f64 {
-    BUILTINS.with(|b| {
-        let b = b.borrow();
-        let Some(now) = b.as_ref().and_then(|b| b.now.as_ref()) else { return f64::NAN };
+    with(|b| {
+        let Some(now) = b.now.as_ref() else { return f64::NAN };
         now.call0(&JsValue::UNDEFINED).ok().and_then(|t| t.as_f64()).unwrap_or(f64::NAN)
     })
 }
@@ -83,9 +102,7 @@ pub fn now() -> f64 {
 /// Put `html` (escaped markup the playground built) into `el`. Err: what
 /// the page answered instead.
 pub fn set_html(el: &Element, html: &str) -> Result<(), String> {
-    BUILTINS.with(|b| {
-        let b = b.borrow();
-        let b = b.as_ref().ok_or("the module has not started")?;
+    with(|b| {
         let value = match &b.create_html {
             Some((policy, create)) => {
                 create.call1(policy, &JsValue::from_str(html)).map_err(|e| describe(&e))?
