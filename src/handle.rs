@@ -193,8 +193,21 @@ impl Playground {
                 .and_then(Scenario::from_value),
         };
         let mut id = String::new();
+        // (the picker is drawn once for a run of calls: `flush`, which the
+        // element calls once the calling script is done)
+        if let Ok(mut page) = self.page.try_borrow_mut() {
+            page.defer_catalogue = true;
+        }
         self.update(|s| s.add_file(agent_loop_core::session::ADDED, parsed, None).map(|added| id = added))?;
         Ok(id)
+    }
+
+    /// Draw what a run of `addScenario` calls left to draw (the picker).
+    pub fn flush(&self) -> Result<(), JsError> {
+        let mut page = self.page.try_borrow_mut().map_err(|_| busy())?;
+        page.flush();
+        events::say_failure(&mut page);
+        Ok(())
     }
 
     /// Add the text of a scenario file fetched from `name` (`src=`); its

@@ -13,7 +13,7 @@ use crate::view;
 use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson::listing_shown;
 use agent_loop_core::programs;
-use agent_loop_core::session::Session;
+use agent_loop_core::session::{Changes, Session};
 use agent_loop_core::step_view::{comparison_places, edit_problems, question_line, step_view};
 use agent_loop_core::vocab::{Code, Function};
 use wasm_bindgen::JsCast;
@@ -39,9 +39,14 @@ pub struct Page {
     /// A handler moved the playground again during that event.
     pub event_pending: bool,
     /// Notices already said in the console.
-    warned: usize,
+    pub warned: usize,
     /// Broken scenario files already said in the console.
-    warned_files: usize,
+    pub warned_files: usize,
+    /// Scenarios are being added one call after another (`addScenario`):
+    /// the picker and the problems wait for [`Page::flush`].
+    pub defer_catalogue: bool,
+    /// The catalogue changed while drawing it was deferred.
+    catalogue_pending: bool,
     /// The figure's geometry, from the width of its box.
     layout: Layout,
     /// A version was just run from the page's buttons: its comparison is
@@ -80,6 +85,8 @@ impl Page {
             event_pending: false,
             warned: 0,
             warned_files: 0,
+            defer_catalogue: false,
+            catalogue_pending: false,
             layout: Layout::WIDE,
             show_compare: false,
             unfitted: (width <= 0.0).then_some(compact),
@@ -108,9 +115,18 @@ impl Page {
         true
     }
 
+    /// Draw the picker and the problems a run of `addScenario` calls left.
+    pub fn flush(&mut self) {
+        self.defer_catalogue = false;
+        self.draw();
+    }
+
     /// Draw what changed in the session since the last draw.
     pub fn draw(&mut self) {
-        let changes = self.session.take_changes();
+        let mut changes = self.session.take_changes();
+        let catalogue = changes.catalogue || self.catalogue_pending;
+        self.catalogue_pending = catalogue && self.defer_catalogue;
+        changes.catalogue = catalogue && !self.defer_catalogue;
         if changes.lang {
             self.draw_words();
         }
@@ -130,7 +146,8 @@ impl Page {
             self.shown_listing = None;
             self.draw_listing_switch();
         }
-        if changes.any() {
+        // (the catalogue and the notices have their own panels)
+        if (Changes { catalogue: false, notices: false, ..changes }).any() {
             self.draw_step();
             self.draw_compare();
         }
@@ -302,33 +319,7 @@ impl Page {
     }
 
     fn draw_problems(&mut self) {
-        // Each notice is also said once in the console, for the author.
-        for notice in self.session.notices().iter().skip(self.warned) {
-            let text = format!("agent-loop-playground: {}", notice.text(self.session.lang()));
-            web_sys::console::warn_1(&wasm_bindgen::JsValue::from_str(&text));
-        }
-        self.warned = self.session.notices().len();
-        // And so is each broken scenario file (src=), with its problems, and
-        // each one with near misses; the API's addScenario throws its
-        // problems to its caller instead.
-        let broken: Vec<&agent_loop_core::session::Entry> = self
-            .session
-            .catalogue()
-            .entries()
-            .iter()
-            .filter(|e| {
-                (e.parsed.is_err() || !e.warnings.is_empty()) && e.file != agent_loop_core::session::ADDED
-            })
-            .collect();
-        for entry in broken.iter().skip(self.warned_files) {
-            let problems = entry.parsed.as_ref().err().into_iter().flatten();
-            let warnings = entry.warnings.iter().map(|w| format!("{}: warning: {w}", entry.file));
-            let text: Vec<String> =
-                problems.map(|p| format!("{}: {p}", entry.file)).chain(warnings).collect();
-            let text = format!("agent-loop-playground: {}", text.join("; "));
-            web_sys::console::warn_1(&wasm_bindgen::JsValue::from_str(&text));
-        }
-        self.warned_files = broken.len();
+        crate::events::warn_in_console(self);
         let s = &self.session;
         let html = view::problems(s.catalogue().entries(), s.notices(), s.lang());
         let hidden = html.is_empty();

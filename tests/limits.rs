@@ -215,3 +215,28 @@ fn what_the_model_brings_into_the_record_counts_against_the_memory_budget() {
     assert_eq!(trace.error.as_ref().map(|e| e.kind.as_str()), Some("memory_budget"));
     assert!((8..=10).contains(&model.0), "8 MB of budget, 1 MB a reply: {} replies", model.0);
 }
+
+/// A link with 100,000 breakpoint items (repeats, and bad ones) places each
+/// distinct item once and names only the first few that cannot be placed.
+#[test]
+fn a_list_of_100000_breakpoints_costs_what_its_distinct_items_cost() {
+    use agent_loop_core::session::{place_all, NOTICES_SHOWN};
+    use agent_loop_core::vocab::Code;
+    let entry = agent_loop_core::programs::lesson_one::RUN_LOOP;
+    let good: Vec<String> = (0..100_000).map(|i| format!("run_loop:{}", i % 20 + 1)).collect();
+    let started = std::time::Instant::now();
+    let (placed, notices) = place_all(&good.join(","), entry, Code::Python);
+    let distinct: std::collections::BTreeSet<_> = placed.iter().collect();
+    assert_eq!(placed.len(), distinct.len(), "each breakpoint once");
+    assert!(placed.len() <= 20 && !placed.is_empty(), "{}", placed.len());
+    assert!(notices.len() <= NOTICES_SHOWN + 1, "{}", notices.len());
+    let bad: Vec<String> = (0..100_000).map(|i| format!("run_loop:{}", 100_000 + i)).collect();
+    let (placed, notices) = place_all(&bad.join(" "), entry, Code::Python);
+    assert!(placed.is_empty());
+    assert_eq!(notices.len(), NOTICES_SHOWN + 1);
+    let en = agent_loop_core::i18n::Lang::parse("en").unwrap();
+    let last = notices.last().unwrap().text(en);
+    assert!(last.contains(&format!("{}", 100_000 - NOTICES_SHOWN)), "{last}");
+    // (printed, not asserted: machines here are noisy)
+    println!("two lists of 100,000 items: {:?}", started.elapsed());
+}

@@ -168,6 +168,8 @@ fn a_bad_added_fixture_is_reported_and_others_still_work() {
         "{\"id\": \"x\", \"function\": \"run_loop\", \"max_calls\": \"many\"}",
     ));
     assert!(err.is_err());
+    // (the element flushes once the script that added scenarios is done)
+    pg.flush().map_err(JsValue::from).unwrap();
     let problems = q(&host, ".alp-problems").unwrap();
     assert!(!problems.has_attribute("hidden"));
     // (said in the element's language: the page is in Chinese; the thrown

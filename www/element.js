@@ -264,15 +264,85 @@ function synchronous(fn, what) {
     refuse(`el.${what} must be synchronous; an async function returns a Promise, and the playground records the whole loop at once`);
   }
   const wrapped = function (...args) {
-    const result = fn.apply(this, args);
+    let result;
+    try {
+      result = fn.apply(this, args);
+    } catch (error) {
+      throw clipped(error);
+    }
     if (result !== null && (typeof result === "object" || typeof result === "function") && typeof result.then === "function") {
       Promise.resolve(result).catch(() => {});
       throw new TypeError(`the ${what} callback returned a Promise; callbacks must be synchronous`);
     }
-    return result;
+    return bounded(result, `what the ${what} callback returned`);
   };
   wrapped.original = fn;
   return wrapped;
+}
+
+// What one value may hold when it crosses into the wasm module (a
+// callback's reply or outcome, a what-if edit, an added scenario): counted
+// before it is converted, so that a huge value is refused in milliseconds
+// instead of freezing the tab while it is copied. docs/element-api.md.
+const CROSSING = { values: 100_000, chars: 8_000_000, thrown: 20_000 };
+const { isArray } = Array;
+const { isView } = ArrayBuffer;
+const Seen = Set;
+
+function tooBig(what, counted) {
+  return new TypeError(`${what} is too big for the playground: more than ${counted} (docs/element-api.md#limits)`);
+}
+
+// Throws (a TypeError naming the limit) when `value` holds more values or
+// characters than one crossing takes. Reads what JSON.stringify would read.
+function bounded(value, what) {
+  const many = `${CROSSING.values.toLocaleString("en")} values`;
+  const long = `${CROSSING.chars.toLocaleString("en")} characters`;
+  let values = 0;
+  let chars = 0;
+  const stack = [value];
+  const seen = new Seen();
+  while (stack.length) {
+    const v = stack.pop();
+    if (++values > CROSSING.values) throw tooBig(what, many);
+    if (typeof v === "string") {
+      if ((chars += v.length) > CROSSING.chars) throw tooBig(what, long);
+      continue;
+    }
+    if (v === null || typeof v !== "object" || seen.has(v)) continue;
+    seen.add(v);
+    if (isView(v)) {
+      if ((values += v.length ?? v.byteLength) > CROSSING.values) throw tooBig(what, many);
+      continue;
+    }
+    if (isArray(v)) {
+      if (values + v.length > CROSSING.values) throw tooBig(what, many);
+      for (let i = 0; i < v.length; i++) stack.push(v[i]);
+      continue;
+    }
+    let keys = 0;
+    for (const k in v) {
+      if (values + ++keys > CROSSING.values) throw tooBig(what, many);
+      if ((chars += k.length) > CROSSING.chars) throw tooBig(what, long);
+      stack.push(v[k]);
+    }
+  }
+  return value;
+}
+
+// A thrown value whose message is longer than CROSSING.thrown, cut (the
+// rest said in a count); anything else as it was.
+function clipped(error) {
+  const cut = (s) => `${s.slice(0, CROSSING.thrown)}… (${(s.length - CROSSING.thrown).toLocaleString("en")} more characters)`;
+  try {
+    if (typeof error === "string") return error.length > CROSSING.thrown ? cut(error) : error;
+    const message = error?.message;
+    if (typeof message === "string" && message.length > CROSSING.thrown) {
+      const name = typeof error.name === "string" ? error.name.slice(0, 200) : "Error";
+      return { name, message: cut(message) };
+    }
+  } catch {}
+  return error;
 }
 
 // Strings only cross into the wasm module as strings.
@@ -706,8 +776,24 @@ class AgentLoopPlayground extends HTMLElement {
     return this._call("setListing", text(name, "listing"));
   }
   addScenario(fixture) {
-    const given = typeof fixture === "string" ? fixture : JSON.stringify(fixture);
-    const id = this._call("addScenario", given);
+    if (typeof fixture === "string" && fixture.length > CROSSING.chars) {
+      throw tooBig("the scenario", `${CROSSING.chars.toLocaleString("en")} characters`);
+    }
+    const given = typeof fixture === "string" ? fixture : JSON.stringify(bounded(fixture, "the scenario"));
+    let id;
+    try {
+      id = this._call("addScenario", given);
+    } finally {
+      // The picker is drawn once for a run of calls, when the script that
+      // made them is done.
+      if (!this._flushing) {
+        this._flushing = true;
+        queueMicrotask(() => {
+          this._flushing = false;
+          if (this._pg && !this._dead()) this._call("flush");
+        });
+      }
+    }
     this._added.push(given); // (kept for a restart)
     return id;
   }
@@ -728,7 +814,7 @@ class AgentLoopPlayground extends HTMLElement {
     if (edit !== null && edit !== undefined && (typeof edit !== "object" || Array.isArray(edit))) {
       throw new TypeError("whatIf takes {model: [...], process: ...} or null");
     }
-    return this._call("whatIf", edit ?? null);
+    return this._call("whatIf", bounded(edit ?? null, "the edit"));
   }
   // The edit the version on screen was made with, or null (a link to it).
   currentEdit() {

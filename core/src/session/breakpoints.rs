@@ -7,6 +7,7 @@ use super::notice::Notice;
 use crate::lesson;
 use crate::programs;
 use crate::vocab::{Code, Function};
+use std::collections::BTreeSet;
 
 /// The one breakpoint grammar: a label (`loop.ask`), a line number of
 /// `entry`'s listing (`12`), or `function:line` (`run_main:5`); numbers
@@ -42,16 +43,31 @@ fn spot(item: &str, entry: Function) -> Result<Spot<'_>, String> {
 
 /// The breakpoints of a list (the `breakpoints` attribute: items split by
 /// commas or spaces), and a notice for each item that cannot be placed.
+/// An item given twice is placed once, and after [`NOTICES_SHOWN`] notices
+/// one more says how many other items could not be placed: a list of
+/// 100,000 items (a hostile link) costs what its distinct items cost.
 pub fn place_all(list: &str, entry: Function, code: Code) -> (Vec<(Function, u32)>, Vec<Notice>) {
-    let (mut placed, mut notices) = (Vec::new(), Vec::new());
+    let (mut placed, mut notices) = (BTreeSet::new(), Vec::new());
+    let mut seen = BTreeSet::new();
+    let mut unplaced = 0usize;
     for item in list.split([',', ' ']).map(str::trim).filter(|x| !x.is_empty()) {
+        if !seen.insert(item) {
+            continue;
+        }
         match parse_breakpoint(item, entry, code) {
-            Ok(spot) => placed.push(spot),
-            Err(_) => notices.push(breakpoint_notice(item, entry)),
+            Ok(spot) => drop(placed.insert(spot)),
+            Err(_) if notices.len() < NOTICES_SHOWN => notices.push(breakpoint_notice(item, entry)),
+            Err(_) => unplaced += 1,
         }
     }
-    (placed, notices)
+    if unplaced > 0 {
+        notices.push(Notice { key: "notice_breakpoint_more", values: vec![("n", unplaced.to_string())] });
+    }
+    (placed.into_iter().collect(), notices)
 }
+
+/// How many items of one list that cannot be placed get a notice each.
+pub const NOTICES_SHOWN: usize = 10;
 
 /// Why a breakpoint item cannot be placed, as a notice: a well-formed
 /// line that the listing lacks says so; anything else gets the grammar.

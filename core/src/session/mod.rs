@@ -43,7 +43,7 @@ pub mod state;
 pub mod what_if;
 
 pub use amount::parse_amount;
-pub use breakpoints::{parse_breakpoint, stop_line};
+pub use breakpoints::{parse_breakpoint, place_all, stop_line, NOTICES_SHOWN};
 pub use catalogue::{Catalogue, Entry, Parsed, ADDED};
 pub use changes::Changes;
 pub use doubles::{Doubles, FixtureDoubles, Maker};

@@ -1,0 +1,303 @@
+// Budgets that bound everything (issue 23 §1): huge callback values, huge
+// but legal scenario files, huge error texts, slow callbacks and a record
+// bigger than the memory budget. Each case prints its figures (the longest
+// main-thread task the browser reported, the slowest move after it) and
+// asserts bounds with room for a noisy machine; the goals (no task over
+// 200 ms, a move under 50 ms) are what the printed figures are read against.
+import { test, expect, EL, open, placeOnHost } from "./helpers.mjs";
+
+// Issue 23 §1 is in progress: each case that does not hold yet is
+// `test.fixme` (listed as skipped in the summary), with its last figure.
+const pending = test.fixme;
+
+/** Asserted bounds (ms): generous, so that only a real regression fails. */
+const TASK_BOUND = 1000;
+const MOVE_BOUND = 150;
+
+/** Starts collecting long tasks (PerformanceObserver "longtask", > 50 ms). */
+const watchTasks = (page) =>
+  page.evaluate(() => {
+    window.__longest = 0;
+    new PerformanceObserver((list) => {
+      for (const t of list.getEntries()) window.__longest = Math.max(window.__longest, t.duration);
+    }).observe({ type: "longtask" });
+  });
+/** The longest task since `watchTasks` (ms; 0 when none was over 50 ms). */
+async function longest(page) {
+  await page.waitForTimeout(150);
+  return page.evaluate(() => Math.round(window.__longest));
+}
+
+/** The slowest of a series of moves (debug, steps, continue, back), ms, and the status after. */
+const moves = (page) =>
+  page.$eval(EL, (e) => {
+    const times = [];
+    for (const name of ["reset", "debug", "step", "step", "step", "stepInto", "continue", "back", "back", "reset"]) {
+      const t = performance.now();
+      e.command(name);
+      times.push(performance.now() - t);
+    }
+    e.command("run");
+    return { slowest: Math.round(Math.max(...times)), status: e.state().finalStatus };
+  });
+
+function report(name, figures) {
+  console.log(`budget: ${name}: ${JSON.stringify(figures)}`);
+}
+
+/** The element's notice and the text of its figure (what the reader sees). */
+const seen = (page) =>
+  page.$eval(EL, (e) => ({
+    notice: e.shadowRoot.querySelector('[data-role="notice"]')?.textContent ?? "",
+    figure: e.shadowRoot.querySelector('svg[data-role="record"]')?.textContent ?? "",
+    lower: e.shadowRoot.querySelector(".alp-lower")?.textContent ?? "",
+  }));
+
+pending("a model that answers 100,000 tool_use blocks is refused at the boundary, fast", async ({ page }) => {
+  await open(page, "?scenario=report&lang=en");
+  await watchTasks(page);
+  const r = await page.$eval(EL, (e) => {
+    const t = performance.now();
+    e.model = () => ({
+      stop_reason: "tool_use",
+      content: Array.from({ length: 1e5 }, (_, i) => ({ type: "tool_use", id: "c" + i, name: "run_main", input: {} })),
+    });
+    const set = performance.now() - t;
+    e.command("run");
+    return { set: Math.round(set), state: e.state() };
+  });
+  const m = await moves(page);
+  const task = await longest(page);
+  const text = await seen(page);
+  report("1e5 tool_use blocks from el.model", { setter: r.set, longestTask: task, slowestMove: m.slowest });
+  expect(r.state.finalStatus).toBe("model_error");
+  expect(text.lower + text.figure).toContain("too big");
+  expect(task).toBeLessThan(TASK_BOUND);
+  expect(m.slowest).toBeLessThan(MOVE_BOUND);
+});
+
+pending("a typed array or a million keys in a reply is refused before it is converted", async ({ page }) => {
+  await open(page, "?scenario=report&lang=en");
+  await watchTasks(page);
+  const r = await page.$eval(EL, (e) => {
+    const out = {};
+    for (const [name, extra] of [
+      ["typed", () => new Uint8Array(1e7)],
+      ["keys", () => Object.fromEntries(Array.from({ length: 1e6 }, (_, i) => ["k" + i, i]))],
+    ]) {
+      const b = extra();
+      const t = performance.now();
+      e.model = () => ({ stop_reason: "end_turn", content: [{ type: "text", text: "hi" }], b });
+      out[name] = { setter: Math.round(performance.now() - t), status: e.state().finalStatus };
+    }
+    return out;
+  });
+  const task = await longest(page);
+  report("Uint8Array(1e7) and 1e6 keys in a reply", { ...r, longestTask: task });
+  // (building the million-key object is itself a long task of the test's own)
+  for (const k of ["typed", "keys"]) {
+    expect(r[k].status).toBe("model_error");
+    expect(r[k].setter).toBeLessThan(TASK_BOUND);
+  }
+});
+
+test("a slow model is stopped by the time budget after the call it is in", async ({ page }) => {
+  await open(page, "?scenario=report&lang=en");
+  const r = await page.$eval(EL, (e) => {
+    const base = e.state().scenario;
+    const id = e.addScenario({
+      id: "slow-calls",
+      function: "run_loop",
+      title: { en: "Slow", zh: "慢" },
+      max_calls: 100000,
+      model: [{ stop_reason: "tool_use", content: [{ type: "tool_use", id: "t", name: "run_main", input: {} }] }],
+      process: { returncode: 0, stdout: "ok" },
+    });
+    e.load(id);
+    const t = performance.now();
+    e.model = (request) => {
+      const until = performance.now() + 500;
+      while (performance.now() < until);
+      return { stop_reason: "tool_use", content: [{ type: "tool_use", id: "t" + request.messages.length, name: "run_main", input: {} }] };
+    };
+    return { took: Math.round(performance.now() - t), status: e.state().finalStatus, base };
+  });
+  report("500 ms per call, max_calls 100000, time-budget 2", r);
+  expect(r.status).toBe("time_budget");
+  // 2 s of budget and the call that was running when it ran out
+  expect(r.took).toBeLessThan(3200);
+});
+
+pending("an error text of 50 million characters is cut where it crosses, and moves stay fast", async ({ page }) => {
+  await open(page, "?scenario=report&lang=en");
+  await watchTasks(page);
+  const r = await page.$eval(EL, (e) => {
+    const huge = "x".repeat(5e7);
+    const t = performance.now();
+    e.process = () => {
+      throw new Error(huge);
+    };
+    e.command("run");
+    const run = performance.now() - t;
+    const t2 = performance.now();
+    e.command("back");
+    return { run: Math.round(run), back: Math.round(performance.now() - t2), status: e.state().finalStatus };
+  });
+  const m = await moves(page);
+  const task = await longest(page);
+  const text = await seen(page);
+  report("process throwing a 5e7-character error", { ...r, longestTask: task, slowestMove: m.slowest });
+  expect(text.lower.length, "what is shown is capped").toBeLessThan(60_000);
+  expect(task).toBeLessThan(TASK_BOUND);
+  expect(m.slowest).toBeLessThan(MOVE_BOUND);
+});
+
+pending("a model throwing a 20 MB message on ask_claude is cut where it crosses", async ({ page }) => {
+  await open(page, "?scenario=request&lang=en");
+  await watchTasks(page);
+  const r = await page.$eval(EL, (e) => {
+    const huge = "y".repeat(2e7);
+    const t = performance.now();
+    e.model = () => {
+      throw new Error(huge);
+    };
+    return { setter: Math.round(performance.now() - t), status: e.state().finalStatus, fn: e.state().function };
+  });
+  const m = await moves(page);
+  const task = await longest(page);
+  report("ask_claude model throwing 20 MB", { ...r, longestTask: task, slowestMove: m.slowest });
+  expect(task).toBeLessThan(TASK_BOUND);
+  expect(m.slowest).toBeLessThan(MOVE_BOUND);
+});
+
+pending("replies bigger than the memory budget end the run memory_budget, never the tab", async ({ page, baseURL }) => {
+  await placeOnHost(page, baseURL, { scenario: "report", lang: "en", "memory-budget": "64", "time-budget": "60" });
+  const r = await page.$eval(EL, (e) => {
+    e.load(e.addScenario({
+      id: "many-calls",
+      function: "run_loop",
+      title: { en: "Many calls", zh: "多次调用" },
+      max_calls: 30,
+      model: [{ stop_reason: "end_turn", content: [{ type: "text", text: "hi" }] }],
+      process: { returncode: 0, stdout: "ok" },
+    }));
+    const out = {};
+    for (const size of [5e6, 5e7]) {
+      const big = "z".repeat(size);
+      const t = performance.now();
+      e.model = (request) => ({
+        stop_reason: "tool_use",
+        content: [{ type: "text", text: big }, { type: "tool_use", id: "t" + request.messages.length, name: "run_main", input: {} }],
+      });
+      out[size] = { took: Math.round(performance.now() - t), status: e.state().finalStatus };
+    }
+    return out;
+  });
+  report("memory-budget 64 with 5e6 and 5e7-character replies", r);
+  expect(r[5e6].status).toBe("memory_budget");
+  expect(["memory_budget", "model_error"]).toContain(r[5e7].status);
+  // the page is still alive and answers
+  expect(await page.$eval(EL, (e) => (e.model = null, e.load("report"), e.command("run"), e.state().finalStatus))).toBe("answered");
+});
+
+// ---- src= files that are big but legal ---------------------------------------
+
+/** A scenario of lesson one whose first reply holds `blocks`. */
+function bigScenario(id, blocks, extra = {}) {
+  return JSON.stringify({
+    id,
+    function: "run_loop",
+    title: { en: id, zh: id },
+    max_calls: 2,
+    model: [
+      { stop_reason: "tool_use", content: blocks },
+      { stop_reason: "end_turn", content: [{ type: "text", text: "done" }] },
+    ],
+    process: { returncode: 0, stdout: "ok" },
+    ...extra,
+  });
+}
+
+const FILES = {
+  "/big/uses.json": bigScenario(
+    "uses",
+    Array.from({ length: 50_000 }, (_, i) => ({ type: "tool_use", id: "u" + i, name: "run_main", input: {} })),
+  ),
+  "/big/texts.json": bigScenario(
+    "texts",
+    [...Array.from({ length: 130_000 }, () => ({ type: "text", text: "" })), { type: "tool_use", id: "t", name: "run_main", input: {} }],
+  ),
+  "/big/oserror.json": bigScenario("oserror", [{ type: "tool_use", id: "t", name: "run_main", input: {} }], {
+    process: { os_error: "E".repeat(3_900_000) },
+  }),
+};
+
+for (const [file, id] of [["/big/uses.json", "uses"], ["/big/texts.json", "texts"], ["/big/oserror.json", "oserror"]]) {
+  pending(`a src= file ${file} is ready soon and every move stays fast`, async ({ page, baseURL }) => {
+    await page.route(`${baseURL}/big/**`, (route) =>
+      route.fulfill({ contentType: "application/json", body: FILES[new URL(route.request().url()).pathname] }));
+    const t = Date.now();
+    await placeOnHost(page, baseURL, { src: file.slice(1), scenario: id, lang: "en" });
+    const ready = Date.now() - t;
+    await watchTasks(page);
+    const m = await moves(page);
+    const task = await longest(page);
+    const text = await seen(page);
+    report(`src= ${file}`, { ready, longestTask: task, slowestMove: m.slowest, status: m.status });
+    expect(await page.$eval(EL, (e) => e.state().scenario)).toBe(id);
+    expect(text.figure.length, "the figure shows a bounded part of the record").toBeLessThan(20_000);
+    if (id !== "oserror") expect(text.figure).toContain("more");
+    expect(task).toBeLessThan(TASK_BOUND);
+    expect(m.slowest).toBeLessThan(MOVE_BOUND);
+  });
+}
+
+pending("a what-if edit with a 50 MB text is refused or shown without freezing the page", async ({ page }) => {
+  await open(page, "?scenario=report&lang=en");
+  await watchTasks(page);
+  const r = await page.$eval(EL, (e) => {
+    const text = "w".repeat(5e7);
+    const t = performance.now();
+    let error = "";
+    try {
+      e.whatIf({ model: [{ stop_reason: "end_turn", content: [{ type: "text", text }] }] });
+    } catch (err) {
+      error = String(err.message);
+    }
+    return { took: Math.round(performance.now() - t), error: error.slice(0, 200), whatIf: e.state().whatIf };
+  });
+  const task = await longest(page);
+  report("what-if with a 50 MB text", { ...r, longestTask: task });
+  expect(r.error).toContain("too big");
+  expect(task).toBeLessThan(TASK_BOUND);
+});
+
+pending("2,000 addScenario calls stay linear", async ({ page }) => {
+  await open(page, "?scenario=report&lang=en");
+  const r = await page.$eval(EL, (e) => {
+    const t = performance.now();
+    for (let i = 0; i < 2000; i++) {
+      e.addScenario({
+        id: "s" + i,
+        function: "run_loop",
+        title: { en: "S" + i, zh: "S" + i },
+        max_calls: 2,
+        model: [{ stop_reason: "end_turn", content: [{ type: "text", text: "hi" }] }],
+      });
+    }
+    return { took: Math.round(performance.now() - t), options: e.shadowRoot.querySelectorAll(".alp-select option").length };
+  });
+  report("2,000 addScenario calls", r);
+  expect(r.options).toBeGreaterThan(2000);
+  expect(r.took).toBeLessThan(4000);
+});
+
+pending("a link with 100,000 breakpoints opens soon", async ({ page }) => {
+  const items = Array.from({ length: 100_000 }, (_, i) => `run_loop:${(i % 20) + 1}`).join(",");
+  const t = Date.now();
+  await open(page, `#scenario=report&lang=en&breakpoints=${items}`);
+  const took = Date.now() - t;
+  report("a link with 100,000 breakpoints", { took });
+  expect(took).toBeLessThan(4000);
+  expect(await page.$eval(EL, (e) => e.state().scenario)).toBe("report");
+});
