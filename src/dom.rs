@@ -1,8 +1,10 @@
 //! Small DOM moves the renderer makes again and again: show or hide a
 //! panel, mark the pressed button of a group, keep a row or a card in its
 //! panel's view, find and give back a card's focus. No state, no
-//! decisions: each takes the elements it acts on.
+//! decisions: each takes the elements it acts on. And the console's
+//! share of the notices (said once each, for the author).
 
+use agent_loop_core::session::Session;
 use agent_loop_core::vocab::Function;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
@@ -210,4 +212,34 @@ pub fn mark_row(
     let row = root.query_selector(&sel).ok().flatten()?;
     let _ = row.set_attribute("aria-current", "step");
     Some(row)
+}
+
+/// Say in the console, once each, the notices and the broken scenario files
+/// (`src=`) the page has not said yet: for the author, who reads it.
+pub fn warn_in_console(session: &Session, warned: &mut usize, warned_files: &mut usize) {
+    // Each notice is also said once in the console, for the author.
+    for notice in session.notices().iter().skip(*warned) {
+        let text = format!("agent-loop-playground: {}", notice.text(session.lang()));
+        web_sys::console::warn_1(&wasm_bindgen::JsValue::from_str(&text));
+    }
+    *warned = session.notices().len();
+    // And so is each broken scenario file (src=), with its problems, and
+    // each one with near misses; the API's addScenario throws its
+    // problems to its caller instead.
+    let broken: Vec<&agent_loop_core::session::Entry> = session
+        .catalogue()
+        .entries()
+        .iter()
+        .filter(|e| {
+            (e.parsed.is_err() || !e.warnings.is_empty()) && e.file != agent_loop_core::session::ADDED
+        })
+        .collect();
+    for entry in broken.iter().skip(*warned_files) {
+        let problems = entry.parsed.as_ref().err().into_iter().flatten();
+        let warnings = entry.warnings.iter().map(|w| format!("{}: warning: {w}", entry.file));
+        let text: Vec<String> = problems.map(|p| format!("{}: {p}", entry.file)).chain(warnings).collect();
+        let text = format!("agent-loop-playground: {}", text.join("; "));
+        web_sys::console::warn_1(&wasm_bindgen::JsValue::from_str(&text));
+    }
+    *warned_files = broken.len();
 }

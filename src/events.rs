@@ -311,34 +311,3 @@ fn on_key(p: &mut Page, e: &Event) -> bool {
     p.session.command(command);
     true
 }
-
-/// Say in the console, once each, the notices and the broken scenario files
-/// (`src=`) the page has not said yet: for the author, who reads it.
-pub fn warn_in_console(page: &mut Page) {
-    // Each notice is also said once in the console, for the author.
-    for notice in page.session.notices().iter().skip(page.warned) {
-        let text = format!("agent-loop-playground: {}", notice.text(page.session.lang()));
-        web_sys::console::warn_1(&wasm_bindgen::JsValue::from_str(&text));
-    }
-    page.warned = page.session.notices().len();
-    // And so is each broken scenario file (src=), with its problems, and
-    // each one with near misses; the API's addScenario throws its
-    // problems to its caller instead.
-    let broken: Vec<&agent_loop_core::session::Entry> = page
-        .session
-        .catalogue()
-        .entries()
-        .iter()
-        .filter(|e| {
-            (e.parsed.is_err() || !e.warnings.is_empty()) && e.file != agent_loop_core::session::ADDED
-        })
-        .collect();
-    for entry in broken.iter().skip(page.warned_files) {
-        let problems = entry.parsed.as_ref().err().into_iter().flatten();
-        let warnings = entry.warnings.iter().map(|w| format!("{}: warning: {w}", entry.file));
-        let text: Vec<String> = problems.map(|p| format!("{}: {p}", entry.file)).chain(warnings).collect();
-        let text = format!("agent-loop-playground: {}", text.join("; "));
-        web_sys::console::warn_1(&wasm_bindgen::JsValue::from_str(&text));
-    }
-    page.warned_files = broken.len();
-}

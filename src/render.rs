@@ -39,9 +39,9 @@ pub struct Page {
     /// A handler moved the playground again during that event.
     pub event_pending: bool,
     /// Notices already said in the console.
-    pub warned: usize,
+    warned: usize,
     /// Broken scenario files already said in the console.
-    pub warned_files: usize,
+    warned_files: usize,
     /// Scenarios are being added one call after another (`addScenario`):
     /// the picker and the problems wait for [`Page::flush`].
     pub defer_catalogue: bool,
@@ -319,7 +319,7 @@ impl Page {
     }
 
     fn draw_problems(&mut self) {
-        crate::events::warn_in_console(self);
+        dom::warn_in_console(&self.session, &mut self.warned, &mut self.warned_files);
         let s = &self.session;
         let html = view::problems(s.catalogue().entries(), s.notices(), s.lang());
         let hidden = html.is_empty();
