@@ -31,6 +31,16 @@ use crate::protocol::{Model, ModelError, Request};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
+/// A set built one insert at a time (`collect` would sort, and the page's
+/// module keeps the standard library's sort out: scripts/size-guard).
+fn set<'a>(items: impl IntoIterator<Item = &'a str>) -> BTreeSet<&'a str> {
+    let mut set = BTreeSet::new();
+    for item in items {
+        set.insert(item);
+    }
+    set
+}
+
 /// The name a client gives the API's 400 (`anthropic.BadRequestError`).
 pub const BAD_REQUEST: &str = "BadRequestError";
 
@@ -144,7 +154,7 @@ fn pairing_refusal(messages: &[Value], i: usize) -> Option<String> {
         .filter(|b| b["type"] == "tool_result")
         .map(|b| b["tool_use_id"].as_str().unwrap_or(""))
         .collect();
-    let asked: BTreeSet<&str> = if i > 0 { requested(i - 1).into_iter().collect() } else { BTreeSet::new() };
+    let asked = if i > 0 { set(requested(i - 1)) } else { BTreeSet::new() };
     if let Some((j, id)) = answered.iter().enumerate().find(|(_, id)| !asked.contains(*id)) {
         return Some(format!(
             "messages.{i}.content.{j}: unexpected `tool_use_id` found in `tool_result` blocks: {id}. \
@@ -152,12 +162,11 @@ fn pairing_refusal(messages: &[Value], i: usize) -> Option<String> {
         ));
     }
     let ids = requested(i);
-    let next: BTreeSet<&str> = match messages.get(i + 1) {
-        Some(next) => blocks(next)
+    let next = match messages.get(i + 1) {
+        Some(next) => set(blocks(next)
             .iter()
             .filter(|b| b["type"] == "tool_result")
-            .map(|b| b["tool_use_id"].as_str().unwrap_or(""))
-            .collect(),
+            .map(|b| b["tool_use_id"].as_str().unwrap_or(""))),
         None => return None,
     };
     let missing: Vec<&str> = ids.iter().copied().filter(|id| !next.contains(*id)).collect();
