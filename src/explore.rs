@@ -97,6 +97,9 @@ fn choices(ask: &Ask, answered: Option<&Answer>) -> String {
     format!(r#"<div class="alp-choices" role="group"{label}>{buttons}</div>"#)
 }
 
+/// A field's JSON longer than this is not offered for editing.
+pub const EDIT_CHARS: usize = 100_000;
+
 /// The editors of the setup panel: the model's replies and the process
 /// outcomes as JSON, "run this version", and what was wrong with the last
 /// edit.
@@ -104,6 +107,16 @@ pub fn editors(scenario: &Scenario, lang: Lang, problems: &[String]) -> String {
     let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default();
     let mut html = String::new();
     let editor = |field: &str, key: &str, text: String| {
+        // A field of a huge scenario is not put in an editor (a textarea of
+        // megabytes is laid out again at every step): it stays as it is.
+        if text.len() > EDIT_CHARS {
+            let note = lang.fill("edit_too_big", &[("n", text.chars().count().to_string())]);
+            return format!(
+                r#"<p class="alp-edit" data-edit-skipped="{field}"><span>{}</span><span>{}</span></p>"#,
+                esc(lang.word(key)),
+                esc(&note)
+            );
+        }
         let rows = text.lines().count().clamp(3, 16);
         format!(
             r#"<label class="alp-edit"><span>{}</span><textarea data-edit="{field}" rows="{rows}" spellcheck="false" translate="no" autocomplete="off">{}</textarea></label>"#,

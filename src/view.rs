@@ -12,6 +12,7 @@
 use agent_loop_core::debugger::Command;
 use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson::Listing;
+use agent_loop_core::preview::{cut, SHOWN_CHARS};
 use agent_loop_core::programs;
 use agent_loop_core::run::Trace;
 use agent_loop_core::scenario::{Problem, Scenario};
@@ -362,13 +363,14 @@ pub fn output(lines: &[String], upto: usize, lang: Lang) -> String {
 pub fn output_with(lines: &[String], upto: usize, lang: Lang, end: Option<&Trace>) -> String {
     let upto = upto.min(lines.len());
     let from = upto.saturating_sub(OUTPUT_TAIL);
-    let mut shown: Vec<String> = lines[from..upto].iter().map(|l| esc(l)).collect();
+    let line = |l: &String| esc(&cut(l, SHOWN_CHARS));
+    let mut shown: Vec<String> = lines[from..upto].iter().map(line).collect();
     if from > 0 {
         shown.insert(0, esc(&lang.fill("output_more", &[("n", from.to_string())])));
     }
     // Once the entry returned, what its print calls print.
     if let Some(trace) = end {
-        shown.extend(trace.printed.iter().map(|l| esc(l)));
+        shown.extend(trace.printed.iter().map(line));
     }
     let text = if shown.is_empty() { esc(lang.word("no_output")) } else { shown.join("\n") };
     // The inner div keeps the panel scrolled to the newest line (column-reverse).
@@ -391,14 +393,28 @@ pub fn unreached(breakpoints: &[(Function, u32)], lang: Lang) -> String {
 }
 
 /// The setup text as lines that wrap with their continuation indented.
-fn setup_lines(text: &str) -> String {
-    let line = |l: &str| format!(r#"<span class="alp-sl alp-i{}">{}</span>"#, indent_class(l), esc(l));
-    text.lines().map(line).collect()
+/// (at most SETUP_LINES of them, then how many more: a scenario of
+/// thousands of blocks is not laid out whole)
+fn setup_lines(text: &str, lang: Lang) -> String {
+    let line = |l: &str| {
+        format!(r#"<span class="alp-sl alp-i{}">{}</span>"#, indent_class(l), esc(&cut(l, SHOWN_CHARS)))
+    };
+    let mut out: String = text.lines().take(SETUP_LINES).map(line).collect();
+    let more = text.lines().skip(SETUP_LINES).count();
+    if more > 0 {
+        let note = esc(&lang.fill("setup_more", &[("n", more.to_string())]));
+        out.push_str(&format!(r#"<span class="alp-sl alp-sl-more">{note}</span>"#));
+    }
+    out
 }
+
+/// The setup panel shows at most this many lines.
+pub const SETUP_LINES: usize = 300;
 
 /// The setup panel: the program's setup and entry as Python in the
 /// reader's language, exactly the text CPython runs after the listing in
-/// the tests (`run::setup_text`), then the what-if editors.
+/// the tests (`run::setup_text`; its first SETUP_LINES lines), then the
+/// what-if editors.
 pub fn setup(scenario: &Scenario, lang: Lang, edit_problems: &[String]) -> String {
     let text = agent_loop_core::run::setup_text(scenario);
     let editors = crate::explore::editors(scenario, lang, edit_problems);
@@ -407,6 +423,6 @@ pub fn setup(scenario: &Scenario, lang: Lang, edit_problems: &[String]) -> Strin
         esc(lang.word("setup_title")),
         esc(lang.word(&format!("setup_hint_{}", programs::of(scenario.function).name))),
         esc(lang.word("setup_code")),
-        setup_lines(&text)
+        setup_lines(&text, lang)
     )
 }

@@ -46,6 +46,7 @@ const CORE: Crate = Crate {
     ],
     inner: &[
         ("programs", &[&["program"], &["lesson_one", "lesson_two", "ask_once"]]),
+        ("trace", &[&["locals"]]),
         ("scenario", &[&["fields"], &["doubles", "expect", "json_lines", "near", "questions"]]),
         ("lesson", &[&["listing"], &["python"], &["authored"]]),
         (

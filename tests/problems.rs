@@ -33,7 +33,7 @@ fn problems_of(v: Value) -> Vec<Problem> {
         Err(problems) => problems,
         Ok(s) => {
             let trace = agent_loop_core::run::record_scenario(&s);
-            let mut all = agent_loop_core::run::warnings(&s);
+            let mut all = agent_loop_core::run::warnings(&s, agent_loop_core::trace::STEP_CAP);
             all.extend(agent_loop_core::predict::problems(&s, &trace));
             all
         }

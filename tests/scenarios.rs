@@ -176,7 +176,10 @@ fn core_mismatches(e: &Expect, trace: &Trace, fail: Fail) {
 
 /// What `check` warns about is what the fixture says it misses on purpose.
 fn warnings(s: &Scenario, e: &Expect, fail: Fail) {
-    let said: Vec<String> = agent_loop_core::run::warnings(s).into_iter().map(|w| w.field).collect();
+    let said: Vec<String> = agent_loop_core::run::warnings(s, agent_loop_core::trace::STEP_CAP)
+        .into_iter()
+        .map(|w| w.field)
+        .collect();
     if said != e.warnings {
         fail("warnings", format!("expected {:?}, check warns about {said:?}", e.warnings));
     }

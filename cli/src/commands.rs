@@ -381,7 +381,8 @@ fn problems_of(
         Ok(s) => s,
     };
     // Near misses are said, and the file still counts as ok.
-    for w in located(&agent_loop_core::run::unexpected_warnings(&s), &text) {
+    for w in located(&agent_loop_core::run::unexpected_warnings(&s, agent_loop_core::trace::STEP_CAP), &text)
+    {
         report.push_str(&format!("{}: warning: {w}\n", file.display()));
     }
     match ids.insert(s.id.clone(), file.to_path_buf()) {

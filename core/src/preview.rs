@@ -257,15 +257,23 @@ impl Local for crate::protocol::Request<'_> {
 /// A string as a local shows it: at most [`PREVIEW_CHARS`] characters,
 /// then how many were left out.
 fn shortened(s: &str) -> std::borrow::Cow<'_, str> {
-    if s.len() <= PREVIEW_CHARS {
+    cut(s, PREVIEW_CHARS)
+}
+
+/// Any text the page shows (an output line, a caption's quote of an error)
+/// is cut at this many characters: as many as lesson one keeps of a tool's
+/// output.
+pub const SHOWN_CHARS: usize = 2000;
+
+/// At most `max` characters of `s`, then how many were left out
+/// (`… (+N chars)`): the one rule for a string too long to show.
+pub fn cut(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    if s.len() <= max {
         return s.into();
     }
-    let total = s.chars().count();
-    if total <= PREVIEW_CHARS {
-        return s.into();
-    }
-    let head: String = s.chars().take(PREVIEW_CHARS).collect();
-    format!("{head}… (+{} chars)", total - PREVIEW_CHARS).into()
+    let Some((end, _)) = s.char_indices().nth(max) else { return s.into() };
+    let rest = s[end..].chars().count();
+    format!("{}… (+{rest} chars)", &s[..end]).into()
 }
 
 /// The length, in characters, of the string a preview stands for: its own

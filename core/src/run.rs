@@ -66,6 +66,11 @@ impl Trace {
         self.locals.json(step.locals)
     }
 
+    /// One local of a step, if it has one of that name.
+    pub fn local(&self, step: &Step, name: &str) -> Option<Value> {
+        self.locals.get(step.locals, name)
+    }
+
     /// What the entry point returned: `result`, with `run_loop`'s record put
     /// back under `messages` (a copy: for writing out, not for every step).
     pub fn returned(&self) -> Value {
@@ -332,8 +337,9 @@ pub fn tool_results(record: &[Value]) -> Vec<(String, bool)> {
 /// What `check` warns about in a valid scenario: its near misses
 /// ([`crate::scenario::near_misses`]), scripted replies no run can read,
 /// because the request before them is one the API refuses, and process
-/// outcomes no run reads.
-pub fn warnings(scenario: &Scenario) -> Vec<crate::scenario::Problem> {
+/// outcomes no run reads. The run keeps to `limits`; one a budget cut
+/// short is not judged on what it did not reach.
+pub fn warnings(scenario: &Scenario, limits: impl Into<Limits>) -> Vec<crate::scenario::Problem> {
     /// Counts the replies the model double hands out.
     struct Counted<'a>(&'a mut dyn Model, usize);
     impl Model for Counted<'_> {
@@ -348,7 +354,10 @@ pub fn warnings(scenario: &Scenario) -> Vec<crate::scenario::Problem> {
     let mut out = crate::scenario::near_misses(&scenario.raw);
     let (mut model, mut process) = scenario.doubles();
     let mut counted = Counted(&mut model, 0);
-    let trace = record(scenario, &mut counted, &mut process, trace::STEP_CAP);
+    let trace = record(scenario, &mut counted, &mut process, limits);
+    if cut_short(&trace) {
+        return out;
+    }
     let read = counted.1;
     if let Some(error) = trace.error.as_ref().filter(|e| e.kind == "bad_request") {
         if read < scenario.model.len() {
@@ -362,9 +371,15 @@ pub fn warnings(scenario: &Scenario) -> Vec<crate::scenario::Problem> {
 
 /// The warnings a scenario does not expect (its `expect.warnings` lists
 /// the fields it misses on purpose): what `check` and the page say.
-pub fn unexpected_warnings(scenario: &Scenario) -> Vec<crate::scenario::Problem> {
+pub fn unexpected_warnings(scenario: &Scenario, limits: impl Into<Limits>) -> Vec<crate::scenario::Problem> {
     let expected = scenario.expect.as_ref().map(|e| e.warnings.clone()).unwrap_or_default();
-    warnings(scenario).into_iter().filter(|w| !expected.contains(&w.field)).collect()
+    warnings(scenario, limits).into_iter().filter(|w| !expected.contains(&w.field)).collect()
+}
+
+/// Did a time or memory budget stop this run (so that what follows the
+/// cut is unknown)?
+pub fn cut_short(trace: &Trace) -> bool {
+    matches!(trace.error.as_ref().map(|e| e.kind.as_str()), Some("time_budget" | "memory_budget"))
 }
 
 /// Process outcomes no run reads: a list of outcomes, one per run, longer

@@ -21,9 +21,11 @@ use serde::Serialize;
 use serde_json::Value;
 use std::cell::RefCell;
 
-use crate::preview::text_hash;
 pub use crate::preview::{preview, Fnv, Local, PREVIEW_CHARS, PREVIEW_DEPTH, PREVIEW_ITEMS};
 pub use crate::vocab::Function;
+
+mod locals;
+pub use locals::LocalsTable;
 
 /// The default hard cap on steps in one trace.
 pub const STEP_CAP: usize = 2_000_000;
@@ -152,118 +154,6 @@ impl Step {
 
 fn pack(source_line: u32, attach: Attach) -> u32 {
     (source_line & !ABOVE) | if attach == Attach::Above { ABOVE } else { 0 }
-}
-
-/// All locals of a trace, shared between steps: each distinct value is
-/// stored once as JSON text, each set of `(name, value)` pairs once in a
-/// flat list, and a step points at its set.
-#[derive(Debug, Default)]
-pub struct LocalsTable {
-    /// Names per (function, name): a frame's locals do not evict another's.
-    names: Vec<(Function, &'static str)>,
-    values: Vec<Box<str>>,
-    /// `(start, len)` into `pairs`.
-    sets: Vec<(u32, u16)>,
-    pairs: Vec<(u16, u32)>,
-    /// Recording-time caches: the last value per name (to skip serialising
-    /// an unchanged local) and value text by hash (to share repeats).
-    last: Vec<(u64, u32)>,
-    by_hash: std::collections::BTreeMap<u64, u32>,
-    /// Where a changed value's text is written first (one buffer, reused:
-    /// a value already in the table costs no allocation).
-    scratch: Vec<u8>,
-    /// Bytes of value text held (for the memory budget).
-    values_bytes: usize,
-}
-
-impl LocalsTable {
-    fn name_id(&mut self, function: Function, name: &'static str) -> u16 {
-        // A call site passes the same literal every time: compare addresses
-        // first, contents only when that misses.
-        let same_literal = |n: &(Function, &'static str)| std::ptr::eq(n.1, name) && n.0 == function;
-        let found = self
-            .names
-            .iter()
-            .position(same_literal)
-            .or_else(|| self.names.iter().position(|n| *n == (function, name)));
-        match found {
-            Some(i) => i as u16,
-            None => {
-                self.names.push((function, name));
-                self.last.push((0, u32::MAX));
-                (self.names.len() - 1) as u16
-            }
-        }
-    }
-
-    fn value_id(&mut self, name: u16, local: &dyn Local) -> u32 {
-        let mut fp = Fnv::new();
-        local.fingerprint(&mut fp);
-        let last = self.last[name as usize];
-        if last.1 != u32::MAX && last.0 == fp.0 {
-            return last.1;
-        }
-        self.scratch.clear();
-        local.write(&mut self.scratch);
-        let text = std::str::from_utf8(&self.scratch).unwrap_or_default();
-        let hash = text_hash(text);
-        let id = match self.by_hash.get(&hash) {
-            Some(&id) if *self.values[id as usize] == *text => id,
-            _ => {
-                self.values_bytes += text.len() + 16;
-                self.values.push(text.into());
-                let id = (self.values.len() - 1) as u32;
-                self.by_hash.insert(hash, id);
-                id
-            }
-        };
-        self.last[name as usize] = (fp.0, id);
-        id
-    }
-
-    /// Intern a set of locals; a set equal to the previous one is shared.
-    fn add(&mut self, function: Function, pairs: &[(&'static str, &dyn Local)]) -> u32 {
-        let start = self.pairs.len();
-        for &(name, value) in pairs {
-            let n = self.name_id(function, name);
-            let v = self.value_id(n, value);
-            self.pairs.push((n, v));
-        }
-        let len = self.pairs.len() - start;
-        if let Some(&(s, l)) = self.sets.last() {
-            if l as usize == len && self.pairs[s as usize..s as usize + len] == self.pairs[start..] {
-                self.pairs.truncate(start);
-                return (self.sets.len() - 1) as u32;
-            }
-        }
-        self.sets.push((start as u32, len as u16));
-        (self.sets.len() - 1) as u32
-    }
-
-    /// Bytes held by the values and sets (for the memory budget).
-    fn held(&self) -> usize {
-        self.values_bytes + self.pairs.len() * 8 + self.sets.len() * 8
-    }
-
-    /// Drop the recording caches and spare capacity.
-    fn finish(&mut self) {
-        self.last = Vec::new();
-        self.by_hash = Default::default();
-        self.values.shrink_to_fit();
-        self.sets.shrink_to_fit();
-        self.pairs.shrink_to_fit();
-    }
-
-    /// The locals of set `id` as a JSON object (names in alphabetical order).
-    pub fn json(&self, id: u32) -> Value {
-        let mut map = serde_json::Map::new();
-        let (start, len) = self.sets.get(id as usize).copied().unwrap_or((0, 0));
-        for (n, v) in &self.pairs[start as usize..start as usize + len as usize] {
-            let value = serde_json::from_str(&self.values[*v as usize]).unwrap_or(Value::Null);
-            map.insert(self.names[*n as usize].1.to_string(), value);
-        }
-        Value::Object(map)
-    }
 }
 
 struct Frame {

@@ -17,7 +17,7 @@ pub(super) fn latest_number(t: &Trace, position: usize) -> i64 {
         .iter()
         .rev()
         .filter(|s| s.function == lesson_one::RUN_LOOP)
-        .find_map(|s| t.locals_json(s)["number"].as_i64())
+        .find_map(|s| t.local(s, "number")?.as_i64())
         .unwrap_or(0)
 }
 
@@ -28,13 +28,19 @@ pub(super) fn latest_reason(t: &Trace, position: usize) -> Option<String> {
         if s.label == "loop.ask" || s.label == "ask.create" {
             return None;
         }
-        let l = t.locals_json(s);
-        if let Some(r) = l["reason"].as_str().or_else(|| l["response"]["stop_reason"].as_str()) {
-            return Some(r.to_string());
+        // (only the locals that can hold it are read: a tool loop of
+        // thousands of steps is walked by name)
+        if let Some(r) = t.local(s, "reason") {
+            if let Some(r) = r.as_str() {
+                return Some(r.to_string());
+            }
+        }
+        if let Some(r) = t.local(s, "response").and_then(|r| r["stop_reason"].as_str().map(String::from)) {
+            return Some(r);
         }
         if s.event == Event::Return && s.function == lesson_one::ASK_CLAUDE {
-            if let Some(r) = l["return"]["stop_reason"].as_str() {
-                return Some(r.to_string());
+            if let Some(r) = t.local(s, "return").and_then(|r| r["stop_reason"].as_str().map(String::from)) {
+                return Some(r);
             }
         }
     }
@@ -196,8 +202,16 @@ pub(super) fn staged(svg: &mut Svg, m: &Moment, locals: &Value) {
         return;
     }
     let Some(results) = locals["results"].as_array().filter(|r| !r.is_empty()) else { return };
-    let lines: Vec<String> = results
+    // (the local's preview ends a long list with a "… (+N more)" string)
+    let saved: Vec<&Value> = results.iter().filter(|r| r.is_object()).collect();
+    let beyond = results.last().and_then(Value::as_str).map_or(0, |more| {
+        more.chars().filter(char::is_ascii_digit).collect::<String>().parse::<usize>().unwrap_or(0)
+    });
+    let lang = m.lang;
+    let hidden = (saved.len() + beyond).saturating_sub(BLOCKS_SHOWN);
+    let mut lines: Vec<String> = saved
         .iter()
+        .take(BLOCKS_SHOWN)
         .map(|r| {
             let content = r["content"].as_str().unwrap_or("");
             format!(
@@ -208,6 +222,7 @@ pub(super) fn staged(svg: &mut Svg, m: &Moment, locals: &Value) {
             )
         })
         .collect();
+    lines.extend(more_blocks(hidden, lang).map(|row| row.text));
     let l = svg.l;
     let lines: Vec<String> = lines.iter().flat_map(|line| wrap(line, l.card_text())).collect();
     let h = 26.0 + LINE_H * lines.len() as f64;

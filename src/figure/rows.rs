@@ -30,15 +30,29 @@ impl Row {
     }
 }
 
+/// A card shows at most this many blocks of its message, then how many
+/// more there are (the opened card has them all).
+pub const BLOCKS_SHOWN: usize = 12;
+
 pub(super) fn rows_of(message: &Value, lang: Lang) -> Vec<Row> {
     match &message["content"] {
         Value::String(s) => vec![Row::data(format!("“{}”", clip(s, 56)), "alp-t-text")],
         Value::Array(blocks) if blocks.is_empty() => {
             vec![Row::words(format!("[ ] {}", lang.word("empty_content")), "alp-t-warn")]
         }
-        Value::Array(blocks) => blocks.iter().flat_map(|b| block_rows(b, lang)).collect(),
+        Value::Array(blocks) => {
+            let mut rows: Vec<Row> =
+                blocks.iter().take(BLOCKS_SHOWN).flat_map(|b| block_rows(b, lang)).collect();
+            rows.extend(more_blocks(blocks.len().saturating_sub(BLOCKS_SHOWN), lang));
+            rows
+        }
         other => vec![Row::data(format!("content: {}", clip(&other.to_string(), 40)), "alp-t-warn")],
     }
+}
+
+/// The row that counts the blocks a card leaves out (none when none is).
+pub(super) fn more_blocks(hidden: usize, lang: Lang) -> Option<Row> {
+    (hidden > 0).then(|| Row::words(lang.fill("more_blocks", &[("n", hidden.to_string())]), "alp-t-dim"))
 }
 
 /// The rows of one content block.
@@ -63,10 +77,8 @@ fn block_rows(b: &Value, lang: Lang) -> Vec<Row> {
             let class = if err { "alp-t-err" } else { "alp-t-ok" };
             // The first line (exit code) and the last (where a traceback
             // says what went wrong).
-            let content = b["content"].as_str().unwrap_or("");
-            let first = content.lines().next().unwrap_or("");
-            let last =
-                content.lines().skip(1).last().map(|l| format!("  ·  {}", clip(l, 40))).unwrap_or_default();
+            let (first, last) = ends(b["content"].as_str().unwrap_or(""));
+            let last = last.map(|l| format!("  ·  {}", clip(l, 40))).unwrap_or_default();
             vec![
                 Row { result_id: Some(id), ..Row::data(text, class) },
                 Row::data(format!("   {}{last}", clip(first, 30)), "alp-t-dim"),
@@ -77,6 +89,22 @@ fn block_rows(b: &Value, lang: Lang) -> Vec<Row> {
             "alp-t-warn",
         )],
     }
+}
+
+/// The first line of a text and its last (when it has more than one),
+/// read from its ends only: a result of megabytes costs no more.
+fn ends(text: &str) -> (&str, Option<&str>) {
+    const NEAR: usize = 4096;
+    let head = &text[..floor(text, NEAR)];
+    let first = head.lines().next().unwrap_or("");
+    let tail = &text[floor(text, text.len().saturating_sub(NEAR))..];
+    let last = tail.lines().last().filter(|_| text.lines().nth(1).is_some());
+    (first, last)
+}
+
+/// The largest char boundary of `text` at or before `i`.
+fn floor(text: &str, i: usize) -> usize {
+    (0..=i.min(text.len())).rev().find(|&j| text.is_char_boundary(j)).unwrap_or(0)
 }
 
 /// A line cut into pieces that fit in `room` pixels: after a gap of two

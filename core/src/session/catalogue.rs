@@ -5,6 +5,7 @@
 use super::notice::{unreadable_file, Notice, Unreadable};
 use super::scope::Scope;
 use crate::scenario::{load_shipped, Problem, Scenario};
+use crate::trace::Limits;
 
 /// A scenario file as loaded: parsed, or its problems.
 #[derive(Clone, Debug)]
@@ -53,13 +54,14 @@ impl Catalogue {
         files: &[(String, Result<String, Unreadable>)],
         wanted: Option<&str>,
         only: Scope,
+        limits: Limits,
     ) -> Result<Opened, &'static str> {
         let mut entries = shipped_entries();
         let mut unreadable = Vec::new();
         for (file, text) in files {
             match text {
                 Ok(text) => {
-                    add_entry(&mut entries, entry(file, Scenario::parse(text), Some(text)));
+                    add_entry(&mut entries, entry(file, Scenario::parse(text), Some(text), limits));
                 }
                 Err((why, detail)) => unreadable.push(unreadable_file(file, why, detail)),
             }
@@ -118,8 +120,9 @@ impl Catalogue {
         file: &str,
         parsed: Result<Scenario, Vec<Problem>>,
         text: Option<&str>,
+        limits: Limits,
     ) -> (Result<String, String>, bool) {
-        let entry = entry(file, parsed, text);
+        let entry = entry(file, parsed, text, limits);
         let outcome = match &entry.parsed {
             Ok(scenario) => Ok(scenario.id.clone()),
             Err(problems) => {
@@ -140,13 +143,21 @@ fn find(entries: &[Entry], id: &str) -> Option<usize> {
 }
 
 /// A file's scenario with the checks `check` adds to parsing: each of its
-/// questions must sit on a line its run reaches.
-fn checked(parsed: Result<Scenario, Vec<Problem>>) -> Result<Scenario, Vec<Problem>> {
+/// questions must sit on a line its run reaches. The runs these checks
+/// record keep to the page's budgets (`limits`): a scenario of 50,000
+/// tool calls is checked as far as one recording may go.
+fn checked(parsed: Result<Scenario, Vec<Problem>>, limits: Limits) -> Result<Scenario, Vec<Problem>> {
     let scenario = parsed?;
     if scenario.questions.is_empty() {
         return Ok(scenario);
     }
-    let problems = crate::predict::problems(&scenario, &crate::run::record_scenario(&scenario));
+    let (mut model, mut process) = scenario.doubles();
+    let trace = crate::run::record(&scenario, &mut model, &mut process, limits);
+    // (a run the budget cut short says nothing about the lines after it)
+    let problems = match crate::run::cut_short(&trace) {
+        true => Vec::new(),
+        false => crate::predict::problems(&scenario, &trace),
+    };
     if problems.is_empty() {
         Ok(scenario)
     } else {
@@ -154,11 +165,10 @@ fn checked(parsed: Result<Scenario, Vec<Problem>>) -> Result<Scenario, Vec<Probl
     }
 }
 
-/// An author's file as an entry: with the checks `check` adds, and its
-/// warnings (at their lines of `text`, when there is one).
-fn entry(file: &str, parsed: Parsed, text: Option<&str>) -> Entry {
-    let parsed = checked(parsed);
-    let mut warnings = parsed.as_ref().map(crate::run::unexpected_warnings).unwrap_or_default();
+fn entry(file: &str, parsed: Parsed, text: Option<&str>, limits: Limits) -> Entry {
+    let parsed = checked(parsed, limits);
+    let mut warnings =
+        parsed.as_ref().map(|s| crate::run::unexpected_warnings(s, limits)).unwrap_or_default();
     if let Some(text) = text {
         crate::scenario::json_lines::at_lines(&mut warnings, &[("", text)]);
     }

@@ -76,7 +76,8 @@ impl Session {
     /// become [`Notice`]s; the session still starts with its defaults.
     pub fn new(doubles: Box<dyn Doubles>, options: &Options) -> Result<Session, String> {
         let settings = Settings::read(options);
-        let opened = Catalogue::open(&options.files, settings.scenario.as_deref(), settings.scope)?;
+        let opened =
+            Catalogue::open(&options.files, settings.scenario.as_deref(), settings.scope, settings.limits)?;
         // Unreadable files, then the attributes' mistakes, then the scenario asked for.
         let mut notices = opened.unreadable;
         notices.extend(settings.notices.iter().cloned().chain(opened.mismatch));
@@ -457,7 +458,7 @@ impl Session {
     /// replaces it; replacing the one on screen re-records it in place.
     pub fn add_file(&mut self, file: &str, parsed: Parsed, text: Option<&str>) -> Result<String, String> {
         self.changes.catalogue = true;
-        let (outcome, replaced) = self.catalogue.add(file, parsed, text);
+        let (outcome, replaced) = self.catalogue.add(file, parsed, text, *self.limits());
         if replaced {
             // A new version of the scenario on screen: what-if was about the old one.
             self.what_if.changed = None;

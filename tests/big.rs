@@ -1,0 +1,118 @@
+//! Big but legal inputs are shown bounded (issue 23 §1): whatever one
+//! record holds — thousands of blocks in one reply, a multi-megabyte error
+//! text — every piece the page draws at a step stays small, so that a move
+//! costs the same as on a lesson's own scenario.
+
+use agent_loop_core::debugger::Command;
+use agent_loop_core::scenario::Scenario;
+use agent_loop_core::session::{FixtureDoubles, Options, Session};
+use agent_loop_core::step_view::step_view;
+use agent_loop_playground::{figure, view};
+use serde_json::{json, Value};
+
+/// A lesson-one scenario whose first reply holds `blocks`.
+fn big(id: &str, blocks: Vec<Value>, process: Value) -> Scenario {
+    Scenario::from_value(json!({
+        "id": id, "function": "run_loop", "title": {"en": id, "zh": id}, "max_calls": 2,
+        "model": [{"stop_reason": "tool_use", "content": blocks},
+                  {"stop_reason": "end_turn", "content": [{"type": "text", "text": "done"}]}],
+        "process": process,
+    }))
+    .unwrap()
+}
+
+fn ok() -> Value {
+    json!({"returncode": 0, "stdout": "ok"})
+}
+
+fn cases() -> Vec<Scenario> {
+    let uses = (0..3_000)
+        .map(|i| json!({"type": "tool_use", "id": format!("u{i}"), "name": "run_main", "input": {}}));
+    let mut texts: Vec<Value> = (0..130_000).map(|_| json!({"type": "text", "text": ""})).collect();
+    texts.push(json!({"type": "tool_use", "id": "t", "name": "run_main", "input": {}}));
+    let one = vec![json!({"type": "tool_use", "id": "t", "name": "run_main", "input": {}})];
+    vec![
+        big("uses", uses.collect(), ok()),
+        big("texts", texts, ok()),
+        big("oserror", one.clone(), json!({"os_error": "E".repeat(3_900_000)})),
+        big(
+            "stdout",
+            one,
+            json!({"returncode": 1, "stdout": "x".repeat(3_900_000), "stderr": "y".repeat(3_900_000)}),
+        ),
+    ]
+}
+
+/// Everything the page writes for the step on screen (render.rs, draw_step).
+fn drawn(s: &Session) -> Vec<(&'static str, String)> {
+    let view = step_view(s);
+    let (lang, trace, replay) = (s.lang(), s.replay().trace(), s.replay());
+    let moment = figure::Moment {
+        previous_len: replay.previous_len(),
+        opened: replay.opened(),
+        part: view.part,
+        started: view.started,
+        ..figure::Moment::at(trace, view.position, lang, figure::Layout::WIDE)
+    };
+    let [head, record, staged] = figure::render_parts(&moment);
+    vec![
+        ("head", head),
+        ("record", record),
+        ("staged", staged),
+        ("card", figure::card_text(trace, replay.opened(), replay.record_len(), lang)),
+        ("text alternative", figure::text_alternative(trace, replay.record_len(), lang)),
+        ("locals", view.locals.as_ref().map(|l| view::locals(l, lang)).unwrap_or_default()),
+        ("output", view::output_with(&trace.output, view.output_len, lang, view.at_end.then_some(trace))),
+        ("caption", format!("{}{}{}{}", view.caption.0, view.caption.1, view.live, view.stack)),
+    ]
+}
+
+/// At most this many bytes for one piece of one step (the opened card's
+/// full text: three times as many, it is escaped JSON of up to
+/// `CARD_CHARS`).
+const PIECE: usize = 60_000;
+
+#[test]
+fn every_piece_of_a_step_stays_small_whatever_the_record_holds() {
+    for scenario in cases() {
+        let id = scenario.id.clone();
+        let options = Options { scenario: "report".into(), lang: "en".into(), ..Options::default() };
+        let mut s = Session::new(Box::new(FixtureDoubles), &options).unwrap();
+        s.set_step_cap(40_000);
+        // The setup panel (drawn once per scenario) shows a bounded part.
+        let setup = view::setup(&scenario, agent_loop_core::i18n::Lang::default_lang(), &[]);
+        let code = &setup[setup.find("<pre").unwrap()..setup.find("</pre>").unwrap()];
+        assert!(code.len() <= PIECE, "{id}: the setup code is {} bytes", code.len());
+        // (and an editor is offered only for a field small enough to edit)
+        assert!(
+            setup.len() <= 3 * agent_loop_playground::explore::EDIT_CHARS,
+            "{id}: the setup is {} bytes",
+            setup.len()
+        );
+        s.add_file("big.json", Ok(scenario), None).unwrap();
+        s.load(&id).unwrap();
+        s.command(Command::Debug);
+        let total = s.replay().trace().steps.len();
+        let mut worst = (0, "", 0);
+        for position in (0..total).step_by((total / 200).max(1)).chain([total - 1]) {
+            s.seek(position);
+            // (the last message's card opened, as a reader would to see it all)
+            let len = s.replay().record_len();
+            if len > 0 && s.replay().opened() != Some(len - 1) {
+                s.toggle_card(len - 1);
+            }
+            for (piece, text) in drawn(&s) {
+                let text = if piece == "card" { &text[..text.len() / 3] } else { &text[..] };
+                if text.len() > worst.2 {
+                    worst = (position, piece, text.len());
+                }
+            }
+        }
+        let (position, piece, bytes) = worst;
+        assert!(bytes <= PIECE, "{id}: the {piece} at step {position} is {bytes} bytes");
+        let shown = drawn(&s).into_iter().find(|(p, _)| *p == "record").unwrap().1;
+        if id == "uses" || id == "texts" {
+            assert!(shown.contains("blocks not shown"), "{id}: the figure says what it leaves out");
+        }
+    }
+}
