@@ -393,16 +393,15 @@ pub fn unreached(breakpoints: &[(Function, u32)], lang: Lang) -> String {
 }
 
 /// The setup text as lines that wrap with their continuation indented.
-/// (at most SETUP_LINES of them, then how many more: a scenario of
-/// thousands of blocks is not laid out whole)
-fn setup_lines(text: &str, lang: Lang) -> String {
+/// (at most SETUP_LINES of them, then a note that there are more: a
+/// scenario of thousands of blocks is not laid out whole)
+fn setup_lines(text: &str, more: bool, lang: Lang) -> String {
     let line = |l: &str| {
         format!(r#"<span class="alp-sl alp-i{}">{}</span>"#, indent_class(l), esc(&cut(l, SHOWN_CHARS)))
     };
-    let mut out: String = text.lines().take(SETUP_LINES).map(line).collect();
-    let more = text.lines().skip(SETUP_LINES).count();
-    if more > 0 {
-        let note = esc(&lang.fill("setup_more", &[("n", more.to_string())]));
+    let mut out: String = text.lines().map(line).collect();
+    if more {
+        let note = esc(lang.word("setup_more"));
         out.push_str(&format!(r#"<span class="alp-sl alp-sl-more">{note}</span>"#));
     }
     out
@@ -416,13 +415,13 @@ pub const SETUP_LINES: usize = 300;
 /// the tests (`run::setup_text`; its first SETUP_LINES lines), then the
 /// what-if editors.
 pub fn setup(scenario: &Scenario, lang: Lang, edit_problems: &[String]) -> String {
-    let text = agent_loop_core::run::setup_text(scenario);
+    let (text, more) = agent_loop_core::run::setup_head(scenario, SETUP_LINES);
     let editors = crate::explore::editors(scenario, lang, edit_problems);
     format!(
         r#"<summary>{}</summary><p class="alp-setup-hint">{}</p><pre class="alp-setup-code" data-role="setup-code" translate="no" tabindex="0" aria-label="{}">{}</pre>{editors}"#,
         esc(lang.word("setup_title")),
         esc(lang.word(&format!("setup_hint_{}", programs::of(scenario.function).name))),
         esc(lang.word("setup_code")),
-        setup_lines(&text, lang)
+        setup_lines(&text, more, lang)
     )
 }

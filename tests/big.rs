@@ -83,6 +83,15 @@ fn every_piece_of_a_step_stays_small_whatever_the_record_holds() {
         let setup = view::setup(&scenario, agent_loop_core::i18n::Lang::default_lang(), &[]);
         let code = &setup[setup.find("<pre").unwrap()..setup.find("</pre>").unwrap()];
         assert!(code.len() <= PIECE, "{id}: the setup code is {} bytes", code.len());
+        // What it shows is the start of the setup CPython runs, line for line.
+        let full = agent_loop_core::run::setup_text(&scenario);
+        let (head, more) = agent_loop_core::run::setup_head(&scenario, view::SETUP_LINES);
+        let lines = head.lines().count();
+        assert!(
+            full.lines().take(lines).eq(head.lines()),
+            "{id}: the setup shown is the start of the setup run"
+        );
+        assert_eq!(more, full.lines().count() > lines, "{id}");
         // (and an editor is offered only for a field small enough to edit)
         assert!(
             setup.len() <= 3 * agent_loop_playground::explore::EDIT_CHARS,
@@ -115,4 +124,44 @@ fn every_piece_of_a_step_stays_small_whatever_the_record_holds() {
             assert!(shown.contains("blocks not shown"), "{id}: the figure says what it leaves out");
         }
     }
+}
+
+#[test]
+fn the_setup_head_is_the_start_of_the_setup_for_every_shipped_scenario() {
+    for (file, parsed) in agent_loop_core::scenario::load_shipped() {
+        let scenario = parsed.unwrap_or_else(|p| panic!("{file}: {p:?}"));
+        let full = agent_loop_core::run::setup_text(&scenario);
+        for lines in [1, 3, 10, 40, view::SETUP_LINES] {
+            let (head, more) = agent_loop_core::run::setup_head(&scenario, lines);
+            let n = head.lines().count();
+            assert_eq!(n, lines.min(full.lines().count()), "{file}, {lines} lines");
+            assert!(full.lines().take(n).eq(head.lines()), "{file}, {lines} lines");
+            assert_eq!(more, full.lines().count() > n, "{file}, {lines} lines");
+        }
+    }
+}
+
+#[test]
+fn a_growing_list_is_read_back_with_its_count_at_every_step() {
+    // (past 50 items a list's preview changes only in its closing count;
+    // the table keeps such a value as the one before it with a new count)
+    let scenario = cases().remove(0);
+    let trace = agent_loop_core::run::record_scenario(&scenario);
+    let mut seen = 0;
+    for step in trace.steps.iter().filter(|s| s.label == "loop.stage_result") {
+        let results = trace.local(step, "results").unwrap();
+        let items = results.as_array().unwrap();
+        let shown = items.iter().filter(|r| r.is_object()).count();
+        let more = items
+            .last()
+            .and_then(Value::as_str)
+            .map_or(0, |m| m.trim_start_matches("… (+").trim_end_matches(" more)").parse::<usize>().unwrap());
+        assert_eq!(shown + more, seen, "the results before tool {seen}");
+        assert_eq!(shown, seen.min(agent_loop_core::preview::PREVIEW_ITEMS));
+        seen += 1;
+    }
+    assert_eq!(seen, 3_000);
+    // 3,000 copies of a 50-item preview would be some 13 MB.
+    let held = trace.locals.held();
+    assert!(held < 4_000_000, "the locals hold {held} bytes");
 }

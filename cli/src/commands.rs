@@ -381,15 +381,14 @@ fn problems_of(
         Ok(s) => s,
     };
     // Near misses are said, and the file still counts as ok.
-    for w in located(&agent_loop_core::run::unexpected_warnings(&s, agent_loop_core::trace::STEP_CAP), &text)
-    {
+    let limits = agent_loop_core::run::offline_limits();
+    for w in located(&agent_loop_core::run::unexpected_warnings(&s, limits), &text) {
         report.push_str(&format!("{}: warning: {w}\n", file.display()));
     }
     match ids.insert(s.id.clone(), file.to_path_buf()) {
         Some(other) => vec![format!("id: {:?} is already used by {}", s.id, other.display())],
         // A question must sit on a line this run reaches.
-        None if s.questions.is_empty() => Vec::new(),
-        None => located(&predict::problems(&s, &record_scenario(&s)), &text),
+        None => located(&predict::problems_within(&s, limits), &text),
     }
 }
 

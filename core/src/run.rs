@@ -144,6 +144,38 @@ pub fn setup_text(scenario: &Scenario) -> String {
     (programs::of(scenario.function).setup)(scenario.function, &inputs, &script)
 }
 
+/// The first `lines` lines of [`setup_text`] (each ended by a line break),
+/// and whether there are more;
+/// built from the first `lines` items of each scripted list (each item
+/// takes at least a line), so a scenario of 130,000 blocks costs no more
+/// than a short one.
+pub fn setup_head(scenario: &Scenario, lines: usize) -> (String, bool) {
+    let head = |list: &[Value]| -> Vec<Value> {
+        let item = |v: &Value| match (v, v.get("content").and_then(Value::as_array)) {
+            (Value::Object(map), Some(content)) if content.len() > lines => {
+                let mut map = map.clone();
+                map.insert("content".into(), Value::Array(content[..lines].to_vec()));
+                Value::Object(map)
+            }
+            _ => v.clone(),
+        };
+        list.iter().take(lines).map(item).collect()
+    };
+    let setup = scenario.setup();
+    let inputs = inputs_of(scenario, &setup);
+    let process = match scenario.raw.get("process") {
+        Some(Value::Array(runs)) => Value::Array(head(runs)),
+        other => other.cloned().unwrap_or(Value::Null),
+    };
+    let replies = head(&scenario.model);
+    let script = Script { replies: &replies, process: &process };
+    let text = (programs::of(scenario.function).setup)(scenario.function, &inputs, &script);
+    let mut shown: Vec<&str> = text.lines().take(lines + 1).collect();
+    let more = shown.len() > lines;
+    shown.truncate(lines);
+    (shown.iter().flat_map(|l| [l, "\n"]).collect(), more)
+}
+
 fn inputs_of<'a>(scenario: &'a Scenario, setup: &'a Setup) -> Inputs<'a> {
     Inputs {
         question: &scenario.question,
@@ -159,7 +191,13 @@ fn inputs_of<'a>(scenario: &'a Scenario, setup: &'a Setup) -> Inputs<'a> {
 /// Record `scenario` against its own fixture doubles.
 pub fn record_scenario(scenario: &Scenario) -> Trace {
     let (mut model, mut process) = scenario.doubles();
-    record(scenario, &mut model, &mut process, trace::STEP_CAP)
+    record(scenario, &mut model, &mut process, offline_limits())
+}
+
+/// The budgets of a recording made without a clock (the CLI, the tests,
+/// a page given none): the step cap and the page's memory budget.
+pub fn offline_limits() -> Limits {
+    Limits { bytes: Some(Limits::BYTES), ..Limits::from(trace::STEP_CAP) }
 }
 
 /// Bytes a JSON value holds, roughly (its strings and 16 per value).

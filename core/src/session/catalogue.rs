@@ -148,16 +148,7 @@ fn find(entries: &[Entry], id: &str) -> Option<usize> {
 /// tool calls is checked as far as one recording may go.
 fn checked(parsed: Result<Scenario, Vec<Problem>>, limits: Limits) -> Result<Scenario, Vec<Problem>> {
     let scenario = parsed?;
-    if scenario.questions.is_empty() {
-        return Ok(scenario);
-    }
-    let (mut model, mut process) = scenario.doubles();
-    let trace = crate::run::record(&scenario, &mut model, &mut process, limits);
-    // (a run the budget cut short says nothing about the lines after it)
-    let problems = match crate::run::cut_short(&trace) {
-        true => Vec::new(),
-        false => crate::predict::problems(&scenario, &trace),
-    };
+    let problems = crate::predict::problems_within(&scenario, limits);
     if problems.is_empty() {
         Ok(scenario)
     } else {

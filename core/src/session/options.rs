@@ -98,7 +98,7 @@ impl Settings {
         };
         let mut limits = match options.clock {
             Some(clock) => Limits::budgets(clock),
-            None => Limits { bytes: Some(Limits::BYTES), ..Limits::from(crate::trace::STEP_CAP) },
+            None => crate::run::offline_limits(),
         };
         let time = options.time_budget.trim();
         if !time.is_empty() {

@@ -7,12 +7,16 @@ use serde_json::Value;
 
 /// All locals of a trace, shared between steps: each distinct value is
 /// stored once as JSON text, each set of `(name, value)` pairs once in a
-/// flat list, and a step points at its set.
+/// flat list, and a step points at its set. A list that grows past the
+/// preview's items changes only in its closing count (`"… (+N more)"`):
+/// such a value is stored as the one before it with another count, so a
+/// loop over 150,000 tool calls does not keep 150,000 copies of one
+/// preview.
 #[derive(Debug, Default)]
 pub struct LocalsTable {
     /// Names per (function, name): a frame's locals do not evict another's.
     names: Vec<(Function, &'static str)>,
-    values: Vec<Box<str>>,
+    values: Vec<Stored>,
     /// `(start, len)` into `pairs`.
     sets: Vec<(u32, u16)>,
     pairs: Vec<(u16, u32)>,
@@ -59,12 +63,22 @@ impl LocalsTable {
         let text = std::str::from_utf8(&self.scratch).unwrap_or_default();
         let hash = text_hash(text);
         let id = match self.by_hash.get(&hash) {
-            Some(&id) if *self.values[id as usize] == *text => id,
+            Some(&id) if matches!(&self.values[id as usize], Stored::Text(t) if **t == *text) => id,
             _ => {
-                self.values_bytes += text.len() + 16;
-                self.values.push(text.into());
+                let stored = match self.recount(last.1, text) {
+                    Some(more) => more,
+                    None => {
+                        self.values_bytes += text.len();
+                        Stored::Text(text.into())
+                    }
+                };
+                self.values_bytes += 16;
+                let whole = matches!(stored, Stored::Text(_));
+                self.values.push(stored);
                 let id = (self.values.len() - 1) as u32;
-                self.by_hash.insert(hash, id);
+                if whole {
+                    self.by_hash.insert(hash, id);
+                }
                 id
             }
         };
@@ -92,7 +106,7 @@ impl LocalsTable {
     }
 
     /// Bytes held by the values and sets (for the memory budget).
-    pub(super) fn held(&self) -> usize {
+    pub fn held(&self) -> usize {
         self.values_bytes + self.pairs.len() * 8 + self.sets.len() * 8
     }
 
@@ -129,6 +143,51 @@ impl LocalsTable {
     }
 
     fn value(&self, v: u32) -> Value {
-        serde_json::from_str(&self.values[v as usize]).unwrap_or(Value::Null)
+        let parsed = match &self.values[v as usize] {
+            Stored::Text(text) => serde_json::from_str(text),
+            Stored::More(base, n) => serde_json::from_str(&with_count(self.base_text(*base), *n)),
+        };
+        parsed.unwrap_or(Value::Null)
     }
+
+    fn base_text(&self, id: u32) -> &str {
+        match &self.values[id as usize] {
+            Stored::Text(text) => text,
+            Stored::More(base, _) => self.base_text(*base),
+        }
+    }
+
+    /// `text` as the value `last` with another closing count, when that is
+    /// all that differs.
+    fn recount(&self, last: u32, text: &str) -> Option<Stored> {
+        let base = match self.values.get(last as usize)? {
+            Stored::Text(_) => last,
+            Stored::More(base, _) => *base,
+        };
+        let (head, n) = split_count(text)?;
+        let (base_head, _) = split_count(self.base_text(base))?;
+        (head == base_head).then_some(Stored::More(base, n))
+    }
+}
+
+/// A value's text: whole, or another value's with its closing count changed.
+#[derive(Debug, PartialEq)]
+enum Stored {
+    Text(Box<str>),
+    More(u32, u64),
+}
+
+const COUNT_OPEN: &str = "\"… (+";
+const COUNT_CLOSE: &str = " more)\"]";
+
+/// A list preview's text before its closing count, and the count.
+fn split_count(text: &str) -> Option<(&str, u64)> {
+    let body = text.strip_suffix(COUNT_CLOSE)?;
+    let at = body.rfind(COUNT_OPEN)?;
+    Some((&text[..at], body[at + COUNT_OPEN.len()..].parse().ok()?))
+}
+
+fn with_count(base: &str, n: u64) -> String {
+    let head = split_count(base).map_or(base, |(head, _)| head);
+    format!("{head}{COUNT_OPEN}{n}{COUNT_CLOSE}")
 }
