@@ -108,7 +108,7 @@ fn fingerprint_at(v: &Value, depth: usize, h: &mut Fnv) {
 
 impl Local for Value {
     fn write(&self, out: &mut Vec<u8>) {
-        write_preview(self, 0, out);
+        write_preview(self, 0, Bounds::LOCAL, out);
     }
     fn fingerprint(&self, h: &mut Fnv) {
         fingerprint_value(self, h);
@@ -150,7 +150,7 @@ impl<T: Local> Local for [T] {
             }
             item.write(out);
         }
-        write_more(self.len(), out);
+        write_more(self.len(), PREVIEW_ITEMS, out);
         out.push(b']');
     }
     fn fingerprint(&self, h: &mut Fnv) {
@@ -244,7 +244,7 @@ impl Local for crate::protocol::Request<'_> {
         out.extend_from_slice(b",\"system\":");
         self.system.write(out);
         out.extend_from_slice(b",\"tools\":");
-        write_preview(self.tools, 1, out);
+        write_preview(self.tools, 1, Bounds::LOCAL, out);
         out.push(b'}');
     }
     fn fingerprint(&self, h: &mut Fnv) {
@@ -293,29 +293,61 @@ fn write_str(s: &str, out: &mut Vec<u8>) {
     let _ = serde_json::to_writer(out, s);
 }
 
-/// The closing item of a list longer than [`PREVIEW_ITEMS`].
-fn write_more(len: usize, out: &mut Vec<u8>) {
-    if len > PREVIEW_ITEMS {
+/// How much of a value a preview keeps: string characters, list items,
+/// nesting levels. [`Bounds::LOCAL`] is the locals' rule; the page's
+/// opened card keeps more.
+#[derive(Clone, Copy, Debug)]
+pub struct Bounds {
+    pub chars: usize,
+    pub items: usize,
+    pub depth: usize,
+}
+
+impl Bounds {
+    pub const LOCAL: Bounds = Bounds { chars: PREVIEW_CHARS, items: PREVIEW_ITEMS, depth: PREVIEW_DEPTH };
+}
+
+/// `v` as its preview within `bounds` (the rule locals follow, with other
+/// limits), read back as a value.
+pub fn bounded(v: &Value, bounds: Bounds) -> Value {
+    let mut out = Vec::new();
+    write_preview(v, 0, bounds, &mut out);
+    serde_json::from_slice(&out).unwrap_or(Value::Null)
+}
+
+/// The closing item of a cut list says how many items it left out.
+pub const MORE: (&str, &str) = ("… (+", " more)");
+
+fn write_more(len: usize, items: usize, out: &mut Vec<u8>) {
+    if len > items {
         out.push(b',');
-        write_str(&format!("… (+{} more)", len - PREVIEW_ITEMS), out);
+        write_str(&format!("{}{}{}", MORE.0, len - items, MORE.1), out);
     }
 }
 
-/// The preview rule for JSON values: strings shortened, lists cut at
-/// [`PREVIEW_ITEMS`], nesting cut at [`PREVIEW_DEPTH`].
-fn write_preview(v: &Value, depth: usize, out: &mut Vec<u8>) {
+/// How many items a list preview left out (the number in its closing
+/// item; 0 for a list that was not cut).
+pub fn left_out(items: &[Value]) -> usize {
+    let more =
+        items.last().and_then(Value::as_str).and_then(|s| s.strip_prefix(MORE.0)?.strip_suffix(MORE.1));
+    more.and_then(|n| n.parse().ok()).unwrap_or(0)
+}
+
+/// The preview rule for JSON values: strings shortened, lists cut,
+/// nesting cut, each at its `bounds`.
+fn write_preview(v: &Value, depth: usize, bounds: Bounds, out: &mut Vec<u8>) {
     match v {
-        Value::Array(_) | Value::Object(_) if depth >= PREVIEW_DEPTH => write_str("…", out),
-        Value::String(s) => s.as_str().write(out),
+        Value::Array(_) | Value::Object(_) if depth >= bounds.depth => write_str("…", out),
+        Value::String(s) => write_str(&cut(s, bounds.chars), out),
         Value::Array(items) => {
             out.push(b'[');
-            for (i, x) in items.iter().take(PREVIEW_ITEMS).enumerate() {
+            for (i, x) in items.iter().take(bounds.items).enumerate() {
                 if i > 0 {
                     out.push(b',');
                 }
-                write_preview(x, depth + 1, out);
+                write_preview(x, depth + 1, bounds, out);
             }
-            write_more(items.len(), out);
+            write_more(items.len(), bounds.items, out);
             out.push(b']');
         }
         Value::Object(map) => {
@@ -326,7 +358,7 @@ fn write_preview(v: &Value, depth: usize, out: &mut Vec<u8>) {
                 }
                 write_str(k, out);
                 out.push(b':');
-                write_preview(x, depth + 1, out);
+                write_preview(x, depth + 1, bounds, out);
             }
             out.push(b'}');
         }

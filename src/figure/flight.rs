@@ -30,10 +30,8 @@ pub(super) fn latest_reason(t: &Trace, position: usize) -> Option<String> {
         }
         // (only the locals that can hold it are read: a tool loop of
         // thousands of steps is walked by name)
-        if let Some(r) = t.local(s, "reason") {
-            if let Some(r) = r.as_str() {
-                return Some(r.to_string());
-            }
+        if let Some(r) = t.local(s, "reason").and_then(|r| r.as_str().map(String::from)) {
+            return Some(r);
         }
         if let Some(r) = t.local(s, "response").and_then(|r| r["stop_reason"].as_str().map(String::from)) {
             return Some(r);
@@ -202,13 +200,10 @@ pub(super) fn staged(svg: &mut Svg, m: &Moment, locals: &Value) {
         return;
     }
     let Some(results) = locals["results"].as_array().filter(|r| !r.is_empty()) else { return };
-    // (the local's preview ends a long list with a "… (+N more)" string)
+    // (the local's preview of a long list counts what it left out)
     let saved: Vec<&Value> = results.iter().filter(|r| r.is_object()).collect();
-    let beyond = results.last().and_then(Value::as_str).map_or(0, |more| {
-        more.chars().filter(char::is_ascii_digit).collect::<String>().parse::<usize>().unwrap_or(0)
-    });
     let lang = m.lang;
-    let hidden = (saved.len() + beyond).saturating_sub(BLOCKS_SHOWN);
+    let hidden = (saved.len() + agent_loop_core::preview::left_out(results)).saturating_sub(BLOCKS_SHOWN);
     let mut lines: Vec<String> = saved
         .iter()
         .take(BLOCKS_SHOWN)

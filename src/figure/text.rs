@@ -5,9 +5,8 @@ use super::canvas::*;
 use super::rows::*;
 use crate::markup::esc;
 use agent_loop_core::i18n::Lang;
-use agent_loop_core::preview::{cut, PREVIEW_DEPTH};
+use agent_loop_core::preview::{bounded, Bounds, PREVIEW_DEPTH};
 use agent_loop_core::run::Trace;
-use serde_json::Value;
 
 /// A text alternative: the record as an ordered list (HTML). Data items
 /// are marked `translate="no"`.
@@ -50,9 +49,8 @@ pub fn text_alternative(t: &Trace, record_len: usize, lang: Lang) -> String {
 /// under the figure; empty when none is open.
 pub fn card_text(t: &Trace, opened: Option<usize>, record_len: usize, lang: Lang) -> String {
     let Some(i) = opened.filter(|i| *i < record_len.min(t.record.len())) else { return String::new() };
-    // A message of 50,000 blocks is not laid out whole at every step: the
-    // card shows up to CARD_ITEMS items of a list, CARD_CHARS of a string.
-    let text = serde_json::to_string_pretty(&bounded(&t.record[i], 0)).unwrap_or_default();
+    // (a message of 50,000 blocks is not laid out whole at every step)
+    let text = serde_json::to_string_pretty(&bounded(&t.record[i], CARD)).unwrap_or_default();
     format!(
         r#"<p class="alp-h3">{}</p><pre translate="no">{}</pre>"#,
         esc(&lang.fill("card_full", &[("n", i.to_string())])),
@@ -61,28 +59,5 @@ pub fn card_text(t: &Trace, opened: Option<usize>, record_len: usize, lang: Lang
 }
 
 /// An opened card shows at most this many items of a list and characters
-/// of a string (the rest counted, as a local's preview counts it).
-pub const CARD_ITEMS: usize = 500;
-pub const CARD_CHARS: usize = 20_000;
-
-fn bounded(v: &Value, depth: usize) -> Value {
-    match v {
-        Value::String(s) => Value::String(cut(s, CARD_CHARS).into_owned()),
-        Value::Array(items) => {
-            let mut out: Vec<Value> = items.iter().take(CARD_ITEMS).map(|x| bounded(x, depth + 1)).collect();
-            if items.len() > CARD_ITEMS {
-                out.push(Value::String(format!("… (+{} more)", items.len() - CARD_ITEMS)));
-            }
-            Value::Array(out)
-        }
-        Value::Object(map) if depth < PREVIEW_DEPTH => {
-            let mut out = serde_json::Map::new();
-            for (k, x) in map {
-                out.insert(k.clone(), bounded(x, depth + 1));
-            }
-            Value::Object(out)
-        }
-        Value::Object(_) => Value::String("…".into()),
-        other => other.clone(),
-    }
-}
+/// of a string, by the locals' preview rule (the rest counted).
+pub const CARD: Bounds = Bounds { chars: 20_000, items: 500, depth: PREVIEW_DEPTH };

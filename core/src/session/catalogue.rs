@@ -156,6 +156,8 @@ fn checked(parsed: Result<Scenario, Vec<Problem>>, limits: Limits) -> Result<Sce
     }
 }
 
+/// An author's file as an entry: with the checks `check` adds, and its
+/// warnings (at their lines of `text`, when there is one).
 fn entry(file: &str, parsed: Parsed, text: Option<&str>, limits: Limits) -> Entry {
     let parsed = checked(parsed, limits);
     let mut warnings =

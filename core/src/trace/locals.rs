@@ -1,7 +1,7 @@
 //! All locals of a trace, shared between steps (the recorder writes them,
 //! the page reads a step's set back as JSON).
 
-use crate::preview::{text_hash, Fnv, Local};
+use crate::preview::{text_hash, Fnv, Local, MORE};
 use crate::vocab::Function;
 use serde_json::Value;
 
@@ -177,17 +177,16 @@ enum Stored {
     More(u32, u64),
 }
 
-const COUNT_OPEN: &str = "\"… (+";
-const COUNT_CLOSE: &str = " more)\"]";
-
-/// A list preview's text before its closing count, and the count.
+/// A list preview's text before its closing count (the JSON string
+/// [`MORE`] frames, then `]`), and the count.
 fn split_count(text: &str) -> Option<(&str, u64)> {
-    let body = text.strip_suffix(COUNT_CLOSE)?;
-    let at = body.rfind(COUNT_OPEN)?;
-    Some((&text[..at], body[at + COUNT_OPEN.len()..].parse().ok()?))
+    let body = text.strip_suffix("\"]")?.strip_suffix(MORE.1)?;
+    let at = body.rfind(MORE.0)?;
+    let head = text[..at].strip_suffix('"')?;
+    Some((head, body[at + MORE.0.len()..].parse().ok()?))
 }
 
 fn with_count(base: &str, n: u64) -> String {
     let head = split_count(base).map_or(base, |(head, _)| head);
-    format!("{head}{COUNT_OPEN}{n}{COUNT_CLOSE}")
+    format!("{head}\"{}{n}{}\"]", MORE.0, MORE.1)
 }
