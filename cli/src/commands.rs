@@ -381,14 +381,15 @@ fn problems_of(
         Ok(s) => s,
     };
     // Near misses are said, and the file still counts as ok.
-    let limits = agent_loop_core::run::offline_limits();
-    for w in located(&agent_loop_core::run::unexpected_warnings(&s, limits), &text) {
+    // One recording (within the page's memory budget) for both checks.
+    let checked = agent_loop_core::run::CheckRun::record(&s, agent_loop_core::run::offline_limits());
+    for w in located(&agent_loop_core::run::unexpected_warnings(&s, &checked), &text) {
         report.push_str(&format!("{}: warning: {w}\n", file.display()));
     }
     match ids.insert(s.id.clone(), file.to_path_buf()) {
         Some(other) => vec![format!("id: {:?} is already used by {}", s.id, other.display())],
         // A question must sit on a line this run reaches.
-        None => located(&predict::problems_within(&s, limits), &text),
+        None => located(&predict::problems_within(&s, &checked), &text),
     }
 }
 

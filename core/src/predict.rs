@@ -306,14 +306,9 @@ pub fn stops_at(trace: &Trace, code: Code, function: Function, line: u32) -> usi
 
 /// Where a scenario's questions do not sit on a line its run reaches
 /// (the run kept to `limits`; one a budget cut short is not judged).
-pub fn problems_within(scenario: &Scenario, limits: crate::trace::Limits) -> Vec<crate::scenario::Problem> {
-    if scenario.questions.is_empty() {
-        return Vec::new();
-    }
-    let (mut model, mut process) = scenario.doubles();
-    let trace = crate::run::record(scenario, &mut model, &mut process, limits);
-    match crate::run::cut_short(&trace) {
+pub fn problems_within(scenario: &Scenario, checked: &crate::run::CheckRun) -> Vec<crate::scenario::Problem> {
+    match scenario.questions.is_empty() || crate::run::cut_short(&checked.trace) {
         true => Vec::new(),
-        false => problems(scenario, &trace),
+        false => problems(scenario, &checked.trace),
     }
 }

@@ -378,40 +378,62 @@ pub fn tool_results(record: &[Value]) -> Vec<(String, bool)> {
 /// outcomes no run reads. The run keeps to `limits`; one a budget cut
 /// short is not judged on what it did not reach.
 pub fn warnings(scenario: &Scenario, limits: impl Into<Limits>) -> Vec<crate::scenario::Problem> {
-    /// Counts the replies the model double hands out.
-    struct Counted<'a>(&'a mut dyn Model, usize);
-    impl Model for Counted<'_> {
-        fn create(
-            &mut self,
-            request: &crate::protocol::Request,
-        ) -> Result<Value, crate::protocol::ModelError> {
-            self.1 += 1;
-            self.0.create(request)
+    warnings_of(scenario, &CheckRun::record(scenario, limits))
+}
+
+/// One recording of a scenario's own doubles for `check`, with what they
+/// handed out: the warnings and the questions' checks share it.
+pub struct CheckRun {
+    pub trace: Trace,
+    /// Replies the model double handed out.
+    reads: usize,
+    /// Outcomes the process double handed out.
+    runs: usize,
+}
+
+impl CheckRun {
+    pub fn record(scenario: &Scenario, limits: impl Into<Limits>) -> CheckRun {
+        /// Counts the replies the model double hands out.
+        struct Counted<'a>(&'a mut dyn Model, usize);
+        impl Model for Counted<'_> {
+            fn create(
+                &mut self,
+                request: &crate::protocol::Request,
+            ) -> Result<Value, crate::protocol::ModelError> {
+                self.1 += 1;
+                self.0.create(request)
+            }
         }
+        let (mut model, mut process) = scenario.doubles();
+        let mut counted = Counted(&mut model, 0);
+        let trace = record(scenario, &mut counted, &mut process, limits);
+        CheckRun { trace, reads: counted.1, runs: process.runs() }
     }
+}
+
+/// [`warnings`] from a recording made already.
+pub fn warnings_of(scenario: &Scenario, checked: &CheckRun) -> Vec<crate::scenario::Problem> {
     let mut out = crate::scenario::near_misses(&scenario.raw);
-    let (mut model, mut process) = scenario.doubles();
-    let mut counted = Counted(&mut model, 0);
-    let trace = record(scenario, &mut counted, &mut process, limits);
-    if cut_short(&trace) {
+    let trace = &checked.trace;
+    if cut_short(trace) {
         return out;
     }
-    let read = counted.1;
+    let read = checked.reads;
     if let Some(error) = trace.error.as_ref().filter(|e| e.kind == "bad_request") {
         if read < scenario.model.len() {
             let say = crate::scenario::Phrase::with("check_never_read", &[("detail", error.message.clone())]);
             out.push(crate::scenario::Problem::new(format!("model[{read}]"), say));
         }
     }
-    out.extend(unused_outcomes(scenario, process.runs()));
+    out.extend(unused_outcomes(scenario, checked.runs));
     out
 }
 
 /// The warnings a scenario does not expect (its `expect.warnings` lists
 /// the fields it misses on purpose): what `check` and the page say.
-pub fn unexpected_warnings(scenario: &Scenario, limits: impl Into<Limits>) -> Vec<crate::scenario::Problem> {
+pub fn unexpected_warnings(scenario: &Scenario, checked: &CheckRun) -> Vec<crate::scenario::Problem> {
     let expected = scenario.expect.as_ref().map(|e| e.warnings.clone()).unwrap_or_default();
-    warnings(scenario, limits).into_iter().filter(|w| !expected.contains(&w.field)).collect()
+    warnings_of(scenario, checked).into_iter().filter(|w| !expected.contains(&w.field)).collect()
 }
 
 /// Did a time or memory budget stop this run (so that what follows the

@@ -142,26 +142,26 @@ fn find(entries: &[Entry], id: &str) -> Option<usize> {
     entries.iter().position(|e| e.parsed.as_ref().is_ok_and(|p| p.id == id))
 }
 
-/// A file's scenario with the checks `check` adds to parsing: each of its
-/// questions must sit on a line its run reaches. The runs these checks
-/// record keep to the page's budgets (`limits`): a scenario of 50,000
-/// tool calls is checked as far as one recording may go.
-fn checked(parsed: Result<Scenario, Vec<Problem>>, limits: Limits) -> Result<Scenario, Vec<Problem>> {
-    let scenario = parsed?;
-    let problems = crate::predict::problems_within(&scenario, limits);
-    if problems.is_empty() {
-        Ok(scenario)
-    } else {
-        Err(problems)
-    }
-}
-
-/// An author's file as an entry: with the checks `check` adds, and its
-/// warnings (at their lines of `text`, when there is one).
+/// An author's file as an entry: with the checks `check` adds to parsing
+/// (each of its questions must sit on a line its run reaches), and its
+/// warnings (at their lines of `text`, when there is one). Both read one
+/// recording, which keeps to the page's budgets (`limits`): a scenario of
+/// 50,000 tool calls is checked as far as one recording may go.
 fn entry(file: &str, parsed: Parsed, text: Option<&str>, limits: Limits) -> Entry {
-    let parsed = checked(parsed, limits);
-    let mut warnings =
-        parsed.as_ref().map(|s| crate::run::unexpected_warnings(s, limits)).unwrap_or_default();
+    let (parsed, mut warnings) = match parsed {
+        Err(problems) => (Err(problems), Vec::new()),
+        Ok(scenario) => {
+            let checked = crate::run::CheckRun::record(&scenario, limits);
+            let problems = crate::predict::problems_within(&scenario, &checked);
+            match problems.is_empty() {
+                true => {
+                    let warnings = crate::run::unexpected_warnings(&scenario, &checked);
+                    (Ok(scenario), warnings)
+                }
+                false => (Err(problems), Vec::new()),
+            }
+        }
+    };
     if let Some(text) = text {
         crate::scenario::json_lines::at_lines(&mut warnings, &[("", text)]);
     }
