@@ -23,10 +23,8 @@ pub struct JsDoubles {
 impl Doubles for JsDoubles {
     fn for_scenario(&self, scenario: &Scenario) -> (Box<dyn Model>, Box<dyn Process>) {
         // The script as this scenario reads it (its replies in its language).
-        let mut script = scenario.raw.clone();
-        script["model"] = Value::Array(scenario.model.clone());
-        script["no_more_runs"] = Value::String(scenario.lang.word("double_no_runs").into());
-        let doubles = self.factory.call1(&JsValue::NULL, &from_json(&script)).unwrap_or(JsValue::NULL);
+        let script = JSON::parse(&script_text(scenario)).unwrap_or(JsValue::NULL);
+        let doubles = self.factory.call1(&JsValue::NULL, &script).unwrap_or(JsValue::NULL);
         let get = |k: &str| {
             Reflect::get(&doubles, &JsValue::from_str(k)).ok().and_then(|f| f.dyn_into::<Function>().ok())
         };
@@ -79,6 +77,26 @@ pub fn to_json(value: &JsValue) -> Result<Value, String> {
 }
 
 /// JSON → JS value.
+/// The script the JS doubles replay, as JSON text: the fixture's fields,
+/// its replies in the scenario's language, and what a run past the last
+/// outcome says. Written straight from the scenario (a big reply is not
+/// copied to be written).
+fn script_text(scenario: &Scenario) -> String {
+    macro_rules! text {
+        ($v:expr) => {
+            serde_json::to_string($v).unwrap_or_default()
+        };
+    }
+    let mut out = String::from("{");
+    let fields = scenario.raw.as_object().into_iter().flatten();
+    for (key, value) in fields.filter(|(k, _)| !matches!(k.as_str(), "model" | "no_more_runs")) {
+        out.push_str(&format!("{}:{},", text!(key), text!(value)));
+    }
+    let no_more = scenario.lang.word("double_no_runs");
+    out.push_str(&format!("\"model\":{},\"no_more_runs\":{}}}", text!(&scenario.model[..]), text!(no_more)));
+    out
+}
+
 pub fn from_json(value: &Value) -> JsValue {
     JSON::parse(&value.to_string()).unwrap_or(JsValue::NULL)
 }

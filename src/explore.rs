@@ -125,7 +125,11 @@ pub fn editors(scenario: &Scenario, lang: Lang, problems: &[String]) -> String {
         )
     };
     if scenario.function != lesson_one::RUN_MAIN {
-        html.push_str(&editor("model", "edit_model", pretty(&Value::Array(scenario.model.clone()))));
+        html.push_str(&editor(
+            "model",
+            "edit_model",
+            serde_json::to_string_pretty(&scenario.model[..]).unwrap_or_default(),
+        ));
     } else {
         // run_main on its own: the tool call it is given is its input.
         html.push_str(&editor("call", "edit_call", pretty(&scenario.call)));

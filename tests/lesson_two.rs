@@ -241,7 +241,7 @@ fn the_page_offers_the_other_loops_and_names_each_run_by_its_loop() {
     let lesson_one = scenario("report");
     assert_eq!(explore::beside(&lesson_one, None, s.lang()), "", "lesson one has no loops to lay beside");
     // Run through the editors' texts as the page sends them.
-    let replies = serde_json::to_string(&shown.localized(s.lang()).model).unwrap();
+    let replies = serde_json::to_string(&shown.localized(s.lang()).model[..]).unwrap();
     s.what_if_texts(&[("model", &replies)], Some("cap_as_brake")).expect("the shown replies, another loop");
     let places = agent_loop_core::step_view::comparison_places(&s).unwrap();
     let html = explore::compare(s.what_if_state().comparison.as_ref().unwrap(), &places, s.lang());

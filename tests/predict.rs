@@ -359,7 +359,7 @@ fn a_changed_breakpoint_asks_its_question_again() {
 #[test]
 fn answers_given_in_a_what_if_run_do_not_count_for_the_lesson() {
     let mut s = session("report", "", true);
-    let first = s.scenario().unwrap().localized(Lang::parse("en").unwrap()).model.clone();
+    let first = s.scenario().unwrap().localized(Lang::parse("en").unwrap()).model.to_vec();
     s.what_if(Some(&json!({"model": first}))).unwrap();
     s.command(Command::Run);
     let ask = s.predictions().pending().unwrap().clone();
@@ -373,7 +373,7 @@ fn answers_given_in_a_what_if_run_do_not_count_for_the_lesson() {
 #[test]
 fn an_unchanged_reply_follows_the_language_in_a_what_if_run() {
     let mut s = session("report", "", false);
-    let en = s.scenario().unwrap().localized(Lang::parse("en").unwrap()).model.clone();
+    let en = s.scenario().unwrap().localized(Lang::parse("en").unwrap()).model.to_vec();
     s.what_if(Some(&json!({ "model": en }))).unwrap();
     assert_eq!(
         s.what_if_state().comparison.as_ref().unwrap().parts_at,
@@ -462,7 +462,7 @@ fn the_lessons_score_survives_a_what_if_run_and_comes_back() {
     let ask = s.predictions().pending().unwrap().clone();
     s.answer(ask.answer).unwrap();
     assert_eq!(s.predictions().score(), (1, 1));
-    let replies = s.scenario().unwrap().localized(Lang::parse("en").unwrap()).model.clone();
+    let replies = s.scenario().unwrap().localized(Lang::parse("en").unwrap()).model.to_vec();
     s.what_if(Some(&json!({ "model": replies }))).unwrap();
     assert_eq!(s.predictions().score(), (0, 0), "the changed run keeps its own score");
     s.what_if(None).unwrap();

@@ -160,7 +160,7 @@ fn the_comparison_places_both_runs_where_they_part_and_in_lockstep() {
 fn the_comparison_says_what_each_run_goes_on_to_do_where_they_part() {
     let mut s = session("report", "en", false);
     let en = Lang::parse("en").unwrap();
-    let mut replies = s.scenario().unwrap().localized(en).model.clone();
+    let mut replies = s.scenario().unwrap().localized(en).model.to_vec();
     replies[1] = json!({"stop_reason": "max_tokens", "content": [{"type": "text", "text": "Half a"}]});
     s.what_if(Some(&json!({ "model": replies }))).unwrap();
     let places = comparison_places(&s).unwrap();
@@ -205,7 +205,7 @@ fn a_frame_that_raises_is_captioned_as_raising_and_the_output_ends_as_python_s_t
 fn a_what_if_run_keeps_the_place_with_nothing_new_or_says_why_it_starts_over() {
     let mut s = session("report", "en", false);
     let en = Lang::parse("en").unwrap();
-    let mut replies = s.scenario().unwrap().localized(en).model.clone();
+    let mut replies = s.scenario().unwrap().localized(en).model.to_vec();
     replies[1] = json!({"stop_reason": "max_tokens", "content": []});
     // Before the runs part: the same step, and nothing on it is "new".
     for _ in 0..20 {
@@ -304,7 +304,7 @@ fn every_shipped_scenario_s_own_replies_and_outcome_pass_the_edit_check() {
         let shown = scenario.localized(en);
         let mut edit = serde_json::Map::new();
         if !shown.model.is_empty() {
-            edit.insert("model".into(), json!(shown.model));
+            edit.insert("model".into(), json!(shown.model[..]));
         }
         if let Some(process) = scenario.raw.get("process") {
             edit.insert("process".into(), process.clone());

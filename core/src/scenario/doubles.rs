@@ -74,7 +74,7 @@ pub fn scripted_error(name: &str) -> ModelError {
 
 /// Model double: replies in call order, untouched.
 pub struct ScriptedModel {
-    pub(super) replies: Vec<Value>,
+    pub(super) replies: std::rc::Rc<[Value]>,
     pub(super) next: usize,
 }
 

@@ -45,6 +45,7 @@ use crate::protocol::QUESTION;
 use crate::vocab::Function;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 mod doubles;
 mod expect;
@@ -90,7 +91,7 @@ pub struct Scenario {
     pub max_calls: i64,
     pub call: Value,
     pub timeout_s: f64,
-    pub model: Vec<Value>,
+    pub model: Rc<[Value]>,
     pub process: ProcessScript,
     /// What the fixture says must happen; `None` without an `expect` field.
     pub expect: Option<Expect>,
@@ -171,7 +172,7 @@ impl Scenario {
             max_calls,
             call,
             timeout_s,
-            model,
+            model: model.into(),
             process,
             expect,
             questions,
@@ -199,7 +200,7 @@ impl Scenario {
         s.tool_description = lang.word("lesson_tool").to_string();
         if let Some(replies) = self.raw.get("model").and_then(Value::as_array) {
             s.model = replies.iter().map(|r| replies_in(r, code)).collect();
-            s.raw["model"] = Value::Array(s.model.clone());
+            s.raw["model"] = Value::Array(s.model.to_vec());
         }
         if s.raw.get("question").is_some() {
             s.raw["question"] = Value::String(s.question.clone());
