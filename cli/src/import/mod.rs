@@ -87,14 +87,19 @@ pub fn import(text: &str, id: &str, file_name: &str) -> Result<Imported, Vec<Pro
     if !importer.refusals.is_empty() {
         return Err(importer.refusals);
     }
-    let mut scenario = importer.scenario(id, file_name, &question.unwrap_or_default());
-    let trace = replay(&scenario)?;
+    let replies = importer.replies.len();
+    // The scenario is recorded as `trace` would, and read as `check` reads
+    // it; each step hands the same value on (a big one is not copied).
+    let checked = validated(importer.scenario(id, file_name, &question.unwrap_or_default()))?;
+    let trace = record_scenario(&checked);
     importer.compare(&trace.record, turns.get(..kept).unwrap_or(turns));
+    let mut scenario = checked.raw;
     if let Some(map) = scenario.as_object_mut() {
-        map.insert("notes".into(), importer.notes(file_name, &trace));
+        map.insert("notes".into(), importer.notes(file_name, &trace, replies));
         map.insert("expect".into(), Expect::of(&trace));
     }
-    validated(&scenario)?;
+    drop(trace);
+    let scenario = validated(scenario)?.raw;
     Ok(Imported { scenario, warnings: importer.warnings })
 }
 
@@ -150,16 +155,19 @@ fn write_pretty(value: &Value, depth: usize, out: &mut String) {
 }
 
 impl Importer {
-    fn scenario(&self, id: &str, file_name: &str, question: &str) -> Value {
+    /// The scenario, the replies moved into it.
+    fn scenario(&mut self, id: &str, file_name: &str, question: &str) -> Value {
         let mut scenario = json!({
             "id": id,
             "function": "run_loop",
             "title": {"zh": format!("导入的对话：{file_name}"), "en": format!("Imported conversation: {file_name}")},
             "question": question,
             "max_calls": self.replies.len().max(1),
-            "model": self.replies,
             "process": self.outcomes,
         });
+        if let Some(map) = scenario.as_object_mut() {
+            map.insert("model".into(), Value::Array(std::mem::take(&mut self.replies)));
+        }
         if let (Some(map), Some((seconds, _))) = (scenario.as_object_mut(), &self.timeout) {
             let whole = seconds.fract() == 0.0 && seconds.abs() < 1e15;
             map.insert("timeout_s".into(), if whole { json!(*seconds as i64) } else { json!(seconds) });
@@ -191,12 +199,12 @@ impl Importer {
         );
     }
 
-    fn notes(&self, file_name: &str, trace: &Trace) -> Value {
+    fn notes(&self, file_name: &str, trace: &Trace, replies: usize) -> Value {
         let ending = trace.ending().unwrap_or("no status");
         let mut notes = vec![format!(
             "Imported from {file_name} by the author CLI's `import`. Model replies: {}; runs of \
              main.py: {}; the replay ends with {ending}.",
-            self.replies.len(),
+            replies,
             self.outcomes.len()
         )];
         let sdk = (self.sdk_messages > 0).then(|| {
@@ -218,14 +226,10 @@ impl Importer {
     }
 }
 
-/// The scenario as `check` reads it, or why not (an importer bug).
-fn validated(scenario: &Value) -> Result<Scenario, Vec<Problem>> {
-    Scenario::from_value(scenario.clone()).map_err(|problems| {
+/// The scenario as `check` reads it (its `raw` is the value given), or
+/// why not (an importer bug).
+fn validated(scenario: Value) -> Result<Scenario, Vec<Problem>> {
+    Scenario::from_value(scenario).map_err(|problems| {
         problems.iter().map(|p| note("(import)", format!("the scenario does not validate: {p}"))).collect()
     })
-}
-
-/// Record the scenario, as `trace` would.
-fn replay(scenario: &Value) -> Result<Trace, Vec<Problem>> {
-    Ok(record_scenario(&validated(scenario)?))
 }
