@@ -3,7 +3,7 @@
 //! natively like [`crate::view`].
 
 use crate::markup::esc;
-use agent_loop_core::i18n::Lang;
+use agent_loop_core::i18n::{grouped, Lang};
 use agent_loop_core::predict::Ask;
 use agent_loop_core::programs::{self, lesson_one};
 use agent_loop_core::scenario::{ProcessScript, Scenario};
@@ -110,7 +110,7 @@ pub fn editors(scenario: &Scenario, lang: Lang, problems: &[String]) -> String {
         // A field of a huge scenario is not put in an editor (a textarea of
         // megabytes is laid out again at every step): it stays as it is.
         if text.len() > EDIT_CHARS {
-            let note = lang.fill("edit_too_big", &[("n", text.chars().count().to_string())]);
+            let note = lang.fill("edit_too_big", &[("n", grouped(text.chars().count()))]);
             return format!(
                 r#"<p class="alp-edit" data-edit-skipped="{field}"><span>{}</span><span>{}</span></p>"#,
                 esc(lang.word(key)),

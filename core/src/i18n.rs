@@ -251,6 +251,20 @@ pub fn unfill(template: &str, text: &str) -> Option<String> {
     text.strip_prefix(head)?.strip_suffix(tail).map(str::to_string)
 }
 
+/// A count with its thousands grouped (`49,988`), as both languages
+/// write a big number.
+pub fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// Fill a text's placeholders from `(name, value)` pairs.
 fn fill_in(text: &str, values: &[(&str, String)]) -> String {
     fill(text, |name| values.iter().find(|(k, _)| *k == name).map(|(_, v)| v.clone()))

@@ -3,7 +3,7 @@
 
 use super::canvas::*;
 use crate::markup::clip;
-use agent_loop_core::i18n::Lang;
+use agent_loop_core::i18n::{grouped, Lang};
 use serde_json::Value;
 
 /// One line of a card: its text and, for pairing, a tool id.
@@ -52,7 +52,7 @@ pub(super) fn rows_of(message: &Value, lang: Lang) -> Vec<Row> {
 
 /// The row that counts the blocks a card leaves out (none when none is).
 pub(super) fn more_blocks(hidden: usize, lang: Lang) -> Option<Row> {
-    (hidden > 0).then(|| Row::words(lang.fill("more_blocks", &[("n", hidden.to_string())]), "alp-t-dim"))
+    (hidden > 0).then(|| Row::words(lang.fill("more_blocks", &[("n", grouped(hidden))]), "alp-t-dim"))
 }
 
 /// The rows of one content block.
