@@ -110,7 +110,7 @@ fn labels_are_unique_except_shared_return_and_resolve_to_lines() {
     }
     let (f, line) = lesson::line_of_label("loop.save_results").unwrap();
     assert_eq!(f, lesson_one::RUN_LOOP);
-    assert!(listing(f).line(line).unwrap().text.contains("messages.push(turn(\"user\", results))"));
+    assert!(listing(f).line(line).unwrap().text.contains("messages.push(json!({\"role\": \"user\""));
     let (_, ask) = lesson::line_of_label("loop.ask").unwrap();
     assert!(listing(f).line(ask).unwrap().text.contains("ask(&messages)"));
 }

@@ -82,14 +82,6 @@ pub fn run_main(call: &Value, process: &mut dyn Process, timeout: Seconds, say: 
     result
 }
 
-/// One turn of the record; its blocks are moved in, not copied.
-fn turn(role: &str, blocks: Vec<Value>) -> Value {
-    let mut turn = serde_json::Map::new();
-    turn.insert("role".into(), Value::String(role.into()));
-    turn.insert("content".into(), Value::Array(blocks));
-    Value::Object(turn)
-}
-
 /// The loop. `ask` reads the whole record and returns the model's answer;
 /// `execute` runs one tool request. The loop saves every answer and every
 /// result, and stops on `stop_reason` — never because of what a text says.
@@ -188,7 +180,7 @@ pub fn run_loop(
             results.push(result);
         }
         before!("loop.save_results", messages; number, results);
-        messages.push(turn("user", results));
+        messages.push(json!({"role": "user", "content": results}));
         before!("loop.saved", messages; number);
         emit(say(Said::Saved));
     }
