@@ -289,41 +289,42 @@ const { isArray } = Array;
 const { isView } = ArrayBuffer;
 const Seen = Set;
 
-function tooBig(what, counted) {
+// (the count is written only when it is said: formatting a number is
+// slow enough to cost a long recording seconds)
+function tooBig(what, limit) {
+  const counted = limit === "chars" ? `${CROSSING.chars.toLocaleString("en")} characters` : `${CROSSING.values.toLocaleString("en")} values`;
   return new TypeError(`${what} is too big for the playground: more than ${counted} (docs/element-api.md#limits)`);
 }
 
 // Throws (a TypeError naming the limit) when `value` holds more values or
 // characters than one crossing takes. Reads what JSON.stringify would read.
 function bounded(value, what) {
-  const many = `${CROSSING.values.toLocaleString("en")} values`;
-  const long = `${CROSSING.chars.toLocaleString("en")} characters`;
   let values = 0;
   let chars = 0;
   const stack = [value];
   const seen = new Seen();
   while (stack.length) {
     const v = stack.pop();
-    if (++values > CROSSING.values) throw tooBig(what, many);
+    if (++values > CROSSING.values) throw tooBig(what, "values");
     if (typeof v === "string") {
-      if ((chars += v.length) > CROSSING.chars) throw tooBig(what, long);
+      if ((chars += v.length) > CROSSING.chars) throw tooBig(what, "chars");
       continue;
     }
     if (v === null || typeof v !== "object" || seen.has(v)) continue;
     seen.add(v);
     if (isView(v)) {
-      if ((values += v.length ?? v.byteLength) > CROSSING.values) throw tooBig(what, many);
+      if ((values += v.length ?? v.byteLength) > CROSSING.values) throw tooBig(what, "values");
       continue;
     }
     if (isArray(v)) {
-      if (values + v.length > CROSSING.values) throw tooBig(what, many);
+      if (values + v.length > CROSSING.values) throw tooBig(what, "values");
       for (let i = 0; i < v.length; i++) stack.push(v[i]);
       continue;
     }
     let keys = 0;
     for (const k in v) {
-      if (values + ++keys > CROSSING.values) throw tooBig(what, many);
-      if ((chars += k.length) > CROSSING.chars) throw tooBig(what, long);
+      if (values + ++keys > CROSSING.values) throw tooBig(what, "values");
+      if ((chars += k.length) > CROSSING.chars) throw tooBig(what, "chars");
       stack.push(v[k]);
     }
   }
@@ -777,7 +778,7 @@ class AgentLoopPlayground extends HTMLElement {
   }
   addScenario(fixture) {
     if (typeof fixture === "string" && fixture.length > CROSSING.chars) {
-      throw tooBig("the scenario", `${CROSSING.chars.toLocaleString("en")} characters`);
+      throw tooBig("the scenario", "chars");
     }
     const given = typeof fixture === "string" ? fixture : JSON.stringify(bounded(fixture, "the scenario"));
     let id;
