@@ -168,3 +168,17 @@ fn a_growing_list_is_read_back_with_its_count_at_every_step() {
     let held = trace.locals.held();
     assert!(held < 4_000_000, "the locals hold {held} bytes");
 }
+
+#[test]
+fn big_counts_are_grouped_by_thousands() {
+    let cases =
+        [(0, "0"), (7, "7"), (999, "999"), (1_000, "1,000"), (49_988, "49,988"), (1_234_567, "1,234,567")];
+    for (n, written) in cases {
+        assert_eq!(agent_loop_core::i18n::grouped(n), written);
+    }
+    // (what the figure and the editor say with it, in both languages)
+    for lang in ["en", "zh"].map(|code| agent_loop_core::i18n::Lang::parse(code).unwrap()) {
+        let said = lang.fill("more_blocks", &[("n", agent_loop_core::i18n::grouped(2_988))]);
+        assert!(said.contains("2,988"), "{said}");
+    }
+}

@@ -496,17 +496,3 @@ fn a_capped_output_shows_its_length_before_and_after() {
     let svg = figure::render(&figure::Moment::at(&trace, at, en, figure::Layout::WIDE));
     assert!(svg.contains("output length: 5000 → 2000 characters (cap 2000)"), "{svg}");
 }
-
-#[test]
-fn big_counts_are_grouped_by_thousands() {
-    let cases =
-        [(0, "0"), (7, "7"), (999, "999"), (1_000, "1,000"), (49_988, "49,988"), (1_234_567, "1,234,567")];
-    for (n, written) in cases {
-        assert_eq!(i18n::grouped(n), written);
-    }
-    // (what the figure and the editor say with it, in both languages)
-    for lang in ["en", "zh"].map(|code| Lang::parse(code).unwrap()) {
-        let said = lang.fill("more_blocks", &[("n", i18n::grouped(2_988))]);
-        assert!(said.contains("2,988"), "{said}");
-    }
-}
