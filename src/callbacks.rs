@@ -76,7 +76,6 @@ pub fn to_json(value: &JsValue) -> Result<Value, String> {
     serde_json::from_str(&text).map_err(|e| format!("not usable JSON: {e}"))
 }
 
-/// JSON → JS value.
 /// The script the JS doubles replay, as JSON text: the fixture's fields,
 /// its replies in the scenario's language, and what a run past the last
 /// outcome says. Written straight from the scenario (a big reply is not
@@ -97,6 +96,7 @@ fn script_text(scenario: &Scenario) -> String {
     out
 }
 
+/// JSON → JS value.
 pub fn from_json(value: &Value) -> JsValue {
     JSON::parse(&value.to_string()).unwrap_or(JsValue::NULL)
 }

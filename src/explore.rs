@@ -109,8 +109,9 @@ pub fn editors(scenario: &Scenario, lang: Lang, problems: &[String]) -> String {
     let editor = |field: &str, key: &str, text: String| {
         // A field of a huge scenario is not put in an editor (a textarea of
         // megabytes is laid out again at every step): it stays as it is.
-        if text.len() > EDIT_CHARS {
-            let note = lang.fill("edit_too_big", &[("n", grouped(text.chars().count()))]);
+        let chars = text.chars().count();
+        if chars > EDIT_CHARS {
+            let note = lang.fill("edit_too_big", &[("n", grouped(chars))]);
             return format!(
                 r#"<p class="alp-edit" data-edit-skipped="{field}"><span>{}</span><span>{}</span></p>"#,
                 esc(lang.word(key)),

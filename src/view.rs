@@ -10,7 +10,7 @@
 //! pseudo-locale test mistakes them for words.
 
 use agent_loop_core::debugger::Command;
-use agent_loop_core::i18n::Lang;
+use agent_loop_core::i18n::{grouped, Lang};
 use agent_loop_core::lesson::Listing;
 use agent_loop_core::preview::{cut, SHOWN_CHARS};
 use agent_loop_core::programs;
@@ -366,7 +366,7 @@ pub fn output_with(lines: &[String], upto: usize, lang: Lang, end: Option<&Trace
     let line = |l: &String| esc(&cut(l, SHOWN_CHARS));
     let mut shown: Vec<String> = lines[from..upto].iter().map(line).collect();
     if from > 0 {
-        shown.insert(0, esc(&lang.fill("output_more", &[("n", from.to_string())])));
+        shown.insert(0, esc(&lang.fill("output_more", &[("n", grouped(from))])));
     }
     // Once the entry returned, what its print calls print.
     if let Some(trace) = end {

@@ -171,14 +171,50 @@ fn a_growing_list_is_read_back_with_its_count_at_every_step() {
 
 #[test]
 fn big_counts_are_grouped_by_thousands() {
-    let cases =
+    let counts =
         [(0, "0"), (7, "7"), (999, "999"), (1_000, "1,000"), (49_988, "49,988"), (1_234_567, "1,234,567")];
-    for (n, written) in cases {
+    for (n, written) in counts {
         assert_eq!(agent_loop_core::i18n::grouped(n), written);
     }
-    // (what the figure and the editor say with it, in both languages)
-    for lang in ["en", "zh"].map(|code| agent_loop_core::i18n::Lang::parse(code).unwrap()) {
-        let said = lang.fill("more_blocks", &[("n", agent_loop_core::i18n::grouped(2_988))]);
-        assert!(said.contains("2,988"), "{said}");
+    // What the editor note and the step counter say, in both languages: a
+    // model field of 3,000 tool calls is too big to edit; its run has
+    // thousands of steps. (The figure's count: the test above.)
+    let uses = cases().into_iter().next().unwrap();
+    for code in ["en", "zh"] {
+        let lang = agent_loop_core::i18n::Lang::parse(code).unwrap();
+        let editors = agent_loop_playground::explore::editors(&uses.localized(lang), lang, &[]);
+        let note = editors.split("data-edit-skipped=\"model\"").nth(1).expect("the model is not editable");
+        let note = note.split("<span>").nth(2).unwrap_or_default();
+        let at = note.find(|c: char| c.is_ascii_digit()).unwrap_or(note.len());
+        let number: String = note[at..].chars().take_while(|c| c.is_ascii_digit() || *c == ',').collect();
+        assert_eq!(
+            number,
+            agent_loop_core::i18n::grouped(number.replace(',', "").parse().unwrap_or(0)),
+            "{code}"
+        );
+        assert!(number.contains(','), "{code}: {note:.300}");
+        let options = Options { scenario: "report".into(), lang: code.into(), ..Options::default() };
+        let mut s = Session::new(Box::new(FixtureDoubles), &options).unwrap();
+        s.add_file("uses.json", Ok(uses.clone()), None).unwrap();
+        s.load("uses").unwrap();
+        s.command(Command::Debug);
+        s.seek(2_500);
+        let counter = step_view(&s).counter;
+        assert!(counter.contains("2,501") && counter.matches(',').count() == 2, "{code}: {counter}");
     }
+}
+
+#[test]
+fn the_editor_limit_counts_characters_not_bytes() {
+    // 40,000 Chinese characters are 120,000 bytes: under the limit of
+    // 100,000 characters (docs/element-api.md#limits), so editable.
+    let text = json!({"type": "text", "text": "字".repeat(40_000)});
+    let scenario = big(
+        "zh-text",
+        vec![text, json!({"type": "tool_use", "id": "t", "name": "run_main", "input": {}})],
+        ok(),
+    );
+    let lang = agent_loop_core::i18n::Lang::parse("zh").unwrap();
+    let editors = agent_loop_playground::explore::editors(&scenario, lang, &[]);
+    assert!(editors.contains(r#"data-edit="model""#) && !editors.contains(r#"data-edit-skipped="model""#));
 }

@@ -291,8 +291,9 @@ const Seen = Set;
 
 // (the count is written only when it is said: formatting a number is
 // slow enough to cost a long recording seconds)
+const LIMIT_NOUN = { values: "values", chars: "characters" };
 function tooBig(what, limit) {
-  const counted = limit === "chars" ? `${CROSSING.chars.toLocaleString("en")} characters` : `${CROSSING.values.toLocaleString("en")} values`;
+  const counted = `${CROSSING[limit].toLocaleString("en")} ${LIMIT_NOUN[limit]}`;
   return new TypeError(`${what} is too big for the playground: more than ${counted} (docs/element-api.md#limits)`);
 }
 

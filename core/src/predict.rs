@@ -305,7 +305,8 @@ pub fn stops_at(trace: &Trace, code: Code, function: Function, line: u32) -> usi
 }
 
 /// Where a scenario's questions do not sit on a line its run reaches
-/// (the run kept to `limits`; one a budget cut short is not judged).
+/// (in the recording `check` made, [`crate::run::CheckRun`]; a run a budget
+/// cut short is not judged).
 pub fn problems_within(scenario: &Scenario, checked: &crate::run::CheckRun) -> Vec<crate::scenario::Problem> {
     match scenario.questions.is_empty() || crate::run::cut_short(&checked.trace) {
         true => Vec::new(),

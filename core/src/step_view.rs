@@ -8,6 +8,7 @@
 //! markup and compares it with what it drew last; a native test reads the
 //! same value.
 
+use crate::i18n::grouped;
 use crate::lesson;
 use crate::programs::Part;
 use crate::session::Session;
@@ -70,7 +71,7 @@ pub fn step_view(session: &Session) -> StepView {
     };
     let total = trace.steps.len();
     let shown_number = if started { position + 1 } else { 0 };
-    let counter = lang.fill("step_counter", &[("n", shown_number.to_string()), ("total", total.to_string())]);
+    let counter = lang.fill("step_counter", &[("n", grouped(shown_number)), ("total", grouped(total))]);
     let live = lang.fill(
         "live",
         &[("counter", counter.clone()), ("title", caption.0.clone()), ("body", caption.1.clone())],
