@@ -23,7 +23,7 @@ pub struct LocalsTable {
     /// Recording-time caches: the last value per name (to skip serialising
     /// an unchanged local) and value text by hash (to share repeats).
     last: Vec<(u64, u32)>,
-    by_hash: std::collections::BTreeMap<u64, u32>,
+    by_hash: HashIndex,
     /// Where a changed value's text is written first (one buffer, reused:
     /// a value already in the table costs no allocation).
     scratch: Vec<u8>,
@@ -62,8 +62,8 @@ impl LocalsTable {
         local.write(&mut self.scratch);
         let text = std::str::from_utf8(&self.scratch).unwrap_or_default();
         let hash = text_hash(text);
-        let id = match self.by_hash.get(&hash) {
-            Some(&id) if matches!(&self.values[id as usize], Stored::Text(t) if **t == *text) => id,
+        let id = match self.by_hash.get(hash) {
+            Some(id) if matches!(&self.values[id as usize], Stored::Text(t) if **t == *text) => id,
             _ => {
                 let stored = match self.recount(last.1, text) {
                     Some(more) => more,
@@ -170,6 +170,50 @@ impl LocalsTable {
     }
 }
 
+/// Value ids by the hash of their text, open addressing (a B-tree's
+/// lookups were a tenth of a 10,000-call recording; nothing here needs the
+/// order). A hash seen again points at the later id, as an insert would.
+#[derive(Debug, Default)]
+struct HashIndex {
+    /// `(hash, id)`, `id == u32::MAX` for an empty slot; a power of two long.
+    slots: Vec<(u64, u32)>,
+    len: usize,
+}
+
+impl HashIndex {
+    fn slot(&self, hash: u64) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut i = (hash.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize & mask;
+        while self.slots[i].1 != u32::MAX && self.slots[i].0 != hash {
+            i = (i + 1) & mask;
+        }
+        i
+    }
+
+    fn get(&self, hash: u64) -> Option<u32> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let (_, id) = self.slots[self.slot(hash)];
+        (id != u32::MAX).then_some(id)
+    }
+
+    fn insert(&mut self, hash: u64, id: u32) {
+        // (kept at most half full: probes stay short)
+        if (self.len + 1) * 2 > self.slots.len() {
+            let grown = vec![(0, u32::MAX); (self.slots.len() * 2).max(64)];
+            let old = std::mem::replace(&mut self.slots, grown);
+            for (h, v) in old.into_iter().filter(|s| s.1 != u32::MAX) {
+                let i = self.slot(h);
+                self.slots[i] = (h, v);
+            }
+        }
+        let i = self.slot(hash);
+        self.len += usize::from(self.slots[i].1 == u32::MAX);
+        self.slots[i] = (hash, id);
+    }
+}
+
 /// A value's text: whole, or another value's with its closing count changed.
 #[derive(Debug, PartialEq)]
 enum Stored {
@@ -189,4 +233,29 @@ fn split_count(text: &str) -> Option<(&str, u64)> {
 fn with_count(base: &str, n: u64) -> String {
     let head = split_count(base).map_or(base, |(head, _)| head);
     format!("{head}\"{}{n}{}\"]", MORE.0, MORE.1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_hash_index_finds_what_it_holds_and_nothing_else() {
+        let mut index = HashIndex::default();
+        assert_eq!(index.get(7), None);
+        // Hashes that share their slot's bits, and enough of them to grow several times.
+        let hashes: Vec<u64> =
+            (0..5000u64).map(|i| if i % 2 == 0 { i << 40 } else { i.wrapping_mul(0x5851_f42d) }).collect();
+        for (id, &h) in hashes.iter().enumerate() {
+            index.insert(h, id as u32);
+        }
+        for (id, &h) in hashes.iter().enumerate() {
+            assert_eq!(index.get(h), Some(id as u32), "hash {h:#x}");
+        }
+        assert_eq!(index.get(u64::MAX), None);
+        // A hash seen again points at the later id.
+        index.insert(hashes[3], 99_999);
+        assert_eq!(index.get(hashes[3]), Some(99_999));
+        assert_eq!(index.len, hashes.len());
+    }
 }
