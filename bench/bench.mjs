@@ -23,9 +23,9 @@ const round = (x, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
 // The budgets of the "Performance" issue, and the comparison's goals.
-const BUDGET = { transferKB: 100, firstRenderMs: 120, recordMs: 700, bytesPerStep: 150, stepP95Ms: 4 };
+const BUDGET = { transferKB: 100, firstRenderMs: 120, recordMs: 700, bytesPerStep: 150, stepP95Ms: 4, paintP95Ms: 16.7, switchMs: 100 };
 const GOAL = { sooner: 25, fewerBytes: 60 };
-const RUNS = 7;
+const RUNS = Number(process.env.BENCH_RUNS) || 7; // (BENCH_RUNS=1: a quick look, not a figure)
 
 // ---- Pyodide: installed for the bench only by bench/pyodide/install.
 const PYODIDE_VERSION = "314.0.7";
@@ -236,6 +236,76 @@ await walk(100, true);
 await page.evaluate(() => document.querySelector("agent-loop-playground").tryAgain());
 const short = await walk(200, true);
 
+// 3b. The learner's own step: a click on Step into → the next paint
+//     (requestAnimationFrame, then a message: after the frame is drawn), and
+//     the work that click does (its handler, the DOM writes and a forced
+//     layout, all synchronous). A question on the way is answered with its
+//     first choice's button, which counts as a step too.
+const clickWalk = (n) => page.evaluate(async (n) => {
+  const el = document.querySelector("agent-loop-playground");
+  const shadow = el.shadowRoot;
+  const figure = shadow.querySelector('svg[data-role="record"]');
+  const painted = () => new Promise((ok) => requestAnimationFrame(() => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => ok(performance.now());
+    channel.port2.postMessage(0);
+  }));
+  const work = [], paint = [];
+  let moved = 0, laps = 0, clicks = 0;
+  for (let i = 0; i < n; i++) {
+    let s = el.state();
+    if (!s.question && s.step >= s.steps - 1) {
+      el.tryAgain();
+      laps++;
+      await painted();
+      s = el.state();
+    }
+    const before = `${s.step}|${s.question ? s.question.key : ""}`;
+    const button = s.question
+      ? shadow.querySelector('[data-choice="0"]')
+      : shadow.querySelector('button[data-command="stepInto"]');
+    if (!button) break;
+    const t0 = performance.now();
+    button.click();
+    void figure.getBoundingClientRect().height; // force layout
+    work.push(performance.now() - t0);
+    paint.push((await painted()) - t0);
+    clicks++;
+    const after = el.state();
+    if (`${after.step}|${after.question ? after.question.key : ""}` !== before) moved++;
+  }
+  return { work, paint, moved, laps, clicks, at: el.state().step };
+}, n);
+await page.evaluate(() => document.querySelector("agent-loop-playground").tryAgain());
+await clickWalk(30);
+await page.evaluate(() => document.querySelector("agent-loop-playground").tryAgain());
+const clicksShort = await clickWalk(150);
+
+// 3c. Switching: the language (el.lang) and the program (el.load of lesson
+//     two's first scenario and back to lesson one's report), each from the
+//     call to the next paint; the data is in the module, so nothing is
+//     fetched. Alternated, 10 of each way.
+const switches = await page.evaluate(async () => {
+  const el = document.querySelector("agent-loop-playground");
+  const painted = () => new Promise((ok) => requestAnimationFrame(() => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => ok(performance.now());
+    channel.port2.postMessage(0);
+  }));
+  const lang = [], program = [];
+  const time = async (list, change) => { await painted(); const t0 = performance.now(); change(); list.push((await painted()) - t0); };
+  const start = { lang: el.state().lang, scenario: el.state().scenario };
+  for (let i = 0; i < 10; i++) {
+    await time(lang, () => { el.lang = el.state().lang === "en" ? "zh" : "en"; });
+    await time(lang, () => { el.lang = el.state().lang === "en" ? "zh" : "en"; });
+    await time(program, () => el.load("core-weather"));
+    await time(program, () => el.load(start.scenario));
+  }
+  el.lang = start.lang;
+  const ok = el.state().lang === start.lang && el.state().scenario === start.scenario;
+  return { lang, program, ok };
+});
+
 // Record a 10,000-call run_loop in the page (runs in the browser; Playwright
 // sends the function's source). The heap counter exists only in the bench
 // build (cargo feature `bench`); elsewhere heapRetained is NaN.
@@ -277,6 +347,8 @@ await seek(100000);
 await walk(50, false);
 await seek(100000);
 const long = await walk(200, false);
+await seek(100000);
+const clicksLong = await clickWalk(150);
 await page.close();
 
 // The heap retained per step, from the bench build's heap counter.
@@ -356,6 +428,10 @@ const comparison = comparing && pyodideFirst.length ? {
 } : null;
 
 const bytesPerStep = heap.heapRetained / heap.steps;
+function clickFigures(c) {
+  return { paint_p50: round(pct(c.paint, 0.5), 2), paint_p95: round(pct(c.paint, 0.95), 2), work_p50: round(pct(c.work, 0.5), 2), work_p95: round(pct(c.work, 0.95), 2),
+    clicks: c.clicks, moved: c.moved, restarts: c.laps, at: c.at };
+}
 const results = {
   date: new Date().toISOString(),
   transfer: { total_gzip_bytes: ours.totalGzip, requests: ours.requests, budget_bytes: BUDGET.transferKB * 1024, files: ours.files },
@@ -365,6 +441,20 @@ const results = {
     at_step_1: { p50: round(pct(short.times, 0.5), 3), p95: round(pct(short.times, 0.95), 3), steps: short.times.length, moved: short.moved, answers: short.answers, laps: short.laps, from: short.from, to: short.to },
     at_step_100000: { p50: round(pct(long.times, 0.5), 3), p95: round(pct(long.times, 0.95), 3), steps: long.times.length, moved: long.moved, answers: long.answers, from: long.from, to: long.to, record_length: long.recordLength, cards_drawn: long.cards },
     budget_p95: BUDGET.stepP95Ms,
+  },
+  click_to_paint_ms: {
+    method: "a click on Step into (or a question's first choice) → requestAnimationFrame → a message after the frame; work = the click's synchronous part, forced layout included",
+    at_step_1: clickFigures(clicksShort),
+    at_step_100000: clickFigures(clicksLong),
+    budget_paint_p95: BUDGET.paintP95Ms,
+    budget_work_p95: BUDGET.stepP95Ms,
+  },
+  switch_ms: {
+    method: "el.lang = other language, el.load(core-weather) and back to report; call → next paint; 20 of each, alternated; data already in the module",
+    lang: { p50: round(pct(switches.lang, 0.5), 1), p95: round(pct(switches.lang, 0.95), 1), runs: switches.lang.length },
+    program: { p50: round(pct(switches.program, 0.5), 1), p95: round(pct(switches.program, 0.95), 1), runs: switches.program.length },
+    back_where_it_started: switches.ok,
+    budget: BUDGET.switchMs,
   },
   browser_record_10000_calls: { ms: round(recording.ms), runs: recording.runs.map((x) => round(x)), steps: recording.steps, status: recording.status, predict: setup.predict,
     ns_per_step: Math.round(recording.ms * 1e6 / recording.steps),
@@ -388,6 +478,12 @@ const bars = [
   ["first render (ms)", oursMedian, BUDGET.firstRenderMs],
   ["step p95 @1 (ms)", pct(short.times, 0.95), BUDGET.stepP95Ms],
   ["step p95 @100k (ms)", pct(long.times, 0.95), BUDGET.stepP95Ms],
+  ["click → paint p95 @1 (ms)", pct(clicksShort.paint, 0.95), BUDGET.paintP95Ms],
+  ["click → paint p95 @100k (ms)", pct(clicksLong.paint, 0.95), BUDGET.paintP95Ms],
+  ["click work p95 @1 (ms)", pct(clicksShort.work, 0.95), BUDGET.stepP95Ms],
+  ["click work p95 @100k (ms)", pct(clicksLong.work, 0.95), BUDGET.stepP95Ms],
+  ["switch language p50 (ms)", pct(switches.lang, 0.5), BUDGET.switchMs],
+  ["switch program p50 (ms)", pct(switches.program, 0.5), BUDGET.switchMs],
   ["record 10k calls (ms)", recording.ms, BUDGET.recordMs],
   ["bytes / step (retained)", bytesPerStep, BUDGET.bytesPerStep],
   ["bytes / step (peak memory)", recording.memoryGrowth / recording.steps, BUDGET.bytesPerStep],
@@ -416,6 +512,53 @@ if (goals.length) {
 svg += `</svg>\n`;
 fs.writeFileSync(path.join(root, "docs/bench/chart.svg"), svg);
 
+// ---- The README's table, from this run (between its two markers).
+{
+  const commit = (() => {
+    try {
+      const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
+      const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: root, encoding: "utf8" }).trim();
+      return dirty ? `${head} with changes` : head;
+    } catch {
+      return "(no git)";
+    }
+  })();
+  const ms = (x, d = 0) => `${round(x, d)} ms`;
+  const mark = (ok) => (ok ? "✓" : "✗");
+  const f = results;
+  const c1 = f.click_to_paint_ms.at_step_1, c2 = f.click_to_paint_ms.at_step_100000;
+  const rows = [
+    ["everything the page loads, gzip -9", `${kb(ours.totalGzip)} in ${ours.requests} requests (module ${kb(ours.files["/agent-loop-playground_bg.wasm"]?.gzip ?? 0)})`, "≤ 100 KB", ours.totalGzip <= BUDGET.transferKB * 1024],
+    [`navigation → first rendered snapshot (median of ${RUNS} cold loads)`, `${ms(oursMedian)} (runs ${ms(Math.min(...firstRender))}–${ms(Math.max(...firstRender))})`, "≤ 120 ms", oursMedian <= BUDGET.firstRenderMs],
+    ["click on Step into → next paint, p95 at step 1 / 100,000", `${ms(c1.paint_p95, 1)} / ${ms(c2.paint_p95, 1)}`, "≤ 16.7 ms", Math.max(c1.paint_p95, c2.paint_p95) <= BUDGET.paintP95Ms],
+    ["work per step (the click's handler, DOM and layout), p95 at step 1 / 100,000", `${ms(c1.work_p95, 1)} / ${ms(c2.work_p95, 1)}`, "≤ 4 ms", Math.max(c1.work_p95, c2.work_p95) <= BUDGET.stepP95Ms],
+    ["switch language / program (call → next paint, p50)", `${ms(f.switch_ms.lang.p50, 1)} / ${ms(f.switch_ms.program.p50, 1)}`, "≤ 100 ms", Math.max(f.switch_ms.lang.p50, f.switch_ms.program.p50) <= BUDGET.switchMs],
+    [`record a 10,000-call run_loop in the browser (${recording.steps.toLocaleString("en")} steps, median of 5)`, `${ms(recording.ms)} (native ${native.record_ms ?? "?"} ms)`, "≤ 700 ms", recording.ms <= BUDGET.recordMs],
+    ["heap retained per step (that recording)", `${round(bytesPerStep, 1)} B`, "≤ 150 B", bytesPerStep <= BUDGET.bytesPerStep],
+  ];
+  if (comparison) {
+    rows.push([`vs Pyodide ${PYODIDE_VERSION}: first snapshot (runtime.py under sys.settrace)`, `${ms(oursMedian)} vs ${ms(pyodideMedian)} = ${comparison.ratio_time}× sooner`, "≥ 25×", comparison.ratio_time >= GOAL.sooner]);
+    rows.push([`vs Pyodide ${PYODIDE_VERSION}: bytes, gzip`, `${kb(ours.totalGzip)} vs ${kb(pyodide.totalGzip)} = ${comparison.ratio_bytes}× fewer`, "≥ 60×", comparison.ratio_bytes >= GOAL.fewerBytes]);
+  }
+  const table = [
+    `Written by \`bench/run\` on ${results.date.slice(0, 10)} at ${commit} (this machine: 2 shared cores, noisy; medians).`,
+    "",
+    "| figure | measured | budget | met |",
+    "|---|---|---|---|",
+    ...rows.map(([name, value, budget, ok]) => `| ${name} | ${value} | ${budget} | ${mark(ok)} |`),
+  ].join("\n");
+  const readme = path.join(root, "README.md");
+  const text = fs.readFileSync(readme, "utf8");
+  const open = "<!-- bench:table -->", close = "<!-- /bench:table -->";
+  const a = text.indexOf(open), b = text.indexOf(close);
+  if (a >= 0 && b > a) {
+    fs.writeFileSync(readme, text.slice(0, a + open.length) + "\n" + table + "\n" + text.slice(b));
+    console.log("wrote the README's table");
+  } else {
+    console.log("WARNING: README.md has no bench:table markers; its table was not written");
+  }
+}
+
 // ---- Everything, printed.
 const nativeBeside = (value, unit) => (value === undefined ? "" : `   native ${value} ${unit}`);
 const printFiles = (files) => {
@@ -429,6 +572,10 @@ console.log(`  cold load, medians     ${Object.entries(phases).map(([k, v]) => `
 console.log(`  step settings          listing ${setup.listing}, predict ${setup.predict}, setup panel ${setup.setupOpen ? "open" : "closed"} (${round(setup.setupHeight, 0)} px), output panel ${round(setup.outputHeight, 0)} px`);
 console.log(`  step latency @1        p50 ${round(pct(short.times, 0.5), 3)} ms  p95 ${round(pct(short.times, 0.95), 3)} ms (budget p95 ${BUDGET.stepP95Ms} ms)  steps ${short.from}–${short.to} of report, ${short.moved}/${short.times.length} moved, ${short.answers} answers, ${short.laps} restarts`);
 console.log(`  step latency @100000   p50 ${round(pct(long.times, 0.5), 3)} ms  p95 ${round(pct(long.times, 0.95), 3)} ms  steps ${long.from}–${long.to}, ${long.moved}/${long.times.length} moved, ${long.answers} answers (record ${long.recordLength}, cards drawn ${long.cards})`);
+for (const [at, c] of [["@1     ", clicksShort], ["@100000", clicksLong]]) {
+  console.log(`  click → paint ${at}  p50 ${round(pct(c.paint, 0.5), 2)} ms  p95 ${round(pct(c.paint, 0.95), 2)} ms (budget p95 ${BUDGET.paintP95Ms} ms); work p50 ${round(pct(c.work, 0.5), 2)} ms  p95 ${round(pct(c.work, 0.95), 2)} ms (budget ${BUDGET.stepP95Ms} ms); ${c.moved}/${c.clicks} moved, ${c.laps} restarts`);
+}
+console.log(`  switch language        p50 ${round(pct(switches.lang, 0.5), 1)} ms  p95 ${round(pct(switches.lang, 0.95), 1)} ms; program p50 ${round(pct(switches.program, 0.5), 1)} ms  p95 ${round(pct(switches.program, 0.95), 1)} ms (call → next paint, budget ${BUDGET.switchMs} ms)${switches.ok ? "" : " WARNING: not back where it started"}`);
 console.log(`  record 10,000 calls    ${round(recording.ms, 0)} ms median of ${recording.runs.length} (${recording.runs.map((x) => round(x, 0)).join(", ")}), ${recording.steps} steps = ${Math.round(recording.ms * 1e6 / recording.steps)} ns/step, ${recording.status}, predict ${setup.predict} (budget ${BUDGET.recordMs} ms)${nativeBeside(native.record_ms, "ms")}${native.ns_per_step ? `, ${native.ns_per_step} ns/step` : ""}`);
 console.log(`  heap retained          ${(heap.heapRetained / 1e6).toFixed(1)} MB = ${round(bytesPerStep, 1)} bytes/step (budget ${BUDGET.bytesPerStep}; bench build, recorded in ${round(heap.ms, 0)} ms)${nativeBeside(native.bytes_per_step, "B/step")}`);
 console.log(`  wasm memory growth     ${(recording.memoryGrowth / 1e6).toFixed(1)} MB = ${round(recording.memoryGrowth / recording.steps, 1)} bytes/step at peak (linear memory never shrinks)`);

@@ -55,20 +55,35 @@ if (wasm && fs.existsSync(wasm)) {
   profile.by_crate = [...groups.entries()].sort((a, b) => b[1] - a[1]).map(([crate, bytes]) => ({ crate, bytes, share: +(bytes / total).toFixed(4) }));
   profile.top_functions = shipped.filter((i) => !i.name.startsWith("data")).slice(0, 15).map((i) => ({ name: i.name.replace(/::h[0-9a-f]{16}$/, ""), bytes: i.shallow_size }));
 }
-// The text compiled into the module, each part gzip -9 on its own.
-const minified = (file) => Buffer.from(JSON.stringify(JSON.parse(fs.readFileSync(file, "utf8"))));
-const scenarios = fs.readdirSync(path.join(root, "fixtures/scenarios")).filter((f) => f.endsWith(".json"))
-  .map((f) => { const v = JSON.parse(fs.readFileSync(path.join(root, "fixtures/scenarios", f), "utf8")); delete v.expect; delete v.notes; return JSON.stringify(v); }).join("");
+// The text compiled into the module, by program and language, each part
+// gzip -9 on its own: what a page showing one program in one language would
+// not need of the rest. A scenario belongs to the program that lists it
+// (core/src/programs/*/mod.rs), else to lesson one, whose functions the
+// other shipped cases run; a scenario holds both languages.
+const read = (rel) => fs.readFileSync(path.join(root, rel));
+const minified = (rel) => Buffer.from(JSON.stringify(JSON.parse(read(rel).toString("utf8"))));
+const listed = (rel) => [...read(rel).toString("utf8").matchAll(/^\s*"([a-z0-9-]+)",?\s*$/gm)].map((m) => m[1]);
+const lessonTwo = new Set(listed("core/src/programs/lesson_two/mod.rs"));
+const scenarioText = { lesson_one: [], lesson_two: [] };
+for (const f of fs.readdirSync(path.join(root, "fixtures/scenarios")).filter((f) => f.endsWith(".json")).sort()) {
+  const v = JSON.parse(read(`fixtures/scenarios/${f}`).toString("utf8"));
+  delete v.expect;
+  delete v.notes;
+  scenarioText[lessonTwo.has(v.id) ? "lesson_two" : "lesson_one"].push(JSON.stringify(v));
+}
 const parts = [
-  ["fixtures/scenarios (minified, without expect/notes)", Buffer.from(scenarios)],
-  ["fixtures/i18n/zh.json", minified(path.join(root, "fixtures/i18n/zh.json"))],
-  ["fixtures/i18n/en.json", minified(path.join(root, "fixtures/i18n/en.json"))],
-  ["core/src/runtime.rs (the Rust listing)", fs.readFileSync(path.join(root, "core/src/runtime.rs"))],
-  ["core/src/runtime.py (the Python listing, en)", fs.readFileSync(path.join(root, "core/src/runtime.py"))],
-  ["core/src/runtime.zh.py (the Python listing, zh)", fs.readFileSync(path.join(root, "core/src/runtime.zh.py"))],
-  ["core/src/entry.py + entry.zh.py (the setup, en and zh)", Buffer.concat([fs.readFileSync(path.join(root, "core/src/entry.py")), fs.readFileSync(path.join(root, "core/src/entry.zh.py"))])],
+  ["words", "zh", "fixtures/i18n/zh.json (both programs' captions, questions, the page's words)", minified("fixtures/i18n/zh.json")],
+  ["words", "en", "fixtures/i18n/en.json", minified("fixtures/i18n/en.json")],
+  ["lesson_one", "both", `scenarios (${scenarioText.lesson_one.length}, minified, without expect/notes)`, Buffer.from(scenarioText.lesson_one.join(""))],
+  ["lesson_one", "—", "core/src/runtime.rs (the Rust listing)", read("core/src/runtime.rs")],
+  ["lesson_one", "en", "core/src/runtime.py + entry.py (listing, setup)", Buffer.concat([read("core/src/runtime.py"), read("core/src/entry.py")])],
+  ["lesson_one", "zh", "core/src/runtime.zh.py + entry.zh.py", Buffer.concat([read("core/src/runtime.zh.py"), read("core/src/entry.zh.py")])],
+  ["lesson_two", "both", `scenarios (${scenarioText.lesson_two.length}, minified, without expect/notes)`, Buffer.from(scenarioText.lesson_two.join(""))],
+  ["lesson_two", "—", "core/src/programs/lesson_two/teaching.rs (the Rust listing, four loops)", read("core/src/programs/lesson_two/teaching.rs")],
+  ["lesson_two", "en", "lesson_two/core_loop.py + entry.py", Buffer.concat([read("core/src/programs/lesson_two/core_loop.py"), read("core/src/programs/lesson_two/entry.py")])],
+  ["lesson_two", "zh", "lesson_two/core_loop.zh.py + entry.zh.py", Buffer.concat([read("core/src/programs/lesson_two/core_loop.zh.py"), read("core/src/programs/lesson_two/entry.zh.py")])],
 ];
-profile.embedded_text = parts.map(([name, buf]) => ({ name, bytes: buf.length, gzip: gz(buf) }));
+profile.embedded_text = parts.map(([program, lang, name, buf]) => ({ program, lang, name, bytes: buf.length, gzip: gz(buf) }));
 
 console.log("\nsize profile (where the bytes go)");
 if (profile.wasm_with_names) {
@@ -79,7 +94,9 @@ if (profile.wasm_with_names) {
 } else {
   console.log("  (no wasm with names: the code profile is skipped)");
 }
-console.log("  text built into the module (gzip -9 of each part alone)");
-for (const p of profile.embedded_text) console.log(`    ${p.name.padEnd(52)} ${kb(p.bytes).padStart(9)}  gzip ${kb(p.gzip).padStart(8)}`);
+console.log("  text built into the module, by program and language (gzip -9 of each part alone)");
+for (const p of profile.embedded_text) console.log(`    ${p.program.padEnd(10)} ${p.lang.padEnd(4)} ${p.name.slice(0, 70).padEnd(70)} ${kb(p.bytes).padStart(9)}  gzip ${kb(p.gzip).padStart(8)}`);
+const sum = (keep) => profile.embedded_text.filter(keep).reduce((a, p) => a + p.gzip, 0);
+console.log(`    a lesson-one page in zh needs ${kb(sum((p) => (p.program === "lesson_one" || p.program === "words") && p.lang !== "en"))} of the ${kb(sum(() => true))}`);
 fs.mkdirSync(path.join(root, "target"), { recursive: true });
 fs.writeFileSync(path.join(root, "target/bench-size-profile.json"), JSON.stringify(profile, null, 2));
