@@ -5,6 +5,9 @@ use crate::preview::{text_hash, Fnv, Local, MORE};
 use crate::vocab::Function;
 use serde_json::Value;
 
+/// Slots of the name cache (a lesson has a few dozen names).
+const NAME_CACHE: usize = 64;
+
 /// All locals of a trace, shared between steps: each distinct value is
 /// stored once as JSON text, each set of `(name, value)` pairs once in a
 /// flat list, and a step points at its set. A list that grows past the
@@ -16,6 +19,9 @@ use serde_json::Value;
 pub struct LocalsTable {
     /// Names per (function, name): a frame's locals do not evict another's.
     names: Vec<(Function, &'static str)>,
+    /// Name ids by the address of the name's literal (and its function),
+    /// [`NAME_CACHE`] slots, filled while recording.
+    name_cache: Vec<(usize, Function, u16)>,
     values: Vec<Stored>,
     /// `(start, len)` into `pairs`.
     sets: Vec<(u32, u16)>,
@@ -33,8 +39,25 @@ pub struct LocalsTable {
 
 impl LocalsTable {
     fn name_id(&mut self, function: Function, name: &'static str) -> u16 {
-        // A call site passes the same literal every time: compare addresses
-        // first, contents only when that misses.
+        // A call site passes the same literal every time: a small cache by
+        // its address answers most lookups at once (a scan over every name
+        // was a tenth of a long recording).
+        let slot = (name.as_ptr() as usize >> 2) % NAME_CACHE;
+        if let Some(&(ptr, f, id)) = self.name_cache.get(slot) {
+            if ptr == name.as_ptr() as usize && f == function && id != u16::MAX {
+                return id;
+            }
+        }
+        let id = self.find_name(function, name);
+        if self.name_cache.is_empty() {
+            self.name_cache = vec![(0, function, u16::MAX); NAME_CACHE];
+        }
+        self.name_cache[slot] = (name.as_ptr() as usize, function, id);
+        id
+    }
+
+    fn find_name(&mut self, function: Function, name: &'static str) -> u16 {
+        // Compare addresses first, contents only when that misses.
         let same_literal = |n: &(Function, &'static str)| std::ptr::eq(n.1, name) && n.0 == function;
         let found = self
             .names
@@ -114,6 +137,7 @@ impl LocalsTable {
     pub(super) fn finish(&mut self) {
         self.last = Vec::new();
         self.by_hash = Default::default();
+        self.name_cache = Vec::new();
         self.values.shrink_to_fit();
         self.sets.shrink_to_fit();
         self.pairs.shrink_to_fit();
@@ -257,5 +281,27 @@ mod tests {
         index.insert(hashes[3], 99_999);
         assert_eq!(index.get(hashes[3]), Some(99_999));
         assert_eq!(index.len, hashes.len());
+    }
+
+    #[test]
+    fn one_literal_in_two_functions_is_two_names() {
+        // The name cache is by the literal's address: the same literal in
+        // another function must not find the first function's name.
+        let (f, g) = (Function::named("f"), Function::named("g"));
+        let name: &'static str = "x";
+        let mut table = LocalsTable::default();
+        let mut sets = Vec::new();
+        for round in 0..3i64 {
+            sets.push(table.add(f, &[(name, &round as &dyn Local)]));
+            sets.push(table.add(g, &[(name, &(round + 10) as &dyn Local)]));
+        }
+        assert_eq!(table.names, vec![(f, "x"), (g, "x")]);
+        let shown: Vec<String> = sets.iter().map(|s| table.json(*s)["x"].to_string()).collect();
+        assert_eq!(shown, ["0", "10", "1", "11", "2", "12"]);
+        // A name that is not the same literal but reads the same is the same name.
+        let other = String::from("x").leak();
+        let set = table.add(f, &[(other, &5i64 as &dyn Local)]);
+        assert_eq!(table.names.len(), 2);
+        assert_eq!(table.json(set)["x"], 5);
     }
 }
