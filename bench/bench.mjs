@@ -517,7 +517,8 @@ fs.writeFileSync(path.join(root, "docs/bench/chart.svg"), svg);
   const commit = (() => {
     try {
       const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
-      const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: root, encoding: "utf8" }).trim();
+      // (what this run writes itself does not count as a change)
+      const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no", "--", ".", ":!docs/bench", ":!README.md"], { cwd: root, encoding: "utf8" }).trim();
       return dirty ? `${head} with changes` : head;
     } catch {
       return "(no git)";
