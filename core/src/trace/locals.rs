@@ -5,7 +5,8 @@ use crate::preview::{text_hash, Fnv, Local, MORE};
 use crate::vocab::Function;
 use serde_json::Value;
 
-/// Slots of the name cache (a lesson has a few dozen names).
+/// Slots of the name cache (a lesson has a few dozen names); 2^6, the
+/// top six bits of the hashed address.
 const NAME_CACHE: usize = 64;
 
 /// All locals of a trace, shared between steps: each distinct value is
@@ -19,9 +20,9 @@ const NAME_CACHE: usize = 64;
 pub struct LocalsTable {
     /// Names per (function, name): a frame's locals do not evict another's.
     names: Vec<(Function, &'static str)>,
-    /// Name ids by the address of the name's literal (and its function),
+    /// Name ids by the name's literal (its address and length) and function,
     /// [`NAME_CACHE`] slots, filled while recording.
-    name_cache: Vec<(usize, Function, u16)>,
+    name_cache: Vec<(&'static str, Function, u16)>,
     values: Vec<Stored>,
     /// `(start, len)` into `pairs`.
     sets: Vec<(u32, u16)>,
@@ -42,17 +43,19 @@ impl LocalsTable {
         // A call site passes the same literal every time: a small cache by
         // its address answers most lookups at once (a scan over every name
         // was a tenth of a long recording).
-        let slot = (name.as_ptr() as usize >> 2) % NAME_CACHE;
-        if let Some(&(ptr, f, id)) = self.name_cache.get(slot) {
-            if ptr == name.as_ptr() as usize && f == function && id != u16::MAX {
+        // (the address hashed: neighbouring short literals get their own slots)
+        let slot = ((name.as_ptr() as usize as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58) as usize;
+        if let Some(&(literal, f, id)) = self.name_cache.get(slot) {
+            // (address and length: a label's tail is another name at its own address)
+            if std::ptr::eq(literal, name) && f == function && id != u16::MAX {
                 return id;
             }
         }
         let id = self.find_name(function, name);
         if self.name_cache.is_empty() {
-            self.name_cache = vec![(0, function, u16::MAX); NAME_CACHE];
+            self.name_cache = vec![("", function, u16::MAX); NAME_CACHE];
         }
-        self.name_cache[slot] = (name.as_ptr() as usize, function, id);
+        self.name_cache[slot] = (name, function, id);
         id
     }
 
@@ -298,10 +301,16 @@ mod tests {
         assert_eq!(table.names, vec![(f, "x"), (g, "x")]);
         let shown: Vec<String> = sets.iter().map(|s| table.json(*s)["x"].to_string()).collect();
         assert_eq!(shown, ["0", "10", "1", "11", "2", "12"]);
+        // A literal's head at the same address is another name.
+        let label: &'static str = "xy";
+        let head = &label[..1];
+        let a = table.add(f, &[(label, &1i64 as &dyn Local)]);
+        let b = table.add(f, &[(head, &2i64 as &dyn Local)]);
+        assert_eq!((table.json(a)["xy"].clone(), table.json(b)["x"].clone()), (1.into(), 2.into()));
         // A name that is not the same literal but reads the same is the same name.
         let other = String::from("x").leak();
         let set = table.add(f, &[(other, &5i64 as &dyn Local)]);
-        assert_eq!(table.names.len(), 2);
+        assert_eq!(table.names.len(), 3);
         assert_eq!(table.json(set)["x"], 5);
     }
 }
