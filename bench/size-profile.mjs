@@ -2,7 +2,8 @@
 // over a build that keeps function names: wasm-bindgen --keep-debug on
 // cargo's output, before wasm-opt, so the shares are indicative and the
 // absolute sizes larger than what ships), and the text built into it
-// (fixtures, language tables, the two listings), each gzip -9 alone.
+// (fixtures, language tables, the listings), by program and language,
+// each gzip -9 alone.
 //
 //   node bench/size-profile.mjs <names.wasm>      prints the profile, writes
 //                                                 target/bench-size-profile.json
@@ -62,7 +63,11 @@ if (wasm && fs.existsSync(wasm)) {
 // other shipped cases run; a scenario holds both languages.
 const read = (rel) => fs.readFileSync(path.join(root, rel));
 const minified = (rel) => Buffer.from(JSON.stringify(JSON.parse(read(rel).toString("utf8"))));
-const listed = (rel) => [...read(rel).toString("utf8").matchAll(/^\s*"([a-z0-9-]+)",?\s*$/gm)].map((m) => m[1]);
+// The ids in a program's `scenarios: &[…]` list.
+const listed = (rel) => {
+  const block = read(rel).toString("utf8").match(/\bscenarios:\s*&\[([^\]]*)\]/);
+  return block ? [...block[1].matchAll(/"([^"]+)"/g)].map((m) => m[1]) : [];
+};
 const lessonTwo = new Set(listed("core/src/programs/lesson_two/mod.rs"));
 const scenarioText = { lesson_one: [], lesson_two: [] };
 for (const f of fs.readdirSync(path.join(root, "fixtures/scenarios")).filter((f) => f.endsWith(".json")).sort()) {
