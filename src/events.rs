@@ -151,6 +151,17 @@ pub fn send_answers(root: &web_sys::HtmlElement, answers: Vec<serde_json::Value>
     }
 }
 
+/// `alp-pack` (inside the shadow root only): the element is to fetch
+/// `pack` and then show `scenario`.
+fn ask_for_pack(root: &web_sys::HtmlElement, pack: &str, scenario: &str) {
+    let init = web_sys::CustomEventInit::new();
+    init.set_detail(&from_json(&serde_json::json!({ "pack": pack, "scenario": scenario })));
+    init.set_bubbles(true);
+    if let Ok(event) = web_sys::CustomEvent::new_with_event_init_dict("alp-pack", &init) {
+        let _ = root.dispatch_event(&event);
+    }
+}
+
 fn target_element(e: &Event) -> Option<Element> {
     e.target().and_then(|t| t.dyn_into::<Element>().ok())
 }
@@ -240,7 +251,18 @@ fn act(p: &mut Page, action: &str, beside: Option<&str>) -> bool {
 fn on_change(p: &mut Page, e: &Event) -> bool {
     let Some(target) = e.target() else { return false };
     if let Some(select) = target.dyn_ref::<HtmlSelectElement>() {
-        return p.session.load(&select.value()).is_ok();
+        let id = select.value();
+        return match p.session.load(&id) {
+            Ok(()) => true,
+            Err(why) => {
+                // A program whose texts are in a pack not fetched yet: the
+                // element fetches it and loads the scenario (element.js).
+                if let Some(pack) = agent_loop_core::pack::named_in(&why) {
+                    ask_for_pack(&p.root, pack, &id);
+                }
+                false
+            }
+        };
     } else if let Some(input) = target.dyn_ref::<HtmlInputElement>() {
         if input.class_list().contains("alp-reveal-box") {
             p.session.set_reveal(input.checked());

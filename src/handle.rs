@@ -10,6 +10,7 @@ use crate::render::Page;
 use agent_loop_core::debugger::Command;
 use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson;
+use agent_loop_core::pack;
 use agent_loop_core::protocol::{Model, Process};
 use agent_loop_core::scenario::{Phrase, Problem, Scenario};
 use agent_loop_core::session::options::ListingFile;
@@ -71,6 +72,17 @@ fn js_err(message: impl std::fmt::Display) -> JsError {
     JsError::new(&message.to_string())
 }
 
+/// The error a call throws when the program it would show has its texts in
+/// a pack that has not arrived: `{name: "PackNeeded", pack, message}`.
+/// element.js fetches `data/<pack>.json`, hands it to `Playground.addPack`
+/// and makes the call again.
+fn pack_needed(pack: &str) -> JsValue {
+    let error = js_sys::Error::new(&pack::needed(pack));
+    error.set_name("PackNeeded");
+    let _ = Reflect::set(&error, &JsValue::from_str("pack"), &JsValue::from_str(pack));
+    error.into()
+}
+
 /// A call made from inside one of this playground's own callbacks (for
 /// example a step event handler calling `command`) while it is busy.
 fn busy() -> JsError {
@@ -84,7 +96,7 @@ impl Playground {
     /// controls, compact, timeBudget, memoryBudget}`; `doubles` is
     /// `fixtureDoubles` from doubles.js.
     #[wasm_bindgen(constructor)]
-    pub fn new(root: HtmlElement, options: JsValue) -> Result<Playground, JsError> {
+    pub fn new(root: HtmlElement, options: JsValue) -> Result<Playground, JsValue> {
         let factory: JsFunction = Reflect::get(&options, &JsValue::from_str("doubles"))
             .ok()
             .and_then(|f| f.dyn_into().ok())
@@ -109,12 +121,16 @@ impl Playground {
             step: opt_str(&options, "step"),
             restarted: opt_str(&options, "restarted"),
         };
-        let session = Session::new(Box::new(JsDoubles { factory }), &wanted).map_err(js_err)?;
+        let session =
+            Session::new(Box::new(JsDoubles { factory }), &wanted).map_err(|e| match pack::named_in(&e) {
+                Some(name) => pack_needed(name),
+                None => js_err(e).into(),
+            })?;
         let compact = !opt_str(&options, "compact").is_empty();
         let width = Reflect::get(&options, &JsValue::from_str("width")).ok().and_then(|w| w.as_f64());
         let page = Page::new(root.clone(), session, compact, width.unwrap_or(0.0));
         if let Some(why) = &page.failure {
-            return Err(js_err(format!("the page refused the playground's markup: {why}")));
+            return Err(js_err(format!("the page refused the playground's markup: {why}")).into());
         }
         let place = events::Place::default();
         events::remember(&place, &page);
@@ -175,9 +191,29 @@ impl Playground {
         Ok(on)
     }
 
-    /// Show another scenario (by id).
-    pub fn load(&self, scenario_id: &str) -> Result<(), JsError> {
-        self.update(|s| s.load(scenario_id))
+    /// Show another scenario (by id). One whose program's pack has not
+    /// arrived throws `PackNeeded` (see [`pack_needed`]).
+    pub fn load(&self, scenario_id: &str) -> Result<(), JsValue> {
+        let missing =
+            self.page.try_borrow().ok().and_then(|p| p.session.catalogue().missing_pack(Some(scenario_id)));
+        if let Some(name) = missing {
+            return Err(pack_needed(name));
+        }
+        Ok(self.update(|s| s.load(scenario_id))?)
+    }
+
+    /// Add a program's texts from its pack file (`data/<pack>.json`), for
+    /// every playground of the page. Returns the pack's name.
+    #[wasm_bindgen(js_name = addPack)]
+    pub fn add_pack(text: &str) -> Result<String, JsError> {
+        pack::register(text).map_err(js_err)
+    }
+
+    /// A pack that could not be fetched: a notice in the element, and the
+    /// picker shows the scenario on screen again.
+    #[wasm_bindgen(js_name = packUnavailable)]
+    pub fn pack_unavailable(&self, file: String, detail: String) -> Result<(), JsError> {
+        self.apply(|s| s.file_unreadable(&file, "pack", &detail))
     }
 
     /// Add a scenario from JSON text or an object. Returns its id; a bad

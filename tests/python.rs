@@ -46,7 +46,7 @@ struct Marks {
 fn marks(program: &Program) -> Marks {
     let mut marks = Marks { defs: BTreeMap::new(), lines: Vec::new() };
     let mut current = String::new();
-    for (i, line) in program.python[0].1.lines().enumerate() {
+    for (i, line) in program.python[0].1.get().lines().enumerate() {
         let n = i as u32 + 1;
         if let Some(rest) = line.strip_prefix("def ") {
             current = rest.split('(').next().unwrap_or("").to_string();
@@ -63,7 +63,7 @@ fn marks(program: &Program) -> Marks {
 fn occurrences(program: &Program) -> BTreeMap<u32, (String, usize)> {
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
     let mut out = BTreeMap::new();
-    for (i, line) in program.rust.lines().enumerate() {
+    for (i, line) in program.rust.get().lines().enumerate() {
         let t = line.trim_start();
         let Some(rest) = t.strip_prefix("before!(\"").or_else(|| t.strip_prefix("head!(\"")) else {
             continue;
@@ -233,6 +233,7 @@ fn each_language_s_listing_runs_the_same_steps_as_the_recorded_rust_for_every_sc
         let program = programs::of(parsed.function);
         let (marks, occurrences) = (marks(program), occurrences(program));
         for (code, listing) in program.python {
+            let listing = listing.get();
             let lang = agent_loop_core::i18n::Lang::parse(code).unwrap();
             for scenario in runs_of(&parsed.localized(lang)) {
                 let file = format!("{file} ({code}, {})", scenario.function.name());
@@ -256,10 +257,10 @@ fn each_language_s_listing_runs_the_same_steps_as_the_recorded_rust_for_every_sc
 #[test]
 fn every_language_s_listing_has_the_default_s_lines_and_marks() {
     for program in PROGRAMS {
-        let default: Vec<&str> = program.python[0].1.lines().collect();
+        let default: Vec<&str> = program.python[0].1.get().lines().collect();
         assert!(program.python.len() >= 2, "{}: the listing is written in zh and en", program.name);
         for (code, text) in program.python {
-            let lines: Vec<&str> = text.lines().collect();
+            let lines: Vec<&str> = text.get().lines().collect();
             let at = format!("{} {code}", program.name);
             assert_eq!(lines.len(), default.len(), "{at}: as many lines as the default listing");
             for (i, (a, b)) in default.iter().zip(&lines).enumerate() {
@@ -283,7 +284,7 @@ fn every_language_s_listing_has_the_default_s_lines_and_marks() {
 #[test]
 fn every_statement_of_the_python_carries_a_rust_label() {
     for program in PROGRAMS {
-        let source = program.python[0].1;
+        let source = program.python[0].1.get();
         let labels: Vec<String> = occurrences(program).values().map(|(l, _)| l.clone()).collect();
         let marks = marks(program);
         let dir =

@@ -58,7 +58,9 @@ export class AgentLoopPlayground extends HTMLElement {
   state(): PlaygroundState | null;
   command(name: Command): PlaygroundState;
   toggleBreakpoint(fn: string, line: number | string): boolean;
-  load(scenarioId: string): void;
+  /** A scenario of a program whose pack (data/<pack>.json) has not arrived
+   *  yet is shown once it has: a Promise then, rejected if it cannot be fetched. */
+  load(scenarioId: string): void | Promise<void>;
   addScenario(fixture: string | Record<string, unknown>): string;
   currentStep(): Record<string, unknown> | null;
   outcome(): { result: unknown; error: unknown; output: string[] } | null;

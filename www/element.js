@@ -49,6 +49,42 @@ function loadWasm() {
   return ready;
 }
 
+// ---- A program's texts that are not in the module (core/src/pack.rs): lesson
+// two's listings and setup are fetched the first time one of its scenarios
+// is shown, once for the whole page. Each URL is written as the literal
+// bundlers recognise, so that a bundled build emits the file too.
+const PACKS = {
+  lesson_two: () => new URL("./data/lesson_two.json", import.meta.url),
+};
+const packs = new Map(); // name → Promise of the pack's name, while it loads or once it is in
+function loadPack(name) {
+  if (!packs.has(name)) {
+    const url = PACKS[name] ? PACKS[name]() : null;
+    const file = url ? url.pathname.split("/").pop() : `${name}.json`;
+    const loading = (async () => {
+      if (!url) throw { file, detail: "unknown pack" };
+      let response;
+      try {
+        response = await fetch(url, { credentials: "same-origin" });
+      } catch (error) {
+        throw { file, detail: String(error && error.message ? error.message : error) };
+      }
+      if (!response.ok) throw { file, detail: `${response.status} ${response.statusText}`.trim() };
+      const body = await response.text();
+      await loadWasm();
+      try {
+        return Playground.addPack(body);
+      } catch (error) {
+        throw { file, detail: String(error && error.message ? error.message : error) };
+      }
+    })();
+    // (a failed fetch is tried again next time)
+    loading.catch(() => packs.delete(name));
+    packs.set(name, loading);
+  }
+  return packs.get(name);
+}
+
 // The element's stylesheet, one for every element, adopted by each shadow
 // root: the host page's styles and the playground's never meet.
 let sheet = null;
@@ -376,6 +412,17 @@ class AgentLoopPlayground extends HTMLElement {
     this._listings = [];
   }
 
+  // A pack fetched for this element, or said in it when it cannot be (the
+  // scenario on screen stays); rejects then.
+  async _withPack(name) {
+    try {
+      return await loadPack(name);
+    } catch (why) {
+      if (this._pg) this._call("packUnavailable", why.file, why.detail);
+      throw new Error(`agent-loop-playground: could not load ${why.file} (${why.detail})`);
+    }
+  }
+
   // The shadow root: the element's stylesheet and the playground's container.
   _container() {
     if (!this.shadowRoot) {
@@ -432,7 +479,20 @@ class AgentLoopPlayground extends HTMLElement {
     this._files = files;
     this._listings = listings;
     this._compact = compact;
-    if (!this._build(takePlace(this._placeKey, this._placeAttrs), { width, compact })) return;
+    const place = takePlace(this._placeKey, this._placeAttrs);
+    let built = this._build(place, { width, compact });
+    if (built && built.pack) {
+      // The scenario asked for is in a program whose texts are a pack.
+      try {
+        await loadPack(built.pack);
+      } catch (why) {
+        this._fail(`could not load ${why.file} (${why.detail}): the lesson's code is in it`);
+        return;
+      }
+      if (generation !== this._generation || !this.isConnected || this._pg) return;
+      built = this._build(place, { width, compact });
+    }
+    if (built !== true) return;
     this._placeScenario = this._pg.state()?.scenario;
     for (const late of pending.filter((p) => !p.file)) {
       late.promise.then((file) => this._addFile(file, srcGeneration));
@@ -488,6 +548,8 @@ class AgentLoopPlayground extends HTMLElement {
       return true;
     } catch (error) {
       this._pg = null;
+      // (its program's pack is fetched and the playground built again)
+      if (error && error.name === "PackNeeded" && !restarted) return { pack: String(error.pack) };
       this._fail(error && error.message ? error.message : String(error));
       return false;
     } finally {
@@ -535,6 +597,14 @@ class AgentLoopPlayground extends HTMLElement {
   // the playground dead starts it again instead.
   _watchEvents() {
     const box = this._container();
+    if (!this._watching) {
+      // The picker chose a scenario whose program's pack is not here yet.
+      this.shadowRoot.addEventListener("alp-pack", (event) => {
+        const { pack, scenario } = event.detail || {};
+        // (one that cannot be fetched is a notice in the element, said in the console too)
+        this._withPack(pack).then(() => this._pg && this._call("load", scenario), () => {});
+      });
+    }
     for (const type of ["click", "change", "input", "keydown"]) {
       if (!this._watching) {
         this.shadowRoot.addEventListener(type, (event) => {
@@ -706,7 +776,7 @@ class AgentLoopPlayground extends HTMLElement {
     try {
       if (name === "predict") this._call("setPredict", value !== null);
       else if (value === null) return;
-      else if (name === "scenario") this._call("load", value);
+      else if (name === "scenario") Promise.resolve(this.load(value)).catch((error) => console.warn(`agent-loop-playground: scenario=${value}: ${error.message || error}`));
       else if (name === "lang") this._call("setLang", value);
       else if (name === "listing") this._call("setListing", value);
     } catch (error) {
@@ -771,8 +841,17 @@ class AgentLoopPlayground extends HTMLElement {
     if (typeof line !== "number" && typeof line !== "string") throw new TypeError("line must be a line number or a label");
     return this._call("toggleBreakpoint", text(fn, "function"), line);
   }
+  // A scenario of a program whose pack has not arrived yet is shown once
+  // it has: then load returns a Promise (rejected if the pack cannot be
+  // fetched; the element says so too).
   load(scenarioId) {
-    return this._call("load", text(scenarioId, "scenario id"));
+    const id = text(scenarioId, "scenario id");
+    try {
+      return this._call("load", id);
+    } catch (error) {
+      if (!error || error.name !== "PackNeeded") throw error;
+      return this._withPack(error.pack).then(() => this._call("load", id));
+    }
   }
   setListing(name) {
     return this._call("setListing", text(name, "listing"));

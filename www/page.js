@@ -146,7 +146,7 @@ if (embed) {
     if (target !== "*" && e.origin !== target) return;
     try {
       if (m.type === "command" && commands.has(m.name)) el.command(m.name);
-      else if (m.type === "load" && typeof m.scenario === "string") el.load(m.scenario);
+      else if (m.type === "load" && typeof m.scenario === "string") Promise.resolve(el.load(m.scenario)).catch(() => {});
       else if (m.type === "toggleBreakpoint" && typeof m.function === "string") {
         const on = el.toggleBreakpoint(m.function, m.line);
         post("breakpoint", { function: m.function, line: m.line, on, state: el.state() });

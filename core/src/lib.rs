@@ -5,6 +5,7 @@
 //! Module map, bottom to top (ARCHITECTURE.md; `tests/layers.rs` holds each
 //! module, submodules included, to the ones below it):
 //! - [`vocab`] — shared names (`Function`, `Code`) and small helpers.
+//! - [`pack`] — a program's texts, compiled in or arriving later, and what is worked out from them.
 //! - [`protocol`] — requests, statuses, the `Model` / `Process` traits, the core's sentences.
 //! - [`api`] — the Messages API's checks of a request, and its 400.
 //! - [`i18n`] — the language tables.
@@ -24,6 +25,7 @@ pub mod api;
 pub mod debugger;
 pub mod i18n;
 pub mod lesson;
+pub mod pack;
 pub mod predict;
 pub mod preview;
 pub mod programs;

@@ -14,5 +14,10 @@ command -v mdbook >/dev/null || { echo "build.sh: mdbook is not installed: run s
 
 mkdir -p "$here/src/alp"
 for f in $files; do cp "$dist/$f" "$here/src/alp/"; done
+# Lesson two's texts (its pack), fetched from beside element.js when a
+# chapter shows one of its scenarios.
+[ -d "$dist/data" ] || { echo "build.sh: $dist/data is missing: run \`scripts/build\` first" >&2; exit 1; }
+mkdir -p "$here/src/alp/data"
+cp "$dist"/data/*.json "$here/src/alp/data/"
 mdbook build "$here" "$@"
 echo "built $here/book/ (serve it over HTTP, e.g. \`mdbook serve $here\` or \`python3 -m http.server -d $here/book\`)"

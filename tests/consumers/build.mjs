@@ -62,6 +62,8 @@ export function buildHugo() {
   for (const f of ["element.js", "element-style.js", "doubles.js", "agent-loop-playground.js", "agent-loop-playground_bg.wasm"]) {
     fs.copyFileSync(path.join(pkg, f), path.join(site, "static", "alp", f));
   }
+  // and the programs' packs (lesson two's texts), fetched from beside element.js
+  fs.cpSync(path.join(pkg, "data"), path.join(site, "static", "alp", "data"), { recursive: true });
   execFileSync("hugo", ["--quiet", "--source", site, "--destination", out("hugo"), "--cleanDestinationDir"], { stdio: "inherit" });
 }
 

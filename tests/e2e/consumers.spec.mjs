@@ -68,16 +68,33 @@ function expectStepping(seen) {
 /** The files a bundled build emitted for the element: hashed, next to the page's scripts. */
 function emitted(dir) {
   const all = fs.readdirSync(dir, { recursive: true }).map(String);
-  return { wasm: all.filter((f) => f.endsWith(".wasm")), css: all.filter((f) => /\.css$/.test(f)) };
+  return {
+    wasm: all.filter((f) => f.endsWith(".wasm")),
+    css: all.filter((f) => /\.css$/.test(f)),
+    pack: all.filter((f) => /lesson_two[^/]*\.json$/.test(f)),
+  };
 }
+
+/** The page's lesson-two playground (its pack fetched from where the build
+ *  put it): the program, the scenario, and its listing. */
+async function lessonTwo(page) {
+  return page.$eval(`${EL}[program="lesson_two"]`, (el) => {
+    el.command("stepInto");
+    const rows = [...el.shadowRoot.querySelectorAll(".alp-row code")].map((c) => c.textContent).join("\n");
+    return { program: el.state().program, scenario: el.state().scenario, agentLoop: rows.includes("def agent_loop(") };
+  });
+}
+const LESSON_TWO = { program: "lesson_two", scenario: "core-two-tools", agentLoop: true };
 
 test("a Vite build emits the module with a hashed name and finds it, and adds no stylesheet", async ({ page }) => {
   origin = servers.vite.origin;
   const files = emitted(tools.out("vite"));
   expect(files.wasm.some((f) => /agent-loop-playground_bg-[\w-]+\.wasm$/.test(f)), files.wasm.join()).toBe(true);
   expect(files.css, "the element's styles are in its module").toEqual([]);
+  expect(files.pack, "lesson two's pack is emitted").toHaveLength(1);
   await page.goto(`${origin}/index.html`);
   expectStepping(await stepFirst(page));
+  expect(await lessonTwo(page)).toEqual(LESSON_TWO);
 });
 
 test("the Vite dev server serves the element as it is", async ({ page }) => {
@@ -86,6 +103,7 @@ test("the Vite dev server serves the element as it is", async ({ page }) => {
     origin = new URL(dev.url).origin;
     await page.goto(dev.url);
     expectStepping(await stepFirst(page));
+    expect(await lessonTwo(page)).toEqual(LESSON_TWO);
   } finally {
     await dev.close();
   }
@@ -96,10 +114,12 @@ test("a webpack 5 build emits the module as an asset and finds it", async ({ pag
   const files = emitted(tools.out("webpack"));
   expect(files.wasm.length, "the module is emitted").toBe(1);
   expect(files.css, "no stylesheet").toEqual([]);
+  expect(files.pack, "lesson two's pack is emitted").toHaveLength(1);
   await page.goto(`${origin}/index.html`);
   const seen = await stepFirst(page);
   expectStepping(seen);
   expect(seen.caption, "in the element's language").toMatch(/[\u4e00-\u9fff]/);
+  expect(await lessonTwo(page)).toEqual(LESSON_TWO);
 });
 
 test("a VitePress page holds two playgrounds, follows the dark toggle and survives client-side navigation", async ({ page }) => {

@@ -258,7 +258,7 @@ fn order_problem(
 /// scenarios: `(a, b)` when a frame stands at `a` and next at `b`.
 fn follows(program: &'static Program) -> &'static [(Key, Key)] {
     type ByProgram = Vec<(&'static str, Vec<(Key, Key)>)>;
-    static FOLLOWS: OnceLock<ByProgram> = OnceLock::new();
+    static FOLLOWS: crate::pack::Cache<ByProgram> = crate::pack::Cache::new();
     super::listing::each_program(&FOLLOWS, program, |program| {
         let mut pairs: Vec<(Key, Key)> = Vec::new();
         for (_, parsed) in crate::scenario::load_shipped() {

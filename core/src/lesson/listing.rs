@@ -8,14 +8,14 @@
 //! numbered 1, 2, 3 … per function, and those numbers are what trace steps
 //! carry.
 
+use crate::pack::Cache;
 use crate::programs::{self, Program};
 use crate::trace::{Attach, Event, Step};
 use crate::vocab::Function;
 use serde::Serialize;
-use std::sync::OnceLock;
 
 /// The lesson's Rust, as compiled into this binary (`runtime.rs`).
-pub const RUNTIME_SOURCE: &str = programs::lesson_one::PROGRAM.rust;
+pub const RUNTIME_SOURCE: &str = programs::lesson_one::PROGRAM.rust.compiled();
 
 /// One line of a listing.
 #[derive(Clone, Debug, Serialize)]
@@ -47,7 +47,7 @@ impl Listing {
 
     fn cut(function: Function) -> Listing {
         let program = programs::of(function);
-        let all: Vec<&'static str> = program.rust.lines().collect();
+        let all: Vec<&'static str> = program.rust.get().lines().collect();
         let signature = format!("pub fn {}(", function.name());
         let start = all
             .iter()
@@ -206,14 +206,14 @@ fn is_instrumentation(text: &str) -> bool {
 
 /// The listing of one function (cut once, then shared).
 pub fn listing(function: Function) -> &'static Listing {
-    static LISTINGS: OnceLock<Vec<(Function, Listing)>> = OnceLock::new();
+    static LISTINGS: Cache<Vec<(Function, Listing)>> = Cache::new();
     each(&LISTINGS, function, Listing::cut)
 }
 
 /// A value worked out once for every function of every program (a
 /// function no program has gets the first one's).
 pub fn each<T: Send + Sync>(
-    cell: &'static OnceLock<Vec<(Function, T)>>,
+    cell: &'static Cache<Vec<(Function, T)>>,
     function: Function,
     make: fn(Function) -> T,
 ) -> &'static T {
@@ -223,7 +223,7 @@ pub fn each<T: Send + Sync>(
 
 /// A list worked out once for every program (by its name).
 pub fn each_program<T: Send + Sync>(
-    cell: &'static OnceLock<Vec<(&'static str, Vec<T>)>>,
+    cell: &'static Cache<Vec<(&'static str, Vec<T>)>>,
     program: &'static Program,
     make: fn(&'static Program) -> Vec<T>,
 ) -> &'static [T] {

@@ -11,13 +11,13 @@
 //! listings.
 
 use super::listing::{each, each_program, listing, Listing, ListingLine};
+use crate::pack::Cache;
 use crate::programs::{self, Program};
 use crate::trace::{Attach, Event, Step};
 use crate::vocab::{Code, Function};
-use std::sync::OnceLock;
 
 /// The lesson's Python in its default language, as compiled in (`runtime.py`).
-pub const PYTHON_SOURCE: &str = programs::lesson_one::PROGRAM.python[0].1;
+pub const PYTHON_SOURCE: &str = programs::lesson_one::PROGRAM.python[0].1.compiled();
 
 /// What a step stands for, the same in every listing.
 pub type Key = (Function, &'static str, u16);
@@ -31,7 +31,7 @@ pub(super) struct Point {
 
 /// Every snapshot point of a program's Rust, with its function.
 fn points(program: &'static Program) -> &'static [Point] {
-    static POINTS: OnceLock<Vec<(&'static str, Vec<Point>)>> = OnceLock::new();
+    static POINTS: Cache<Vec<(&'static str, Vec<Point>)>> = Cache::new();
     each_program(&POINTS, program, points_of)
 }
 
@@ -43,7 +43,7 @@ pub(super) fn all_points() -> impl Iterator<Item = &'static Point> {
 fn points_of(program: &'static Program) -> Vec<Point> {
     let mut seen: Vec<(&'static str, u16)> = Vec::new();
     let mut out = Vec::new();
-    for (i, line) in program.rust.lines().enumerate() {
+    for (i, line) in program.rust.get().lines().enumerate() {
         let t = line.trim_start();
         let (attach, rest) = match (t.strip_prefix("before!(\""), t.strip_prefix("head!(\"")) {
             (Some(rest), _) => (Attach::Next, rest),
@@ -111,7 +111,7 @@ pub(super) struct PyLine {
 }
 
 fn py_lines(program: &'static Program) -> &'static [PyLine] {
-    static LINES: OnceLock<Vec<(&'static str, Vec<PyLine>)>> = OnceLock::new();
+    static LINES: Cache<Vec<(&'static str, Vec<PyLine>)>> = Cache::new();
     each_program(&LINES, program, py_lines_of)
 }
 
@@ -143,7 +143,7 @@ pub(super) fn py_lines_in(program: &'static Program, text: &'static str) -> Vec<
 /// The Python listing of one function: from its `def` to its last line,
 /// numbered from 1.
 pub fn python_listing(function: Function) -> &'static Listing {
-    static LISTINGS: OnceLock<Vec<(Function, Listing)>> = OnceLock::new();
+    static LISTINGS: Cache<Vec<(Function, Listing)>> = Cache::new();
     each(&LISTINGS, function, |f| listing_of(py_lines(programs::of(f)), f))
 }
 
@@ -170,12 +170,12 @@ pub(super) fn listing_of(py_lines: &[PyLine], function: Function) -> Listing {
 /// differ.
 pub fn python_listing_in(function: Function, lang: &str) -> &'static Listing {
     type Written = Vec<((Function, &'static str), Listing)>;
-    static LISTINGS: OnceLock<Written> = OnceLock::new();
+    static LISTINGS: Cache<Written> = Cache::new();
     let all = LISTINGS.get_or_init(|| {
         let mut all = Vec::new();
         for program in programs::ALL {
             for (code, text) in program.python.iter().skip(1) {
-                let lines = py_lines_in(program, text);
+                let lines = py_lines_in(program, text.get());
                 for f in program.functions {
                     let shown = python_listing(*f).lines.iter().map(|l| {
                         let text = lines.get(l.source as usize - 1).map_or("", |x| x.text);
@@ -196,7 +196,7 @@ pub fn python_listing_in(function: Function, lang: &str) -> &'static Listing {
 pub(super) fn key_lines(code: Code, function: Function) -> &'static [(Key, u32)] {
     /// Per function: each key and its line in the Rust and in the Python.
     type Table = [Vec<(Key, u32)>; 2];
-    static TABLES: OnceLock<Vec<(Function, Table)>> = OnceLock::new();
+    static TABLES: Cache<Vec<(Function, Table)>> = Cache::new();
     let tables = each(&TABLES, function, |f| {
         [Code::Rust, Code::Python].map(|code| keys(f).into_iter().map(|k| (k, find_line(code, k))).collect())
     });
@@ -237,7 +237,7 @@ fn find_line(code: Code, key: Key) -> u32 {
 /// page shows a recorded local in the Python listing only under a name the
 /// Python has.
 pub fn python_names(function: Function) -> &'static [String] {
-    static NAMES: OnceLock<Vec<(Function, Vec<String>)>> = OnceLock::new();
+    static NAMES: Cache<Vec<(Function, Vec<String>)>> = Cache::new();
     each::<Vec<String>>(&NAMES, function, |f| names_of(python_listing(f), f))
 }
 

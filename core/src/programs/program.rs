@@ -2,6 +2,7 @@
 //! its entry point ([`Inputs`]) and what the entry point came to ([`Ran`]).
 
 use crate::i18n::{Lang, Phrase};
+use crate::pack::Text;
 use crate::protocol::{Model, Process, Setup, TraceError};
 use crate::vocab::Function;
 use serde_json::{Map, Value};
@@ -12,15 +13,21 @@ pub struct Program {
     pub name: &'static str,
     /// Its functions, in the order a picker lists them.
     pub functions: &'static [Function],
+    /// The pack its texts come in when they are not compiled in (the
+    /// page's module has lesson one's only: `crate::pack`), or none.
+    pub pack: Option<&'static str>,
     /// The Rust file the functions are in, as compiled (`include_str!`):
     /// the Rust listing is cut from it, and a snapshot's raw `line!()` is a
     /// line of it.
-    pub rust: &'static str,
+    pub rust: Text,
     /// The Python listing in each language it is written in, the default
     /// first: the same functions, each line marked with the labels it
     /// stands for (`#| loop.ask`). Every language's listing has the same
     /// lines and marks; only its words differ (tests/python.rs).
     pub python: &'static [InLanguage],
+    /// The setup templates its `setup` fills, by language (the default
+    /// first).
+    pub templates: &'static [InLanguage],
     /// The teaching setup and the entry call of `function` as Python text,
     /// filled in for one scenario and in its language: what the setup
     /// panel shows and what CPython runs after the listing.
@@ -80,15 +87,32 @@ pub enum Part {
 }
 
 /// A text in one language: the language's code and the text.
-pub type InLanguage = (&'static str, &'static str);
+pub type InLanguage = (&'static str, Text);
 
 impl Program {
     /// The Python listing written in `lang` (a language code), or the
     /// default one.
     pub fn python_in(&self, lang: &str) -> &'static str {
-        let found = self.python.iter().find(|(code, _)| *code == lang);
-        found.or(self.python.first()).map_or("", |(_, text)| text)
+        in_language(self.python, lang)
     }
+
+    /// Every text of the program: what its pack holds.
+    pub fn texts(&self) -> Vec<Text> {
+        let each = self.python.iter().chain(self.templates).map(|(_, text)| *text);
+        std::iter::once(self.rust).chain(each).collect()
+    }
+
+    /// Whether its texts are here (compiled in, or its pack arrived): a
+    /// program that is not is never shown (`crate::pack`).
+    pub fn loaded(&self) -> bool {
+        self.pack.is_none_or(crate::pack::has)
+    }
+}
+
+/// The text written in `lang` (a code), or the default (first) one.
+pub fn in_language(texts: &[InLanguage], lang: &str) -> &'static str {
+    let found = texts.iter().find(|(code, _)| *code == lang);
+    found.or(texts.first()).map_or("", |(_, text)| text.get())
 }
 
 /// A scenario's doubles as the setup shows them: the model's replies in

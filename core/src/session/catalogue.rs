@@ -55,7 +55,7 @@ impl Catalogue {
         wanted: Option<&str>,
         only: Scope,
         limits: Limits,
-    ) -> Result<Opened, &'static str> {
+    ) -> Result<Opened, String> {
         let mut entries = shipped_entries();
         let mut unreadable = Vec::new();
         for (file, text) in files {
@@ -82,7 +82,13 @@ impl Catalogue {
             }
         };
         let mismatch = empty.or_else(|| wanted.and_then(|w| scenario_notice(&entries, current, w, only)));
-        Ok(Opened { catalogue: Catalogue { entries, current, only }, unreadable, mismatch })
+        let catalogue = Catalogue { entries, current, only };
+        // A program whose texts have not arrived is never shown: the page
+        // fetches its pack and starts again (crate::pack).
+        if let Some(pack) = catalogue.missing_pack(None) {
+            return Err(crate::pack::needed(pack));
+        }
+        Ok(Opened { catalogue, unreadable, mismatch })
     }
 
     /// Every file, shipped first, parsed or with its problems.
@@ -105,8 +111,24 @@ impl Catalogue {
         self.entries.get(self.current).and_then(|e| e.parsed.as_ref().ok())
     }
 
-    /// Put the valid scenario with this id on screen.
+    /// The pack the program of the valid scenario `id` (the one on screen
+    /// when `None`) still needs before it can be shown (`crate::pack`).
+    pub fn missing_pack(&self, id: Option<&str>) -> Option<&'static str> {
+        let index = match id {
+            Some(id) => find(&self.entries, id)?,
+            None => self.current,
+        };
+        let scenario = self.entries.get(index)?.parsed.as_ref().ok()?;
+        let program = crate::programs::of(scenario.function);
+        program.pack.filter(|_| !program.loaded())
+    }
+
+    /// Put the valid scenario with this id on screen (refused while its
+    /// program's pack has not arrived).
     pub fn select(&mut self, id: &str) -> Result<(), String> {
+        if let Some(pack) = self.missing_pack(Some(id)) {
+            return Err(crate::pack::needed(pack));
+        }
         self.current = find(&self.entries, id).ok_or_else(|| format!("unknown scenario {id:?}"))?;
         Ok(())
     }

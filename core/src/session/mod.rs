@@ -467,10 +467,10 @@ impl Session {
         outcome
     }
 
-    /// A scenario file that could not be fetched or read.
+    /// A scenario file or a pack (`why`: `pack`) not fetched; the picker is drawn again.
     pub fn file_unreadable(&mut self, file: &str, why: &str, detail: &str) {
         self.notices.push(unreadable_file(file, why, detail));
-        self.changes.notices = true;
+        (self.changes.notices, self.changes.catalogue) = (true, true);
     }
 
     /// Replace the model (`None` restores the scenario's double). Re-records.

@@ -46,9 +46,10 @@ impl Notice {
 
 /// Why a scenario file could not be read (`status`: the server's answer,
 /// `origin`: another site, `redirect`: not followed, `size`, `timeout`,
-/// `url`, else the network), as a notice.
+/// `url`, else the network; `pack`: a program's pack), as a notice.
 pub fn unreadable_file(file: &str, why: &str, detail: &str) -> Notice {
     let key = match why {
+        "pack" => "notice_pack",
         "status" => "notice_src_status",
         "origin" => "notice_src_origin",
         "redirect" => "notice_src_redirect",

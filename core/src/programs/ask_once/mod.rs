@@ -19,8 +19,10 @@ pub const ASK_ONCE: Function = Function::named("ask_once");
 pub const PROGRAM: Program = Program {
     name: "ask_once",
     functions: &[ASK_ONCE],
-    rust: include_str!("teaching.rs"),
-    python: &[("en", include_str!("ask_once.py"))],
+    pack: None,
+    rust: crate::pack::Text::built_in("ask_once/teaching.rs", include_str!("teaching.rs")),
+    python: &[("en", crate::pack::Text::built_in("ask_once/ask_once.py", include_str!("ask_once.py")))],
+    templates: &[],
     setup,
     prints: |_, _, _| Vec::new(),
     stage,

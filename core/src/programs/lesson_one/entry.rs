@@ -7,14 +7,17 @@
 //! and tests/python.rs runs exactly that text after the listing.
 
 use crate::i18n::Lang;
-use crate::programs::program::{InLanguage, Inputs, Script};
+use crate::pack::Text;
+use crate::programs::program::{in_language, InLanguage, Inputs, Script};
 use crate::protocol::{Seconds, TraceError};
 use crate::vocab::{py_literal, py_str};
 use serde_json::Value;
 
 /// The templates, by language (the first is the default).
-const TEMPLATES: &[InLanguage] =
-    &[("en", include_str!("../../entry.py")), ("zh", include_str!("../../entry.zh.py"))];
+pub const TEMPLATES: [InLanguage; 2] = [
+    ("en", Text::built_in("lesson_one/entry.py", include_str!("../../entry.py"))),
+    ("zh", Text::built_in("lesson_one/entry.zh.py", include_str!("../../entry.zh.py"))),
+];
 
 /// How wide a line of data may grow before it is split (the listing's width).
 const ROOM: usize = 76;
@@ -38,7 +41,7 @@ pub enum Entry {
 /// The setup and entry of `function` for one scenario, in its language.
 pub fn setup(function: Entry, inputs: &Inputs, script: &Script) -> String {
     let code = inputs.lang.code();
-    let template = TEMPLATES.iter().find(|(c, _)| *c == code).unwrap_or(&TEMPLATES[0]).1;
+    let template = in_language(&TEMPLATES, code);
     let parts: &[&str] = match function {
         Entry::AskClaude => &["model", "ask_claude"],
         Entry::RunMain => &["process", "run_main"],

@@ -11,6 +11,7 @@ pub mod entry;
 
 use super::program::{Inputs, Part, Problems, Program, Ran};
 use crate::i18n::Phrase;
+use crate::pack::Text;
 use crate::protocol::{
     LoopError, Model, ModelError, Outcome, Process, ProcessOutcome, Said, Say, Seconds, Setup, TraceError,
 };
@@ -29,8 +30,13 @@ pub const FUNCTIONS: [Function; 3] = [ASK_CLAUDE, RUN_MAIN, RUN_LOOP];
 pub const PROGRAM: Program = Program {
     name: "lesson_one",
     functions: &FUNCTIONS,
-    rust: include_str!("../../runtime.rs"),
-    python: &[("en", include_str!("../../runtime.py")), ("zh", include_str!("../../runtime.zh.py"))],
+    pack: None,
+    rust: Text::built_in("lesson_one/runtime.rs", include_str!("../../runtime.rs")),
+    python: &[
+        ("en", Text::built_in("lesson_one/runtime.py", include_str!("../../runtime.py"))),
+        ("zh", Text::built_in("lesson_one/runtime.zh.py", include_str!("../../runtime.zh.py"))),
+    ],
+    templates: &entry::TEMPLATES,
     setup: |f, inputs, script| entry::setup(entry_of(f), inputs, script),
     prints: |f, returned, lang| entry::prints(entry_of(f), returned, lang),
     stage: stage_for,

@@ -7,13 +7,16 @@
 //! Also what a lesson-two scenario's replies and tools must hold.
 
 use crate::i18n::{Lang, Phrase};
-use crate::programs::program::{InLanguage, Inputs, Problems, Script};
+use crate::programs::program::{in_language, InLanguage, Inputs, Problems, Script};
 use crate::protocol::TraceError;
 use crate::vocab::{py_literal, py_str, Function};
 use serde_json::{Map, Value};
 
 /// The templates, by language (the first is the default).
-const TEMPLATES: &[InLanguage] = &[("en", include_str!("entry.py")), ("zh", include_str!("entry.zh.py"))];
+pub const TEMPLATES: [InLanguage; 2] = [
+    ("en", crate::pack::packed!("lesson_two/entry.py", include_str!("entry.py"))),
+    ("zh", crate::pack::packed!("lesson_two/entry.zh.py", include_str!("entry.zh.py"))),
+];
 
 /// How wide a line of data may grow before it is split.
 const ROOM: usize = 76;
@@ -21,7 +24,7 @@ const ROOM: usize = 76;
 /// The setup and entry of `function` for one scenario, in its language.
 pub fn setup(function: Function, inputs: &Inputs, script: &Script) -> String {
     let code = inputs.lang.code();
-    let template = TEMPLATES.iter().find(|(c, _)| *c == code).unwrap_or(&TEMPLATES[0]).1;
+    let template = in_language(&TEMPLATES, code);
     let replies = Value::Array(script.replies.to_vec());
     let string = |s: &str| Value::String(s.to_string()).to_string();
     // (the template's parts, `#@ name` each, one after the other)

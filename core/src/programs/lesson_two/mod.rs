@@ -30,8 +30,13 @@ pub const LOOPS: [Function; 4] = [AGENT_LOOP, STOP_ON_TEXT, CAP_AS_BRAKE, KEEP_T
 pub const PROGRAM: Program = Program {
     name: "lesson_two",
     functions: &[AGENT_LOOP, EXECUTE_TOOL, STOP_ON_TEXT, CAP_AS_BRAKE, KEEP_TEXT_ONLY],
-    rust: include_str!("teaching.rs"),
-    python: &[("en", include_str!("core_loop.py")), ("zh", include_str!("core_loop.zh.py"))],
+    pack: Some("lesson_two"),
+    rust: crate::pack::packed!("lesson_two/teaching.rs", include_str!("teaching.rs")),
+    python: &[
+        ("en", crate::pack::packed!("lesson_two/core_loop.py", include_str!("core_loop.py"))),
+        ("zh", crate::pack::packed!("lesson_two/core_loop.zh.py", include_str!("core_loop.zh.py"))),
+    ],
+    templates: &entry::TEMPLATES,
     setup: entry::setup,
     prints: entry::prints,
     stage,

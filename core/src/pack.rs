@@ -1,0 +1,238 @@
+//! A program's texts — its Rust source, its Python listings, its setup
+//! templates — as data that may arrive after the module has started.
+//!
+//! Natively (the CLI, the tests) every text is compiled in (feature
+//! `built-in-packs`, on by default). The page's module is built without it:
+//! lesson one's texts are still compiled in (the page opens on it), and a
+//! program that names a pack ([`crate::programs::Program::pack`]) has its
+//! texts in `www/data/<pack>.json`, which the page fetches the first time a
+//! scenario of that program is shown and hands to [`register`]. Until then
+//! the program is not [`loaded`]: the session refuses to show it and says
+//! which pack it needs ([`needed`]), so that nothing is ever drawn from a
+//! missing text.
+//!
+//! Whatever is worked out from the texts once (listings, keys, lines) is
+//! kept in a [`Cache`], worked out again after a pack arrives.
+
+use serde_json::{Map, Value};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::RwLock;
+
+/// One text of a program: its name in a pack (`lesson_two/teaching.rs`)
+/// and, when it is compiled in, the text.
+#[derive(Clone, Copy, Debug)]
+pub struct Text {
+    pub name: &'static str,
+    built_in: Option<&'static str>,
+}
+
+impl Text {
+    /// A text compiled into every build.
+    pub const fn built_in(name: &'static str, text: &'static str) -> Text {
+        Text { name, built_in: Some(text) }
+    }
+
+    /// A text of a pack, compiled in only with `built-in-packs`: use
+    /// [`packed!`].
+    pub const fn of_pack(name: &'static str, text: Option<&'static str>) -> Text {
+        Text { name, built_in: text }
+    }
+
+    /// The text compiled in (lesson one's, available in `const`s).
+    pub const fn compiled(self) -> &'static str {
+        match self.built_in {
+            Some(text) => text,
+            None => "",
+        }
+    }
+
+    /// The text: compiled in, else from a registered pack, else empty.
+    pub fn get(self) -> &'static str {
+        self.built_in.or_else(|| registered(self.name)).unwrap_or("")
+    }
+
+    /// Whether the text is here (compiled in or registered).
+    pub fn is_here(self) -> bool {
+        self.built_in.is_some() || registered(self.name).is_some()
+    }
+}
+
+/// `packed!("lesson_two/teaching.rs", include_str!("teaching.rs"))`: a text
+/// of a pack, its `include_str!` expanded only with `built-in-packs`.
+#[cfg(feature = "built-in-packs")]
+macro_rules! packed {
+    ($name:literal, $text:expr) => {
+        $crate::pack::Text::of_pack($name, Some($text))
+    };
+}
+
+/// `packed!("lesson_two/teaching.rs", include_str!("teaching.rs"))`: a text
+/// of a pack, its `include_str!` expanded only with `built-in-packs`.
+#[cfg(not(feature = "built-in-packs"))]
+macro_rules! packed {
+    ($name:literal, $text:expr) => {
+        $crate::pack::Text::of_pack($name, None)
+    };
+}
+pub(crate) use packed;
+
+/// Texts that arrived in packs: (name, text), and the packs' names.
+struct Registry {
+    texts: Vec<(String, &'static str)>,
+    packs: Vec<String>,
+}
+
+static REGISTRY: RwLock<Registry> = RwLock::new(Registry { texts: Vec::new(), packs: Vec::new() });
+/// Bumped by every pack that arrives: what was worked out before is stale.
+static GENERATION: AtomicU32 = AtomicU32::new(0);
+
+fn registered(name: &str) -> Option<&'static str> {
+    let registry = REGISTRY.read().unwrap_or_else(|e| e.into_inner());
+    registry.texts.iter().find(|(n, _)| n == name).map(|(_, t)| *t)
+}
+
+/// Whether the pack `name` is here: compiled in, or registered.
+pub fn has(name: &str) -> bool {
+    cfg!(feature = "built-in-packs")
+        || REGISTRY.read().unwrap_or_else(|e| e.into_inner()).packs.iter().any(|p| p == name)
+}
+
+/// How many packs have arrived (what a [`Cache`] compares).
+pub fn generation() -> u32 {
+    GENERATION.load(Ordering::Acquire)
+}
+
+/// Add a pack from its file (`{"pack": name, "texts": {name: text, …}}`).
+/// Returns its name; a pack already here is left as it is. Only texts the
+/// pack's own name prefixes are taken (`lesson_two/…`).
+pub fn register(file: &str) -> Result<String, String> {
+    let value: Value = serde_json::from_str(file).map_err(|e| format!("not a pack (not JSON: {e})"))?;
+    let name = value.get("pack").and_then(Value::as_str).filter(|n| !n.is_empty());
+    let name = name.ok_or("not a pack: `pack` must be its name")?.to_string();
+    let Some(texts) = value.get("texts").and_then(Value::as_object) else {
+        return Err(format!("pack {name}: `texts` must be an object of texts"));
+    };
+    let prefix = format!("{name}/");
+    let mut taken = Vec::new();
+    for (key, text) in texts {
+        let Some(text) = text.as_str() else {
+            return Err(format!("pack {name}: texts.{key} must be a string"));
+        };
+        if !key.starts_with(&prefix) {
+            return Err(format!("pack {name}: texts.{key} is not one of its texts ({prefix}…)"));
+        }
+        taken.push((key.clone(), text));
+    }
+    let mut registry = REGISTRY.write().unwrap_or_else(|e| e.into_inner());
+    if registry.packs.contains(&name) {
+        return Ok(name);
+    }
+    for (key, text) in taken {
+        let text: &'static str = Box::leak(text.to_string().into_boxed_str());
+        registry.texts.push((key, text));
+    }
+    registry.packs.push(name.clone());
+    GENERATION.fetch_add(1, Ordering::AcqRel);
+    Ok(name)
+}
+
+/// A pack's file: every text named in `texts` (compiled in: natively, with
+/// `built-in-packs`), as [`register`] reads it. `www/data/<pack>.json` is
+/// written from this (tests/packs.rs).
+pub fn file(name: &str, texts: &[Text]) -> String {
+    let mut map = Map::new();
+    for text in texts {
+        map.insert(text.name.to_string(), Value::String(text.get().to_string()));
+    }
+    let mut pack = Map::new();
+    pack.insert("pack".into(), Value::String(name.to_string()));
+    pack.insert("texts".into(), Value::Object(map));
+    Value::Object(pack).to_string()
+}
+
+/// What the session says when a scenario's program is not here yet: the
+/// page reads the pack's name back with [`named_in`] and fetches it.
+pub fn needed(pack: &str) -> String {
+    format!("{NEEDS}{pack}")
+}
+
+/// The pack a refusal from [`needed`] asks for.
+pub fn named_in(message: &str) -> Option<&str> {
+    message.strip_prefix(NEEDS)
+}
+
+const NEEDS: &str = "the program's texts have not arrived yet: pack ";
+
+/// A value worked out once from the texts, and again after a pack has
+/// arrived (the one before stays valid for whoever holds it).
+pub struct Cache<T: 'static> {
+    slot: RwLock<Option<(u32, &'static T)>>,
+}
+
+impl<T: Send + Sync + 'static> Cache<T> {
+    pub const fn new() -> Cache<T> {
+        Cache { slot: RwLock::new(None) }
+    }
+
+    /// The value for the texts here now.
+    pub fn get_or_init(&self, make: impl FnOnce() -> T) -> &'static T {
+        let now = generation();
+        if let Some((made, value)) = *self.slot.read().unwrap_or_else(|e| e.into_inner()) {
+            if made == now {
+                return value;
+            }
+        }
+        // (no lock is held while it is made: making one may read another)
+        let value: &'static T = Box::leak(Box::new(make()));
+        *self.slot.write().unwrap_or_else(|e| e.into_inner()) = Some((now, value));
+        value
+    }
+}
+
+impl<T: Send + Sync + 'static> Default for Cache<T> {
+    fn default() -> Self {
+        Cache::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_text_of_a_pack_arrives_with_it_and_stale_values_are_worked_out_again() {
+        let text = Text::of_pack("unit_pack/a.txt", None);
+        assert_eq!(text.get(), "");
+        assert!(!text.is_here());
+        static CACHE: Cache<String> = Cache::new();
+        assert_eq!(CACHE.get_or_init(|| text.get().to_string()), "");
+        let file = r#"{"pack": "unit_pack", "texts": {"unit_pack/a.txt": "hello"}}"#;
+        assert_eq!(register(file).as_deref(), Ok("unit_pack"));
+        assert_eq!(text.get(), "hello");
+        assert!(text.is_here());
+        assert_eq!(CACHE.get_or_init(|| text.get().to_string()), "hello");
+        // Again: left as it is (no new generation).
+        let before = generation();
+        let again = r#"{"pack": "unit_pack", "texts": {"unit_pack/a.txt": "changed"}}"#;
+        assert_eq!(register(again).as_deref(), Ok("unit_pack"));
+        assert_eq!((text.get(), generation()), ("hello", before));
+    }
+
+    #[test]
+    fn a_broken_pack_is_refused_with_why() {
+        assert!(register("nope").unwrap_err().contains("not JSON"));
+        assert!(register(r#"{"texts": {}}"#).unwrap_err().contains("`pack`"));
+        assert!(register(r#"{"pack": "p"}"#).unwrap_err().contains("`texts`"));
+        assert!(register(r#"{"pack": "p", "texts": {"p/a": 1}}"#).unwrap_err().contains("must be a string"));
+        assert!(register(r#"{"pack": "p", "texts": {"other/a": "x"}}"#)
+            .unwrap_err()
+            .contains("not one of its"));
+        assert!(!REGISTRY.read().unwrap().packs.contains(&"p".to_string()));
+    }
+
+    #[test]
+    fn a_refusal_names_its_pack() {
+        assert_eq!(named_in(&needed("lesson_two")), Some("lesson_two"));
+        assert_eq!(named_in("unknown scenario \"x\""), None);
+    }
+}

@@ -1,0 +1,90 @@
+// Programs on demand (core/src/pack.rs): lesson two's texts are not in the
+// module but in data/lesson_two.json, fetched once, the first time one of
+// its scenarios is shown; a lesson-one page never asks for it.
+import { test, expect, EL, SEL, inside, open } from "./helpers.mjs";
+
+const PACK = "/data/lesson_two.json";
+const fetched = (requests) => requests.filter((u) => new URL(u).pathname.endsWith(PACK));
+
+/** Pick a scenario in the element's picker, as a learner does. */
+async function pick(page, id) {
+  await page.$eval(EL, (e, [id, sel]) => {
+    const select = e.shadowRoot.querySelector(sel);
+    select.value = id;
+    select.dispatchEvent(new Event("change", { bubbles: true }));
+  }, [id, SEL.select]);
+}
+
+test("a lesson-one page never asks for lesson two's pack, and still lists its scenarios", async ({ page, requests }) => {
+  await open(page, "?scenario=report&lang=zh");
+  await page.$eval(EL, (e) => { e.command("run"); e.command("reset"); e.command("stepInto"); });
+  const options = await page.$$eval(inside(SEL.enabledOption), (os) => os.map((o) => o.value));
+  expect(options).toContain("core-weather");
+  expect(fetched(requests)).toEqual([]);
+});
+
+for (const lang of ["zh", "en"]) {
+  test(`picking a lesson-two scenario fetches its pack once and shows its code (${lang})`, async ({ page, requests }) => {
+    await open(page, `?scenario=report&lang=${lang}`);
+    await pick(page, "core-weather");
+    await page.waitForFunction((el) => document.querySelector(el).state().scenario === "core-weather", EL);
+    const shown = await page.$eval(EL, (e) => {
+      e.command("stepInto");
+      const rows = [...e.shadowRoot.querySelectorAll(".alp-row code")].map((c) => c.textContent).join("\n");
+      return { state: e.state(), rows, picked: e.shadowRoot.querySelector(".alp-select").value };
+    });
+    expect(shown.state.program).toBe("lesson_two");
+    expect(shown.picked).toBe("core-weather");
+    expect(shown.rows).toContain("def agent_loop(");
+    // The listing is in the reader's language (its docstring or comments).
+    expect(shown.rows).toMatch(lang === "zh" ? /[\u4e00-\u9fff]/ : /^[\x00-\u00ff\n]*$/);
+    // Back to lesson one and again to lesson two: no second request.
+    await pick(page, "report");
+    await pick(page, "core-two-tools");
+    await page.waitForFunction((el) => document.querySelector(el).state().scenario === "core-two-tools", EL);
+    expect(fetched(requests)).toHaveLength(1);
+  });
+}
+
+test("el.load of a lesson-two scenario returns a promise until the pack is in, then loads at once", async ({ page }) => {
+  await open(page, "?scenario=report&lang=en");
+  const r = await page.$eval(EL, async (e) => {
+    const first = e.load("core-weather");
+    const wasPromise = first instanceof Promise;
+    const before = e.state().scenario;
+    await first;
+    const after = e.state().scenario;
+    const second = e.load("core-cap"); // the pack is in: synchronous
+    return { wasPromise, before, after, second: second === undefined, now: e.state().scenario };
+  });
+  expect(r).toEqual({ wasPromise: true, before: "report", after: "core-weather", second: true, now: "core-cap" });
+});
+
+test("a page that opens on lesson two fetches the pack before its first snapshot", async ({ page, requests }) => {
+  await open(page, "?program=lesson_two&lang=zh");
+  const state = await page.$eval(EL, (e) => e.state());
+  expect(state.program).toBe("lesson_two");
+  expect(state.scenario).toBe("core-weather");
+  expect(fetched(requests)).toHaveLength(1);
+});
+
+for (const lang of ["zh", "en"]) {
+  test(`a pack that cannot be fetched is said in the element and the scenario on screen stays (${lang})`, async ({ page, baseURL, problems }) => {
+    let asked = 0;
+    await page.route(`${baseURL}${PACK}`, (route) => { asked++; return route.fulfill({ status: 404, body: "gone" }); });
+    await open(page, `?scenario=report&lang=${lang}`);
+    await pick(page, "core-weather");
+    const notice = page.locator(inside(SEL.problems));
+    await expect(notice).toContainText("lesson_two.json");
+    await expect(notice).toContainText(lang === "zh" ? "没能" : "could not be loaded");
+    const after = await page.$eval(EL, (e, sel) => ({ scenario: e.state().scenario, picked: e.shadowRoot.querySelector(sel).value }), SEL.select);
+    expect(after).toEqual({ scenario: "report", picked: "report" });
+    // el.load says it too, and tries again (the failure is not kept).
+    const thrown = await page.$eval(EL, (e) => e.load("core-weather").then(() => "", (error) => error.message));
+    expect(thrown).toContain("lesson_two.json (404");
+    expect(asked).toBe(2);
+    const said = problems.filter((p) => p.includes("lesson_two.json"));
+    expect(said.length).toBeGreaterThanOrEqual(1);
+    problems.splice(0, problems.length, ...problems.filter((p) => !said.includes(p)));
+  });
+}
