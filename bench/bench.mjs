@@ -282,8 +282,10 @@ const clicksShort = await clickWalk(150);
 
 // 3c. Switching: the language (el.lang) and the program (el.load of lesson
 //     two's first scenario and back to lesson one's report), each from the
-//     call to the next paint; the data is in the module, so nothing is
-//     fetched. Alternated, 10 of each way.
+//     call to the next paint. The first switch to lesson two fetches its
+//     pack (data/lesson_two.json, from this machine's server): timed on its
+//     own, to the paint after the Promise el.load returns; the others find
+//     it there. Alternated, 10 of each way.
 const switches = await page.evaluate(async () => {
   const el = document.querySelector("agent-loop-playground");
   const painted = () => new Promise((ok) => requestAnimationFrame(() => {
@@ -292,8 +294,12 @@ const switches = await page.evaluate(async () => {
     channel.port2.postMessage(0);
   }));
   const lang = [], program = [];
-  const time = async (list, change) => { await painted(); const t0 = performance.now(); change(); list.push((await painted()) - t0); };
+  const time = async (list, change) => { await painted(); const t0 = performance.now(); await change(); list.push((await painted()) - t0); };
   const start = { lang: el.state().lang, scenario: el.state().scenario };
+  const firstProgram = [];
+  await time(firstProgram, () => el.load("core-weather"));
+  const packFetched = performance.getEntriesByType("resource").some((r) => r.name.endsWith("/data/lesson_two.json"));
+  await time(firstProgram, () => el.load(start.scenario));
   for (let i = 0; i < 10; i++) {
     await time(lang, () => { el.lang = el.state().lang === "en" ? "zh" : "en"; });
     await time(lang, () => { el.lang = el.state().lang === "en" ? "zh" : "en"; });
@@ -302,7 +308,7 @@ const switches = await page.evaluate(async () => {
   }
   el.lang = start.lang;
   const sameLangAndScenario = el.state().lang === start.lang && el.state().scenario === start.scenario;
-  return { lang, program, sameLangAndScenario };
+  return { lang, program, firstProgram: firstProgram[0], packFetched, sameLangAndScenario };
 });
 
 // Record a 10,000-call run_loop in the page (runs in the browser; Playwright
@@ -455,9 +461,10 @@ const results = {
     budget_work_p95: BUDGET.stepP95Ms,
   },
   switch_ms: {
-    method: "el.lang = other language, el.load(core-weather) and back to report; call → next paint; 20 of each, alternated; data already in the module",
+    method: "el.lang = other language, el.load(core-weather) and back to report; call → next paint (after the Promise el.load returns when the pack is fetched); 20 of each, alternated, after a first switch that fetched lesson two's pack (timed on its own)",
     lang: { p50: round(pct(switches.lang, 0.5), 1), p95: round(pct(switches.lang, 0.95), 1), runs: switches.lang.length },
     program: { p50: round(pct(switches.program, 0.5), 1), p95: round(pct(switches.program, 0.95), 1), runs: switches.program.length },
+    first_to_lesson_two_with_its_pack: { ms: round(switches.firstProgram, 1), pack_fetched: switches.packFetched },
     back_to_its_language_and_scenario: switches.sameLangAndScenario,
     budget: BUDGET.switchMs,
   },
@@ -542,7 +549,7 @@ if (writing) {
     [`navigation → first rendered snapshot (median of ${RUNS} cold loads)`, `${ms(oursMedian)} (runs ${ms(Math.min(...firstRender))}–${ms(Math.max(...firstRender))})`, "≤ 120 ms", oursMedian <= BUDGET.firstRenderMs],
     ["a step's click (Step into, or a question's choice) → next paint, p95 at step 1 / 100,000", `${ms(c1.paint_p95, 1)} / ${ms(c2.paint_p95, 1)}`, "≤ 16.7 ms", Math.max(c1.paint_p95, c2.paint_p95) <= BUDGET.paintP95Ms],
     ["work per step (the click's handler, DOM and layout), p95 at step 1 / 100,000", `${ms(c1.work_p95, 1)} / ${ms(c2.work_p95, 1)}`, "≤ 4 ms", Math.max(c1.work_p95, c2.work_p95) <= BUDGET.stepP95Ms],
-    ["switch language / program (call → next paint, p50)", `${ms(f.switch_ms.lang.p50, 1)} / ${ms(f.switch_ms.program.p50, 1)}`, "≤ 100 ms", Math.max(f.switch_ms.lang.p50, f.switch_ms.program.p50) <= BUDGET.switchMs],
+    ["switch language / program (call → next paint, p50; the first switch to lesson two, its pack fetched)", `${ms(f.switch_ms.lang.p50, 1)} / ${ms(f.switch_ms.program.p50, 1)}${f.switch_ms.first_to_lesson_two_with_its_pack ? ` (first: ${ms(f.switch_ms.first_to_lesson_two_with_its_pack.ms, 1)})` : ""}`, "≤ 100 ms", Math.max(f.switch_ms.lang.p50, f.switch_ms.program.p50) <= BUDGET.switchMs],
     [`record a 10,000-call run_loop in the browser (${recording.steps.toLocaleString("en")} steps, median of 5)`, `${ms(recording.ms)} (native ${native.record_ms ?? "?"} ms)`, "≤ 700 ms", recording.ms <= BUDGET.recordMs],
     ["heap retained per step (that recording)", `${round(bytesPerStep, 1)} B`, "≤ 150 B", bytesPerStep <= BUDGET.bytesPerStep],
   ];
@@ -588,6 +595,7 @@ for (const [at, c] of [["@1     ", clicksShort], ["@100000", clicksLong]]) {
   console.log(`  click → paint ${at}  p50 ${round(pct(c.paint, 0.5), 2)} ms  p95 ${round(pct(c.paint, 0.95), 2)} ms (budget p95 ${BUDGET.paintP95Ms} ms); work p50 ${round(pct(c.work, 0.5), 2)} ms  p95 ${round(pct(c.work, 0.95), 2)} ms (budget ${BUDGET.stepP95Ms} ms); ${c.moved}/${c.clicks} moved, ${c.laps} restarts`);
 }
 console.log(`  switch language        p50 ${round(pct(switches.lang, 0.5), 1)} ms  p95 ${round(pct(switches.lang, 0.95), 1)} ms; program p50 ${round(pct(switches.program, 0.5), 1)} ms  p95 ${round(pct(switches.program, 0.95), 1)} ms (call → next paint, budget ${BUDGET.switchMs} ms)${switches.sameLangAndScenario ? "" : " WARNING: not back to its language and scenario"}`);
+console.log(`  first switch to lesson two, its pack fetched: ${round(switches.firstProgram, 1)} ms (call → paint after the pack arrived; fetched: ${switches.packFetched})`);
 console.log(`  record 10,000 calls    ${round(recording.ms, 0)} ms median of ${recording.runs.length} (${recording.runs.map((x) => round(x, 0)).join(", ")}), ${recording.steps} steps = ${Math.round(recording.ms * 1e6 / recording.steps)} ns/step, ${recording.status}, predict ${setup.predict} (budget ${BUDGET.recordMs} ms)${nativeBeside(native.record_ms, "ms")}${native.ns_per_step ? `, ${native.ns_per_step} ns/step` : ""}`);
 console.log(`  heap retained          ${(heap.heapRetained / 1e6).toFixed(1)} MB = ${round(bytesPerStep, 1)} bytes/step (budget ${BUDGET.bytesPerStep}; bench build, recorded in ${round(heap.ms, 0)} ms)${nativeBeside(native.bytes_per_step, "B/step")}`);
 console.log(`  wasm memory growth     ${(recording.memoryGrowth / 1e6).toFixed(1)} MB = ${round(recording.memoryGrowth / recording.steps, 1)} bytes/step at peak (linear memory never shrinks)`);

@@ -76,19 +76,26 @@ for (const f of fs.readdirSync(path.join(root, "fixtures/scenarios")).filter((f)
   delete v.notes;
   scenarioText[lessonTwo.has(v.id) ? "lesson_two" : "lesson_one"].push(JSON.stringify(v));
 }
+// The captions a pack brings are not in the module's tables (core/build.rs).
+const packFiles = fs.readdirSync(path.join(root, "www/data")).filter((f) => f.endsWith(".json")).sort();
+const packs = packFiles.map((f) => ({ file: `www/data/${f}`, value: JSON.parse(read(`www/data/${f}`).toString("utf8")) }));
+const table = (code) => {
+  const t = JSON.parse(read(`fixtures/i18n/${code}.json`).toString("utf8"));
+  for (const p of packs) for (const key of Object.keys(p.value.captions?.[code] || {})) delete t.captions[key];
+  return Buffer.from(JSON.stringify(t));
+};
+const IN = "module";
 const parts = [
-  ["words", "zh", "fixtures/i18n/zh.json (both programs' captions, questions, the page's words)", minified("fixtures/i18n/zh.json")],
-  ["words", "en", "fixtures/i18n/en.json", minified("fixtures/i18n/en.json")],
-  ["lesson_one", "both", `scenarios (${scenarioText.lesson_one.length}, minified, without expect/notes)`, Buffer.from(scenarioText.lesson_one.join(""))],
-  ["lesson_one", "—", "core/src/runtime.rs (the Rust listing)", read("core/src/runtime.rs")],
-  ["lesson_one", "en", "core/src/runtime.py + entry.py (listing, setup)", Buffer.concat([read("core/src/runtime.py"), read("core/src/entry.py")])],
-  ["lesson_one", "zh", "core/src/runtime.zh.py + entry.zh.py", Buffer.concat([read("core/src/runtime.zh.py"), read("core/src/entry.zh.py")])],
-  ["lesson_two", "both", `scenarios (${scenarioText.lesson_two.length}, minified, without expect/notes)`, Buffer.from(scenarioText.lesson_two.join(""))],
-  ["lesson_two", "—", "core/src/programs/lesson_two/teaching.rs (the Rust listing, four loops)", read("core/src/programs/lesson_two/teaching.rs")],
-  ["lesson_two", "en", "lesson_two/core_loop.py + entry.py", Buffer.concat([read("core/src/programs/lesson_two/core_loop.py"), read("core/src/programs/lesson_two/entry.py")])],
-  ["lesson_two", "zh", "lesson_two/core_loop.zh.py + entry.zh.py", Buffer.concat([read("core/src/programs/lesson_two/core_loop.zh.py"), read("core/src/programs/lesson_two/entry.zh.py")])],
+  [IN, "words", "zh", "fixtures/i18n/zh.json (less the captions packs bring: the page's words, lesson one's captions)", table("zh")],
+  [IN, "words", "en", "fixtures/i18n/en.json (the same)", table("en")],
+  [IN, "lesson_one", "both", `scenarios (${scenarioText.lesson_one.length}, minified, without expect/notes)`, Buffer.from(scenarioText.lesson_one.join(""))],
+  [IN, "lesson_one", "—", "core/src/runtime.rs (the Rust listing)", read("core/src/runtime.rs")],
+  [IN, "lesson_one", "en", "core/src/runtime.py + entry.py (listing, setup)", Buffer.concat([read("core/src/runtime.py"), read("core/src/entry.py")])],
+  [IN, "lesson_one", "zh", "core/src/runtime.zh.py + entry.zh.py", Buffer.concat([read("core/src/runtime.zh.py"), read("core/src/entry.zh.py")])],
+  [IN, "lesson_two", "both", `scenarios (${scenarioText.lesson_two.length}, minified, without expect/notes: the picker lists them)`, Buffer.from(scenarioText.lesson_two.join(""))],
+  ...packs.map((p) => [p.file, p.value.pack, "both", `${p.file}: listings, Rust, setup, captions (fetched when first shown)`, read(p.file)]),
 ];
-profile.embedded_text = parts.map(([program, lang, name, buf]) => ({ program, lang, name, bytes: buf.length, gzip: gz(buf) }));
+profile.embedded_text = parts.map(([where, program, lang, name, buf]) => ({ where, program, lang, name, bytes: buf.length, gzip: gz(buf) }));
 
 console.log("\nsize profile (where the bytes go)");
 if (profile.wasm_with_names) {
@@ -99,9 +106,9 @@ if (profile.wasm_with_names) {
 } else {
   console.log("  (no wasm with names: the code profile is skipped)");
 }
-console.log("  text built into the module, by program and language (gzip -9 of each part alone)");
+console.log("  text, by program and language (gzip -9 of each part alone): in the module, or a pack fetched on demand");
 for (const p of profile.embedded_text) console.log(`    ${p.program.padEnd(10)} ${p.lang.padEnd(4)} ${p.name.slice(0, 70).padEnd(70)} ${kb(p.bytes).padStart(9)}  gzip ${kb(p.gzip).padStart(8)}`);
 const sum = (keep) => profile.embedded_text.filter(keep).reduce((a, p) => a + p.gzip, 0);
-console.log(`    a lesson-one page in zh needs ${kb(sum((p) => (p.program === "lesson_one" || p.program === "words") && p.lang !== "en"))} of the ${kb(sum(() => true))}`);
+console.log(`    in the module: ${kb(sum((p) => p.where === IN))}, of which a lesson-one page in zh needs ${kb(sum((p) => p.where === IN && (p.program === "lesson_one" || p.program === "words") && p.lang !== "en"))}; on demand: ${kb(sum((p) => p.where !== IN))}`);
 fs.mkdirSync(path.join(root, "target"), { recursive: true });
 fs.writeFileSync(path.join(root, "target/bench-size-profile.json"), JSON.stringify(profile, null, 2));

@@ -3,10 +3,15 @@
 //! tests see every file (for wasm32 without their `expect` and `notes`,
 //! which the page never reads). A fixture that is not valid JSON is kept as it is:
 //! the page and `check` must report it, not the build.
+//!
+//! Without the feature `built-in-packs` (the page's module), the captions a
+//! program's pack brings (`www/data/<pack>.json`, src/pack.rs) are left out
+//! of the tables: they arrive with the pack.
+use serde_json::Value;
 use std::{env, fs, path::Path};
 
-fn minified(text: &str) -> String {
-    match serde_json::from_str::<serde_json::Value>(text) {
+fn minified(text: &str, strip: &dyn Fn(&mut Value)) -> String {
+    match serde_json::from_str::<Value>(text) {
         Ok(mut v) => {
             // A fixture's `expect` is for the test suite and its `notes` for
             // authors; the page reads neither.
@@ -16,14 +21,15 @@ fn minified(text: &str) -> String {
                     map.remove("notes");
                 }
             }
+            strip(&mut v);
             v.to_string()
         }
         Err(_) => text.to_string(),
     }
 }
 
-/// `&[(file name, minified text), …]` for every `*.json` in `dir`, sorted.
-fn listed(dir: &str) -> String {
+/// Every `*.json` in `dir`, sorted.
+fn files(dir: &str) -> Vec<std::path::PathBuf> {
     let dir = Path::new(dir);
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut files: Vec<_> = fs::read_dir(dir)
@@ -31,20 +37,48 @@ fn listed(dir: &str) -> String {
         .unwrap_or_default();
     files.retain(|p| p.extension().is_some_and(|e| e == "json"));
     files.sort();
+    files
+}
+
+/// `&[(file name, minified text), …]` for every `*.json` in `dir`, sorted.
+fn listed(dir: &str, strip: &dyn Fn(&mut Value)) -> String {
     let mut list = String::from("&[\n");
-    for path in &files {
+    for path in files(dir) {
         println!("cargo:rerun-if-changed={}", path.display());
         let name = path.file_name().unwrap().to_string_lossy();
-        let text = fs::read_to_string(path).expect("readable file");
-        list.push_str(&format!("    ({name:?}, {:?}),\n", minified(&text)));
+        let text = fs::read_to_string(&path).expect("readable file");
+        list.push_str(&format!("    ({name:?}, {:?}),\n", minified(&text, strip)));
     }
     list.push(']');
     list
 }
 
+/// The captions the packs bring, by language code: `(code, key)`.
+fn packed_captions() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for path in files("../www/data") {
+        println!("cargo:rerun-if-changed={}", path.display());
+        let Ok(pack) = serde_json::from_str::<Value>(&fs::read_to_string(&path).unwrap_or_default()) else {
+            continue;
+        };
+        for (code, captions) in pack["captions"].as_object().into_iter().flatten() {
+            out.extend(captions.as_object().into_iter().flatten().map(|(k, _)| (code.clone(), k.clone())));
+        }
+    }
+    out
+}
+
 fn main() {
     let out = env::var("OUT_DIR").unwrap();
-    let list = listed("../fixtures/scenarios");
+    let list = listed("../fixtures/scenarios", &|_| {});
     fs::write(Path::new(&out).join("shipped_fixtures.rs"), list).unwrap();
-    fs::write(Path::new(&out).join("shipped_languages.rs"), listed("../fixtures/i18n")).unwrap();
+    let packed =
+        if env::var_os("CARGO_FEATURE_BUILT_IN_PACKS").is_some() { Vec::new() } else { packed_captions() };
+    let strip = |table: &mut Value| {
+        let code = table["code"].as_str().unwrap_or("").to_string();
+        if let Some(captions) = table.get_mut("captions").and_then(Value::as_object_mut) {
+            captions.retain(|key, _| !packed.iter().any(|(c, k)| *c == code && k == key));
+        }
+    };
+    fs::write(Path::new(&out).join("shipped_languages.rs"), listed("../fixtures/i18n", &strip)).unwrap();
 }

@@ -206,7 +206,7 @@ impl Playground {
     /// every playground of the page. Returns the pack's name.
     #[wasm_bindgen(js_name = addPack)]
     pub fn add_pack(text: &str) -> Result<String, JsError> {
-        pack::register(text).map_err(js_err)
+        agent_loop_core::programs::add_pack(text).map_err(js_err)
     }
 
     /// A pack that could not be fetched: a notice in the element, and the

@@ -17,7 +17,7 @@ use agent_loop_core::session::{Changes, Session};
 use agent_loop_core::step_view::{comparison_places, edit_problems, question_line, step_view};
 use agent_loop_core::vocab::{Code, Function};
 use wasm_bindgen::JsCast;
-use web_sys::{Element, HtmlElement, HtmlInputElement};
+use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement};
 
 /// The DOM of one playground and the session it shows.
 pub struct Page {
@@ -224,6 +224,11 @@ impl Page {
         let html =
             view::picker(s.catalogue().entries(), s.catalogue().current(), s.catalogue().scope(), s.lang());
         self.set_html(".alp-select", &html);
+        // (a pick that did not happen, its pack not fetched, is undone)
+        let select = self.q(".alp-select").and_then(|e| e.dyn_into::<HtmlSelectElement>().ok());
+        if let (Some(select), Some(shown)) = (select, self.session.catalogue().shown()) {
+            select.set_value(&shown.id);
+        }
     }
 
     fn draw_setup(&mut self) {

@@ -14,7 +14,7 @@ fn every_pack_file_is_its_programs_texts() {
         let Some(name) = program.pack else { continue };
         seen += 1;
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("www/data/{name}.json"));
-        let want = pack::file(name, &program.texts());
+        let want = programs::pack_file(program);
         if std::env::var_os("UPDATE_GOLDEN").is_some() {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(&path, &want).unwrap();
@@ -44,10 +44,31 @@ fn every_pack_file_is_its_programs_texts() {
 #[test]
 fn a_pack_file_registers_and_a_second_time_changes_nothing() {
     let program = &programs::lesson_two::PROGRAM;
-    let file = pack::file("lesson_two", &program.texts());
+    let file = programs::pack_file(program);
     let before = pack::generation();
-    assert_eq!(pack::register(&file).as_deref(), Ok("lesson_two"));
-    assert_eq!(pack::register(&file).as_deref(), Ok("lesson_two"));
+    assert_eq!(programs::add_pack(&file).as_deref(), Ok("lesson_two"));
+    assert_eq!(programs::add_pack(&file).as_deref(), Ok("lesson_two"));
     assert!(pack::generation() <= before + 1);
     assert!(program.loaded());
+}
+
+#[test]
+fn a_pack_brings_its_programs_captions_in_every_language_and_no_others() {
+    use agent_loop_core::i18n::Lang;
+    let program = &programs::lesson_two::PROGRAM;
+    let v: serde_json::Value = serde_json::from_str(&programs::pack_file(program)).unwrap();
+    for lang in Lang::all() {
+        let captions = v["captions"][lang.code()].as_object().unwrap();
+        let own: Vec<&str> = lang.caption_keys().into_iter().filter(|k| program.owns_caption(k)).collect();
+        assert!(own.len() >= 20, "{}: lesson two's captions ({})", lang.code(), own.len());
+        assert_eq!(captions.keys().map(String::as_str).collect::<Vec<_>>(), own, "{}", lang.code());
+        assert!(captions.contains_key("core.ask") && !captions.contains_key("loop.ask"), "{}", lang.code());
+        assert_eq!(captions["core.ask"]["title"].as_str(), lang.caption("core.ask").map(|c| c.0));
+    }
+    // No namespace is two programs'.
+    for a in programs::ALL {
+        for b in programs::ALL.iter().filter(|b| b.name != a.name) {
+            assert!(a.namespaces.iter().all(|n| !b.namespaces.contains(n)), "{} and {}", a.name, b.name);
+        }
+    }
 }

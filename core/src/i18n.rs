@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::sync::{OnceLock, RwLock};
 
 /// One language's table.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Table {
     code: String,
     name: String,
@@ -98,17 +98,8 @@ fn parse(text: &str) -> Result<Table, String> {
         }
         Ok(out)
     };
-    let Some(stages) = v["captions"].as_object() else { return Err("captions: must be an object".into()) };
     let mut captions = Vec::new();
-    for (stage, c) in stages {
-        match (c["title"].as_str(), c["body"].as_str()) {
-            (Some(t), Some(b)) => captions.push((stage.clone(), (t.to_string(), b.to_string()))),
-            _ => return Err(format!("captions.{stage}: needs a title and a body")),
-        };
-    }
-    // Already in key order as serde_json's map reads them (unless a crate
-    // turns on its `preserve_order`): sorted anyway, for the binary search.
-    crate::vocab::sort_small_by(&mut captions, |a, b| a.0 > b.0);
+    read_captions(&v["captions"], &mut captions)?;
     Ok(Table {
         code: s("code")?,
         name: s("name")?,
@@ -117,6 +108,33 @@ fn parse(text: &str) -> Result<Table, String> {
         said: map("said")?,
         captions,
     })
+}
+
+/// Captions (`{stage: {title, body}}`) added to `captions`, replacing any
+/// with the same stage, then sorted (for the binary search).
+fn read_captions(v: &Value, captions: &mut Vec<(String, (String, String))>) -> Result<(), String> {
+    let Some(stages) = v.as_object() else { return Err("captions: must be an object".into()) };
+    for (stage, c) in stages {
+        let (Some(t), Some(b)) = (c["title"].as_str(), c["body"].as_str()) else {
+            return Err(format!("captions.{stage}: needs a title and a body"));
+        };
+        captions.retain(|(s, _)| s != stage);
+        captions.push((stage.clone(), (t.to_string(), b.to_string())));
+    }
+    crate::vocab::sort_small_by(captions, |a, b| a.0 > b.0);
+    Ok(())
+}
+
+/// Add captions to the table of the language `code` (a program's pack
+/// brings its own: `crate::programs::add_pack`); a language this build
+/// has no table for is passed over.
+pub fn add_captions(code: &str, captions: &Value) -> Result<(), String> {
+    let mut tables = registry().write().unwrap_or_else(|e| e.into_inner());
+    let Some(i) = tables.iter().position(|t| t.code == code) else { return Ok(()) };
+    let mut table = tables[i].clone();
+    read_captions(captions, &mut table.captions)?;
+    tables[i] = Box::leak(Box::new(table));
+    Ok(())
 }
 
 /// Add (or replace) a language from a table in the shipped format.
@@ -234,6 +252,11 @@ impl Lang {
         let i = captions.binary_search_by(|(s, _)| s.as_str().cmp(stage)).ok()?;
         let (title, body) = &captions[i].1;
         Some((title.as_str(), body.as_str()))
+    }
+
+    /// Every caption key of this language, sorted.
+    pub fn caption_keys(self) -> Vec<&'static str> {
+        table(self).captions.iter().map(|(k, _)| k.as_str()).collect()
     }
 
     /// Every interface word key of this language.

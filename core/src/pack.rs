@@ -102,11 +102,13 @@ pub fn generation() -> u32 {
     GENERATION.load(Ordering::Acquire)
 }
 
-/// Add a pack from its file (`{"pack": name, "texts": {name: text, …}}`).
-/// Returns its name; a pack already here is left as it is. Only texts the
-/// pack's own name prefixes are taken (`lesson_two/…`).
-pub fn register(file: &str) -> Result<String, String> {
-    let value: Value = serde_json::from_str(file).map_err(|e| format!("not a pack (not JSON: {e})"))?;
+/// Add a pack from its file (`{"pack": name, "texts": {name: text, …},
+/// "captions": …}`). Returns its name and its `captions` (null for a pack
+/// already here, which is left as it is: `crate::programs::add_pack` puts
+/// them into the language tables). Only texts the pack's own name prefixes
+/// are taken (`lesson_two/…`).
+pub fn register(file: &str) -> Result<(String, Value), String> {
+    let mut value: Value = serde_json::from_str(file).map_err(|e| format!("not a pack (not JSON: {e})"))?;
     let name = value.get("pack").and_then(Value::as_str).filter(|n| !n.is_empty());
     let name = name.ok_or("not a pack: `pack` must be its name")?.to_string();
     let Some(texts) = value.get("texts").and_then(Value::as_object) else {
@@ -123,23 +125,25 @@ pub fn register(file: &str) -> Result<String, String> {
         }
         taken.push((key.clone(), text));
     }
+    let taken: Vec<(String, String)> = taken.into_iter().map(|(k, t)| (k, t.to_string())).collect();
     let mut registry = REGISTRY.write().unwrap_or_else(|e| e.into_inner());
     if registry.packs.contains(&name) {
-        return Ok(name);
+        return Ok((name, Value::Null));
     }
     for (key, text) in taken {
-        let text: &'static str = Box::leak(text.to_string().into_boxed_str());
+        let text: &'static str = Box::leak(text.into_boxed_str());
         registry.texts.push((key, text));
     }
     registry.packs.push(name.clone());
     GENERATION.fetch_add(1, Ordering::AcqRel);
-    Ok(name)
+    Ok((name, value["captions"].take()))
 }
 
 /// A pack's file: every text named in `texts` (compiled in: natively, with
-/// `built-in-packs`), as [`register`] reads it. `www/data/<pack>.json` is
-/// written from this (tests/packs.rs).
-pub fn file(name: &str, texts: &[Text]) -> String {
+/// `built-in-packs`) and its `captions` (by language code, by key), as
+/// [`register`] reads it. `www/data/<pack>.json` is written from this
+/// (`crate::programs::pack_file`, tests/packs.rs).
+pub fn file(name: &str, texts: &[Text], captions: Value) -> String {
     let mut map = Map::new();
     for text in texts {
         map.insert(text.name.to_string(), Value::String(text.get().to_string()));
@@ -147,6 +151,7 @@ pub fn file(name: &str, texts: &[Text]) -> String {
     let mut pack = Map::new();
     pack.insert("pack".into(), Value::String(name.to_string()));
     pack.insert("texts".into(), Value::Object(map));
+    pack.insert("captions".into(), captions);
     Value::Object(pack).to_string()
 }
 
@@ -207,14 +212,14 @@ mod tests {
         static CACHE: Cache<String> = Cache::new();
         assert_eq!(CACHE.get_or_init(|| text.get().to_string()), "");
         let file = r#"{"pack": "unit_pack", "texts": {"unit_pack/a.txt": "hello"}}"#;
-        assert_eq!(register(file).as_deref(), Ok("unit_pack"));
+        assert_eq!(register(file).map(|r| r.0).as_deref(), Ok("unit_pack"));
         assert_eq!(text.get(), "hello");
         assert!(text.is_here());
         assert_eq!(CACHE.get_or_init(|| text.get().to_string()), "hello");
         // Again: left as it is (no new generation).
         let before = generation();
         let again = r#"{"pack": "unit_pack", "texts": {"unit_pack/a.txt": "changed"}}"#;
-        assert_eq!(register(again).as_deref(), Ok("unit_pack"));
+        assert_eq!(register(again), Ok(("unit_pack".to_string(), Value::Null)));
         assert_eq!((text.get(), generation()), ("hello", before));
     }
 

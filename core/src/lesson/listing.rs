@@ -210,24 +210,28 @@ pub fn listing(function: Function) -> &'static Listing {
     each(&LISTINGS, function, Listing::cut)
 }
 
-/// A value worked out once for every function of every program (a
-/// function no program has gets the first one's).
+/// A value worked out once for every function of every program whose
+/// texts are here (a function without one gets the first one's: lesson
+/// one's, always here), again after a pack arrives.
 pub fn each<T: Send + Sync>(
     cell: &'static Cache<Vec<(Function, T)>>,
     function: Function,
     make: fn(Function) -> T,
 ) -> &'static T {
-    let all = cell.get_or_init(|| programs::functions().map(|f| (f, make(f))).collect());
+    let here = programs::functions().filter(|f| programs::of(*f).loaded());
+    let all = cell.get_or_init(|| here.map(|f| (f, make(f))).collect());
     &all.iter().find(|(f, _)| *f == function).unwrap_or(&all[0]).1
 }
 
-/// A list worked out once for every program (by its name).
+/// A list worked out once for every program whose texts are here (by its
+/// name; empty for one whose pack has not arrived).
 pub fn each_program<T: Send + Sync>(
     cell: &'static Cache<Vec<(&'static str, Vec<T>)>>,
     program: &'static Program,
     make: fn(&'static Program) -> Vec<T>,
 ) -> &'static [T] {
-    let all = cell.get_or_init(|| programs::ALL.iter().map(|p| (p.name, make(p))).collect());
+    let all =
+        cell.get_or_init(|| programs::ALL.iter().filter(|p| p.loaded()).map(|p| (p.name, make(p))).collect());
     all.iter().find(|(name, _)| *name == program.name).map_or(&[], |(_, items)| items)
 }
 

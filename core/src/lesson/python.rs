@@ -173,7 +173,7 @@ pub fn python_listing_in(function: Function, lang: &str) -> &'static Listing {
     static LISTINGS: Cache<Written> = Cache::new();
     let all = LISTINGS.get_or_init(|| {
         let mut all = Vec::new();
-        for program in programs::ALL {
+        for program in programs::ALL.iter().filter(|p| p.loaded()) {
             for (code, text) in program.python.iter().skip(1) {
                 let lines = py_lines_in(program, text.get());
                 for f in program.functions {

@@ -28,6 +28,9 @@ pub struct Program {
     /// The setup templates its `setup` fills, by language (the default
     /// first).
     pub templates: &'static [InLanguage],
+    /// The first words of its labels and caption stages (`core` of
+    /// `core.ask`), its own: the captions under them travel in its pack.
+    pub namespaces: &'static [&'static str],
     /// The teaching setup and the entry call of `function` as Python text,
     /// filled in for one scenario and in its language: what the setup
     /// panel shows and what CPython runs after the listing.
@@ -100,6 +103,12 @@ impl Program {
     pub fn texts(&self) -> Vec<Text> {
         let each = self.python.iter().chain(self.templates).map(|(_, text)| *text);
         std::iter::once(self.rust).chain(each).collect()
+    }
+
+    /// Whether a caption key (`core.ask`, `tool.run.bad_request`) is one
+    /// of its own.
+    pub fn owns_caption(&self, key: &str) -> bool {
+        self.namespaces.contains(&key.split('.').next().unwrap_or(""))
     }
 
     /// Whether its texts are here (compiled in, or its pack arrived): a

@@ -23,6 +23,7 @@ pub const PROGRAM: Program = Program {
     rust: crate::pack::Text::built_in("ask_once/teaching.rs", include_str!("teaching.rs")),
     python: &[("en", crate::pack::Text::built_in("ask_once/ask_once.py", include_str!("ask_once.py")))],
     templates: &[],
+    namespaces: &["once"],
     setup,
     prints: |_, _, _| Vec::new(),
     stage,

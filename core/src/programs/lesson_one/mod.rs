@@ -37,6 +37,7 @@ pub const PROGRAM: Program = Program {
         ("zh", Text::built_in("lesson_one/runtime.zh.py", include_str!("../../runtime.zh.py"))),
     ],
     templates: &entry::TEMPLATES,
+    namespaces: &["ask", "loop", "main"],
     setup: |f, inputs, script| entry::setup(entry_of(f), inputs, script),
     prints: |f, returned, lang| entry::prints(entry_of(f), returned, lang),
     stage: stage_for,

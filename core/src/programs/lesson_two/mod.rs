@@ -37,6 +37,7 @@ pub const PROGRAM: Program = Program {
         ("zh", crate::pack::packed!("lesson_two/core_loop.zh.py", include_str!("core_loop.zh.py"))),
     ],
     templates: &entry::TEMPLATES,
+    namespaces: &["core", "tool", "text", "only", "brake"],
     setup: entry::setup,
     prints: entry::prints,
     stage,
