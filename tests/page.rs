@@ -24,7 +24,7 @@ fn mount(options: &[(&str, &str)]) -> (HtmlElement, Playground) {
     for (k, v) in options {
         Reflect::set(&opts, &JsValue::from_str(k), &JsValue::from_str(v)).unwrap();
     }
-    let pg = Playground::new(host.clone(), opts.into()).map_err(JsValue::from).unwrap();
+    let pg = Playground::new(host.clone(), opts.into()).unwrap();
     (host, pg)
 }
 
@@ -175,7 +175,7 @@ fn a_bad_added_fixture_is_reported_and_others_still_work() {
     // (said in the element's language: the page is in Chinese; the thrown
     // error, in English, is checked by tests/e2e/hostile-input.spec.mjs)
     assert!(problems.text_content().unwrap().contains("第 1 行，max_calls：必须是整数"));
-    pg.load("limit").map_err(JsValue::from).unwrap();
+    pg.load("limit").unwrap();
     pg.command("run").map_err(JsValue::from).unwrap();
     assert_eq!(state(&pg, "status"), "call_limit");
     let good = pg
@@ -185,7 +185,7 @@ fn a_bad_added_fixture_is_reported_and_others_still_work() {
         ))
         .map_err(JsValue::from)
         .unwrap();
-    pg.load(&good).map_err(JsValue::from).unwrap();
+    pg.load(&good).unwrap();
     pg.command("run").map_err(JsValue::from).unwrap();
     assert_eq!(state(&pg, "status"), "answered");
     drop(pg);
