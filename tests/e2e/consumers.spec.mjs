@@ -71,7 +71,8 @@ function emitted(dir) {
   return {
     wasm: all.filter((f) => f.endsWith(".wasm")),
     css: all.filter((f) => /\.css$/.test(f)),
-    pack: all.filter((f) => /lesson_two[^/]*\.json$/.test(f)),
+    // (named by its content's hash alone in webpack's default)
+    pack: all.filter((f) => f.endsWith(".json") && JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")).pack === "lesson_two"),
   };
 }
 
