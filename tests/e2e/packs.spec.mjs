@@ -89,3 +89,28 @@ for (const lang of ["zh", "en"]) {
     problems.splice(0, problems.length, ...problems.filter((p) => !said.includes(p)));
   });
 }
+
+test("two lesson-two playgrounds that start together share one fetch of the pack; one removed while it loads is not built", async ({ page, baseURL, requests }) => {
+  await page.route(`${baseURL}/host.html`, (route) =>
+    route.fulfill({ contentType: "text/html", body: '<!doctype html><html lang="en"><title>Course</title><body><main id="slot"></main>' }));
+  await page.goto("/host.html");
+  const r = await page.evaluate(async () => {
+    await import("./element.js");
+    const make = (attrs) => {
+      const el = document.createElement("agent-loop-playground");
+      for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+      document.querySelector("#slot").append(el);
+      return el;
+    };
+    const a = make({ program: "lesson_two", lang: "en" });
+    const b = make({ scenario: "core-cap", lang: "zh" });
+    const gone = make({ scenario: "core-refusal", lang: "en" });
+    setTimeout(() => gone.remove(), 0);
+    const ready = (el) => new Promise((ok) => (el.ready ? ok() : el.addEventListener("playground-ready", () => ok(), { once: true })));
+    await Promise.all([ready(a), ready(b)]);
+    await new Promise((ok) => setTimeout(ok, 200));
+    return { a: a.state().scenario, b: b.state().scenario, gone: gone.ready, left: gone.shadowRoot?.querySelector(".alp-row") === null };
+  });
+  expect(r).toEqual({ a: "core-weather", b: "core-cap", gone: false, left: true });
+  expect(fetched(requests)).toHaveLength(1);
+});
