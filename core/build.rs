@@ -68,6 +68,36 @@ fn packed_captions() -> Vec<(String, String)> {
     out
 }
 
+/// The hash of a pack file, as `preview::Fnv::bytes` makes it (the same
+/// steps: tests/packs.rs checks that both give the same number).
+fn fnv(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap());
+        h = (h ^ word).wrapping_mul(0x100_0000_01b3).rotate_left(29);
+    }
+    for b in chunks.remainder() {
+        h = (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3);
+    }
+    h
+}
+
+/// `&[(pack, hash of its file), …]`: the packs this build was made with.
+fn pack_hashes() -> String {
+    let mut list = String::from("&[\n");
+    for path in files("../www/data") {
+        let bytes = fs::read(&path).unwrap_or_default();
+        let name =
+            serde_json::from_slice::<Value>(&bytes).ok().and_then(|v| v["pack"].as_str().map(String::from));
+        if let Some(name) = name {
+            list.push_str(&format!("    ({name:?}, {:#x}),\n", fnv(&bytes)));
+        }
+    }
+    list.push(']');
+    list
+}
+
 fn main() {
     let out = env::var("OUT_DIR").unwrap();
     let list = listed("../fixtures/scenarios", &|_| {});
@@ -81,4 +111,5 @@ fn main() {
         }
     };
     fs::write(Path::new(&out).join("shipped_languages.rs"), listed("../fixtures/i18n", &strip)).unwrap();
+    fs::write(Path::new(&out).join("packs.rs"), pack_hashes()).unwrap();
 }

@@ -194,12 +194,7 @@ impl Playground {
     /// Show another scenario (by id). One whose program's pack has not
     /// arrived throws `PackNeeded` (see [`pack_needed`]).
     pub fn load(&self, scenario_id: &str) -> Result<(), JsValue> {
-        let missing =
-            self.page.try_borrow().ok().and_then(|p| p.session.catalogue().missing_pack(Some(scenario_id)));
-        if let Some(name) = missing {
-            return Err(pack_needed(name));
-        }
-        Ok(self.update(|s| s.load(scenario_id))?)
+        self.update_packed(|s| s.load(scenario_id))
     }
 
     /// Add a program's texts from its pack file (`data/<pack>.json`), for
@@ -219,7 +214,7 @@ impl Playground {
     /// Add a scenario from JSON text or an object. Returns its id; a bad
     /// fixture is listed with its problems and the error names them.
     #[wasm_bindgen(js_name = addScenario)]
-    pub fn add_scenario(&self, fixture: JsValue) -> Result<String, JsError> {
+    pub fn add_scenario(&self, fixture: JsValue) -> Result<String, JsValue> {
         let parsed = match fixture.as_string() {
             Some(text) => Scenario::parse(&text),
             None => to_json(&fixture)
@@ -234,7 +229,9 @@ impl Playground {
         if let Ok(mut page) = self.page.try_borrow_mut() {
             page.defer_catalogue = true;
         }
-        self.update(|s| s.add_file(agent_loop_core::session::ADDED, parsed, None).map(|added| id = added))?;
+        self.update_packed(|s| {
+            s.add_file(agent_loop_core::session::ADDED, parsed, None).map(|added| id = added)
+        })?;
         Ok(id)
     }
 
@@ -249,9 +246,11 @@ impl Playground {
     /// Add the text of a scenario file fetched from `name` (`src=`); its
     /// problems name the file. Returns the scenario id.
     #[wasm_bindgen(js_name = addScenarioFile)]
-    pub fn add_scenario_file(&self, name: String, text: String) -> Result<String, JsError> {
+    pub fn add_scenario_file(&self, name: String, text: String) -> Result<String, JsValue> {
         let mut id = String::new();
-        self.update(|s| s.add_file(&name, Scenario::parse(&text), Some(&text)).map(|added| id = added))?;
+        self.update_packed(|s| {
+            s.add_file(&name, Scenario::parse(&text), Some(&text)).map(|added| id = added)
+        })?;
         Ok(id)
     }
 
@@ -382,6 +381,18 @@ impl Playground {
             change(s);
             Ok(())
         })
+    }
+
+    /// [`Playground::update`], a refusal that names a pack thrown as
+    /// `PackNeeded` (see [`pack_needed`]).
+    fn update_packed(&self, change: impl FnOnce(&mut Session) -> Result<(), String>) -> Result<(), JsValue> {
+        let mut pack = None;
+        let result =
+            self.update(|s| change(s).inspect_err(|why| pack = pack::named_in(why).map(str::to_string)));
+        match pack {
+            Some(name) => Err(pack_needed(&name)),
+            None => result.map_err(Into::into),
+        }
     }
 
     /// Change the session, draw, then send the step event (if the step

@@ -37,6 +37,19 @@ fn every_pack_file_is_its_programs_texts() {
         }
     }
     assert!(seen >= 1, "lesson two at least comes in a pack");
+    // The build knows each pack file by its hash (core/build.rs computes it
+    // with the steps of preview::Fnv): the same number.
+    if std::env::var_os("UPDATE_GOLDEN").is_none() {
+        for (name, built) in pack::built_with() {
+            let text =
+                std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("www/data/{name}.json")))
+                    .unwrap();
+            let mut hash = agent_loop_core::preview::Fnv::new();
+            hash.bytes(&text);
+            assert_eq!(hash.0, *built, "{name}: core/build.rs's hash is preview::Fnv's");
+        }
+        assert_eq!(pack::built_with().len(), seen);
+    }
     // A program without a pack is the one the page opens on (lesson one).
     assert!(programs::lesson_one::PROGRAM.pack.is_none());
 }

@@ -61,7 +61,9 @@ export class AgentLoopPlayground extends HTMLElement {
   /** A scenario of a program whose pack (data/<pack>.json) has not arrived
    *  yet is shown once it has: a Promise then, rejected if it cannot be fetched. */
   load(scenarioId: string): void | Promise<void>;
-  addScenario(fixture: string | Record<string, unknown>): string;
+  /** The scenario's id; a Promise of it for a scenario of a program whose
+   *  pack has not arrived yet (its checks read the program's code). */
+  addScenario(fixture: string | Record<string, unknown>): string | Promise<string>;
   currentStep(): Record<string, unknown> | null;
   outcome(): { result: unknown; error: unknown; output: string[] } | null;
   currentEdit(): WhatIfEdit | null;

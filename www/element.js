@@ -57,6 +57,8 @@ const PACKS = {
   lesson_two: () => new URL("./data/lesson_two.json", import.meta.url),
 };
 const packs = new Map(); // name → Promise of the pack's name, while it loads or once it is in
+const isPackNeeded = (error) => !!error && error.name === "PackNeeded" && typeof error.pack === "string";
+/** Loads a pack (once for the page); rejects with `{file, detail}`. */
 function loadPack(name) {
   if (!packs.has(name)) {
     const url = PACKS[name] ? PACKS[name]() : null;
@@ -409,18 +411,40 @@ class AgentLoopPlayground extends HTMLElement {
     this._deferred = new Set(); // attributes set while it was busy
     this._files = []; // src= files that arrived, and scenarios given to addScenario
     this._added = [];
+    this._packTicket = 0; // the latest request to show a scenario whose pack is loading
     this._listings = [];
   }
 
   // A pack fetched for this element, or said in it when it cannot be (the
-  // scenario on screen stays); rejects then.
+  // scenario on screen stays): rejects then, with an Error whose `pack` is
+  // its name. While it loads the playground is marked busy (aria-busy: the
+  // stylesheet dims the code and the figure).
   async _withPack(name) {
+    const box = this._container();
+    box.setAttribute("aria-busy", "true");
     try {
       return await loadPack(name);
     } catch (why) {
       if (this._pg) this._call("packUnavailable", why.file, why.detail);
-      throw new Error(`agent-loop-playground: could not load ${why.file} (${why.detail})`);
+      const error = new Error(`agent-loop-playground: could not load ${why.file} (${why.detail})`);
+      error.pack = name;
+      throw error;
+    } finally {
+      box.removeAttribute("aria-busy");
     }
+  }
+
+  // Show a scenario (`show`) once its pack is in: only the latest such
+  // request goes ahead, and only if nothing else was shown meanwhile (a
+  // pick or a load made while it loaded wins). Resolves either way.
+  _showAfterPack(name, show) {
+    const ticket = ++this._packTicket;
+    const from = this._pg ? this._pg.state()?.scenario : null;
+    return this._withPack(name).then(() => {
+      const now = this._pg ? this._pg.state()?.scenario : null;
+      if (ticket === this._packTicket && this._pg && now === from) return show();
+      return undefined;
+    });
   }
 
   // The shadow root: the element's stylesheet and the playground's container.
@@ -482,17 +506,25 @@ class AgentLoopPlayground extends HTMLElement {
     const place = takePlace(this._placeKey, this._placeAttrs);
     let built = this._build(place, { width, compact });
     if (built && built.pack) {
-      // The scenario asked for is in a program whose texts are a pack.
+      // The scenario (or a src= file, a listing) asked for is in a program
+      // whose texts are a pack: fetched, then built again. Without it, the
+      // playground opens on lesson one and says why.
+      this._container().setAttribute("aria-busy", "true");
+      let failed = null;
       try {
         await loadPack(built.pack);
       } catch (why) {
-        this._fail(`could not load ${why.file} (${why.detail}): the lesson's code is in it`);
-        return;
+        failed = why;
       }
+      this._container().removeAttribute("aria-busy");
       if (generation !== this._generation || !this.isConnected || this._pg) return;
-      built = this._build(place, { width, compact });
+      built = this._build(place, { width, compact, withoutPack: !!failed });
+      if (built === true && failed) this._call("packUnavailable", failed.file, failed.detail);
     }
-    if (built !== true) return;
+    if (built !== true) {
+      if (built && built.pack) this._fail(`the playground still needs ${built.pack}.json after it arrived`);
+      return;
+    }
     this._placeScenario = this._pg.state()?.scenario;
     for (const late of pending.filter((p) => !p.file)) {
       late.promise.then((file) => this._addFile(file, srcGeneration));
@@ -512,16 +544,20 @@ class AgentLoopPlayground extends HTMLElement {
 
   // The playground itself, in a fresh container: at the start (`place`: a
   // place kept across a navigation) or again after an error in the page
-  // killed the one before (`restarted`: what failed). False if it failed.
-  _build(place, { width = 0, compact = false, restarted = "" } = {}) {
+  // killed the one before (`restarted`: what failed). False if it failed;
+  // `{pack}` when what it is asked to show needs a pack not here yet
+  // (`withoutPack`: built without what needs it: the scenario, program,
+  // function and compare attributes, the src= files and listings).
+  _build(place, { width = 0, compact = false, restarted = "", withoutPack = false } = {}) {
     this._calls++; // (what the playground calls meanwhile runs inside this)
+    const attr = (name) => (withoutPack ? "" : this.getAttribute(name) || "");
     try {
       const pg = new Playground(this._container(), {
         doubles: (script) => this._counted(fixtureDoubles(script)),
-        function: this.getAttribute("function") || "",
-        program: this.getAttribute("program") || "",
-        compare: this.getAttribute("compare") || "",
-        scenario: this.getAttribute("scenario") || "",
+        function: attr("function"),
+        program: attr("program"),
+        compare: attr("compare"),
+        scenario: attr("scenario"),
         // The element's own lang, else the page's when it is one the playground speaks.
         lang: (place && place.lang) || this.getAttribute("lang") || (/^(zh|en)\b/i.test(document.documentElement.lang) ? document.documentElement.lang : "zh"),
         breakpoints: place ? place.breakpoints.join(",") : this.getAttribute("breakpoints") || "",
@@ -532,8 +568,8 @@ class AgentLoopPlayground extends HTMLElement {
         memoryBudget: this.getAttribute("memory-budget") || "",
         headingLevel: this.getAttribute("heading-level") || "",
         theme: this.getAttribute("theme") || "",
-        files: this._files,
-        listings: this._listings,
+        files: withoutPack ? [] : this._files,
+        listings: withoutPack ? [] : this._listings,
         predict: this.hasAttribute("predict") ? "1" : "",
         // The figure's layout is guessed from this (the page around is laid out already).
         width,
@@ -548,8 +584,17 @@ class AgentLoopPlayground extends HTMLElement {
       return true;
     } catch (error) {
       this._pg = null;
-      // (its program's pack is fetched and the playground built again)
-      if (error && error.name === "PackNeeded" && !restarted) return { pack: String(error.pack) };
+      if (isPackNeeded(error) && !withoutPack) {
+        // (a restart cannot wait for it: it opens without; the place it
+        // goes back to was on screen, so its pack is here)
+        if (!restarted) return { pack: error.pack };
+        this._calls--;
+        try {
+          return this._build(place, { width, compact, restarted, withoutPack: true });
+        } finally {
+          this._calls++;
+        }
+      }
       this._fail(error && error.message ? error.message : String(error));
       return false;
     } finally {
@@ -601,8 +646,9 @@ class AgentLoopPlayground extends HTMLElement {
       // The picker chose a scenario whose program's pack is not here yet.
       this.shadowRoot.addEventListener("alp-pack", (event) => {
         const { pack, scenario } = event.detail || {};
-        // (one that cannot be fetched is a notice in the element, said in the console too)
-        this._withPack(pack).then(() => this._pg && this._call("load", scenario), () => {});
+        // (one that cannot be fetched is a notice in the element, said in
+        // the console too; after the pick's own update, which is running)
+        queueMicrotask(() => this._showAfterPack(pack, () => this._call("load", scenario)).catch(() => {}));
       });
     }
     for (const type of ["click", "change", "input", "keydown"]) {
@@ -748,9 +794,14 @@ class AgentLoopPlayground extends HTMLElement {
         this._call("load", id);
         this._placeScenario = id;
       }
-    } catch {
-      // A broken file is already shown in the notice box and said once in
-      // the console by the playground itself.
+    } catch (error) {
+      // A scenario of a program whose pack is not here yet: added again
+      // once it is. (A broken file is already shown in the notice box and
+      // said once in the console by the playground itself.)
+      if (isPackNeeded(error)) {
+        this._files.splice(this._files.indexOf(file), 1);
+        this._withPack(error.pack).then(() => this._addFile(file, srcGeneration), () => {});
+      }
     }
   }
 
@@ -776,7 +827,8 @@ class AgentLoopPlayground extends HTMLElement {
     try {
       if (name === "predict") this._call("setPredict", value !== null);
       else if (value === null) return;
-      else if (name === "scenario") Promise.resolve(this.load(value)).catch((error) => console.warn(`agent-loop-playground: scenario=${value}: ${error.message || error}`));
+      // (a pack that does not come is said by the element itself)
+      else if (name === "scenario") Promise.resolve(this.load(value)).catch((error) => error.pack || console.warn(`agent-loop-playground: scenario=${value}: ${error.message || error}`));
       else if (name === "lang") this._call("setLang", value);
       else if (name === "listing") this._call("setListing", value);
     } catch (error) {
@@ -843,14 +895,17 @@ class AgentLoopPlayground extends HTMLElement {
   }
   // A scenario of a program whose pack has not arrived yet is shown once
   // it has: then load returns a Promise (rejected if the pack cannot be
-  // fetched; the element says so too).
+  // fetched, and the element says so; resolved without showing it if
+  // another scenario was shown meanwhile).
   load(scenarioId) {
     const id = text(scenarioId, "scenario id");
     try {
-      return this._call("load", id);
+      const shown = this._call("load", id);
+      this._packTicket++; // (one still waiting for its pack does not come after this)
+      return shown;
     } catch (error) {
-      if (!error || error.name !== "PackNeeded") throw error;
-      return this._withPack(error.pack).then(() => this._call("load", id));
+      if (!isPackNeeded(error)) throw error;
+      return this._showAfterPack(error.pack, () => this._call("load", id));
     }
   }
   setListing(name) {
@@ -864,6 +919,11 @@ class AgentLoopPlayground extends HTMLElement {
     let id;
     try {
       id = this._call("addScenario", given);
+    } catch (error) {
+      // A scenario of a program whose pack is not here yet (its checks
+      // read its texts): added once it is, a Promise of its id meanwhile.
+      if (isPackNeeded(error)) return this._withPack(error.pack).then(() => this.addScenario(given));
+      throw error;
     } finally {
       // The picker is drawn once for a run of calls, when the script that
       // made them is done.

@@ -102,15 +102,36 @@ pub fn generation() -> u32 {
     GENERATION.load(Ordering::Acquire)
 }
 
+/// The packs this build was made with (`www/data/*.json` when it was
+/// compiled), each with the hash of its file (`preview::Fnv`).
+pub fn built_with() -> &'static [(&'static str, u64)] {
+    include!(concat!(env!("OUT_DIR"), "/packs.rs"))
+}
+
+/// Whether a pack's file (its hash) is the one this build was made with: a
+/// copy from another build (an old one kept by a cache) would show lines
+/// and captions that are not the code that runs.
+pub fn check_built(name: &str, hash: u64) -> Result<(), String> {
+    match built_with().iter().find(|(n, _)| *n == name) {
+        Some((_, built)) if *built == hash => Ok(()),
+        Some(_) => Err(format!("{name}.json is not the one this module was built with (an old copy?)")),
+        None => Err(format!("this module has no pack named {name}")),
+    }
+}
+
 /// Add a pack from its file (`{"pack": name, "texts": {name: text, …},
-/// "captions": …}`). Returns its name and its `captions` (null for a pack
-/// already here, which is left as it is: `crate::programs::add_pack` puts
-/// them into the language tables). Only texts the pack's own name prefixes
-/// are taken (`lesson_two/…`).
-pub fn register(file: &str) -> Result<(String, Value), String> {
+/// "captions": …}`) whose hash is `hash` (checked against the build's,
+/// [`check_built`], where the texts are not compiled in). Returns its name
+/// and its `captions` (null for a pack already here, which is left as it
+/// is: `crate::programs::add_pack` puts them into the language tables).
+/// Only texts the pack's own name prefixes are taken (`lesson_two/…`).
+pub fn register(file: &str, hash: u64) -> Result<(String, Value), String> {
     let mut value: Value = serde_json::from_str(file).map_err(|e| format!("not a pack (not JSON: {e})"))?;
     let name = value.get("pack").and_then(Value::as_str).filter(|n| !n.is_empty());
     let name = name.ok_or("not a pack: `pack` must be its name")?.to_string();
+    if !cfg!(feature = "built-in-packs") {
+        check_built(&name, hash)?;
+    }
     let Some(texts) = value.get("texts").and_then(Value::as_object) else {
         return Err(format!("pack {name}: `texts` must be an object of texts"));
     };
@@ -212,27 +233,37 @@ mod tests {
         static CACHE: Cache<String> = Cache::new();
         assert_eq!(CACHE.get_or_init(|| text.get().to_string()), "");
         let file = r#"{"pack": "unit_pack", "texts": {"unit_pack/a.txt": "hello"}}"#;
-        assert_eq!(register(file).map(|r| r.0).as_deref(), Ok("unit_pack"));
+        assert_eq!(register(file, 0).map(|r| r.0).as_deref(), Ok("unit_pack"));
         assert_eq!(text.get(), "hello");
         assert!(text.is_here());
         assert_eq!(CACHE.get_or_init(|| text.get().to_string()), "hello");
         // Again: left as it is (no new generation).
         let before = generation();
         let again = r#"{"pack": "unit_pack", "texts": {"unit_pack/a.txt": "changed"}}"#;
-        assert_eq!(register(again), Ok(("unit_pack".to_string(), Value::Null)));
+        assert_eq!(register(again, 0), Ok(("unit_pack".to_string(), Value::Null)));
         assert_eq!((text.get(), generation()), ("hello", before));
     }
 
     #[test]
     fn a_broken_pack_is_refused_with_why() {
-        assert!(register("nope").unwrap_err().contains("not JSON"));
-        assert!(register(r#"{"texts": {}}"#).unwrap_err().contains("`pack`"));
-        assert!(register(r#"{"pack": "p"}"#).unwrap_err().contains("`texts`"));
-        assert!(register(r#"{"pack": "p", "texts": {"p/a": 1}}"#).unwrap_err().contains("must be a string"));
-        assert!(register(r#"{"pack": "p", "texts": {"other/a": "x"}}"#)
+        assert!(register("nope", 0).unwrap_err().contains("not JSON"));
+        assert!(register(r#"{"texts": {}}"#, 0).unwrap_err().contains("`pack`"));
+        assert!(register(r#"{"pack": "p"}"#, 0).unwrap_err().contains("`texts`"));
+        assert!(register(r#"{"pack": "p", "texts": {"p/a": 1}}"#, 0)
+            .unwrap_err()
+            .contains("must be a string"));
+        assert!(register(r#"{"pack": "p", "texts": {"other/a": "x"}}"#, 0)
             .unwrap_err()
             .contains("not one of its"));
         assert!(!REGISTRY.read().unwrap().packs.contains(&"p".to_string()));
+    }
+
+    #[test]
+    fn a_pack_from_another_build_is_refused() {
+        let (name, hash) = built_with()[0];
+        assert_eq!(check_built(name, hash), Ok(()));
+        assert!(check_built(name, hash ^ 1).unwrap_err().contains("not the one this module was built with"));
+        assert!(check_built("no_such_pack", hash).unwrap_err().contains("no pack named"));
     }
 
     #[test]

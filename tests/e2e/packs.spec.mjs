@@ -114,3 +114,126 @@ test("two lesson-two playgrounds that start together share one fetch of the pack
   expect(r).toEqual({ a: "core-weather", b: "core-cap", gone: false, left: true });
   expect(fetched(requests)).toHaveLength(1);
 });
+
+/** Delays the pack by `ms` (to pick something else while it loads). */
+async function slowPack(page, baseURL, ms) {
+  await page.route(`${baseURL}${PACK}`, async (route) => {
+    const response = await route.fetch();
+    await new Promise((ok) => setTimeout(ok, ms));
+    await route.fulfill({ response });
+  });
+}
+
+test("a pick made while lesson two's pack loads wins over the one that waits for it", async ({ page, baseURL }) => {
+  await slowPack(page, baseURL, 800);
+  await open(page, "?scenario=report&lang=zh");
+  await pick(page, "core-weather");
+  expect(await page.$eval(EL, (e) => e.shadowRoot.querySelector(".alp-root").getAttribute("aria-busy"))).toBe("true");
+  await pick(page, "limit");
+  await page.waitForTimeout(1500);
+  const a = await page.$eval(EL, (e) => ({ scenario: e.state().scenario, busy: e.shadowRoot.querySelector(".alp-root").getAttribute("aria-busy") }));
+  expect(a).toEqual({ scenario: "limit", busy: null });
+  // el.load: the later call wins too, and the learner's steps stay.
+  const b = await page.$eval(EL, async (e) => {
+    e.load("core-weather"); // the pack is in now: at once
+    e.load("report");
+    e.command("stepInto");
+    e.command("stepInto");
+    await new Promise((ok) => setTimeout(ok, 100));
+    return { scenario: e.state().scenario, step: e.state().step };
+  });
+  expect(b).toEqual({ scenario: "report", step: 1 });
+});
+
+test("el.load calls made while the pack loads: the last one is shown", async ({ page, baseURL }) => {
+  await slowPack(page, baseURL, 600);
+  await open(page, "?scenario=report&lang=en");
+  const r = await page.$eval(EL, async (e) => {
+    const first = e.load("core-weather");
+    e.load("limit");
+    e.command("stepInto");
+    await first;
+    return { scenario: e.state().scenario, step: e.state().step };
+  });
+  expect(r).toEqual({ scenario: "limit", step: 0 });
+});
+
+for (const lang of ["zh", "en"]) {
+  test(`an element asked to open on lesson two without its pack opens on lesson one and says why (${lang})`, async ({ page, baseURL, problems }) => {
+    await page.route(`${baseURL}${PACK}`, (route) => route.fulfill({ status: 404, body: "gone" }));
+    await open(page, `?scenario=core-weather&lang=${lang}`);
+    const r = await page.$eval(EL, (e) => ({ scenario: e.state().scenario, program: e.state().program, lang: e.state().lang }));
+    expect(r).toEqual({ scenario: "report", program: "lesson_one", lang });
+    await expect(page.locator(inside(SEL.problems))).toContainText(lang === "zh" ? "没能从 lesson_two.json 载入" : "could not be loaded from lesson_two.json");
+    problems.splice(0, problems.length, ...problems.filter((p) => !p.includes("lesson_two.json") && !p.includes("status of 404")));
+  });
+}
+
+test("a pack from another build is refused, and said", async ({ page, baseURL, problems }) => {
+  await page.route(`${baseURL}${PACK}`, async (route) => {
+    const response = await route.fetch();
+    const body = (await response.text()).replace('"pack":"lesson_two"', '"pack": "lesson_two"');
+    await route.fulfill({ response, body });
+  });
+  await open(page, "?scenario=report&lang=en");
+  await pick(page, "core-weather");
+  await expect(page.locator(inside(SEL.problems))).toContainText("not the one this module was built with");
+  expect(await page.$eval(EL, (e) => e.state().scenario)).toBe("report");
+  problems.splice(0, problems.length, ...problems.filter((p) => !p.includes("lesson_two.json")));
+});
+
+test("a lesson-two scenario in a late src= file, and a lesson-two listing, wait for the pack and are taken", async ({ page, baseURL, problems }) => {
+  const fs = await import("node:fs");
+  const path = await import("node:path");
+  const { root } = await import("./helpers.mjs");
+  const weather = JSON.parse(fs.readFileSync(path.join(root, "fixtures/scenarios/core-weather.json"), "utf8"));
+  delete weather.expect;
+  weather.id = "my-weather";
+  const listing = fs.readFileSync(path.join(root, "core/src/programs/lesson_two/core_loop.py"), "utf8");
+  await page.route(`${baseURL}/lessons/my-weather.json`, async (route) => {
+    await new Promise((ok) => setTimeout(ok, 900));
+    await route.fulfill({ contentType: "application/json", body: JSON.stringify(weather) });
+  });
+  await page.route(`${baseURL}/lessons/loop.py`, (route) => route.fulfill({ contentType: "text/plain", body: listing }));
+  await page.route(`${baseURL}/host.html`, (route) =>
+    route.fulfill({ contentType: "text/html", body: '<!doctype html><html lang="en"><title>Course</title><body><main id="slot"></main>' }));
+  await page.goto("/host.html");
+  await page.evaluate(async () => {
+    await import("./element.js");
+    const el = document.createElement("agent-loop-playground");
+    for (const [k, v] of Object.entries({ scenario: "my-weather", src: "lessons/my-weather.json", "listing-src-en": "lessons/loop.py", lang: "en" })) el.setAttribute(k, v);
+    document.querySelector("#slot").append(el);
+    await new Promise((ok) => el.addEventListener("playground-ready", ok, { once: true }));
+  });
+  await page.waitForFunction((el) => document.querySelector(el).state().scenario === "my-weather", EL, { timeout: 5000 });
+  const r = await page.$eval(EL, (e) => ({
+    program: e.state().program,
+    notices: e.shadowRoot.querySelector(".alp-problems").hidden ? "" : e.shadowRoot.querySelector(".alp-problems").textContent,
+  }));
+  expect(r).toEqual({ program: "lesson_two", notices: "" });
+  // (said while the file was on its way, as for any late file: src.spec.mjs)
+  problems.splice(0, problems.length, ...problems.filter((p) => !p.includes("There is no scenario my-weather")));
+});
+
+test("a restart while the scenario attribute names lesson two and its pack cannot come starts again where the learner was", async ({ page, baseURL, problems }) => {
+  await page.route(`${baseURL}${PACK}`, (route) => route.fulfill({ status: 404, body: "gone" }));
+  await open(page, "?scenario=report&lang=zh");
+  await page.$eval(EL, (e) => { e.setAttribute("scenario", "core-weather"); });
+  await expect(page.locator(inside(SEL.problems))).toContainText("lesson_two.json");
+  const r = await page.$eval(EL, (e) => {
+    e.command("stepInto");
+    e.command("stepInto");
+    const was = Object.getOwnPropertyDescriptor(Element.prototype, "firstElementChild");
+    Object.defineProperty(Element.prototype, "firstElementChild", { ...was, get() { throw new Error("no children"); } });
+    try {
+      e.setListing("rust");
+    } catch {} finally {
+      Object.defineProperty(Element.prototype, "firstElementChild", was);
+    }
+    const moved = e.command("stepInto");
+    return { scenario: moved.scenario, step: moved.step, ready: e.ready };
+  });
+  expect(r).toEqual({ scenario: "report", step: 2, ready: true });
+  const said = (p) => p.includes("lesson_two.json") || p.includes("status of 404") || p.includes("no children");
+  problems.splice(0, problems.length, ...problems.filter((p) => !said(p)));
+});

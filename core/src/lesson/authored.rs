@@ -72,7 +72,7 @@ pub fn names(id: u16, function: Function) -> Option<&'static [String]> {
 
 /// The program a listing is written for: the one most of whose functions
 /// it defines.
-fn program_of(text: &str) -> &'static Program {
+pub fn program_of(text: &str) -> &'static Program {
     let defines = |p: &&Program| {
         p.functions
             .iter()

@@ -15,7 +15,7 @@ use serde_json::Value;
 mod authored;
 mod listing;
 mod python;
-pub use authored::{register as register_listing, Finding};
+pub use authored::{program_of as listing_program, register as register_listing, Finding};
 pub use listing::{line, listing, Listing, ListingLine, RUNTIME_SOURCE};
 pub use python::{
     keys, labels_of, python_listing, python_listing_in, python_names, step_key, Key, PYTHON_SOURCE,

@@ -77,7 +77,9 @@ pub fn names() -> String {
 /// Add a program's pack from its file (`data/<pack>.json`): its texts, and
 /// its captions into each language's table. Returns the pack's name.
 pub fn add_pack(file: &str) -> Result<String, String> {
-    let (name, captions) = pack::register(file)?;
+    let mut hash = crate::preview::Fnv::new();
+    hash.bytes(file.as_bytes());
+    let (name, captions) = pack::register(file, hash.0)?;
     for (code, captions) in captions.as_object().into_iter().flatten() {
         crate::i18n::add_captions(code, captions)?;
     }

@@ -61,7 +61,12 @@ impl Catalogue {
         for (file, text) in files {
             match text {
                 Ok(text) => {
-                    add_entry(&mut entries, entry(file, Scenario::parse(text), Some(text), limits));
+                    let parsed = Scenario::parse(text);
+                    // (its checks read the program's texts)
+                    if let Some(pack) = parsed.as_ref().ok().and_then(pack_of) {
+                        return Err(crate::pack::needed(pack));
+                    }
+                    add_entry(&mut entries, entry(file, parsed, Some(text), limits));
                 }
                 Err((why, detail)) => unreadable.push(unreadable_file(file, why, detail)),
             }
@@ -118,9 +123,7 @@ impl Catalogue {
             Some(id) => find(&self.entries, id)?,
             None => self.current,
         };
-        let scenario = self.entries.get(index)?.parsed.as_ref().ok()?;
-        let program = crate::programs::of(scenario.function);
-        program.pack.filter(|_| !program.loaded())
+        pack_of(self.entries.get(index)?.parsed.as_ref().ok()?)
     }
 
     /// Put the valid scenario with this id on screen (refused while its
@@ -144,6 +147,10 @@ impl Catalogue {
         text: Option<&str>,
         limits: Limits,
     ) -> (Result<String, String>, bool) {
+        // (its checks read the program's texts: the page fetches them first)
+        if let Some(pack) = parsed.as_ref().ok().and_then(pack_of) {
+            return (Err(crate::pack::needed(pack)), false);
+        }
         let entry = entry(file, parsed, text, limits);
         let outcome = match &entry.parsed {
             Ok(scenario) => Ok(scenario.id.clone()),
@@ -157,6 +164,12 @@ impl Catalogue {
         }
         (outcome, replaced == Some(self.current))
     }
+}
+
+/// The pack a scenario's program still needs (`crate::pack`), if any.
+fn pack_of(scenario: &Scenario) -> Option<&'static str> {
+    let program = crate::programs::of(scenario.function);
+    program.pack.filter(|_| !program.loaded())
 }
 
 /// The index of the valid scenario with this id.

@@ -11,8 +11,16 @@ use crate::vocab::Code;
 
 /// The author's listings that passed, by language (none: any), and what
 /// the author should know about them. `lang` is the element's language,
-/// the one a listing for any language is read in.
-pub fn open(files: &[ListingFile], lang: Lang) -> (Vec<(Option<Lang>, Code)>, Vec<Notice>) {
+/// the one a listing for any language is read in. A listing of a program
+/// whose texts have not arrived is checked once they have: refused with
+/// `crate::pack::needed` until then.
+pub type Opened = (Vec<(Option<Lang>, Code)>, Vec<Notice>);
+pub fn open(files: &[ListingFile], lang: Lang) -> Result<Opened, String> {
+    let program = |text: &str| lesson::listing_program(text);
+    let waiting = files.iter().filter_map(|(_, _, text)| text.as_ref().ok()).map(|t| program(t));
+    if let Some(pack) = waiting.filter(|p| !p.loaded()).find_map(|p| p.pack) {
+        return Err(crate::pack::needed(pack));
+    }
     let (mut shown, mut notices) = (Vec::new(), Vec::new());
     for (file, for_lang, text) in files {
         let for_lang = for_lang.as_deref().and_then(Lang::parse);
@@ -34,7 +42,7 @@ pub fn open(files: &[ListingFile], lang: Lang) -> (Vec<(Option<Lang>, Code)>, Ve
             }
         }
     }
-    (shown, notices)
+    Ok((shown, notices))
 }
 
 fn notice(finding: Finding) -> Notice {

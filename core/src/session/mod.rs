@@ -81,7 +81,7 @@ impl Session {
         // Unreadable files, then the attributes' mistakes, then the scenario asked for.
         let mut notices = opened.unreadable;
         notices.extend(settings.notices.iter().cloned().chain(opened.mismatch));
-        let (authored, listing_notices) = listings::open(&options.listings, settings.lang);
+        let (authored, listing_notices) = listings::open(&options.listings, settings.lang)?;
         notices.extend(listing_notices);
         let code = listings::shown(settings.code, &authored, settings.lang);
         let mut session = Session {

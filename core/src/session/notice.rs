@@ -25,11 +25,12 @@ const REMARKS: [&str; 1] = ["listing_own_words"];
 const MISMATCH: [&str; 3] = ["notice_scenario", "notice_scenario_function", "notice_scenario_program"];
 
 /// `id` is shown now (a scenario asked for that arrived late, in a src=
-/// file): the notices saying it is not go. Whether any went.
+/// file, or whose program's pack has come): the notices saying it is not
+/// go, and those of a pack that did not come before. Whether any went.
 pub fn forget_mismatch(notices: &mut Vec<Notice>, id: &str) -> bool {
     let before = notices.len();
-    notices
-        .retain(|n| !(MISMATCH.contains(&n.key) && n.values.iter().any(|(k, v)| *k == "value" && v == id)));
+    let about_id = |n: &Notice| n.values.iter().any(|(k, v)| *k == "value" && v == id);
+    notices.retain(|n| !(MISMATCH.contains(&n.key) && about_id(n)) && n.key != "notice_pack");
     notices.len() != before
 }
 
