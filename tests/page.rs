@@ -183,7 +183,6 @@ fn a_bad_added_fixture_is_reported_and_others_still_work() {
             r#"{"id": "mine", "function": "run_loop", "title": {"zh": "我的", "en": "Mine"},
                 "model": [{"stop_reason": "end_turn", "content": [{"type": "text", "text": "hi"}]}]}"#,
         ))
-        .map_err(JsValue::from)
         .unwrap();
     pg.load(&good).unwrap();
     pg.command("run").map_err(JsValue::from).unwrap();
