@@ -64,17 +64,12 @@ function loadPack(name) {
     const url = PACKS[name] ? PACKS[name]() : null;
     const file = url ? url.pathname.split("/").pop() : `${name}.json`;
     const loading = (async () => {
-      if (!url) throw { file, detail: "unknown pack" };
-      let response;
       try {
-        response = await fetch(url, { credentials: "same-origin" });
-      } catch (error) {
-        throw { file, detail: String(error && error.message ? error.message : error) };
-      }
-      if (!response.ok) throw { file, detail: `${response.status} ${response.statusText}`.trim() };
-      const body = await response.text();
-      await loadWasm();
-      try {
+        if (!url) throw new Error("unknown pack");
+        const response = await fetch(url, { credentials: "same-origin" });
+        if (!response.ok) throw new Error(`${response.status} ${response.statusText}`.trim());
+        const body = await response.text();
+        await loadWasm();
         return Playground.addPack(body);
       } catch (error) {
         throw { file, detail: String(error && error.message ? error.message : error) };
@@ -416,9 +411,9 @@ class AgentLoopPlayground extends HTMLElement {
   }
 
   // A pack fetched for this element, or said in it when it cannot be (the
-  // scenario on screen stays): rejects then, with an Error whose `pack` is
-  // its name. While it loads the playground is marked busy (aria-busy: the
-  // stylesheet dims the code and the figure).
+  // scenario on screen stays): rejects then, with an Error whose `pack`,
+  // `file` and `detail` say which and why. While it loads the playground is
+  // marked busy (aria-busy: the stylesheet dims the code and the figure).
   async _withPack(name) {
     const box = this._container();
     box.setAttribute("aria-busy", "true");
@@ -427,8 +422,7 @@ class AgentLoopPlayground extends HTMLElement {
     } catch (why) {
       if (this._pg) this._call("packUnavailable", why.file, why.detail);
       const error = new Error(`agent-loop-playground: could not load ${why.file} (${why.detail})`);
-      error.pack = name;
-      throw error;
+      throw Object.assign(error, { pack: name, file: why.file, detail: why.detail });
     } finally {
       box.removeAttribute("aria-busy");
     }
@@ -509,14 +503,12 @@ class AgentLoopPlayground extends HTMLElement {
       // The scenario (or a src= file, a listing) asked for is in a program
       // whose texts are a pack: fetched, then built again. Without it, the
       // playground opens on lesson one and says why.
-      this._container().setAttribute("aria-busy", "true");
       let failed = null;
       try {
-        await loadPack(built.pack);
-      } catch (why) {
-        failed = why;
+        await this._withPack(built.pack);
+      } catch (error) {
+        failed = error;
       }
-      this._container().removeAttribute("aria-busy");
       if (generation !== this._generation || !this.isConnected || this._pg) return;
       built = this._build(place, { width, compact, withoutPack: !!failed });
       if (built === true && failed) this._call("packUnavailable", failed.file, failed.detail);

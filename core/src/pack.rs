@@ -50,11 +50,6 @@ impl Text {
     pub fn get(self) -> &'static str {
         self.built_in.or_else(|| registered(self.name)).unwrap_or("")
     }
-
-    /// Whether the text is here (compiled in or registered).
-    pub fn is_here(self) -> bool {
-        self.built_in.is_some() || registered(self.name).is_some()
-    }
 }
 
 /// `packed!("lesson_two/teaching.rs", include_str!("teaching.rs"))`: a text
@@ -66,8 +61,7 @@ macro_rules! packed {
     };
 }
 
-/// `packed!("lesson_two/teaching.rs", include_str!("teaching.rs"))`: a text
-/// of a pack, its `include_str!` expanded only with `built-in-packs`.
+// (the same without `built-in-packs`: the text is left out)
 #[cfg(not(feature = "built-in-packs"))]
 macro_rules! packed {
     ($name:literal, $text:expr) => {
@@ -136,7 +130,7 @@ pub fn register(file: &str, hash: u64) -> Result<(String, Value), String> {
         return Err(format!("pack {name}: `texts` must be an object of texts"));
     };
     let prefix = format!("{name}/");
-    let mut taken = Vec::new();
+    let mut taken: Vec<(String, String)> = Vec::new();
     for (key, text) in texts {
         let Some(text) = text.as_str() else {
             return Err(format!("pack {name}: texts.{key} must be a string"));
@@ -144,9 +138,8 @@ pub fn register(file: &str, hash: u64) -> Result<(String, Value), String> {
         if !key.starts_with(&prefix) {
             return Err(format!("pack {name}: texts.{key} is not one of its texts ({prefix}…)"));
         }
-        taken.push((key.clone(), text));
+        taken.push((key.clone(), text.to_string()));
     }
-    let taken: Vec<(String, String)> = taken.into_iter().map(|(k, t)| (k, t.to_string())).collect();
     let mut registry = REGISTRY.write().unwrap_or_else(|e| e.into_inner());
     if registry.packs.contains(&name) {
         return Ok((name, Value::Null));
@@ -229,13 +222,11 @@ mod tests {
     fn a_text_of_a_pack_arrives_with_it_and_stale_values_are_worked_out_again() {
         let text = Text::of_pack("unit_pack/a.txt", None);
         assert_eq!(text.get(), "");
-        assert!(!text.is_here());
         static CACHE: Cache<String> = Cache::new();
         assert_eq!(CACHE.get_or_init(|| text.get().to_string()), "");
         let file = r#"{"pack": "unit_pack", "texts": {"unit_pack/a.txt": "hello"}}"#;
         assert_eq!(register(file, 0).map(|r| r.0).as_deref(), Ok("unit_pack"));
         assert_eq!(text.get(), "hello");
-        assert!(text.is_here());
         assert_eq!(CACHE.get_or_init(|| text.get().to_string()), "hello");
         // Again: left as it is (no new generation).
         let before = generation();
