@@ -9,9 +9,17 @@ use agent_loop_core::vocab::Function;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
 
-/// Show `el`, or hide it (the `hidden` attribute).
+/// Set an attribute, only when its value changes: a write of the same
+/// value still makes the browser restyle what the attribute can match.
+pub fn set_attr(el: &Element, name: &str, value: &str) {
+    if el.get_attribute(name).as_deref() != Some(value) {
+        let _ = el.set_attribute(name, value);
+    }
+}
+
+/// Show `el`, or hide it (the `hidden` attribute), only when that changes.
 pub fn set_hidden(el: Option<Element>, hidden: bool) {
-    if let Some(el) = el {
+    if let Some(el) = el.filter(|el| el.has_attribute("hidden") != hidden) {
         let _ = if hidden { el.set_attribute("hidden", "") } else { el.remove_attribute("hidden") };
     }
 }
@@ -27,7 +35,7 @@ pub fn all(root: &Element, selector: &str) -> Vec<Element> {
 pub fn set_pressed(root: &Element, selector: &str, pressed: impl Fn(&Element) -> bool) {
     for b in all(root, selector) {
         let on = pressed(&b);
-        let _ = b.set_attribute("aria-pressed", if on { "true" } else { "false" });
+        set_attr(&b, "aria-pressed", if on { "true" } else { "false" });
     }
 }
 

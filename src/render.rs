@@ -474,13 +474,16 @@ impl Page {
         self.set_text(".alp-live", live);
         self.set_text(".alp-counter", counter);
         if let Some(slider) = self.q(".alp-slider").and_then(|e| e.dyn_into::<HtmlInputElement>().ok()) {
-            slider.set_max(&(total.saturating_sub(1)).to_string());
-            slider.set_value(&position.to_string());
-            let _ = slider.set_attribute("aria-valuetext", counter);
+            dom::set_attr(&slider, "max", &total.saturating_sub(1).to_string());
+            let value = position.to_string();
+            if slider.value() != value {
+                slider.set_value(&value);
+            }
+            dom::set_attr(&slider, "aria-valuetext", counter);
         }
         self.set_html(".alp-locals", &locals);
         self.set_html(".alp-output", &output);
-        let _ = self.root.set_attribute("data-status", status);
+        dom::set_attr(&self.root, "data-status", status);
         // Scrolling reads positions: only after every write, so that one
         // layout serves the whole step.
         if let Some(row) = &self.current_row {

@@ -36,7 +36,9 @@ document.documentElement.lang = lang.startsWith("en") ? "en" : "zh-CN";
 // The page's own header and footer follow the playground's language.
 for (const type of ["playground-ready", "playground-step"]) {
   el.addEventListener(type, (e) => {
-    document.documentElement.lang = e.detail.lang === "en" ? "en" : "zh-CN";
+    // (only when it changes: setting it restyles the whole page, every step)
+    const lang = e.detail.lang === "en" ? "en" : "zh-CN";
+    if (document.documentElement.lang !== lang) document.documentElement.lang = lang;
   });
 }
 
@@ -63,14 +65,20 @@ function fragmentOf(state) {
   if (state.predict) f.set("predict", "1");
   return f.toString().replaceAll("%3A", ":").replaceAll("%2C", ",");
 }
+// The address bar follows the learner a moment after the last move: writing
+// it takes the browser a few milliseconds, so it is not done for every step
+// of a learner stepping quickly (a key held down), only once they pause.
+const LINK_DELAY_MS = 150;
 let pendingLink = 0;
+function writeLink() {
+  clearTimeout(pendingLink);
+  const state = el.state();
+  if (state) history.replaceState(history.state, "", `#${fragmentOf(state)}`);
+}
 function keepLink() {
   // After the event's own work (a breakpoint click sends no step event).
   clearTimeout(pendingLink);
-  pendingLink = setTimeout(() => {
-    const state = el.state();
-    if (state) history.replaceState(history.state, "", `#${fragmentOf(state)}`);
-  }, 0);
+  pendingLink = setTimeout(writeLink, LINK_DELAY_MS);
 }
 if (!embed) {
   // A fragment changed by the reader (or a link on the page) in the same
@@ -82,7 +90,10 @@ if (!embed) {
   const copy = document.querySelector("#copy-link");
   const shown = document.querySelector("#copy-link-url");
   const said = document.querySelector("#copy-link-done");
+  // Leaving the page, or copying the link: the address bar is written now.
+  addEventListener("pagehide", writeLink);
   copy?.addEventListener("click", async () => {
+    writeLink();
     const state = el.state();
     if (!state) return;
     const url = `${location.href.split("#")[0]}#${fragmentOf(state)}`;

@@ -1,0 +1,54 @@
+// A step writes only what changed (issue 24: the step's work). A write of
+// the same value is not free: the browser restyles what the attribute can
+// match (`lang` on <html>: the whole page and every playground in it), so a
+// step that leaves the language alone must not set it again, and the
+// playground sets no attribute to the value it already has.
+import { test, expect, EL, open } from "./helpers.mjs";
+
+/** Steps `n` times (answering questions), recording every attribute write
+ *  on <html> and every same-value attribute write inside the playground. */
+const walk = (page, n) =>
+  page.$eval(
+    EL,
+    (el, n) => {
+      const html = [];
+      const same = [];
+      const name = (node) => `${node.localName}${node.getAttribute("class") ? "." + node.getAttribute("class").split(" ")[0] : ""}`;
+      const page = new MutationObserver((records) => html.push(...records.map((r) => r.attributeName)));
+      page.observe(document.documentElement, { attributes: true });
+      const shadow = new MutationObserver(() => {});
+      shadow.observe(el.shadowRoot, { attributes: true, attributeOldValue: true, subtree: true });
+      for (let i = 0; i < n; i++) {
+        const s = el.state();
+        if (s.question) el.answer(0);
+        else if (s.step >= s.steps - 1) el.command("reset");
+        else el.command("stepInto");
+        // One write per attribute in a step: its old value is not its new one.
+        const records = shadow.takeRecords();
+        for (const r of records) {
+          const writes = records.filter((o) => o.target === r.target && o.attributeName === r.attributeName);
+          if (writes.length === 1 && r.oldValue === r.target.getAttribute(r.attributeName)) same.push(`${name(r.target)} ${r.attributeName}="${r.oldValue}"`);
+        }
+      }
+      html.push(...page.takeRecords().map((r) => r.attributeName));
+      page.disconnect();
+      shadow.disconnect();
+      return { html, same: [...new Set(same)] };
+    },
+    n,
+  );
+
+test("steps on the stand-alone page leave <html>'s lang alone while the language stays", async ({ page }) => {
+  await open(page, "?scenario=report&lang=en");
+  const { html } = await walk(page, 40);
+  expect(html, "attributes written on <html> during 40 steps").toEqual([]);
+  // (a change of language still reaches the page's own header and footer)
+  await page.$eval(EL, (e) => { e.lang = "zh"; });
+  await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe("zh-CN");
+});
+
+test("a step sets no attribute in the playground to the value it already has", async ({ page }) => {
+  await open(page, "?scenario=report&lang=en&predict=1");
+  const { same } = await walk(page, 80);
+  expect(same, "same-value writes during 80 steps").toEqual([]);
+});
