@@ -13,6 +13,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { serve } from "../tests/e2e/server.mjs";
+import * as timeProfile from "./time-profile.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dist = path.join(root, "dist");
@@ -240,7 +241,7 @@ const short = await walk(200, true);
 //     the work that click does (its handler, the DOM writes and a forced
 //     layout, all synchronous). A question on the way is answered with its
 //     first choice's button, which counts as a step too.
-const clickWalk = (n) => page.evaluate(async (n) => {
+const clickWalk = (n, on = page) => on.evaluate(async (n) => {
   const el = document.querySelector("agent-loop-playground");
   const shadow = el.shadowRoot;
   const painted = () => new Promise((ok) => requestAnimationFrame(() => {
@@ -362,6 +363,42 @@ for (const [at, c] of [["step 1", clicksShort], ["step 100,000", clicksLong]]) {
 }
 await page.close();
 
+// 3d. Where the time goes (bench/time-profile.mjs): 60 clicks at step 1 and
+//     one cold load, each under a Chrome trace (slower than the untraced
+//     figures above; the parts' shares are what to read).
+const TRACE_CATEGORIES = ["devtools.timeline", "blink", "blink.user_timing", "v8.wasm"];
+const traceFile = path.join(root, "target/bench-trace.json");
+async function traced(on, work) {
+  await browser.startTracing(on, { path: traceFile, categories: TRACE_CATEGORIES });
+  try {
+    await work();
+  } finally {
+    await browser.stopTracing();
+  }
+  return JSON.parse(fs.readFileSync(traceFile, "utf8")).traceEvents;
+}
+const stepProfile = await (async () => {
+  const p = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await p.goto(`${OURS}?scenario=report&predict=1`);
+  await p.waitForFunction(oursReady);
+  await p.evaluate(() => document.querySelector("agent-loop-playground").tryAgain());
+  await clickWalk(30, p);
+  await p.evaluate(() => document.querySelector("agent-loop-playground").tryAgain());
+  const events = await traced(p, () => clickWalk(60, p));
+  await p.close();
+  return timeProfile.steps(events);
+})();
+const coldProfile = await (async () => {
+  const context = await browser.newContext();
+  const p = await context.newPage();
+  const events = await traced(p, async () => {
+    await p.goto(OURS);
+    await p.waitForFunction(oursReady);
+  });
+  await context.close();
+  return timeProfile.cold(events);
+})();
+
 // The heap retained per step, from the bench build's heap counter.
 const heapPage = await browser.newPage({ viewport: { width: 1440, height: 900 } });
 await heapPage.goto(`${server.origin}/bench/index.html?scenario=report`);
@@ -459,6 +496,11 @@ const results = {
     at_step_100000: clickFigures(clicksLong),
     budget_paint_p95: BUDGET.paintP95Ms,
     budget_work_p95: BUDGET.stepP95Ms,
+  },
+  time_profile: {
+    method: "Chrome trace (devtools.timeline) of 60 clicks at step 1 and of one cold load (bench/time-profile.mjs); traced runs are slower, read the shares",
+    step: stepProfile,
+    cold_load: coldProfile,
   },
   switch_ms: {
     method: "el.lang = other language, el.load(core-weather) and back to report; call → next paint (after the Promise el.load returns when the pack is fetched); 20 of each, alternated, after a first switch that fetched lesson two's pack (timed on its own)",
@@ -593,6 +635,13 @@ console.log(`  step latency @1        p50 ${round(pct(short.times, 0.5), 3)} ms 
 console.log(`  step latency @100000   p50 ${round(pct(long.times, 0.5), 3)} ms  p95 ${round(pct(long.times, 0.95), 3)} ms  steps ${long.from}–${long.to}, ${long.moved}/${long.times.length} moved, ${long.answers} answers (record ${long.recordLength}, cards drawn ${long.cards})`);
 for (const [at, c] of [["@1     ", clicksShort], ["@100000", clicksLong]]) {
   console.log(`  click → paint ${at}  p50 ${round(pct(c.paint, 0.5), 2)} ms  p95 ${round(pct(c.paint, 0.95), 2)} ms (budget p95 ${BUDGET.paintP95Ms} ms); work p50 ${round(pct(c.work, 0.5), 2)} ms  p95 ${round(pct(c.work, 0.95), 2)} ms (budget ${BUDGET.stepP95Ms} ms); ${c.moved}/${c.clicks} moved, ${c.laps} restarts`);
+}
+{
+  const m = stepProfile.median_ms;
+  console.log(`  a step, traced (p50 of ${stepProfile.clicks} clicks) the click ${m.handler} ms = script ${m.script} + layout ${m.forced_layout} + style ${m.forced_style} + HTML parsing ${m.html_parsing}; the bench's own forced layout ${m.after_click_layout}; the frame ${m.frame} (paint ${m.frame_paint}, style ${m.frame_style}, layout ${m.frame_layout}); timers ${m.timers}`);
+  const c = coldProfile;
+  const part = (x) => (x ? `${x.ms} ms, of which ${x.lazy_compile_ms} ms compiling ${x.lazy_compiles} functions on their first call` : "(marks missing)");
+  console.log(`  a cold load, traced    module compile ${part(c.compile)}; construction ${part(c.construct)}`);
 }
 console.log(`  switch language        p50 ${round(pct(switches.lang, 0.5), 1)} ms  p95 ${round(pct(switches.lang, 0.95), 1)} ms; program p50 ${round(pct(switches.program, 0.5), 1)} ms  p95 ${round(pct(switches.program, 0.95), 1)} ms (call → next paint, budget ${BUDGET.switchMs} ms)${switches.sameLangAndScenario ? "" : " WARNING: not back to its language and scenario"}`);
 console.log(`  first switch to lesson two, its pack fetched: ${round(switches.firstProgram, 1)} ms (call → paint after the pack arrived; fetched: ${switches.packFetched})`);

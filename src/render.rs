@@ -368,11 +368,21 @@ impl Page {
     /// or the trace change, not when the listing changes function.)
     fn draw_bp_buttons(&self) {
         let dbg = self.session.replay().debugger();
-        dom::set_pressed(&self.root, ".alp-bp", |b| {
+        // The pressed buttons and the breakpoints' own: a few elements, not
+        // every row of the listing (its rows come with aria-pressed="false").
+        for b in dom::all(&self.root, r#".alp-bp[aria-pressed="true"]"#) {
             let f = b.get_attribute("data-function").and_then(|f| programs::function(&f));
             let n = b.get_attribute("data-line").and_then(|n| n.parse().ok());
-            f.zip(n).is_some_and(|(f, n)| dbg.has_breakpoint(f, n))
-        });
+            if !f.zip(n).is_some_and(|(f, n)| dbg.has_breakpoint(f, n)) {
+                dom::set_attr(&b, "aria-pressed", "false");
+            }
+        }
+        for (f, n) in dbg.breakpoints() {
+            let button = format!(r#".alp-bp[data-function="{}"][data-line="{n}"]"#, f.name());
+            if let Some(b) = self.q(&button) {
+                dom::set_attr(&b, "aria-pressed", "true");
+            }
+        }
     }
 
     /// The Python / Rust buttons follow the listing shown.

@@ -52,3 +52,35 @@ test("a step sets no attribute in the playground to the value it already has", a
   const { same } = await walk(page, 80);
   expect(same, "same-value writes during 80 steps").toEqual([]);
 });
+
+test("the pressed line numbers are the breakpoints, in every listing a walk shows (only those buttons are rewritten)", async ({ page }) => {
+  await open(page, "?scenario=report&lang=en&breakpoints=loop.save_results");
+  const wrong = await page.$eval(EL, (el) => {
+    const shadow = el.shadowRoot;
+    const seen = new Set();
+    const wrong = [];
+    const check = (when) => {
+      const shown = shadow.querySelector(".alp-bp")?.dataset.function;
+      seen.add(shown);
+      const pressed = [...shadow.querySelectorAll('.alp-bp[aria-pressed="true"]')].map((b) => `${b.dataset.function}:${b.dataset.line}`).sort();
+      const set = el.state().breakpoints.filter((b) => b.function === shown).map((b) => `${b.function}:${b.line}`).sort();
+      if (pressed.join() !== set.join()) wrong.push(`${when}: pressed ${pressed.join() || "none"}, set ${set.join() || "none"}`);
+    };
+    check("at the start");
+    for (let i = 0; i < 60; i++) {
+      el.command("stepInto");
+      // Breakpoints change while another function's listing is shown: its
+      // cached rows must follow when it comes back.
+      if (i === 5) el.toggleBreakpoint("run_loop", "loop.save_results");
+      if (i === 9) el.toggleBreakpoint("run_loop", 2);
+      if (i === 12) {
+        const b = shadow.querySelector(".alp-bp");
+        el.toggleBreakpoint(b.dataset.function, Number(b.dataset.line));
+      }
+      check(`after step ${i + 1}`);
+    }
+    return { wrong, seen: [...seen] };
+  });
+  expect(wrong.seen.length, "the walk showed more than one listing").toBeGreaterThan(1);
+  expect(wrong.wrong).toEqual([]);
+});
