@@ -58,27 +58,24 @@ if (wasm && fs.existsSync(wasm)) {
 }
 // The text compiled into the module, by program and language, each part
 // gzip -9 on its own: what a page showing one program in one language would
-// not need of the rest. A scenario belongs to the program that lists it
-// (core/src/programs/*/mod.rs), else to lesson one, whose functions the
-// other shipped cases run; a scenario holds both languages.
+// not need of the rest. A scenario is in its program's pack when the pack
+// brings it (lesson two's), else in the module; a scenario holds both
+// languages.
 const read = (rel) => fs.readFileSync(path.join(root, rel));
 const minified = (rel) => Buffer.from(JSON.stringify(JSON.parse(read(rel).toString("utf8"))));
-// The ids in a program's `scenarios: &[…]` list.
-const listed = (rel) => {
-  const block = read(rel).toString("utf8").match(/\bscenarios:\s*&\[([^\]]*)\]/);
-  return block ? [...block[1].matchAll(/"([^"]+)"/g)].map((m) => m[1]) : [];
-};
-const lessonTwo = new Set(listed("core/src/programs/lesson_two/mod.rs"));
-const scenarioText = { lesson_one: [], lesson_two: [] };
+// The captions and scenarios a pack brings are not in the module
+// (core/build.rs): of its scenarios the module keeps what the picker lists.
+const packFiles = fs.readdirSync(path.join(root, "www/data")).filter((f) => f.endsWith(".json")).sort();
+const packs = packFiles.map((f) => ({ file: `www/data/${f}`, value: JSON.parse(read(`www/data/${f}`).toString("utf8")) }));
+const inPack = new Set(packs.flatMap((p) => Object.keys(p.value.texts || {}).map((k) => k.split("/scenarios/")[1]).filter(Boolean)));
+const scenarioText = { lesson_one: [], waiting: [] };
 for (const f of fs.readdirSync(path.join(root, "fixtures/scenarios")).filter((f) => f.endsWith(".json")).sort()) {
   const v = JSON.parse(read(`fixtures/scenarios/${f}`).toString("utf8"));
   delete v.expect;
   delete v.notes;
-  scenarioText[lessonTwo.has(v.id) ? "lesson_two" : "lesson_one"].push(JSON.stringify(v));
+  if (inPack.has(f)) scenarioText.waiting.push(JSON.stringify([f, v.id, v.function, JSON.stringify(v.title)]));
+  else scenarioText.lesson_one.push(JSON.stringify(v));
 }
-// The captions a pack brings are not in the module's tables (core/build.rs).
-const packFiles = fs.readdirSync(path.join(root, "www/data")).filter((f) => f.endsWith(".json")).sort();
-const packs = packFiles.map((f) => ({ file: `www/data/${f}`, value: JSON.parse(read(`www/data/${f}`).toString("utf8")) }));
 const table = (code) => {
   const t = JSON.parse(read(`fixtures/i18n/${code}.json`).toString("utf8"));
   for (const p of packs) for (const key of Object.keys(p.value.captions?.[code] || {})) delete t.captions[key];
@@ -92,8 +89,8 @@ const parts = [
   [IN, "lesson_one", "—", "core/src/runtime.rs (the Rust listing)", read("core/src/runtime.rs")],
   [IN, "lesson_one", "en", "core/src/runtime.py + entry.py (listing, setup)", Buffer.concat([read("core/src/runtime.py"), read("core/src/entry.py")])],
   [IN, "lesson_one", "zh", "core/src/runtime.zh.py + entry.zh.py", Buffer.concat([read("core/src/runtime.zh.py"), read("core/src/entry.zh.py")])],
-  [IN, "lesson_two", "both", `scenarios (${scenarioText.lesson_two.length}, minified, without expect/notes: the picker lists them)`, Buffer.from(scenarioText.lesson_two.join(""))],
-  ...packs.map((p) => [p.file, p.value.pack, "both", `${p.file}: listings, Rust, setup, captions (fetched when first shown)`, read(p.file)]),
+  [IN, "lesson_two", "both", `its ${scenarioText.waiting.length} scenarios' ids and titles (the picker lists them)`, Buffer.from(scenarioText.waiting.join(""))],
+  ...packs.map((p) => [p.file, p.value.pack, "both", `${p.file}: listings, Rust, setup, captions, scenarios (fetched when first shown)`, read(p.file)]),
 ];
 profile.embedded_text = parts.map(([where, program, lang, name, buf]) => ({ where, program, lang, name, bytes: buf.length, gzip: gz(buf) }));
 

@@ -4,9 +4,11 @@
 //! which the page never reads). A fixture that is not valid JSON is kept as it is:
 //! the page and `check` must report it, not the build.
 //!
-//! Without the feature `built-in-packs` (the page's module), the captions a
-//! program's pack brings (`www/data/<pack>.json`, src/pack.rs) are left out
-//! of the tables: they arrive with the pack.
+//! Without the feature `built-in-packs` (the page's module), the captions and
+//! the scenarios a program's pack brings (`www/data/<pack>.json`,
+//! src/pack.rs) are left out of the tables and the fixtures: they arrive
+//! with the pack. Of such a scenario the module keeps what the picker lists
+//! (`waiting_fixtures.rs`: its file, pack, id, function and title).
 use serde_json::Value;
 use std::{env, fs, path::Path};
 
@@ -40,14 +42,54 @@ fn files(dir: &str) -> Vec<std::path::PathBuf> {
     files
 }
 
-/// `&[(file name, minified text), …]` for every `*.json` in `dir`, sorted.
-fn listed(dir: &str, strip: &dyn Fn(&mut Value)) -> String {
+/// `&[(file name, minified text), …]` for every `*.json` in `dir`, sorted,
+/// but those `packed` names (their pack brings them).
+fn listed(dir: &str, strip: &dyn Fn(&mut Value), packed: &[(String, String)]) -> String {
     let mut list = String::from("&[\n");
     for path in files(dir) {
         println!("cargo:rerun-if-changed={}", path.display());
         let name = path.file_name().unwrap().to_string_lossy();
+        if packed.iter().any(|(_, file)| *file == name) {
+            continue;
+        }
         let text = fs::read_to_string(&path).expect("readable file");
         list.push_str(&format!("    ({name:?}, {:?}),\n", minified(&text, strip)));
+    }
+    list.push(']');
+    list
+}
+
+/// The scenario files the packs bring (`texts` named `<pack>/scenarios/<file>`),
+/// as `(pack, file)`.
+fn packed_scenarios() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for path in files("../www/data") {
+        let Ok(pack) = serde_json::from_str::<Value>(&fs::read_to_string(&path).unwrap_or_default()) else {
+            continue;
+        };
+        let name = pack["pack"].as_str().unwrap_or_default();
+        for key in pack["texts"].as_object().into_iter().flatten().map(|(k, _)| k) {
+            if let Some(file) = key.strip_prefix(&format!("{name}/scenarios/")) {
+                out.push((name.to_string(), file.to_string()));
+            }
+        }
+    }
+    out
+}
+
+/// `&[(file name, pack, id, function, title as JSON), …]`: what the picker
+/// lists of a scenario whose text is in its pack, until the pack arrives.
+fn waiting(dir: &str, packed: &[(String, String)]) -> String {
+    let mut list = String::from("&[\n");
+    for (pack, file) in packed {
+        let text = fs::read_to_string(Path::new(dir).join(file)).unwrap_or_default();
+        let v: Value = serde_json::from_str(&text).unwrap_or_default();
+        let (id, function) =
+            (v["id"].as_str().unwrap_or_default(), v["function"].as_str().unwrap_or_default());
+        list.push_str(&format!(
+            "    ({file:?}, {pack:?}, {id:?}, {function:?}, {:?}),\n",
+            v["title"].to_string()
+        ));
     }
     list.push(']');
     list
@@ -100,16 +142,19 @@ fn pack_hashes() -> String {
 
 fn main() {
     let out = env::var("OUT_DIR").unwrap();
-    let list = listed("../fixtures/scenarios", &|_| {});
+    let lean = env::var_os("CARGO_FEATURE_BUILT_IN_PACKS").is_none();
+    let scenarios = if lean { packed_scenarios() } else { Vec::new() };
+    let list = listed("../fixtures/scenarios", &|_| {}, &scenarios);
     fs::write(Path::new(&out).join("shipped_fixtures.rs"), list).unwrap();
-    let packed =
-        if env::var_os("CARGO_FEATURE_BUILT_IN_PACKS").is_some() { Vec::new() } else { packed_captions() };
+    fs::write(Path::new(&out).join("waiting_fixtures.rs"), waiting("../fixtures/scenarios", &scenarios))
+        .unwrap();
+    let packed = if lean { packed_captions() } else { Vec::new() };
     let strip = |table: &mut Value| {
         let code = table["code"].as_str().unwrap_or("").to_string();
         if let Some(captions) = table.get_mut("captions").and_then(Value::as_object_mut) {
             captions.retain(|key, _| !packed.iter().any(|(c, k)| *c == code && k == key));
         }
     };
-    fs::write(Path::new(&out).join("shipped_languages.rs"), listed("../fixtures/i18n", &strip)).unwrap();
+    fs::write(Path::new(&out).join("shipped_languages.rs"), listed("../fixtures/i18n", &strip, &[])).unwrap();
     fs::write(Path::new(&out).join("packs.rs"), pack_hashes()).unwrap();
 }

@@ -12,7 +12,6 @@ use crate::markup::esc;
 use crate::view;
 use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson::listing_shown;
-use agent_loop_core::programs;
 use agent_loop_core::session::{Changes, Session};
 use agent_loop_core::step_view::{comparison_places, edit_problems, question_line, step_view};
 use agent_loop_core::vocab::{Code, Function};
@@ -367,22 +366,7 @@ impl Page {
     /// ticks scan the whole trace: they are drawn only when the breakpoints
     /// or the trace change, not when the listing changes function.)
     fn draw_bp_buttons(&self) {
-        let dbg = self.session.replay().debugger();
-        // The pressed buttons and the breakpoints' own: a few elements, not
-        // every row of the listing (its rows come with aria-pressed="false").
-        for b in dom::all(&self.root, r#".alp-bp[aria-pressed="true"]"#) {
-            let f = b.get_attribute("data-function").and_then(|f| programs::function(&f));
-            let n = b.get_attribute("data-line").and_then(|n| n.parse().ok());
-            if !f.zip(n).is_some_and(|(f, n)| dbg.has_breakpoint(f, n)) {
-                dom::set_attr(&b, "aria-pressed", "false");
-            }
-        }
-        for (f, n) in dbg.breakpoints() {
-            let button = format!(r#".alp-bp[data-function="{}"][data-line="{n}"]"#, f.name());
-            if let Some(b) = self.q(&button) {
-                dom::set_attr(&b, "aria-pressed", "true");
-            }
-        }
+        dom::press_breakpoints(&self.root, self.session.replay().debugger());
     }
 
     /// The Python / Rust buttons follow the listing shown.

@@ -47,7 +47,7 @@ const CORE: Crate = Crate {
     inner: &[
         ("programs", &[&["program"], &["lesson_one", "lesson_two", "ask_once"]]),
         ("trace", &[&["locals"]]),
-        ("scenario", &[&["fields"], &["doubles", "expect", "json_lines", "near", "questions"]]),
+        ("scenario", &[&["fields"], &["doubles", "expect", "json_lines", "near", "questions"], &["shipped"]]),
         ("lesson", &[&["listing"], &["python"], &["authored"]]),
         (
             "session",

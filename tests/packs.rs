@@ -5,6 +5,7 @@
 
 use agent_loop_core::pack;
 use agent_loop_core::programs;
+use agent_loop_core::scenario;
 use std::path::Path;
 
 #[test]
@@ -14,7 +15,7 @@ fn every_pack_file_is_its_programs_texts() {
         let Some(name) = program.pack else { continue };
         seen += 1;
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("www/data/{name}.json"));
-        let want = programs::pack_file(program);
+        let want = scenario::pack_file(program);
         if std::env::var_os("UPDATE_GOLDEN").is_some() {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(&path, &want).unwrap();
@@ -27,13 +28,31 @@ fn every_pack_file_is_its_programs_texts() {
             path.display()
         );
         // Every text of the program is in it, under the pack's prefix, and
-        // nothing else.
+        // its scenarios (every shipped one of its functions, none other),
+        // and nothing else.
         let v: serde_json::Value = serde_json::from_str(&have).unwrap();
         let texts = v["texts"].as_object().unwrap();
-        assert_eq!(texts.len(), program.texts().len(), "{name}: one entry per text");
+        let scenarios: Vec<_> = scenario::texts_of(program).collect();
+        assert_eq!(texts.len(), program.texts().len() + scenarios.len(), "{name}: one entry per text");
         for text in program.texts() {
             assert!(text.name.starts_with(&format!("{name}/")), "{}: named under its pack", text.name);
             assert_eq!(texts[text.name].as_str(), Some(text.get()), "{}", text.name);
+        }
+        let own = agent_loop_core::scenario::load_shipped().into_iter().filter_map(|(file, s)| {
+            let s = s.ok()?;
+            (programs::of(s.function).name == program.name).then_some(file)
+        });
+        let own: Vec<String> = own.collect();
+        assert!(own.len() >= 10 && own.len() == scenarios.len(), "{name}: its scenarios ({})", own.len());
+        for (file, text) in &scenarios {
+            let scenario = agent_loop_core::scenario::Scenario::parse(
+                texts[&format!("{name}/scenarios/{file}")].as_str().unwrap(),
+            );
+            assert!(scenario.is_ok_and(|s| programs::of(s.function).name == program.name), "{file}");
+            assert!(
+                !text.contains("\"expect\"") && !text.contains("\"notes\""),
+                "{file}: without expect and notes"
+            );
         }
     }
     assert!(seen >= 1, "lesson two at least comes in a pack");
@@ -57,7 +76,7 @@ fn every_pack_file_is_its_programs_texts() {
 #[test]
 fn a_pack_file_registers_and_a_second_time_changes_nothing() {
     let program = &programs::lesson_two::PROGRAM;
-    let file = programs::pack_file(program);
+    let file = scenario::pack_file(program);
     let before = pack::generation();
     assert_eq!(programs::add_pack(&file).as_deref(), Ok("lesson_two"));
     assert_eq!(programs::add_pack(&file).as_deref(), Ok("lesson_two"));
@@ -69,7 +88,7 @@ fn a_pack_file_registers_and_a_second_time_changes_nothing() {
 fn a_pack_brings_its_programs_captions_in_every_language_and_no_others() {
     use agent_loop_core::i18n::Lang;
     let program = &programs::lesson_two::PROGRAM;
-    let v: serde_json::Value = serde_json::from_str(&programs::pack_file(program)).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&scenario::pack_file(program)).unwrap();
     for lang in Lang::all() {
         let captions = v["captions"][lang.code()].as_object().unwrap();
         let own: Vec<&str> = lang.caption_keys().into_iter().filter(|k| program.owns_caption(k)).collect();

@@ -80,6 +80,12 @@ static REGISTRY: RwLock<Registry> = RwLock::new(Registry { texts: Vec::new(), pa
 /// Bumped by every pack that arrives: what was worked out before is stale.
 static GENERATION: AtomicU32 = AtomicU32::new(0);
 
+/// A text that arrived in a pack (natively, every text is compiled in:
+/// `None` for all).
+pub fn text(name: &str) -> Option<&'static str> {
+    registered(name)
+}
+
 fn registered(name: &str) -> Option<&'static str> {
     let registry = REGISTRY.read().unwrap_or_else(|e| e.into_inner());
     registry.texts.iter().find(|(n, _)| n == name).map(|(_, t)| *t)
@@ -153,14 +159,14 @@ pub fn register(file: &str, hash: u64) -> Result<(String, Value), String> {
     Ok((name, value["captions"].take()))
 }
 
-/// A pack's file: every text named in `texts` (compiled in: natively, with
-/// `built-in-packs`) and its `captions` (by language code, by key), as
-/// [`register`] reads it. `www/data/<pack>.json` is written from this
-/// (`crate::programs::pack_file`, tests/packs.rs).
-pub fn file(name: &str, texts: &[Text], captions: Value) -> String {
+/// A pack's file: its `texts` (name, text: natively, with `built-in-packs`,
+/// every one is compiled in) and its `captions` (by language code, by key),
+/// as [`register`] reads it. `www/data/<pack>.json` is written from this
+/// (`crate::scenario::pack_file`, tests/packs.rs).
+pub fn file(name: &str, texts: Vec<(String, String)>, captions: Value) -> String {
     let mut map = Map::new();
-    for text in texts {
-        map.insert(text.name.to_string(), Value::String(text.get().to_string()));
+    for (key, text) in texts {
+        map.insert(key, Value::String(text));
     }
     let mut pack = Map::new();
     pack.insert("pack".into(), Value::String(name.to_string()));

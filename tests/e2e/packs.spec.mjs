@@ -46,6 +46,25 @@ for (const lang of ["zh", "en"]) {
   });
 }
 
+test("a lesson-two scenario listed before its pack came runs the pack's scenario, as a page opened on it does", async ({ page, context }) => {
+  // (the module holds only its id and title until the pack arrives)
+  const run = (p) => p.$eval(EL, (e) => {
+    e.command("run");
+    const s = e.state();
+    return { scenario: s.scenario, steps: s.steps, recordLength: s.recordLength, outcome: JSON.stringify(e.outcome()) };
+  });
+  await open(page, "?scenario=report&lang=en");
+  await page.$eval(EL, (e) => e.load("core-two-tools"));
+  const picked = await run(page);
+  const fresh = await context.newPage();
+  await open(fresh, "?scenario=core-two-tools&lang=en");
+  const opened = await run(fresh);
+  expect(picked).toEqual(opened);
+  expect(picked.scenario).toBe("core-two-tools");
+  expect(picked.steps, "the run has the pack's replies (a listed-only scenario has none)").toBeGreaterThan(20);
+  await fresh.close();
+});
+
 test("el.load of a lesson-two scenario returns a promise until the pack is in, then loads at once", async ({ page }) => {
   await open(page, "?scenario=report&lang=en");
   const r = await page.$eval(EL, async (e) => {

@@ -14,10 +14,8 @@
 //! and prints the text, compiled only for the tests (feature
 //! `test-program`) to show that nothing above knows the lesson.
 
-use crate::i18n::Lang;
 use crate::pack;
 use crate::vocab::Function;
-use serde_json::{Map, Value};
 
 #[cfg(feature = "test-program")]
 pub mod ask_once;
@@ -84,20 +82,4 @@ pub fn add_pack(file: &str) -> Result<String, String> {
         crate::i18n::add_captions(code, captions)?;
     }
     Ok(name)
-}
-
-/// The file of a program's pack: its texts and, in every language, the
-/// captions under its namespaces (written to `www/data/<pack>.json`;
-/// natively every text is compiled in).
-pub fn pack_file(program: &Program) -> String {
-    let mut by_lang = Map::new();
-    for lang in Lang::all() {
-        let mut captions = Map::new();
-        for key in lang.caption_keys().into_iter().filter(|k| program.owns_caption(k)) {
-            let (title, body) = lang.caption(key).unwrap_or_default();
-            captions.insert(key.to_string(), serde_json::json!({ "title": title, "body": body }));
-        }
-        by_lang.insert(lang.code().to_string(), Value::Object(captions));
-    }
-    pack::file(program.pack.unwrap_or(program.name), &program.texts(), Value::Object(by_lang))
 }

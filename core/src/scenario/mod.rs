@@ -54,6 +54,7 @@ pub mod json_lines;
 mod near;
 pub use near::near_misses;
 mod questions;
+mod shipped;
 pub use crate::i18n::Phrase;
 pub use doubles::{
     bad_outcome, outcome_from_json, scripted_error, ProcessScript, ScriptedModel, ScriptedProcess,
@@ -66,6 +67,7 @@ pub use fields::{is_id, is_id_char};
 pub use fields::{not_json, unknown_field, Problem};
 use questions::parse_questions;
 pub use questions::Question;
+pub use shipped::{pack_file, shipped, texts_of};
 
 /// A parsed scenario.
 #[derive(Clone, Debug, PartialEq)]
@@ -395,13 +397,62 @@ fn replies_in(reply: &Value, code: &str) -> Value {
     reply
 }
 
-/// Every fixture compiled into the binary, as `(file name, text)`.
-pub fn shipped() -> &'static [(&'static str, &'static str)] {
-    include!(concat!(env!("OUT_DIR"), "/shipped_fixtures.rs"))
+/// The pack a shipped file's text is still waiting for (`None`: it is here).
+pub fn waiting_for(file: &str) -> Option<&'static str> {
+    shipped::in_packs().iter().find(|w| w.0 == file).map(|w| w.1).filter(|pack| !crate::pack::has(pack))
 }
 
 /// Parse every shipped fixture; bad ones come back as problems, the rest
-/// still load.
+/// still load. A fixture whose text is in a pack that has not arrived is
+/// [`Scenario::waiting`]: what the picker lists of it.
 pub fn load_shipped() -> Vec<(String, Result<Scenario, Vec<Problem>>)> {
-    shipped().iter().map(|(name, text)| (name.to_string(), Scenario::parse(text))).collect()
+    let mut all: Vec<_> =
+        shipped().iter().map(|(name, text)| (name.to_string(), Scenario::parse(text))).collect();
+    for &(file, pack, id, function, title) in shipped::in_packs() {
+        let parsed = match crate::pack::text(&format!("{pack}/scenarios/{file}")) {
+            Some(text) => Scenario::parse(text),
+            None => Scenario::waiting(id, function, title),
+        };
+        all.push((file.to_string(), parsed));
+    }
+    crate::vocab::sort_small_by(&mut all, |a, b| a.0 > b.0);
+    all
+}
+
+impl Scenario {
+    /// What the picker lists of a shipped scenario whose text is in a pack
+    /// not here yet: its id, function and title, nothing to run. It is
+    /// never shown: its program is not loaded, so the session asks for the
+    /// pack first (`crate::pack::needed`) and reads the scenario from it.
+    pub fn waiting(id: &str, function: &str, title: &str) -> Result<Scenario, Vec<Problem>> {
+        let Some(function) = programs::function(function) else {
+            let values = [("name", format!("{function:?}")), ("names", programs::names())];
+            return Err(vec![Problem::new("function", Phrase::with("check_function", &values))]);
+        };
+        Ok(Scenario {
+            id: id.to_string(),
+            function,
+            title: serde_json::from_str(title).unwrap_or_default(),
+            question: QUESTION.to_string(),
+            system: String::new(),
+            tool_description: String::new(),
+            tools: None,
+            tool_results: Value::Null,
+            lang: Lang::english(),
+            program: String::new(),
+            max_calls: 0,
+            call: Value::Null,
+            timeout_s: 3.0,
+            model: Rc::from(Vec::new()),
+            process: ProcessScript::Each(Vec::new()),
+            expect: None,
+            questions: Vec::new(),
+            raw: Value::Null,
+        })
+    }
+
+    /// Whether this is [`Scenario::waiting`]'s: listed, not yet read.
+    pub fn is_waiting(&self) -> bool {
+        self.raw.is_null()
+    }
 }

@@ -132,8 +132,27 @@ impl Catalogue {
         if let Some(pack) = self.missing_pack(Some(id)) {
             return Err(crate::pack::needed(pack));
         }
+        self.read_arrived();
         self.current = find(&self.entries, id).ok_or_else(|| format!("unknown scenario {id:?}"))?;
         Ok(())
+    }
+
+    /// The shipped scenarios the picker listed while their pack was on its
+    /// way ([`Scenario::waiting`]), read from the pack now that it is here.
+    fn read_arrived(&mut self) {
+        let arrived = |e: &Entry| {
+            e.parsed.as_ref().is_ok_and(Scenario::is_waiting)
+                && crate::scenario::waiting_for(&e.file).is_none()
+        };
+        if !self.entries.iter().any(arrived) {
+            return;
+        }
+        let shipped = load_shipped();
+        for e in self.entries.iter_mut().filter(|e| arrived(e)) {
+            if let Some((_, parsed)) = shipped.iter().find(|(file, _)| *file == e.file) {
+                e.parsed = parsed.clone();
+            }
+        }
     }
 
     /// Add a scenario read from `file` (from `text`, when there is one: its

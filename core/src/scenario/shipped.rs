@@ -1,0 +1,59 @@
+//! The scenario files shipped with the playground, as texts: compiled into
+//! the binary (`fixtures/scenarios/`, core/build.rs), or, in the page's
+//! module, in their program's pack (`www/data/<pack>.json`), with only what
+//! the picker lists of them compiled in until it arrives
+//! (`super::load_shipped` reads them).
+
+use crate::i18n::Lang;
+use crate::programs::{self, Program};
+use serde_json::{Map, Value};
+
+/// Every fixture compiled into the binary, as `(file name, text)`.
+pub fn shipped() -> &'static [(&'static str, &'static str)] {
+    include!(concat!(env!("OUT_DIR"), "/shipped_fixtures.rs"))
+}
+
+/// The file of a program's pack: its texts, its scenarios and, in every
+/// language, the captions under its namespaces (written to
+/// `www/data/<pack>.json` by tests/packs.rs; natively every text is
+/// compiled in).
+pub fn pack_file(program: &Program) -> String {
+    let mut by_lang = Map::new();
+    for lang in Lang::all() {
+        let mut captions = Map::new();
+        for key in lang.caption_keys().into_iter().filter(|k| program.owns_caption(k)) {
+            let (title, body) = lang.caption(key).unwrap_or_default();
+            captions.insert(key.to_string(), serde_json::json!({ "title": title, "body": body }));
+        }
+        by_lang.insert(lang.code().to_string(), Value::Object(captions));
+    }
+    let name = program.pack.unwrap_or(program.name);
+    let mut texts: Vec<(String, String)> =
+        program.texts().iter().map(|t| (t.name.to_string(), t.get().to_string())).collect();
+    texts.extend(texts_of(program).map(|(file, text)| (format!("{name}/scenarios/{file}"), text)));
+    crate::pack::file(name, texts, Value::Object(by_lang))
+}
+
+/// The shipped scenarios of a program, as the page's module would have
+/// them (minified, without the test suite's `expect` and the authors'
+/// `notes`): its pack brings them (core/build.rs leaves them out).
+pub fn texts_of(program: &Program) -> impl Iterator<Item = (&'static str, String)> + '_ {
+    shipped().iter().filter_map(move |(file, text)| {
+        let mut v: Value = serde_json::from_str(text).ok()?;
+        let function = v.get("function").and_then(Value::as_str).and_then(programs::function)?;
+        if programs::of(function).name != program.name {
+            return None;
+        }
+        let map = v.as_object_mut()?;
+        map.remove("expect");
+        map.remove("notes");
+        Some((*file, v.to_string()))
+    })
+}
+
+/// The shipped fixtures whose text is in their program's pack (the page's
+/// module, core/build.rs): `(file, pack, id, function, title as JSON)`.
+/// Natively every text is compiled in and this is empty.
+pub fn in_packs() -> &'static [(&'static str, &'static str, &'static str, &'static str, &'static str)] {
+    include!(concat!(env!("OUT_DIR"), "/waiting_fixtures.rs"))
+}
