@@ -82,10 +82,13 @@ fn packed_scenarios() -> Vec<(String, String)> {
 fn waiting(dir: &str, packed: &[(String, String)]) -> String {
     let mut list = String::from("&[\n");
     for (pack, file) in packed {
-        let text = fs::read_to_string(Path::new(dir).join(file)).unwrap_or_default();
-        let v: Value = serde_json::from_str(&text).unwrap_or_default();
-        let (id, function) =
-            (v["id"].as_str().unwrap_or_default(), v["function"].as_str().unwrap_or_default());
+        // (a pack that names a fixture this tree has not is a stale pack:
+        // tests/packs.rs says how to write it again)
+        let text = fs::read_to_string(Path::new(dir).join(file))
+            .unwrap_or_else(|e| panic!("{pack}.json brings {file}, not in {dir}: {e}"));
+        let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let field = |key: &str| v[key].as_str().unwrap_or_else(|| panic!("{file}: no {key}")).to_string();
+        let (id, function) = (field("id"), field("function"));
         list.push_str(&format!(
             "    ({file:?}, {pack:?}, {id:?}, {function:?}, {:?}),\n",
             v["title"].to_string()

@@ -4,8 +4,6 @@
 //! decisions: each takes the elements it acts on. And the console's
 //! share of the notices (said once each, for the author).
 
-use agent_loop_core::debugger::Debugger;
-use agent_loop_core::programs;
 use agent_loop_core::session::Session;
 use agent_loop_core::vocab::Function;
 use wasm_bindgen::JsCast;
@@ -41,22 +39,15 @@ pub fn set_pressed(root: &Element, selector: &str, pressed: impl Fn(&Element) ->
     }
 }
 
-/// The line-number buttons of the breakpoints `dbg` has are pressed, the
-/// others not: found through the pressed ones and the breakpoints, a few
-/// elements, not every row (a listing's rows come with aria-pressed="false").
-pub fn press_breakpoints(root: &Element, dbg: &Debugger) {
-    for b in all(root, r#".alp-bp[aria-pressed="true"]"#) {
-        let f = b.get_attribute("data-function").and_then(|f| programs::function(&f));
-        let n = b.get_attribute("data-line").and_then(|n| n.parse().ok());
-        if !f.zip(n).is_some_and(|(f, n)| dbg.has_breakpoint(f, n)) {
-            set_attr(&b, "aria-pressed", "false");
-        }
+/// In a group of toggle buttons, press those `wanted` selects and release
+/// the pressed ones `keep` does not keep: a few elements, not the whole
+/// group (its buttons come with aria-pressed="false").
+pub fn press_only(root: &Element, group: &str, wanted: &[String], keep: impl Fn(&Element) -> bool) {
+    for b in all(root, &format!(r#"{group}[aria-pressed="true"]"#)).iter().filter(|b| !keep(b)) {
+        set_attr(b, "aria-pressed", "false");
     }
-    for (f, n) in dbg.breakpoints() {
-        let button = format!(r#".alp-bp[data-function="{}"][data-line="{n}"]"#, f.name());
-        if let Some(b) = root.query_selector(&button).ok().flatten() {
-            set_attr(&b, "aria-pressed", "true");
-        }
+    for b in wanted.iter().filter_map(|w| root.query_selector(w).ok().flatten()) {
+        set_attr(&b, "aria-pressed", "true");
     }
 }
 

@@ -12,6 +12,7 @@ use crate::markup::esc;
 use crate::view;
 use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson::listing_shown;
+use agent_loop_core::programs;
 use agent_loop_core::session::{Changes, Session};
 use agent_loop_core::step_view::{comparison_places, edit_problems, question_line, step_view};
 use agent_loop_core::vocab::{Code, Function};
@@ -366,7 +367,15 @@ impl Page {
     /// ticks scan the whole trace: they are drawn only when the breakpoints
     /// or the trace change, not when the listing changes function.)
     fn draw_bp_buttons(&self) {
-        dom::press_breakpoints(&self.root, self.session.replay().debugger());
+        let dbg = self.session.replay().debugger();
+        let lines = dbg
+            .breakpoints()
+            .map(|(f, n)| format!(r#".alp-bp[data-function="{}"][data-line="{n}"]"#, f.name()));
+        dom::press_only(&self.root, ".alp-bp", &lines.collect::<Vec<_>>(), |b| {
+            let f = b.get_attribute("data-function").and_then(|f| programs::function(&f));
+            let n = b.get_attribute("data-line").and_then(|n| n.parse().ok());
+            f.zip(n).is_some_and(|(f, n)| dbg.has_breakpoint(f, n))
+        });
     }
 
     /// The Python / Rust buttons follow the listing shown.

@@ -32,25 +32,40 @@ fn every_pack_file_is_its_programs_texts() {
         // and nothing else.
         let v: serde_json::Value = serde_json::from_str(&have).unwrap();
         let texts = v["texts"].as_object().unwrap();
-        let scenarios: Vec<_> = scenario::texts_of(program).collect();
-        assert_eq!(texts.len(), program.texts().len() + scenarios.len(), "{name}: one entry per text");
+        let scenarios = scenario::texts_of(program).count();
+        assert_eq!(texts.len(), program.texts().len() + scenarios, "{name}: one entry per text");
         for text in program.texts() {
             assert!(text.name.starts_with(&format!("{name}/")), "{}: named under its pack", text.name);
             assert_eq!(texts[text.name].as_str(), Some(text.get()), "{}", text.name);
         }
-        let own = agent_loop_core::scenario::load_shipped().into_iter().filter_map(|(file, s)| {
-            let s = s.ok()?;
-            (programs::of(s.function).name == program.name).then_some(file)
-        });
-        let own: Vec<String> = own.collect();
-        assert!(own.len() >= 10 && own.len() == scenarios.len(), "{name}: its scenarios ({})", own.len());
-        for (file, text) in &scenarios {
-            let scenario = agent_loop_core::scenario::Scenario::parse(
-                texts[&format!("{name}/scenarios/{file}")].as_str().unwrap(),
-            );
+        // Its scenarios, read from fixtures/scenarios/ here (not through
+        // the code that wrote the pack): every file of one of its functions.
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/scenarios");
+        let mut own: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .filter_map(|e| {
+                let file = e.ok()?.file_name().into_string().ok()?;
+                let v: serde_json::Value =
+                    serde_json::from_str(&std::fs::read_to_string(dir.join(&file)).ok()?).ok()?;
+                let function = programs::function(v["function"].as_str()?)?;
+                (programs::of(function).name == program.name).then_some(file)
+            })
+            .collect();
+        own.sort();
+        let prefix = format!("{name}/scenarios/");
+        let mut packed: Vec<String> =
+            texts.keys().filter_map(|k| k.strip_prefix(&prefix).map(String::from)).collect();
+        packed.sort();
+        assert!(own.len() >= 10, "{name}: its scenarios ({})", own.len());
+        assert_eq!(packed, own, "{name}: the pack brings its scenarios, no other");
+        for file in &packed {
+            let text = texts[&format!("{prefix}{file}")].as_str().unwrap();
+            let scenario = scenario::Scenario::parse(text);
             assert!(scenario.is_ok_and(|s| programs::of(s.function).name == program.name), "{file}");
+            // (the page never reads them: the pack leaves them out)
+            let v: serde_json::Value = serde_json::from_str(text).unwrap();
             assert!(
-                !text.contains("\"expect\"") && !text.contains("\"notes\""),
+                v.get("expect").is_none() && v.get("notes").is_none(),
                 "{file}: without expect and notes"
             );
         }

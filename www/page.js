@@ -65,20 +65,21 @@ function fragmentOf(state) {
   if (state.predict) f.set("predict", "1");
   return f.toString().replaceAll("%3A", ":").replaceAll("%2C", ",");
 }
-// The address bar follows the learner a moment after the last move: writing
-// it takes the browser a few milliseconds, so it is not done for every step
-// of a learner stepping quickly (a key held down), only once they pause.
-const LINK_DELAY_MS = 150;
-let pendingLink = 0;
+// The address bar follows the learner once the browser is idle after a move
+// (writing it takes a few milliseconds: never between a click and its
+// paint, and once for a burst of moves, a key held down).
+let linkPending = false;
 function writeLink() {
-  clearTimeout(pendingLink);
+  linkPending = false;
   const state = el.state();
   if (state) history.replaceState(history.state, "", `#${fragmentOf(state)}`);
 }
 function keepLink() {
   // After the event's own work (a breakpoint click sends no step event).
-  clearTimeout(pendingLink);
-  pendingLink = setTimeout(writeLink, LINK_DELAY_MS);
+  if (linkPending) return;
+  linkPending = true;
+  if (typeof requestIdleCallback === "function") requestIdleCallback(writeLink, { timeout: 100 });
+  else setTimeout(writeLink, 20);
 }
 if (!embed) {
   // A fragment changed by the reader (or a link on the page) in the same
@@ -90,8 +91,7 @@ if (!embed) {
   const copy = document.querySelector("#copy-link");
   const shown = document.querySelector("#copy-link-url");
   const said = document.querySelector("#copy-link-done");
-  // Leaving the page, or copying the link: the address bar is written now.
-  addEventListener("pagehide", writeLink);
+  // Copying the link: the address bar is written now.
   copy?.addEventListener("click", async () => {
     writeLink();
     const state = el.state();

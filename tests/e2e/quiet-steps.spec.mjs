@@ -2,7 +2,9 @@
 // the same value is not free: the browser restyles what the attribute can
 // match (`lang` on <html>: the whole page and every playground in it), so a
 // step that leaves the language alone must not set it again, and the
-// playground sets no attribute to the value it already has.
+// playground sets no attribute to the value it already has. The address bar
+// (the stand-alone page's link to the step) is written once the browser is
+// idle, once for a burst of steps.
 import { test, expect, EL, open } from "./helpers.mjs";
 
 /** Steps `n` times (answering questions), recording every attribute write
@@ -45,6 +47,34 @@ test("steps on the stand-alone page leave <html>'s lang alone while the language
   // (a change of language still reaches the page's own header and footer)
   await page.$eval(EL, (e) => { e.lang = "zh"; });
   await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe("zh-CN");
+});
+
+test("a burst of steps writes the address bar once, after them, with the last step", async ({ page }) => {
+  await open(page, "?scenario=report&lang=en");
+  const during = await page.$eval(EL, (el) => {
+    const replace = history.replaceState.bind(history);
+    window.__writes = [];
+    history.replaceState = (state, title, url) => {
+      window.__writes.push(String(url));
+      return replace(state, title, url);
+    };
+    el.command("debug");
+    for (let i = 0; i < 20; i++) el.command("stepInto");
+    return { writes: window.__writes.length, step: el.state().step };
+  });
+  expect(during.writes, "no write while the steps run").toBe(0);
+  await page.waitForFunction((step) => location.hash.includes(`step=${step}`), during.step);
+  await page.waitForTimeout(200);
+  const writes = await page.evaluate(() => window.__writes);
+  expect(writes).toHaveLength(1);
+  expect(writes[0]).toContain(`step=${during.step}`);
+  // One move: nothing is written before the frame that draws it.
+  const beforeFrame = await page.$eval(EL, (el) => {
+    const before = window.__writes.length;
+    el.shadowRoot.querySelector('[data-command="stepInto"]').click();
+    return new Promise((ok) => requestAnimationFrame(() => ok(window.__writes.length - before)));
+  });
+  expect(beforeFrame, "address bar writes between the click and its frame").toBe(0);
 });
 
 test("a step sets no attribute in the playground to the value it already has", async ({ page }) => {

@@ -292,3 +292,39 @@ fn scenario_notice(entries: &[Entry], current: usize, wanted: &str, only: Scope)
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A catalogue whose lesson-two scenario is only listed (as the page's
+    /// module has it before the pack: natively every text is compiled in,
+    /// so the pack counts as arrived).
+    fn listed_only(id: &str, file: &str) -> Catalogue {
+        let mut entries = shipped_entries();
+        let at = entries.iter().position(|e| e.file == file).expect(file);
+        let title = r#"{"zh":"只列出","en":"Listed only"}"#;
+        entries[at].parsed = Scenario::waiting(id, "agent_loop", title);
+        Catalogue { entries, current: 0, only: Scope::default() }
+    }
+
+    #[test]
+    fn a_listed_scenario_is_read_from_its_pack_when_chosen() {
+        let mut c = listed_only("core-weather", "core-weather.json");
+        let listed = c.entries.iter().find(|e| e.file == "core-weather.json").unwrap();
+        let listed = listed.parsed.as_ref().unwrap();
+        assert!(listed.is_waiting() && listed.model.is_empty());
+        assert_eq!((listed.title("zh"), listed.title("en")), ("只列出", "Listed only"));
+        c.select("core-weather").unwrap();
+        let shown = c.shown().unwrap();
+        assert_eq!(shown.id, "core-weather");
+        assert!(!shown.is_waiting() && !shown.model.is_empty(), "the pack's scenario, with its replies");
+        assert_eq!(c.entries[c.current].file, "core-weather.json");
+    }
+
+    #[test]
+    fn a_listed_scenario_of_an_unknown_function_is_a_problem() {
+        let problems = Scenario::waiting("x", "no_such_function", "{}").unwrap_err();
+        assert_eq!(problems[0].field, "function");
+    }
+}
