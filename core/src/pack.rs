@@ -48,7 +48,7 @@ impl Text {
 
     /// The text: compiled in, else from a registered pack, else empty.
     pub fn get(self) -> &'static str {
-        self.built_in.or_else(|| registered(self.name)).unwrap_or("")
+        self.built_in.or_else(|| text(self.name)).unwrap_or("")
     }
 }
 
@@ -83,10 +83,6 @@ static GENERATION: AtomicU32 = AtomicU32::new(0);
 /// A text that arrived in a pack (natively, every text is compiled in:
 /// `None` for all).
 pub fn text(name: &str) -> Option<&'static str> {
-    registered(name)
-}
-
-fn registered(name: &str) -> Option<&'static str> {
     let registry = REGISTRY.read().unwrap_or_else(|e| e.into_inner());
     registry.texts.iter().find(|(n, _)| n == name).map(|(_, t)| *t)
 }
