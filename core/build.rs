@@ -8,7 +8,9 @@
 //! the scenarios a program's pack brings (`www/data/<pack>.json`,
 //! src/pack.rs) are left out of the tables and the fixtures: they arrive
 //! with the pack. Of such a scenario the module keeps what the picker lists
-//! (`waiting_fixtures.rs`: its file, pack, id, function and title).
+//! (`waiting_fixtures.rs`: its file, pack, id, function and title), and of
+//! a language whose table is a pack (`www/data/<code>.json`), what its
+//! button says (`waiting_languages.rs`).
 use serde_json::Value;
 use std::{env, fs, path::Path};
 
@@ -98,6 +100,25 @@ fn waiting(dir: &str, packed: &[(String, String)]) -> String {
     list
 }
 
+/// The languages whose table is a pack of its own (`www/data/<code>.json`
+/// with a `language`): `(code, name, html_lang, pack)`. The module keeps of
+/// each only what its button shows (`waiting_languages.rs`).
+fn packed_languages() -> Vec<(String, String, String, String)> {
+    let mut out = Vec::new();
+    for path in files("../www/data") {
+        let Ok(pack) = serde_json::from_str::<Value>(&fs::read_to_string(&path).unwrap_or_default()) else {
+            continue;
+        };
+        let table = &pack["language"];
+        let field = |key: &str| table[key].as_str().unwrap_or_default().to_string();
+        if table.is_object() {
+            let name = pack["pack"].as_str().unwrap_or_default().to_string();
+            out.push((field("code"), field("name"), field("html_lang"), name));
+        }
+    }
+    out
+}
+
 /// The captions the packs bring, by language code: `(code, key)`.
 fn packed_captions() -> Vec<(String, String)> {
     let mut out = Vec::new();
@@ -158,6 +179,14 @@ fn main() {
             captions.retain(|key, _| !packed.iter().any(|(c, k)| *c == code && k == key));
         }
     };
-    fs::write(Path::new(&out).join("shipped_languages.rs"), listed("../fixtures/i18n", &strip, &[])).unwrap();
+    // (a language that is a pack is left out, but for what its button says)
+    let languages = if lean { packed_languages() } else { Vec::new() };
+    let tables: Vec<(String, String)> =
+        languages.iter().map(|l| (l.3.clone(), format!("{}.json", l.0))).collect();
+    fs::write(Path::new(&out).join("shipped_languages.rs"), listed("../fixtures/i18n", &strip, &tables))
+        .unwrap();
+    let waiting: String =
+        languages.iter().map(|(c, n, h, p)| format!("    ({c:?}, {n:?}, {h:?}, {p:?}),\n")).collect();
+    fs::write(Path::new(&out).join("waiting_languages.rs"), format!("&[\n{waiting}]")).unwrap();
     fs::write(Path::new(&out).join("packs.rs"), pack_hashes()).unwrap();
 }

@@ -152,10 +152,11 @@ pub fn send_answers(root: &web_sys::HtmlElement, answers: Vec<serde_json::Value>
 }
 
 /// `alp-pack` (inside the shadow root only): the element is to fetch
-/// `pack` and then show `scenario`.
-fn ask_for_pack(root: &web_sys::HtmlElement, pack: &str, scenario: &str) {
+/// `pack` and then show what `then` says (`{scenario}` or `{lang}`).
+fn ask_for_pack(root: &web_sys::HtmlElement, pack: &str, mut then: serde_json::Value) {
+    then["pack"] = pack.into();
     let init = web_sys::CustomEventInit::new();
-    init.set_detail(&from_json(&serde_json::json!({ "pack": pack, "scenario": scenario })));
+    init.set_detail(&from_json(&then));
     init.set_bubbles(true);
     if let Ok(event) = web_sys::CustomEvent::new_with_event_init_dict("alp-pack", &init) {
         let _ = root.dispatch_event(&event);
@@ -205,7 +206,14 @@ fn on_click(p: &mut Page, e: &Event) -> bool {
         p.session.set_code(code);
     } else if let Some(b) = hit("[data-lang]") {
         let Some(lang) = b.get_attribute("data-lang").and_then(|l| Lang::parse(&l)) else { return false };
-        p.session.set_lang(lang);
+        if let Err(why) = p.session.set_lang(lang) {
+            // A language whose table is in a pack not fetched yet: the
+            // element fetches it and switches (element.js).
+            if let Some(pack) = agent_loop_core::pack::named_in(&why) {
+                ask_for_pack(&p.root, pack, serde_json::json!({ "lang": lang.code() }));
+            }
+            return false;
+        }
     } else {
         return false;
     }
@@ -258,7 +266,7 @@ fn on_change(p: &mut Page, e: &Event) -> bool {
                 // A program whose texts are in a pack not fetched yet: the
                 // element fetches it and loads the scenario (element.js).
                 if let Some(pack) = agent_loop_core::pack::named_in(&why) {
-                    ask_for_pack(&p.root, pack, &id);
+                    ask_for_pack(&p.root, pack, serde_json::json!({ "scenario": id }));
                 }
                 false
             }

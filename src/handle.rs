@@ -332,11 +332,12 @@ impl Playground {
         self.apply(|s| s.set_process(maker))
     }
 
-    /// Switch language by code (`zh`, `en`). Unknown codes are refused.
+    /// Switch language by code (`zh`, `en`). Unknown codes are refused; a
+    /// language whose table is in a pack not here yet throws `PackNeeded`.
     #[wasm_bindgen(js_name = setLang)]
-    pub fn set_lang(&self, lang: &str) -> Result<(), JsError> {
+    pub fn set_lang(&self, lang: &str) -> Result<(), JsValue> {
         let lang = Lang::parse(lang).ok_or_else(|| js_err(format!("unknown language {lang:?}")))?;
-        self.apply(|s| s.set_lang(lang))
+        self.update_packed(|s| s.set_lang(lang))
     }
 
     /// Show the `python` or the `rust` listing (position and breakpoints stay).

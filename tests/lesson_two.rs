@@ -349,7 +349,7 @@ fn an_edit_error_is_said_in_the_reader_s_language_with_its_line() {
         [("zh", "第 7 行，model[1].stop_reason："), ("en", "line 7, model[1].stop_reason: ")]
     {
         let mut s = session(Options { scenario: "core-weather".into(), ..Options::default() });
-        s.set_lang(agent_loop_core::i18n::Lang::parse(lang).unwrap());
+        s.set_lang(agent_loop_core::i18n::Lang::parse(lang).unwrap()).unwrap();
         let api = s.what_if_texts(&[("model", replies)], None).unwrap_err();
         assert_eq!(api[0].field, "model[1].stop_reason", "the API's problems keep their field");
         let shown = agent_loop_core::step_view::edit_problems(&s);

@@ -71,6 +71,7 @@ fn every_pack_file_is_its_programs_texts() {
         }
     }
     assert!(seen >= 1, "lesson two at least comes in a pack");
+    let languages = languages_packed();
     // The build knows each pack file by its hash (core/build.rs computes it
     // with the steps of preview::Fnv): the same number.
     if std::env::var_os("UPDATE_GOLDEN").is_none() {
@@ -82,7 +83,7 @@ fn every_pack_file_is_its_programs_texts() {
             hash.bytes(&text);
             assert_eq!(hash.0, *built, "{name}: core/build.rs's hash is preview::Fnv's");
         }
-        assert_eq!(pack::built_with().len(), seen);
+        assert_eq!(pack::built_with().len(), seen + languages);
     }
     // A program without a pack is the one the page opens on (lesson one).
     assert!(programs::lesson_one::PROGRAM.pack.is_none());
@@ -118,4 +119,55 @@ fn a_pack_brings_its_programs_captions_in_every_language_and_no_others() {
             assert!(a.namespaces.iter().all(|n| !b.namespaces.contains(n)), "{} and {}", a.name, b.name);
         }
     }
+}
+
+/// Every language but the default is a pack of its own
+/// (`www/data/<code>.json`: its table, less the captions the programs'
+/// packs bring), which the page fetches the first time it is shown.
+/// Returns how many there are.
+fn languages_packed() -> usize {
+    use agent_loop_core::i18n::Lang;
+    let mut seen = 0;
+    for lang in Lang::all().into_iter().filter(|l| *l != Lang::default_lang()) {
+        seen += 1;
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("www/data/{}.json", lang.code()));
+        let want = scenario::language_pack(lang);
+        if std::env::var_os("UPDATE_GOLDEN").is_some() {
+            std::fs::write(&path, &want).unwrap();
+        }
+        let have = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_GOLDEN=1 cargo test --test packs)", path.display()));
+        assert!(
+            have == want,
+            "{} differs from its table: UPDATE_GOLDEN=1 cargo test --test packs",
+            path.display()
+        );
+    }
+    seen
+}
+
+#[test]
+fn a_language_pack_is_its_table_less_the_programs_packs_captions() {
+    use agent_loop_core::i18n::Lang;
+    let en = Lang::parse("en").unwrap();
+    assert_ne!(en, Lang::default_lang(), "English is a pack; the default language is not");
+    // Read from fixtures/i18n/en.json here, not through the code that wrote the pack.
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/i18n/en.json");
+    let table: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+    let pack: serde_json::Value = serde_json::from_str(&scenario::language_pack(en)).unwrap();
+    assert_eq!(pack["pack"], "en");
+    assert_eq!(pack["texts"], serde_json::json!({}));
+    let language = &pack["language"];
+    for key in ["code", "name", "html_lang", "words", "said"] {
+        assert_eq!(language[key], table[key], "{key}");
+    }
+    let captions = language["captions"].as_object().unwrap();
+    let two = &programs::lesson_two::PROGRAM;
+    for (stage, caption) in table["captions"].as_object().unwrap() {
+        match two.owns_caption(stage) {
+            true => assert!(!captions.contains_key(stage), "{stage}: lesson two's pack brings it"),
+            false => assert_eq!(&captions[stage], caption, "{stage}"),
+        }
+    }
+    assert!(captions.contains_key("loop.ask") && !captions.contains_key("core.ask"));
 }

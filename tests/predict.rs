@@ -380,7 +380,7 @@ fn an_unchanged_reply_follows_the_language_in_a_what_if_run() {
         None,
         "the same replies: the same run"
     );
-    s.set_lang(Lang::parse("zh").unwrap());
+    s.set_lang(Lang::parse("zh").unwrap()).unwrap();
     assert_eq!(
         s.what_if_state().comparison.as_ref().unwrap().parts_at,
         None,

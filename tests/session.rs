@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 /// Most tests count lines in the Rust listing (the Python has its own tests).
 fn session(scenario: &str, lang: &str, breakpoints: &str) -> Session {
     let mut s = session_in("rust", scenario, breakpoints);
-    s.set_lang(Lang::parse(lang).unwrap());
+    s.set_lang(Lang::parse(lang).unwrap()).unwrap();
     s
 }
 
@@ -145,7 +145,7 @@ fn load_language_and_function_limits() {
     s.load("error").unwrap();
     assert_eq!(s.replay().trace().function, lesson_one::RUN_MAIN);
     assert_eq!(s.replay().shown_function(), lesson_one::RUN_MAIN);
-    s.set_lang(Lang::parse("zh").unwrap());
+    s.set_lang(Lang::parse("zh").unwrap()).unwrap();
     assert!(s.take_changes().lang);
     let only = Session::new(
         Box::new(FixtureDoubles),

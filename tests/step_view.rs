@@ -111,7 +111,7 @@ fn a_refused_edit_is_said_in_the_readers_language() {
     assert!(s.what_if(Some(&json!({"model": []}))).is_err());
     let zh = Lang::parse("zh").unwrap();
     assert_eq!(step_view(&s).edit_problems, [format!("model：{}", zh.word("edit_empty"))]);
-    s.set_lang(Lang::parse("en").unwrap());
+    s.set_lang(Lang::parse("en").unwrap()).unwrap();
     let en = Lang::parse("en").unwrap();
     assert_eq!(step_view(&s).edit_problems, [format!("model: {}", en.word("edit_empty"))]);
 }

@@ -49,12 +49,20 @@ function loadWasm() {
   return ready;
 }
 
-// ---- A program's texts that are not in the module (core/src/pack.rs): lesson
-// two's listings and setup are fetched the first time one of its scenarios
-// is shown, once for the whole page. Each URL is written as the literal
-// bundlers recognise, so that a bundled build emits the file too.
+// ---- Texts that are not in the module (core/src/pack.rs): lesson two's
+// listings and setup are fetched the first time one of its scenarios is
+// shown, and a language's table other than the default's (Chinese) the
+// first time it is shown (at once, beside the module, when the element
+// opens in it); once for the whole page. Each URL is written as the
+// literal bundlers recognise, so that a bundled build emits the file too.
 const PACKS = {
   lesson_two: () => new URL("./data/lesson_two.json", import.meta.url),
+  en: () => new URL("./data/en.json", import.meta.url),
+};
+/** The pack of a language code's table (`en-GB` → `en`), if it is one. */
+const languagePack = (code) => {
+  const base = String(code || "").trim().toLowerCase().split(/[-_]/)[0];
+  return base !== "lesson_two" && PACKS[base] ? base : null;
 };
 const packs = new Map(); // name → Promise of the pack's name, while it loads or once it is in
 const isPackNeeded = (error) => !!error && error.name === "PackNeeded" && typeof error.pack === "string";
@@ -240,14 +248,14 @@ function placeKey(el) {
 function attrsOf(el) {
   return `${el.getAttribute("function") || ""}|${el.getAttribute("program") || ""}|${el.getAttribute("scenario") || ""}`;
 }
-// The stored place, if it is one this element can take; never a throw
-// (storage can be disabled, full or hold anything).
-function takePlace(key, attrs) {
+// The stored place, if it is one this element can take (`peek`: left in
+// storage); never a throw (storage can be disabled, full or hold anything).
+function takePlace(key, attrs, peek = false) {
   if (!key) return null;
   let place = null;
   try {
     place = JSON.parse(sessionStorage.getItem(key) || "null");
-    sessionStorage.removeItem(key);
+    if (!peek) sessionStorage.removeItem(key);
   } catch {
     return null;
   }
@@ -407,6 +415,7 @@ class AgentLoopPlayground extends HTMLElement {
     this._files = []; // src= files that arrived, and scenarios given to addScenario
     this._added = [];
     this._packTicket = 0; // the latest request to show a scenario whose pack is loading
+    this._langTicket = 0; // the same for a language
     this._listings = [];
   }
 
@@ -474,10 +483,17 @@ class AgentLoopPlayground extends HTMLElement {
     const srcGeneration = ++this._srcGeneration;
     const timeoutMs = fetchTimeoutOf(this);
     const pending = fetchScenarios(this._src, timeoutMs);
+    // The language's table, when it is a pack: fetched beside the module
+    // (after this task's script: a page that sets lang just after adding
+    // the element, as the stand-alone page does, is heard).
+    const langLoading = Promise.resolve().then(() => {
+      const code = languagePack(this._langWanted(takePlace(placeKey(this), attrsOf(this), true)));
+      return code ? loadPack(code).catch(() => null) : null;
+    });
     let listings = [];
     try {
       [, listings] = await Promise.all([wasm, fetchListings(this, timeoutMs)]);
-      await Promise.race([Promise.all(pending.map((p) => p.promise)), new Promise((ok) => setTimeout(ok, FILES_GRACE_MS))]);
+      await Promise.race([Promise.all([...pending.map((p) => p.promise), langLoading]), new Promise((ok) => setTimeout(ok, FILES_GRACE_MS))]);
     } catch (error) {
       this._fail(`could not load the WebAssembly module: ${error}`);
       return;
@@ -499,20 +515,23 @@ class AgentLoopPlayground extends HTMLElement {
     this._compact = compact;
     const place = takePlace(this._placeKey, this._placeAttrs);
     let built = this._build(place, { width, compact });
-    if (built && built.pack) {
-      // The scenario (or a src= file, a listing) asked for is in a program
-      // whose texts are a pack: fetched, then built again. Without it, the
-      // playground opens on lesson one and says why.
-      let failed = null;
+    // The language, or the scenario (a src= file, a listing) asked for, is
+    // in a pack: fetched, then built again (a language, then a program:
+    // twice at most). Without it, the playground opens in Chinese, or on
+    // lesson one, and says why.
+    const without = { withoutPack: false, withoutLang: false };
+    const failures = [];
+    for (let tries = 0; built && built.pack && tries < 2; tries++) {
       try {
         await this._withPack(built.pack);
       } catch (error) {
-        failed = error;
+        failures.push(error);
+        without[languagePack(built.pack) ? "withoutLang" : "withoutPack"] = true;
       }
       if (generation !== this._generation || !this.isConnected || this._pg) return;
-      built = this._build(place, { width, compact, withoutPack: !!failed });
-      if (built === true && failed) this._call("packUnavailable", failed.file, failed.detail);
+      built = this._build(place, { width, compact, ...without });
     }
+    if (built === true) for (const failed of failures) this._call("packUnavailable", failed.file, failed.detail);
     if (built !== true) {
       if (built && built.pack) this._fail(`the playground still needs ${built.pack}.json after it arrived`);
       return;
@@ -540,7 +559,7 @@ class AgentLoopPlayground extends HTMLElement {
   // `{pack}` when what it is asked to show needs a pack not here yet
   // (`withoutPack`: built without what needs it: the scenario, program,
   // function and compare attributes, the src= files and listings).
-  _build(place, { width = 0, compact = false, restarted = "", withoutPack = false } = {}) {
+  _build(place, { width = 0, compact = false, restarted = "", withoutPack = false, withoutLang = false } = {}) {
     this._calls++; // (what the playground calls meanwhile runs inside this)
     const attr = (name) => (withoutPack ? "" : this.getAttribute(name) || "");
     try {
@@ -550,8 +569,7 @@ class AgentLoopPlayground extends HTMLElement {
         program: attr("program"),
         compare: attr("compare"),
         scenario: attr("scenario"),
-        // The element's own lang, else the page's when it is one the playground speaks.
-        lang: (place && place.lang) || this.getAttribute("lang") || (/^(zh|en)\b/i.test(document.documentElement.lang) ? document.documentElement.lang : "zh"),
+        lang: withoutLang ? "" : this._langWanted(place),
         breakpoints: place ? place.breakpoints.join(",") : this.getAttribute("breakpoints") || "",
         controls: this.getAttribute("controls") || "",
         compact: compact ? "1" : "",
@@ -591,6 +609,27 @@ class AgentLoopPlayground extends HTMLElement {
       return false;
     } finally {
       this._calls--;
+    }
+  }
+
+  // The language to open in: the place's, the element's own lang, else the
+  // page's when it is one the playground speaks.
+  _langWanted(place) {
+    return (place && place.lang) || this.getAttribute("lang") || (/^(zh|en)\b/i.test(document.documentElement.lang) ? document.documentElement.lang : "zh");
+  }
+
+  // Switch language; one whose table is a pack not here yet is fetched
+  // first (only the latest switch asked for goes ahead). One that cannot be
+  // fetched is a notice in the element; the language stays.
+  _setLang(code) {
+    const ticket = ++this._langTicket;
+    try {
+      this._call("setLang", code);
+    } catch (error) {
+      if (!isPackNeeded(error)) throw error;
+      this._withPack(error.pack)
+        .then(() => ticket === this._langTicket && this._pg && this._call("setLang", code))
+        .catch((why) => why.pack || console.warn(`agent-loop-playground: lang=${code}: ${why.message || why}`));
     }
   }
 
@@ -636,11 +675,13 @@ class AgentLoopPlayground extends HTMLElement {
     const box = this._container();
     if (!this._watching) {
       // The picker chose a scenario whose program's pack is not here yet.
+      // A language button whose language's table is not here yet: the same.
       this.shadowRoot.addEventListener("alp-pack", (event) => {
-        const { pack, scenario } = event.detail || {};
+        const { pack, scenario, lang } = event.detail || {};
         // (one that cannot be fetched is a notice in the element, said in
         // the console too; after the pick's own update, which is running)
-        queueMicrotask(() => this._showAfterPack(pack, () => this._call("load", scenario)).catch(() => {}));
+        if (lang) queueMicrotask(() => this._setLang(lang));
+        else queueMicrotask(() => this._showAfterPack(pack, () => this._call("load", scenario)).catch(() => {}));
       });
     }
     for (const type of ["click", "change", "input", "keydown"]) {
@@ -821,7 +862,7 @@ class AgentLoopPlayground extends HTMLElement {
       else if (value === null) return;
       // (a pack that does not come is said by the element itself)
       else if (name === "scenario") Promise.resolve(this.load(value)).catch((error) => error.pack || console.warn(`agent-loop-playground: scenario=${value}: ${error.message || error}`));
-      else if (name === "lang") this._call("setLang", value);
+      else if (name === "lang") this._setLang(value);
       else if (name === "listing") this._call("setListing", value);
     } catch (error) {
       console.warn(`agent-loop-playground: ${name}=${value}: ${error.message || error}`);

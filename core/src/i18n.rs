@@ -7,6 +7,12 @@
 //! Adding a language is adding one file; [`register`] adds one at run time
 //! (the pseudo-locale test does). A word missing from a table falls back to
 //! English, then to its key, so a gap is visible rather than blank.
+//!
+//! The page's module holds the default language's table (the course's,
+//! Chinese) and, of every other, only what its button says: that table is
+//! a pack (`www/data/<code>.json`, `crate::pack`) fetched the first time
+//! the language is shown, and until then the language is [`Lang::waiting`]
+//! (the session refuses to show it). Natively every table is compiled in.
 //! Placeholders are `{name}`; see [`fill`].
 
 use crate::protocol::Said;
@@ -24,6 +30,9 @@ struct Table {
     said: BTreeMap<String, String>,
     /// By stage, sorted (found by binary search).
     captions: Vec<(String, (String, String))>,
+    /// The pack the table comes in, while it has not arrived (the table
+    /// holds only the code, the name and the HTML lang then).
+    waiting: Option<&'static str>,
 }
 
 /// Something said in the words of the tables: a word key (`check_integer`)
@@ -66,7 +75,7 @@ fn registry() -> &'static RwLock<Vec<&'static Table>> {
     static REGISTRY: OnceLock<RwLock<Vec<&'static Table>>> = OnceLock::new();
     REGISTRY.get_or_init(|| {
         let shipped: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/shipped_languages.rs"));
-        let tables = shipped
+        let mut tables: Vec<&'static Table> = shipped
             .iter()
             .filter_map(|(file, text)| match parse(text) {
                 Ok(t) => Some(&*Box::leak(Box::new(t))),
@@ -76,6 +85,20 @@ fn registry() -> &'static RwLock<Vec<&'static Table>> {
                 }
             })
             .collect();
+        let waiting: &[(&str, &str, &str, &'static str)] =
+            include!(concat!(env!("OUT_DIR"), "/waiting_languages.rs"));
+        for (code, name, html_lang, pack) in waiting {
+            let empty = |s: &str| Table {
+                code: s.to_string(),
+                name: name.to_string(),
+                html_lang: html_lang.to_string(),
+                words: BTreeMap::new(),
+                said: BTreeMap::new(),
+                captions: Vec::new(),
+                waiting: Some(pack),
+            };
+            tables.push(Box::leak(Box::new(empty(code))));
+        }
         RwLock::new(tables)
     })
 }
@@ -87,6 +110,10 @@ fn table(lang: Lang) -> &'static Table {
 
 fn parse(text: &str) -> Result<Table, String> {
     let v: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
+    parse_value(&v)
+}
+
+fn parse_value(v: &Value) -> Result<Table, String> {
     let s = |key: &str| v[key].as_str().map(str::to_string).ok_or(format!("{key}: must be a string"));
     // Maps are filled by insertion (no sort code for a collect).
     let map = |key: &str| -> Result<BTreeMap<String, String>, String> {
@@ -107,6 +134,7 @@ fn parse(text: &str) -> Result<Table, String> {
         words: map("words")?,
         said: map("said")?,
         captions,
+        waiting: None,
     })
 }
 
@@ -137,21 +165,64 @@ pub fn add_captions(code: &str, captions: &Value) -> Result<(), String> {
     Ok(())
 }
 
+/// A language's table that arrived in its pack (`crate::programs::add_pack`):
+/// it takes the place of what the module held of it, keeping the captions
+/// other packs brought meanwhile (a program's pack brings its captions in
+/// every language).
+pub fn arrive(table: &Value) -> Result<Lang, String> {
+    let mut table = parse_value(table)?;
+    let tables = registry().read().unwrap_or_else(|e| e.into_inner());
+    if let Some(before) = tables.iter().find(|t| t.code == table.code) {
+        let mut theirs = before.captions.clone();
+        theirs.retain(|(stage, _)| table.captions.iter().all(|(s, _)| s != stage));
+        table.captions.extend(theirs);
+        crate::vocab::sort_small_by(&mut table.captions, |a, b| a.0 > b.0);
+    }
+    drop(tables);
+    Ok(put(table))
+}
+
 /// Add (or replace) a language from a table in the shipped format.
 pub fn register(text: &str) -> Result<Lang, String> {
-    let table = parse(text)?;
+    Ok(put(parse(text)?))
+}
+
+fn put(table: Table) -> Lang {
     let mut tables = registry().write().unwrap_or_else(|e| e.into_inner());
     let leaked: &'static Table = Box::leak(Box::new(table));
     match tables.iter().position(|t| t.code == leaked.code) {
         Some(i) => {
             tables[i] = leaked;
-            Ok(Lang(i))
+            Lang(i)
         }
         None => {
             tables.push(leaked);
-            Ok(Lang(tables.len() - 1))
+            Lang(tables.len() - 1)
         }
     }
+}
+
+/// A language's table in the shipped format, with the captions `keep`
+/// keeps: what its pack holds (`crate::scenario::language_pack`).
+pub fn table_value(lang: Lang, keep: impl Fn(&str) -> bool) -> Value {
+    let t = table(lang);
+    let map = |m: &BTreeMap<String, String>| {
+        Value::Object(m.iter().map(|(k, v)| (k.clone(), Value::String(v.clone()))).collect())
+    };
+    let captions = (t.captions.iter().filter(|(stage, _)| keep(stage)))
+        .map(|(stage, (title, body))| (stage.clone(), serde_json::json!({ "title": title, "body": body })));
+    serde_json::json!({
+        "code": t.code, "name": t.name, "html_lang": t.html_lang,
+        "words": map(&t.words), "said": map(&t.said), "captions": Value::Object(captions.collect()),
+    })
+}
+
+/// A language the module knows by its button only until its pack `pack`
+/// arrives (core/build.rs lists the page's; a test adds its own).
+pub fn expect(code: &str, name: &str, html_lang: &str, pack: &'static str) -> Lang {
+    let (code, name, html_lang) = (code.to_string(), name.to_string(), html_lang.to_string());
+    let (words, said, captions) = (BTreeMap::new(), BTreeMap::new(), Vec::new());
+    put(Table { code, name, html_lang, words, said, captions, waiting: Some(pack) })
 }
 
 impl Lang {
@@ -169,9 +240,16 @@ impl Lang {
         Lang::parse("zh").unwrap_or(Lang(0))
     }
 
-    /// English: the language of `check`, the CLI and the API's errors.
+    /// English: the language of `check`, the CLI and the API's errors
+    /// (the default language while English's table has not arrived).
     pub fn english() -> Lang {
-        Lang::parse("en").unwrap_or_else(Lang::default_lang)
+        Lang::parse("en").filter(|en| en.waiting().is_none()).unwrap_or_else(Lang::default_lang)
+    }
+
+    /// The pack this language's table comes in, while it has not arrived:
+    /// nothing may be shown in it until then.
+    pub fn waiting(self) -> Option<&'static str> {
+        table(self).waiting
     }
 
     /// Every language there is a table for, shipped ones first.

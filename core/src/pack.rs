@@ -116,10 +116,12 @@ pub fn check_built(name: &str, hash: u64) -> Result<(), String> {
 }
 
 /// Add a pack from its file (`{"pack": name, "texts": {name: text, …},
-/// "captions": …}`) whose hash is `hash` (checked against the build's,
-/// [`check_built`], where the texts are not compiled in). Returns its name
-/// and its `captions` (null for a pack already here, which is left as it
-/// is: `crate::programs::add_pack` puts them into the language tables).
+/// "captions": …}`, or a language's: `"language": its table`) whose hash
+/// is `hash` (checked against the build's, [`check_built`], where the
+/// texts are not compiled in). Returns its name and the file less its
+/// texts (null for a pack already here, which is left as it is:
+/// `crate::programs::add_pack` puts its captions and table into the
+/// language tables).
 /// Only texts the pack's own name prefixes are taken (`lesson_two/…`).
 pub fn register(file: &str, hash: u64) -> Result<(String, Value), String> {
     let mut value: Value = serde_json::from_str(file).map_err(|e| format!("not a pack (not JSON: {e})"))?;
@@ -152,7 +154,8 @@ pub fn register(file: &str, hash: u64) -> Result<(String, Value), String> {
     }
     registry.packs.push(name.clone());
     GENERATION.fetch_add(1, Ordering::AcqRel);
-    Ok((name, value["captions"].take()))
+    value["texts"].take();
+    Ok((name, value))
 }
 
 /// A pack's file: its `texts` (name, text: natively, with `built-in-packs`,

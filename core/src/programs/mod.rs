@@ -72,13 +72,17 @@ pub fn names() -> String {
     entries().map(Function::name).collect::<Vec<_>>().join(", ")
 }
 
-/// Add a program's pack from its file (`data/<pack>.json`): its texts, and
-/// its captions into each language's table. Returns the pack's name.
+/// Add a pack from its file (`data/<pack>.json`): a program's texts and
+/// its captions into each language's table, or a language's table.
+/// Returns the pack's name.
 pub fn add_pack(file: &str) -> Result<String, String> {
     let mut hash = crate::preview::Fnv::new();
     hash.bytes(file.as_bytes());
-    let (name, captions) = pack::register(file, hash.0)?;
-    for (code, captions) in captions.as_object().into_iter().flatten() {
+    let (name, pack) = pack::register(file, hash.0)?;
+    if pack["language"].is_object() {
+        crate::i18n::arrive(&pack["language"])?;
+    }
+    for (code, captions) in pack["captions"].as_object().into_iter().flatten() {
         crate::i18n::add_captions(code, captions)?;
     }
     Ok(name)

@@ -67,7 +67,7 @@ pub use fields::{is_id, is_id_char};
 pub use fields::{not_json, unknown_field, Problem};
 use questions::parse_questions;
 pub use questions::Question;
-pub use shipped::{pack_file, shipped, texts_of};
+pub use shipped::{language_pack, pack_file, shipped, texts_of};
 
 /// A parsed scenario.
 #[derive(Clone, Debug, PartialEq)]

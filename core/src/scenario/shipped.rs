@@ -34,6 +34,15 @@ pub fn pack_file(program: &Program) -> String {
     crate::pack::file(name, texts, Value::Object(by_lang))
 }
 
+/// The file of a language's pack (`www/data/<code>.json`: every language
+/// but the default, whose table core/build.rs leaves out of the page's
+/// module): its table, less the captions the programs' packs bring.
+pub fn language_pack(lang: Lang) -> String {
+    let packed = |stage: &str| programs::ALL.iter().any(|p| p.pack.is_some() && p.owns_caption(stage));
+    let table = crate::i18n::table_value(lang, |stage| !packed(stage));
+    serde_json::json!({ "pack": lang.code(), "texts": {}, "language": table }).to_string()
+}
+
 /// The shipped scenarios of a program, as the page's module would have
 /// them (minified, without the test suite's `expect` and the authors'
 /// `notes`): its pack brings them (core/build.rs leaves them out).

@@ -72,10 +72,11 @@ pub struct Session {
 }
 
 impl Session {
-    /// A session over the shipped scenarios. Unknown values in `options`
-    /// become [`Notice`]s; the session still starts with its defaults.
+    /// A session over the shipped scenarios. Unknown values in `options` become [`Notice`]s; the
+    /// session still starts with its defaults (a language not arrived yet: `crate::pack::needed`).
     pub fn new(doubles: Box<dyn Doubles>, options: &Options) -> Result<Session, String> {
         let settings = Settings::read(options);
+        settings.lang.waiting().map_or(Ok(()), |pack| Err(crate::pack::needed(pack)))?;
         let opened =
             Catalogue::open(&options.files, settings.scenario.as_deref(), settings.scope, settings.limits)?;
         // Unreadable files, then the attributes' mistakes, then the scenario asked for.
@@ -156,14 +157,12 @@ impl Session {
         &self.catalogue
     }
 
-    /// The scenario on screen: the changed version (what if) or the
-    /// catalogue's.
+    /// The scenario on screen: the changed version (what if) or the catalogue's.
     pub fn scenario(&self) -> Option<&Scenario> {
         self.what_if.changed.as_ref().or_else(|| self.catalogue.shown())
     }
 
-    /// The recording on screen and the learner's place in it: the trace,
-    /// the debugger, the step, the record so far, the status.
+    /// The recording on screen and the learner's place in it (trace, debugger, step, record, status).
     pub fn replay(&self) -> &Replay {
         &self.replay
     }
@@ -193,8 +192,7 @@ impl Session {
 
     // ----- the learner -----
 
-    /// Apply a control. Only a real move counts as a change (a Step at the
-    /// end changes nothing, and the host page hears nothing).
+    /// Apply a control. Only a real move counts as a change (a Step at the end is not one).
     pub fn command(&mut self, command: Command) {
         // A question on screen waits for its answer; only going back leaves it.
         let backward = matches!(command, Command::Back | Command::Reset);
@@ -266,8 +264,10 @@ impl Session {
 
     /// Switch language. The question, the model's words and what the model
     /// reads are the learner's language too, so the run is recorded again
-    /// (milliseconds); it has the same steps, so the position stays.
-    pub fn set_lang(&mut self, lang: Lang) {
+    /// (milliseconds); it has the same steps, so the position stays. A language whose table has
+    /// not arrived is refused (`crate::pack::needed`).
+    pub fn set_lang(&mut self, lang: Lang) -> Result<(), String> {
+        lang.waiting().map_or(Ok(()), |pack| Err(crate::pack::needed(pack)))?;
         if lang != self.lang {
             self.lang = lang;
             self.changes.lang = true;
@@ -282,6 +282,7 @@ impl Session {
             // An author's listing for this language takes the Python's place.
             self.set_code(self.replay.code());
         }
+        Ok(())
     }
 
     /// Show the listing in `python` or `rust` (the Python is the author's
@@ -331,8 +332,7 @@ impl Session {
 
     // ----- predict -----
 
-    /// This playground's predictions: the questions, the one waiting, the
-    /// answers and the score.
+    /// This playground's predictions: the questions, the one waiting, the answers and the score.
     pub fn predictions(&self) -> &Predictions {
         &self.predictions
     }
@@ -379,8 +379,8 @@ impl Session {
         }
     }
 
-    /// Recompute the questions (after a new recording, language, listing or
-    /// breakpoints). Free while predictions are off.
+    /// Recompute the questions (after a new recording, language, listing or breakpoints).
+    /// Free while predictions are off.
     fn refresh_questions(&mut self) {
         let asks = match (self.predictions.on(), self.scenario()) {
             (true, Some(scenario)) => {
