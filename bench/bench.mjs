@@ -108,6 +108,10 @@ async function transfer(url, ready) {
   return { files, totalGzip, totalBytes, requests: network.length, offOrigin, ...extra };
 }
 const ours = await transfer(OURS, oursReady);
+// The same page in English: the module holds the Chinese table, English's
+// comes in data/en.json, fetched beside the module (the measurement of
+// inlining the default language's data against a separate request).
+const oursEn = await transfer(`${OURS}?lang=en`, oursReady);
 const pyodide = comparing ? await transfer(PYODIDE, pyodideReady) : null;
 if (pyodide?.error) console.log(`WARNING: the Pyodide page failed: ${pyodide.error}`);
 
@@ -115,7 +119,7 @@ if (pyodide?.error) console.log(`WARNING: the Pyodide page failed: ${pyodide.err
 //    fresh browser context (empty cache): navigation → first rendered
 //    snapshot (listing + figure in the DOM) for ours; navigation → trace
 //    ready for Pyodide.
-async function coldOurs() {
+async function coldOurs(url = OURS) {
   const context = await browser.newContext();
   const page = await context.newPage();
   // The element draws into its shadow root: watch that root from the moment
@@ -142,7 +146,7 @@ async function coldOurs() {
       return shadow;
     };
   });
-  await page.goto(OURS);
+  await page.goto(url);
   await page.waitForFunction(() => window.__painted !== undefined);
   const ms = await page.evaluate(() => {
     const nav = performance.getEntriesByType("navigation")[0];
@@ -164,7 +168,7 @@ async function coldOurs() {
     };
   });
   await context.close();
-  phaseRuns.push(ms.phases);
+  if (url === OURS) phaseRuns.push(ms.phases);
   return ms.first;
 }
 const phaseRuns = [];
@@ -179,9 +183,11 @@ async function coldPyodide() {
   return ms;
 }
 const firstRender = [];
+const firstRenderEn = [];
 const pyodideFirst = [];
 for (let i = 0; i < RUNS; i++) {
   firstRender.push(await coldOurs());
+  firstRenderEn.push(await coldOurs(`${OURS}?lang=en`));
   if (comparing && !pyodide.error) pyodideFirst.push(await coldPyodide());
 }
 
@@ -484,6 +490,11 @@ const results = {
   date: new Date().toISOString(),
   transfer: { total_gzip_bytes: ours.totalGzip, requests: ours.requests, budget_bytes: BUDGET.transferKB * 1024, files: ours.files },
   first_render_ms: { median: round(oursMedian), runs: firstRender.map((x) => round(x)), budget: BUDGET.firstRenderMs, phases_median: phases },
+  english_page: {
+    method: "the same page with ?lang=en, cold loads interleaved with the Chinese page's: English's table (data/en.json) is fetched beside the module, the Chinese one is in it",
+    first_render_ms: { median: round(median(firstRenderEn)), runs: firstRenderEn.map((x) => round(x)) },
+    transfer: { total_gzip_bytes: oursEn.totalGzip, requests: oursEn.requests, files: oursEn.files },
+  },
   step_latency_ms: {
     settings: { listing: setup.listing, predict: setup.predict, setup_panel_open: setup.setupOpen, setup_panel_height: round(setup.setupHeight, 0), output_panel_height: round(setup.outputHeight, 0) },
     at_step_1: { p50: round(pct(short.times, 0.5), 3), p95: round(pct(short.times, 0.95), 3), steps: short.times.length, moved: short.moved, answers: short.answers, laps: short.laps, from: short.from, to: short.to },
@@ -629,6 +640,7 @@ console.log("\nbrowser (headless Chromium, 127.0.0.1)");
 console.log(`  transfer, gzip total   ${kb(ours.totalGzip)} in ${ours.requests} requests (budget ${BUDGET.transferKB} KB)`);
 printFiles(ours.files);
 console.log(`  first rendered snapshot ${round(oursMedian, 1)} ms median of ${firstRender.length} cold loads (budget ${BUDGET.firstRenderMs} ms)`);
+console.log(`  a page in English      first snapshot ${round(median(firstRenderEn), 1)} ms median (its table fetched beside the module; the Chinese page's is in it); transfer ${kb(oursEn.totalGzip)} in ${oursEn.requests} requests`);
 console.log(`  cold load, medians     ${Object.entries(phases).map(([k, v]) => `${k.replaceAll("_", " ")} ${v}`).join(" · ")} (ms after navigation)`);
 console.log(`  step settings          listing ${setup.listing}, predict ${setup.predict}, setup panel ${setup.setupOpen ? "open" : "closed"} (${round(setup.setupHeight, 0)} px), output panel ${round(setup.outputHeight, 0)} px`);
 console.log(`  step latency @1        p50 ${round(pct(short.times, 0.5), 3)} ms  p95 ${round(pct(short.times, 0.95), 3)} ms (budget p95 ${BUDGET.stepP95Ms} ms)  steps ${short.from}–${short.to} of report, ${short.moved}/${short.times.length} moved, ${short.answers} answers, ${short.laps} restarts`);

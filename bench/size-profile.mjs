@@ -82,15 +82,20 @@ const table = (code) => {
   return Buffer.from(JSON.stringify(t));
 };
 const IN = "module";
+// A language whose table is a pack (www/data/<code>.json with `language`) is
+// not in the module but for its button's words.
+const languagePacks = new Set(packs.filter((p) => p.value.language).map((p) => p.value.language.code));
 const parts = [
-  [IN, "words", "zh", "fixtures/i18n/zh.json (less the captions packs bring: the page's words, lesson one's captions)", table("zh")],
-  [IN, "words", "en", "fixtures/i18n/en.json (the same)", table("en")],
+  ...["zh", "en"].filter((code) => !languagePacks.has(code)).map((code) =>
+    [IN, "words", code, `fixtures/i18n/${code}.json (less the captions packs bring: the page's words, lesson one's captions)`, table(code)]),
   [IN, "lesson_one", "both", `scenarios (${scenarioText.lesson_one.length}, minified, without expect/notes)`, Buffer.from(scenarioText.lesson_one.join(""))],
   [IN, "lesson_one", "—", "core/src/runtime.rs (the Rust listing)", read("core/src/runtime.rs")],
   [IN, "lesson_one", "en", "core/src/runtime.py + entry.py (listing, setup)", Buffer.concat([read("core/src/runtime.py"), read("core/src/entry.py")])],
   [IN, "lesson_one", "zh", "core/src/runtime.zh.py + entry.zh.py", Buffer.concat([read("core/src/runtime.zh.py"), read("core/src/entry.zh.py")])],
   [IN, "lesson_two", "both", `its ${scenarioText.waiting.length} scenarios' ids and titles (the picker lists them)`, Buffer.from(scenarioText.waiting.join(""))],
-  ...packs.map((p) => [p.file, p.value.pack, "both", `${p.file}: listings, Rust, setup, captions, scenarios (fetched when first shown)`, read(p.file)]),
+  ...packs.map((p) => p.value.language
+    ? [p.file, "words", p.value.language.code, `${p.file}: its table less lesson two's captions (fetched when the language is first shown)`, read(p.file)]
+    : [p.file, p.value.pack, "both", `${p.file}: listings, Rust, setup, captions, scenarios (fetched when first shown)`, read(p.file)]),
 ];
 profile.embedded_text = parts.map(([where, program, lang, name, buf]) => ({ where, program, lang, name, bytes: buf.length, gzip: gz(buf) }));
 

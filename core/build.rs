@@ -10,7 +10,8 @@
 //! with the pack. Of such a scenario the module keeps what the picker lists
 //! (`waiting_fixtures.rs`: its file, pack, id, function and title), and of
 //! a language whose table is a pack (`www/data/<code>.json`), what its
-//! button says (`waiting_languages.rs`).
+//! button says and the words said in English on any page
+//! (`waiting_languages.rs`).
 use serde_json::Value;
 use std::{env, fs, path::Path};
 
@@ -101,20 +102,27 @@ fn waiting(dir: &str, packed: &[(String, String)]) -> String {
 }
 
 /// The languages whose table is a pack of its own (`www/data/<code>.json`
-/// with a `language`): `(code, name, html_lang, pack)`. The module keeps of
-/// each only what its button shows (`waiting_languages.rs`).
-fn packed_languages() -> Vec<(String, String, String, String)> {
+/// with a `language`): `(code, pack, what the module keeps of the table)`.
+/// It keeps what the language's button shows (code, name, HTML lang) and
+/// the words of what is said in English whatever the page shows (a
+/// scenario's problems in the console, as `check` says them: `check_*`,
+/// and the list separator), in `waiting_languages.rs`.
+fn packed_languages() -> Vec<(String, String, String)> {
     let mut out = Vec::new();
     for path in files("../www/data") {
         let Ok(pack) = serde_json::from_str::<Value>(&fs::read_to_string(&path).unwrap_or_default()) else {
             continue;
         };
-        let table = &pack["language"];
-        let field = |key: &str| table[key].as_str().unwrap_or_default().to_string();
-        if table.is_object() {
-            let name = pack["pack"].as_str().unwrap_or_default().to_string();
-            out.push((field("code"), field("name"), field("html_lang"), name));
+        let mut table = pack["language"].clone();
+        let Some(map) = table.as_object_mut() else { continue };
+        if let Some(words) = map.get_mut("words").and_then(Value::as_object_mut) {
+            words.retain(|key, _| key.starts_with("check_") || key == "list_sep");
         }
+        map.insert("said".into(), Value::Object(Default::default()));
+        map.insert("captions".into(), Value::Object(Default::default()));
+        let code = table["code"].as_str().unwrap_or_default().to_string();
+        let name = pack["pack"].as_str().unwrap_or_default().to_string();
+        out.push((code, name, table.to_string()));
     }
     out
 }
@@ -179,14 +187,14 @@ fn main() {
             captions.retain(|key, _| !packed.iter().any(|(c, k)| *c == code && k == key));
         }
     };
-    // (a language that is a pack is left out, but for what its button says)
+    // (a language that is a pack is left out, but for what packed_languages keeps)
     let languages = if lean { packed_languages() } else { Vec::new() };
     let tables: Vec<(String, String)> =
-        languages.iter().map(|l| (l.3.clone(), format!("{}.json", l.0))).collect();
+        languages.iter().map(|l| (l.1.clone(), format!("{}.json", l.0))).collect();
     fs::write(Path::new(&out).join("shipped_languages.rs"), listed("../fixtures/i18n", &strip, &tables))
         .unwrap();
     let waiting: String =
-        languages.iter().map(|(c, n, h, p)| format!("    ({c:?}, {n:?}, {h:?}, {p:?}),\n")).collect();
+        languages.iter().map(|(_, pack, kept)| format!("    ({pack:?}, {kept:?}),\n")).collect();
     fs::write(Path::new(&out).join("waiting_languages.rs"), format!("&[\n{waiting}]")).unwrap();
     fs::write(Path::new(&out).join("packs.rs"), pack_hashes()).unwrap();
 }

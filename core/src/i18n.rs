@@ -9,9 +9,10 @@
 //! English, then to its key, so a gap is visible rather than blank.
 //!
 //! The page's module holds the default language's table (the course's,
-//! Chinese) and, of every other, only what its button says: that table is
-//! a pack (`www/data/<code>.json`, `crate::pack`) fetched the first time
-//! the language is shown, and until then the language is [`Lang::waiting`]
+//! Chinese) and, of every other, only what its button says and the words
+//! said in English on any page (`check_*`): that table is a pack
+//! (`www/data/<code>.json`, `crate::pack`) fetched the first time the
+//! language is shown, and until then the language is [`Lang::waiting`]
 //! (the session refuses to show it). Natively every table is compiled in.
 //! Placeholders are `{name}`; see [`fill`].
 
@@ -85,19 +86,12 @@ fn registry() -> &'static RwLock<Vec<&'static Table>> {
                 }
             })
             .collect();
-        let waiting: &[(&str, &str, &str, &'static str)] =
-            include!(concat!(env!("OUT_DIR"), "/waiting_languages.rs"));
-        for (code, name, html_lang, pack) in waiting {
-            let empty = |s: &str| Table {
-                code: s.to_string(),
-                name: name.to_string(),
-                html_lang: html_lang.to_string(),
-                words: BTreeMap::new(),
-                said: BTreeMap::new(),
-                captions: Vec::new(),
-                waiting: Some(pack),
-            };
-            tables.push(Box::leak(Box::new(empty(code))));
+        // (a language whose table is a pack: what the module keeps of it)
+        let waiting: &[(&'static str, &str)] = include!(concat!(env!("OUT_DIR"), "/waiting_languages.rs"));
+        for (pack, kept) in waiting {
+            if let Ok(t) = parse(kept) {
+                tables.push(Box::leak(Box::new(Table { waiting: Some(pack), ..t })));
+            }
         }
         RwLock::new(tables)
     })
@@ -241,9 +235,10 @@ impl Lang {
     }
 
     /// English: the language of `check`, the CLI and the API's errors
-    /// (the default language while English's table has not arrived).
+    /// (while its table has not arrived, the module holds its `check_*`
+    /// words: a scenario's problems are said in English in the console).
     pub fn english() -> Lang {
-        Lang::parse("en").filter(|en| en.waiting().is_none()).unwrap_or_else(Lang::default_lang)
+        Lang::parse("en").unwrap_or_else(Lang::default_lang)
     }
 
     /// The pack this language's table comes in, while it has not arrived:

@@ -66,6 +66,8 @@ test("an author's listing is shown as written, with its comments and strings, an
   });
   await test.step("a listing for zh gives way to the built-in English listing in English", async () => {
     await page.$eval(EL, (e) => { e.lang = "en"; });
+    // (once English's table has arrived: data/en.json)
+    await page.waitForFunction((el) => document.querySelector(el).state().lang === "en", EL);
     const shown = (await rows(page, "run_loop")).join("\n");
     expect(shown).toContain("A failed request hands control back");
     await page.$eval(EL, (e) => { e.lang = "zh"; });
