@@ -81,6 +81,11 @@ const table = (code) => {
   for (const p of packs) for (const key of Object.keys(p.value.captions?.[code] || {})) delete t.captions[key];
   return Buffer.from(JSON.stringify(t));
 };
+const englishKept = (code) => {
+  const t = JSON.parse(read(`fixtures/i18n/${code}.json`).toString("utf8"));
+  const words = Object.fromEntries(Object.entries(t.words).filter(([k]) => k.startsWith("check_") || k === "list_sep"));
+  return Buffer.from(JSON.stringify({ code: t.code, name: t.name, html_lang: t.html_lang, words, said: {}, captions: {} }));
+};
 const IN = "module";
 // A language whose table is a pack (www/data/<code>.json with `language`) is
 // not in the module but for its button's words.
@@ -88,6 +93,8 @@ const languagePacks = new Set(packs.filter((p) => p.value.language).map((p) => p
 const parts = [
   ...["zh", "en"].filter((code) => !languagePacks.has(code)).map((code) =>
     [IN, "words", code, `fixtures/i18n/${code}.json (less the captions packs bring: the page's words, lesson one's captions)`, table(code)]),
+  // (what the module keeps of a language that is a pack: core/build.rs)
+  ...[...languagePacks].map((code) => [IN, "words", code, `fixtures/i18n/${code}.json: its check_* words (said in English on any page)`, englishKept(code)]),
   [IN, "lesson_one", "both", `scenarios (${scenarioText.lesson_one.length}, minified, without expect/notes)`, Buffer.from(scenarioText.lesson_one.join(""))],
   [IN, "lesson_one", "—", "core/src/runtime.rs (the Rust listing)", read("core/src/runtime.rs")],
   [IN, "lesson_one", "en", "core/src/runtime.py + entry.py (listing, setup)", Buffer.concat([read("core/src/runtime.py"), read("core/src/entry.py")])],
@@ -111,6 +118,6 @@ if (profile.wasm_with_names) {
 console.log("  text, by program and language (gzip -9 of each part alone): in the module, or a pack fetched on demand");
 for (const p of profile.embedded_text) console.log(`    ${p.program.padEnd(10)} ${p.lang.padEnd(4)} ${p.name.slice(0, 70).padEnd(70)} ${kb(p.bytes).padStart(9)}  gzip ${kb(p.gzip).padStart(8)}`);
 const sum = (keep) => profile.embedded_text.filter(keep).reduce((a, p) => a + p.gzip, 0);
-console.log(`    in the module: ${kb(sum((p) => p.where === IN))}, of which a lesson-one page in zh needs ${kb(sum((p) => p.where === IN && (p.program === "lesson_one" || p.program === "words") && p.lang !== "en"))}; on demand: ${kb(sum((p) => p.where !== IN))}`);
+console.log(`    in the module: ${kb(sum((p) => p.where === IN))}, of which a lesson-one page in zh needs ${kb(sum((p) => p.where === IN && (p.program === "lesson_one" || p.program === "words") && (p.lang !== "en" || p.name.includes("check_"))))}; on demand: ${kb(sum((p) => p.where !== IN))}`);
 fs.mkdirSync(path.join(root, "target"), { recursive: true });
 fs.writeFileSync(path.join(root, "target/bench-size-profile.json"), JSON.stringify(profile, null, 2));

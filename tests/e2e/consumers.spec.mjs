@@ -73,7 +73,16 @@ function emitted(dir) {
     css: all.filter((f) => /\.css$/.test(f)),
     // (named by its content's hash alone in webpack's default)
     pack: all.filter((f) => f.endsWith(".json") && JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")).pack === "lesson_two"),
+    english: all.filter((f) => f.endsWith(".json") && JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")).pack === "en"),
   };
+}
+
+/** The first playground switched to English (its table fetched from where
+ *  the build put it): the language and the caption it shows. */
+async function inEnglish(page) {
+  await page.$eval(EL, (el) => { el.lang = "en"; });
+  await page.waitForFunction((sel) => document.querySelector(sel).state().lang === "en", EL, { timeout: 10000 });
+  return page.$eval(EL, (el) => ({ lang: el.state().lang, han: /[\u4e00-\u9fff]/.test(el.shadowRoot.querySelector(".alp-caption-title").textContent) }));
 }
 
 /** The page's lesson-two playground (its pack fetched from where the build
@@ -93,9 +102,11 @@ test("a Vite build emits the module with a hashed name and finds it, and adds no
   expect(files.wasm.some((f) => /agent-loop-playground_bg-[\w-]+\.wasm$/.test(f)), files.wasm.join()).toBe(true);
   expect(files.css, "the element's styles are in its module").toEqual([]);
   expect(files.pack, "lesson two's pack is emitted").toHaveLength(1);
+  expect(files.english, "English's table is emitted").toHaveLength(1);
   await page.goto(`${origin}/index.html`);
   expectStepping(await stepFirst(page));
   expect(await lessonTwo(page)).toEqual(LESSON_TWO);
+  expect(await inEnglish(page)).toEqual({ lang: "en", han: false });
 });
 
 test("the Vite dev server serves the element as it is", async ({ page }) => {
@@ -116,11 +127,13 @@ test("a webpack 5 build emits the module as an asset and finds it", async ({ pag
   expect(files.wasm.length, "the module is emitted").toBe(1);
   expect(files.css, "no stylesheet").toEqual([]);
   expect(files.pack, "lesson two's pack is emitted").toHaveLength(1);
+  expect(files.english, "English's table is emitted").toHaveLength(1);
   await page.goto(`${origin}/index.html`);
   const seen = await stepFirst(page);
   expectStepping(seen);
   expect(seen.caption, "in the element's language").toMatch(/[\u4e00-\u9fff]/);
   expect(await lessonTwo(page)).toEqual(LESSON_TWO);
+  expect(await inEnglish(page)).toEqual({ lang: "en", han: false });
 });
 
 test("a VitePress page holds two playgrounds, follows the dark toggle and survives client-side navigation", async ({ page }) => {
