@@ -14,19 +14,7 @@ fn every_pack_file_is_its_programs_texts() {
     for program in programs::ALL {
         let Some(name) = program.pack else { continue };
         seen += 1;
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("www/data/{name}.json"));
-        let want = scenario::pack_file(program);
-        if std::env::var_os("UPDATE_GOLDEN").is_some() {
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(&path, &want).unwrap();
-        }
-        let have = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_GOLDEN=1 cargo test --test packs)", path.display()));
-        assert!(
-            have == want,
-            "{} differs from {name}'s texts: UPDATE_GOLDEN=1 cargo test --test packs",
-            path.display()
-        );
+        let have = golden(name, scenario::pack_file(program));
         // Every text of the program is in it, under the pack's prefix, and
         // its scenarios (every shipped one of its functions, none other),
         // and nothing else.
@@ -130,20 +118,27 @@ fn languages_packed() -> usize {
     let mut seen = 0;
     for lang in Lang::all().into_iter().filter(|l| *l != Lang::default_lang()) {
         seen += 1;
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("www/data/{}.json", lang.code()));
-        let want = scenario::language_pack(lang);
-        if std::env::var_os("UPDATE_GOLDEN").is_some() {
-            std::fs::write(&path, &want).unwrap();
-        }
-        let have = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_GOLDEN=1 cargo test --test packs)", path.display()));
-        assert!(
-            have == want,
-            "{} differs from its table: UPDATE_GOLDEN=1 cargo test --test packs",
-            path.display()
-        );
+        golden(lang.code(), scenario::language_pack(lang));
     }
     seen
+}
+
+/// `www/data/<name>.json`, which must be `want` (written with
+/// `UPDATE_GOLDEN`): its text.
+fn golden(name: &str, want: String) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("www/data/{name}.json"));
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &want).unwrap();
+    }
+    let have = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_GOLDEN=1 cargo test --test packs)", path.display()));
+    assert!(
+        have == want,
+        "{} differs from what it is written from: UPDATE_GOLDEN=1 cargo test --test packs",
+        path.display()
+    );
+    have
 }
 
 #[test]
