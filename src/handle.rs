@@ -13,6 +13,7 @@ use agent_loop_core::lesson;
 use agent_loop_core::pack;
 use agent_loop_core::protocol::{Model, Process};
 use agent_loop_core::scenario::{Phrase, Problem, Scenario};
+use agent_loop_core::session::notice;
 use agent_loop_core::session::options::ListingFile;
 use agent_loop_core::session::{Maker, Options, Session, Unreadable};
 use js_sys::{Function as JsFunction, Reflect};
@@ -204,11 +205,16 @@ impl Playground {
         agent_loop_core::programs::add_pack(text).map_err(js_err)
     }
 
-    /// A pack that could not be fetched: a notice in the element, and the
-    /// picker shows the scenario on screen again.
+    /// The pack `pack` (its file `file`) could not be fetched: a notice in
+    /// the element (a language's says the language stays), and the picker
+    /// shows the scenario on screen again.
     #[wasm_bindgen(js_name = packUnavailable)]
-    pub fn pack_unavailable(&self, file: String, detail: String) -> Result<(), JsError> {
-        self.apply(|s| s.file_unreadable(&file, "pack", &detail))
+    pub fn pack_unavailable(&self, file: String, detail: String, pack: String) -> Result<(), JsError> {
+        let language = Lang::parse(&pack).filter(|l| l.waiting().is_some());
+        self.apply(|s| match language {
+            Some(l) => s.file_unreadable(notice::language_unavailable(&file, l.name(), &detail)),
+            None => s.file_unreadable(notice::unreadable_file(&file, "pack", &detail)),
+        })
     }
 
     /// Add a scenario from JSON text or an object. Returns its id; a bad
@@ -257,7 +263,7 @@ impl Playground {
     /// A scenario file that could not be fetched: a notice in the element.
     #[wasm_bindgen(js_name = fileUnreadable)]
     pub fn file_unreadable(&self, name: String, why: String, detail: String) -> Result<(), JsError> {
-        self.apply(|s| s.file_unreadable(&name, &why, &detail))
+        self.apply(|s| s.file_unreadable(notice::unreadable_file(&name, &why, &detail)))
     }
 
     /// The element is now `width` CSS pixels wide: the figure is laid out

@@ -48,3 +48,23 @@ fn a_language_not_arrived_is_refused_until_its_pack_comes_and_keeps_what_came_be
     s.set_lang(qq).unwrap();
     assert_eq!((s.lang().code(), s.take_changes().lang), ("qq", true));
 }
+
+#[test]
+fn a_language_that_could_not_come_is_said_once_and_no_more_once_it_is_shown() {
+    use agent_loop_core::session::notice;
+    let opts = Options { scenario: "report".into(), lang: "zh".into(), ..Options::default() };
+    let mut s = Session::new(Box::new(FixtureDoubles), &opts).unwrap();
+    let before = s.notices().len();
+    for _ in 0..3 {
+        s.file_unreadable(notice::language_unavailable("en.json", "English", "404 Not Found"));
+    }
+    assert_eq!(s.notices().len(), before + 1, "pressed three times, said once");
+    let zh = Lang::parse("zh").unwrap();
+    let said = s.notices().last().unwrap().text(zh);
+    assert!(said.contains("en.json") && said.contains("English") && said.contains("404"), "{said}");
+    assert!(said.contains("中文"), "it says the playground stays in Chinese: {said}");
+    s.set_lang(zh).unwrap();
+    assert_eq!(s.notices().len(), before + 1, "still not in English: still said");
+    s.set_lang(Lang::parse("en").unwrap()).unwrap();
+    assert_eq!(s.notices().len(), before, "English is shown: said no more");
+}

@@ -74,13 +74,14 @@ function loadPack(name) {
     const loading = (async () => {
       try {
         if (!url) throw new Error("unknown pack");
-        const response = await fetch(url, { credentials: "same-origin" });
+        // (a server that stalls is given up on, as a src= file is)
+        const response = await fetch(url, { credentials: "same-origin", signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
         if (!response.ok) throw new Error(`${response.status} ${response.statusText}`.trim());
         const body = await response.text();
         await loadWasm();
         return Playground.addPack(body);
       } catch (error) {
-        throw { file, detail: String(error && error.message ? error.message : error) };
+        throw { pack: name, file, detail: String(error && error.message ? error.message : error) };
       }
     })();
     // (a failed fetch is tried again next time)
@@ -429,7 +430,7 @@ class AgentLoopPlayground extends HTMLElement {
     try {
       return await loadPack(name);
     } catch (why) {
-      if (this._pg) this._call("packUnavailable", why.file, why.detail);
+      if (this._pg) this._call("packUnavailable", why.file, why.detail, name);
       const error = new Error(`agent-loop-playground: could not load ${why.file} (${why.detail})`);
       throw Object.assign(error, { pack: name, file: why.file, detail: why.detail });
     } finally {
@@ -486,9 +487,11 @@ class AgentLoopPlayground extends HTMLElement {
     // The language's table, when it is a pack: fetched beside the module
     // (after this task's script: a page that sets lang just after adding
     // the element, as the stand-alone page does, is heard).
+    // One that fails is said once the playground is built (not asked for again).
+    let langFailed = null;
     const langLoading = Promise.resolve().then(() => {
       const code = languagePack(this._langWanted(takePlace(placeKey(this), attrsOf(this), true)));
-      return code ? loadPack(code).catch(() => null) : null;
+      return code ? loadPack(code).then(() => null, (why) => { langFailed = why; }) : null;
     });
     let listings = [];
     try {
@@ -516,22 +519,31 @@ class AgentLoopPlayground extends HTMLElement {
     const place = takePlace(this._placeKey, this._placeAttrs);
     let built = this._build(place, { width, compact });
     // The language, or the scenario (a src= file, a listing) asked for, is
-    // in a pack: fetched, then built again (a language, then a program:
-    // twice at most). Without it, the playground opens in Chinese, or on
-    // lesson one, and says why.
+    // in a pack. A language's table not here yet (a slow server): the
+    // playground opens in Chinese and switches when it comes. A program's:
+    // fetched, then built again. One that cannot come is said; the
+    // playground opens in Chinese, or on lesson one.
     const without = { withoutPack: false, withoutLang: false };
     const failures = [];
+    let lateLang = null;
     for (let tries = 0; built && built.pack && tries < 2; tries++) {
-      try {
-        await this._withPack(built.pack);
-      } catch (error) {
-        failures.push(error);
-        without[languagePack(built.pack) ? "withoutLang" : "withoutPack"] = true;
+      if (languagePack(built.pack)) {
+        without.withoutLang = true;
+        if (langFailed) failures.push(langFailed);
+        else lateLang = this._langWanted(place);
+      } else {
+        try {
+          await this._withPack(built.pack);
+        } catch (error) {
+          failures.push(error);
+          without.withoutPack = true;
+        }
+        if (generation !== this._generation || !this.isConnected || this._pg) return;
       }
-      if (generation !== this._generation || !this.isConnected || this._pg) return;
       built = this._build(place, { width, compact, ...without });
     }
-    if (built === true) for (const failed of failures) this._call("packUnavailable", failed.file, failed.detail);
+    if (built === true) for (const failed of failures) this._call("packUnavailable", failed.file, failed.detail, failed.pack);
+    if (built === true && lateLang) this._setLang(lateLang);
     if (built !== true) {
       if (built && built.pack) this._fail(`the playground still needs ${built.pack}.json after it arrived`);
       return;
@@ -675,6 +687,11 @@ class AgentLoopPlayground extends HTMLElement {
     const box = this._container();
     if (!this._watching) {
       // The picker chose a scenario whose program's pack is not here yet.
+      // A language button pressed: the latest switch asked for wins over
+      // one still waiting for its table.
+      this.shadowRoot.addEventListener("click", (event) => {
+        if (event.target instanceof Element && event.target.closest("[data-lang]")) this._langTicket++;
+      }, { capture: true });
       // A language button whose language's table is not here yet: the same.
       this.shadowRoot.addEventListener("alp-pack", (event) => {
         const { pack, scenario, lang } = event.detail || {};
@@ -1027,7 +1044,10 @@ class AgentLoopPlayground extends HTMLElement {
     return this.getAttribute("lang") || "";
   }
   set lang(value) {
-    this.setAttribute("lang", value);
+    // (the same value again while another language is shown, its table
+    // having failed to come: tried again)
+    if (this.getAttribute("lang") === value && this._pg && !this._pg.isBusy() && this.state().lang !== languagePack(value) && languagePack(value)) this._setLang(value);
+    else this.setAttribute("lang", value);
   }
 }
 

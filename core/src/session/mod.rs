@@ -54,8 +54,6 @@ pub use replay::Replay;
 pub use scope::Scope;
 pub use what_if::{beside, counterpart, Comparison, Summary, WhatIf};
 
-use notice::unreadable_file;
-
 /// One playground.
 pub struct Session {
     catalogue: Catalogue,
@@ -262,12 +260,12 @@ impl Session {
         self.refresh_questions();
     }
 
-    /// Switch language. The question, the model's words and what the model
-    /// reads are the learner's language too, so the run is recorded again
-    /// (milliseconds); it has the same steps, so the position stays. A language whose table has
-    /// not arrived is refused (`crate::pack::needed`).
+    /// Switch language. The question, the model's words and what the model reads are the learner's
+    /// language too, so the run is recorded again (milliseconds); it has the same steps, so the
+    /// position stays. A language whose table has not arrived is refused (`crate::pack::needed`).
     pub fn set_lang(&mut self, lang: Lang) -> Result<(), String> {
         lang.waiting().map_or(Ok(()), |pack| Err(crate::pack::needed(pack)))?;
+        notice::forget_language(&mut self.notices, lang.name());
         if lang != self.lang {
             self.lang = lang;
             self.changes.lang = true;
@@ -467,9 +465,10 @@ impl Session {
         outcome
     }
 
-    /// A scenario file or a pack (`why`: `pack`) not fetched; the picker is drawn again.
-    pub fn file_unreadable(&mut self, file: &str, why: &str, detail: &str) {
-        self.notices.push(unreadable_file(file, why, detail));
+    /// A file not fetched (`notice::unreadable_file`, `language_unavailable`), said once.
+    pub fn file_unreadable(&mut self, notice: Notice) {
+        self.notices.retain(|n| *n != notice);
+        self.notices.push(notice);
         (self.changes.notices, self.changes.catalogue) = (true, true);
     }
 

@@ -45,6 +45,20 @@ impl Notice {
     }
 }
 
+/// A language's table (`www/data/<code>.json`) that could not be fetched:
+/// the playground stays in the language it shows; `language` is the
+/// language's own name (its button's).
+pub fn language_unavailable(file: &str, language: &str, detail: &str) -> Notice {
+    let values = vec![("value", file.into()), ("language", language.into()), ("detail", detail.into())];
+    Notice { key: "notice_language_pack", values }
+}
+
+/// The language named `language` is shown: that its table failed to come
+/// before is said no more.
+pub fn forget_language(notices: &mut Vec<Notice>, language: &str) {
+    notices.retain(|n| n.key != "notice_language_pack" || !n.values.contains(&("language", language.into())));
+}
+
 /// Why a scenario file could not be read (`status`: the server's answer,
 /// `origin`: another site, `redirect`: not followed, `size`, `timeout`,
 /// `url`, else the network; `pack`: a program's pack), as a notice.
