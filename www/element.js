@@ -109,6 +109,7 @@ const MAX_FILE_BYTES = 4 * 1024 * 1024;
 // (they are added when they arrive).
 const FETCH_TIMEOUT_MS = 10000;
 const FILES_GRACE_MS = 300;
+const LANG_GRACE_MS = 1000;
 
 /** fetch-timeout="10" (seconds), "2.5s" or "500ms"; anything else: the default, said once. */
 function fetchTimeoutOf(el) {
@@ -497,6 +498,9 @@ class AgentLoopPlayground extends HTMLElement {
     try {
       [, listings] = await Promise.all([wasm, fetchListings(this, timeoutMs)]);
       await Promise.race([Promise.all([...pending.map((p) => p.promise), langLoading]), new Promise((ok) => setTimeout(ok, FILES_GRACE_MS))]);
+      // (a language's table is small: waited for longer, so that a slow
+      // server shows the other language only when it is very slow)
+      await Promise.race([langLoading, new Promise((ok) => setTimeout(ok, LANG_GRACE_MS))]);
     } catch (error) {
       this._fail(`could not load the WebAssembly module: ${error}`);
       return;

@@ -83,6 +83,8 @@ for (const width of [1440, 390]) test(`the question, the model's words and what 
   await expect(page.locator(`${EL} [data-role="setup"]`)).toContainText("按用户的要求工作");
   const before = await page.$eval(EL, (e) => e.state());
   await page.locator(`${EL} [data-lang="en"]`).click();
+  // (once English's table has arrived: data/en.json)
+  await page.waitForFunction((el) => document.querySelector(el).state().lang === "en", EL);
   const after = await page.$eval(EL, (e) => e.state());
   expect([after.step, after.status, after.lang]).toEqual([before.step, before.status, "en"]);
   cards = await cardsText();

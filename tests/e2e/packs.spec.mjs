@@ -102,9 +102,11 @@ for (const lang of ["zh", "en"]) {
     const thrown = await page.$eval(EL, (e) => e.load("core-weather").then(() => "", (error) => error.message));
     expect(thrown).toContain("lesson_two.json (404");
     expect(asked).toBe(2);
-    // Said in the console once per failed fetch, and the browser's own 404s.
+    // Said in the console once (the same failure again says nothing new;
+    // the notice box holds it once), and the browser's own 404s.
     const said = problems.filter((p) => p.includes("lesson_two.json") || p.includes("status of 404"));
-    expect(said.filter((p) => p.startsWith("console.warning: agent-loop-playground:")).length).toBe(2);
+    expect(said.filter((p) => p.startsWith("console.warning: agent-loop-playground:")).length).toBe(1);
+    expect((await page.locator(inside(`${SEL.problems} p`)).allTextContents()).filter((x) => x.includes("lesson_two.json"))).toHaveLength(1);
     problems.splice(0, problems.length, ...problems.filter((p) => !said.includes(p)));
   });
 }
