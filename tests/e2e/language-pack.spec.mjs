@@ -8,6 +8,13 @@ const PACK = "/data/en.json";
 const fetched = (requests) => requests.filter((u) => new URL(u).pathname.endsWith(PACK));
 const caption = (page) => page.$eval(EL, (e, sel) => e.shadowRoot.querySelector(sel).textContent, SEL.captionTitle);
 const HAN = /[\u4e00-\u9fff]/;
+/** English's table answered only when the returned function is called. */
+async function holdTable(page, baseURL) {
+  let release;
+  const held = new Promise((ok) => { release = ok; });
+  await page.route(`${baseURL}${PACK}`, async (route) => { await held; await route.continue(); });
+  return release;
+}
 
 test("a Chinese page never asks for English's table, and still offers English", async ({ page, requests }) => {
   await open(page, "?scenario=report&lang=zh");
@@ -72,9 +79,7 @@ test("el.lang = 'en' switches once the table is in; the latest of two quick chan
 });
 
 test("pressing 中文 while English's table loads wins: the playground stays in Chinese", async ({ page, baseURL, requests }) => {
-  let release;
-  const held = new Promise((ok) => { release = ok; });
-  await page.route(`${baseURL}${PACK}`, async (route) => { await held; await route.continue(); });
+  const release = await holdTable(page, baseURL);
   await open(page, "?scenario=report&lang=zh");
   await page.click(langButton("en"));
   await page.click(langButton("zh"));
@@ -88,10 +93,8 @@ test("pressing 中文 while English's table loads wins: the playground stays in 
   expect(fetched(requests)).toHaveLength(1);
 });
 
-test("a page in English whose table is slow opens in Chinese at once and switches when it comes", async ({ page, baseURL, requests }) => {
-  let release;
-  const held = new Promise((ok) => { release = ok; });
-  await page.route(`${baseURL}${PACK}`, async (route) => { await held; await route.continue(); });
+test("a page in English whose table is slow opens in Chinese a second after the module and switches when it comes", async ({ page, baseURL, requests }) => {
+  const release = await holdTable(page, baseURL);
   await open(page, "?scenario=report&lang=en");
   // (built without it once the module was ready: usable, in Chinese)
   expect(await page.$eval(EL, (e) => { e.command("stepInto"); return e.state().lang; })).toBe("zh");
