@@ -55,14 +55,17 @@ function loadWasm() {
 // first time it is shown (at once, beside the module, when the element
 // opens in it); once for the whole page. Each URL is written as the
 // literal bundlers recognise, so that a bundled build emits the file too.
+const LANGUAGE_PACKS = {
+  en: () => new URL("./data/en.json", import.meta.url),
+};
 const PACKS = {
   lesson_two: () => new URL("./data/lesson_two.json", import.meta.url),
-  en: () => new URL("./data/en.json", import.meta.url),
+  ...LANGUAGE_PACKS,
 };
 /** The pack of a language code's table (`en-GB` → `en`), if it is one. */
 const languagePack = (code) => {
   const base = String(code || "").trim().toLowerCase().split(/[-_]/)[0];
-  return base !== "lesson_two" && PACKS[base] ? base : null;
+  return Object.hasOwn(LANGUAGE_PACKS, base) ? base : null;
 };
 const packs = new Map(); // name → Promise of the pack's name, while it loads or once it is in
 const isPackNeeded = (error) => !!error && error.name === "PackNeeded" && typeof error.pack === "string";
@@ -574,7 +577,8 @@ class AgentLoopPlayground extends HTMLElement {
   // killed the one before (`restarted`: what failed). False if it failed;
   // `{pack}` when what it is asked to show needs a pack not here yet
   // (`withoutPack`: built without what needs it: the scenario, program,
-  // function and compare attributes, the src= files and listings).
+  // function and compare attributes, the src= files and listings;
+  // `withoutLang`: in the default language).
   _build(place, { width = 0, compact = false, restarted = "", withoutPack = false, withoutLang = false } = {}) {
     this._calls++; // (what the playground calls meanwhile runs inside this)
     const attr = (name) => (withoutPack ? "" : this.getAttribute(name) || "");
@@ -690,13 +694,13 @@ class AgentLoopPlayground extends HTMLElement {
   _watchEvents() {
     const box = this._container();
     if (!this._watching) {
-      // The picker chose a scenario whose program's pack is not here yet.
       // A language button pressed: the latest switch asked for wins over
       // one still waiting for its table.
       this.shadowRoot.addEventListener("click", (event) => {
         if (event.target instanceof Element && event.target.closest("[data-lang]")) this._langTicket++;
       }, { capture: true });
-      // A language button whose language's table is not here yet: the same.
+      // The picker chose a scenario whose program's pack is not here yet,
+      // or a language button a language whose table is not.
       this.shadowRoot.addEventListener("alp-pack", (event) => {
         const { pack, scenario, lang } = event.detail || {};
         // (one that cannot be fetched is a notice in the element, said in
@@ -1049,8 +1053,10 @@ class AgentLoopPlayground extends HTMLElement {
   }
   set lang(value) {
     // (the same value again while another language is shown, its table
-    // having failed to come: tried again)
-    if (this.getAttribute("lang") === value && this._pg && !this._pg.isBusy() && this.state().lang !== languagePack(value) && languagePack(value)) this._setLang(value);
+    // having failed to come: tried again; the attribute does not change)
+    const code = languagePack(value);
+    const again = code && this.getAttribute("lang") === value && this._pg && !this._pg.isBusy() && this.state().lang !== code;
+    if (again) this._setLang(value);
     else this.setAttribute("lang", value);
   }
 }
