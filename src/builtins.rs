@@ -16,7 +16,7 @@ use wasm_bindgen::JsCast;
 use web_sys::Element;
 
 /// The Trusted Types policy name a page's CSP may list (`trusted-types agent-loop-playground`).
-pub const POLICY: &str = "agent-loop-playground";
+pub(crate) const POLICY: &str = "agent-loop-playground";
 
 struct Builtins {
     now: Option<Function>,
@@ -62,7 +62,7 @@ fn policy(global: &JsValue) -> Option<(JsValue, Function)> {
 }
 
 /// Read the built-ins once, at module start (`#[wasm_bindgen(start)]`).
-pub fn capture() {
+pub(crate) fn capture() {
     BUILTINS.with(|b| *b.borrow_mut() = Some(read()));
 }
 
@@ -92,7 +92,7 @@ fn with<R>(f: impl FnOnce(&Builtins) -> R) -> R {
 /// Milliseconds since the epoch from the page's original clock; NaN when
 /// there is none or it throws (the recording's step and call caps still
 /// bound it; only the time budget cannot be told).
-pub fn now() -> f64 {
+pub(crate) fn now() -> f64 {
     with(|b| {
         let Some(now) = b.now.as_ref() else { return f64::NAN };
         now.call0(&JsValue::UNDEFINED).ok().and_then(|t| t.as_f64()).unwrap_or(f64::NAN)
@@ -101,7 +101,7 @@ pub fn now() -> f64 {
 
 /// Put `html` (escaped markup the playground built) into `el`. Err: what
 /// the page answered instead.
-pub fn set_html(el: &Element, html: &str) -> Result<(), String> {
+pub(crate) fn set_html(el: &Element, html: &str) -> Result<(), String> {
     with(|b| {
         let value = match &b.create_html {
             Some((policy, create)) => {
@@ -119,7 +119,7 @@ pub fn set_html(el: &Element, html: &str) -> Result<(), String> {
 
 /// A thrown value in a few words (at most 500 characters), read without
 /// anything that could throw.
-pub fn describe(error: &JsValue) -> String {
+pub(crate) fn describe(error: &JsValue) -> String {
     let message = get(error, "message").and_then(|m| m.as_string()).or_else(|| error.as_string());
     let message = message.filter(|m| !m.is_empty()).unwrap_or_else(|| "an error".into());
     message.chars().take(500).collect()

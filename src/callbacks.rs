@@ -17,6 +17,7 @@ use wasm_bindgen::{JsCast, JsValue};
 /// from www/doubles.js, passed in by the page (the wasm module imports no
 /// script of its own).
 pub struct JsDoubles {
+    /// `fixtureDoubles`, called once per recording with the scenario.
     pub factory: Function,
 }
 
@@ -114,6 +115,7 @@ pub struct JsModel {
 }
 
 impl JsModel {
+    /// The model `callback(request)` answers for (`el.model`, or a double's).
     pub fn new(callback: Function) -> JsModel {
         JsModel { callback, messages: Array::new(), constants: None }
     }
@@ -206,6 +208,7 @@ pub struct JsProcess {
 }
 
 impl JsProcess {
+    /// The process `callback(command)` stands in for (`el.process`, or a double's).
     pub fn new(callback: Function) -> JsProcess {
         JsProcess { callback, words: Vec::new() }
     }

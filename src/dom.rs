@@ -11,28 +11,28 @@ use web_sys::{Element, HtmlElement};
 
 /// Set an attribute, only when its value changes: a write of the same
 /// value still makes the browser restyle what the attribute can match.
-pub fn set_attr(el: &Element, name: &str, value: &str) {
+pub(crate) fn set_attr(el: &Element, name: &str, value: &str) {
     if el.get_attribute(name).as_deref() != Some(value) {
         let _ = el.set_attribute(name, value);
     }
 }
 
 /// Show `el`, or hide it (the `hidden` attribute), only when that changes.
-pub fn set_hidden(el: Option<Element>, hidden: bool) {
+pub(crate) fn set_hidden(el: Option<Element>, hidden: bool) {
     if let Some(el) = el.filter(|el| el.has_attribute("hidden") != hidden) {
         let _ = if hidden { el.set_attribute("hidden", "") } else { el.remove_attribute("hidden") };
     }
 }
 
 /// Every element under `root` that matches `selector`.
-pub fn all(root: &Element, selector: &str) -> Vec<Element> {
+pub(crate) fn all(root: &Element, selector: &str) -> Vec<Element> {
     let Ok(list) = root.query_selector_all(selector) else { return Vec::new() };
     (0..list.length()).filter_map(|i| list.item(i).and_then(|n| n.dyn_into::<Element>().ok())).collect()
 }
 
 /// In a group of toggle buttons, press the ones `pressed` says and
 /// release the others (`aria-pressed`).
-pub fn set_pressed(root: &Element, selector: &str, pressed: impl Fn(&Element) -> bool) {
+pub(crate) fn set_pressed(root: &Element, selector: &str, pressed: impl Fn(&Element) -> bool) {
     for b in all(root, selector) {
         let on = pressed(&b);
         set_attr(&b, "aria-pressed", if on { "true" } else { "false" });
@@ -42,7 +42,7 @@ pub fn set_pressed(root: &Element, selector: &str, pressed: impl Fn(&Element) ->
 /// In a group of toggle buttons, press those `wanted` selects and release
 /// the pressed ones `keep` does not keep: a few elements, not the whole
 /// group (its buttons come with aria-pressed="false").
-pub fn press_only(root: &Element, group: &str, wanted: &[String], keep: impl Fn(&Element) -> bool) {
+pub(crate) fn press_only(root: &Element, group: &str, wanted: &[String], keep: impl Fn(&Element) -> bool) {
     for b in all(root, &format!(r#"{group}[aria-pressed="true"]"#)).iter().filter(|b| !keep(b)) {
         set_attr(b, "aria-pressed", "false");
     }
@@ -53,7 +53,7 @@ pub fn press_only(root: &Element, group: &str, wanted: &[String], keep: impl Fn(
 
 /// The index of the message card under `root` that has the keyboard
 /// focus, if any.
-pub fn focused_card(root: &HtmlElement) -> Option<String> {
+pub(crate) fn focused_card(root: &HtmlElement) -> Option<String> {
     // The focus as this playground's root (a shadow root or the document) sees it.
     let scope = root.get_root_node();
     let active = js_sys::Reflect::get(&scope, &"activeElement".into()).ok()?.dyn_into::<Element>().ok()?;
@@ -65,7 +65,7 @@ pub fn focused_card(root: &HtmlElement) -> Option<String> {
 }
 
 /// Give the focus back to a card after the figure was drawn anew.
-pub fn focus_card(root: &HtmlElement, index: &str) {
+pub(crate) fn focus_card(root: &HtmlElement, index: &str) {
     let selector = format!(r#".alp-figure [data-message-index="{index}"]"#);
     let Some(card) = root.query_selector(&selector).ok().flatten() else { return };
     focus_still(&card);
@@ -74,7 +74,7 @@ pub fn focus_card(root: &HtmlElement, index: &str) {
 /// Move the focus without letting the browser scroll the page to it (a
 /// learner's place on the page is theirs); an element below the window's
 /// edge is then brought up just far enough to be seen.
-pub fn focus_still(el: &Element) {
+pub(crate) fn focus_still(el: &Element) {
     // SVG elements have focus() too; call it without a web-sys binding.
     let options = js_sys::Object::new();
     let _ = js_sys::Reflect::set(&options, &"preventScroll".into(), &true.into());
@@ -94,7 +94,7 @@ pub fn focus_still(el: &Element) {
 
 /// Keep the current row visible inside the code panel only (the page
 /// itself does not jump).
-pub fn scroll_into_code(row: &Element, code: Option<Element>) {
+pub(crate) fn scroll_into_code(row: &Element, code: Option<Element>) {
     let (Some(code), Ok(row)) = (code, row.clone().dyn_into::<HtmlElement>()) else { return };
     let Ok(code) = code.dyn_into::<HtmlElement>() else { return };
     let top = row.offset_top();
@@ -121,7 +121,7 @@ pub fn scroll_into_code(row: &Element, code: Option<Element>) {
 /// And the stage under the code (a phone) comes up with its line: when the
 /// line is on screen and its stage's end is below the window, the page
 /// moves up just enough, never taking the line under the bar.
-pub fn clear_of_bar(row: &Element, stage: Option<Element>, bar: Option<Element>, moved: bool) {
+pub(crate) fn clear_of_bar(row: &Element, stage: Option<Element>, bar: Option<Element>, moved: bool) {
     let (Some(bar), Some(window)) = (bar, web_sys::window()) else { return };
     let (r, b) = (row.get_bounding_client_rect(), bar.get_bounding_client_rect());
     let stuck = b.top() <= 1.0;
@@ -150,7 +150,7 @@ pub fn clear_of_bar(row: &Element, stage: Option<Element>, bar: Option<Element>,
 /// A roving Tab stop among the line numbers: `key` (↑ ↓ Home End) moves
 /// the focus from `from` to another line number of the listing, which
 /// becomes the one Tab stop. Whether the key was one of these.
-pub fn rove(root: &Element, from: &Element, key: &str) -> bool {
+pub(crate) fn rove(root: &Element, from: &Element, key: &str) -> bool {
     let all = all(root, ".alp-code .alp-bp");
     let Some(i) = all.iter().position(|b| b == from) else { return false };
     let to = match key {
@@ -176,7 +176,7 @@ pub fn rove(root: &Element, from: &Element, key: &str) -> bool {
 }
 
 /// Bring the newest changed card of the figure into its panel's view.
-pub fn scroll_to_change(figure: Option<Element>) {
+pub(crate) fn scroll_to_change(figure: Option<Element>) {
     let Some(figure) = figure else { return };
     let Some(changed) = all(&figure, ".alp-changed").pop() else { return };
     let (card, panel) = (changed.get_bounding_client_rect(), figure.get_bounding_client_rect());
@@ -206,7 +206,7 @@ pub fn scroll_to_change(figure: Option<Element>) {
 /// setup panel stays open only in a wide element on a wide screen, never
 /// when compact. (A column under 760px stacks the panels and lowers them:
 /// element.css's container query.)
-pub fn fit_width(root: &HtmlElement, compact: bool, width: f64) {
+pub(crate) fn fit_width(root: &HtmlElement, compact: bool, width: f64) {
     let screen = web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|w| w.as_f64());
     let wide = screen.is_none_or(|w| w >= 900.0) && width >= 900.0 && !compact;
     if let (false, Ok(Some(setup))) = (wide, root.query_selector(".alp-setup")) {
@@ -216,7 +216,7 @@ pub fn fit_width(root: &HtmlElement, compact: bool, width: f64) {
 
 /// Mark exactly one listing row as the line about to run (`aria-current`):
 /// unmark `old` and any stale mark, and return the row now marked.
-pub fn mark_row(
+pub(crate) fn mark_row(
     root: &HtmlElement,
     old: Option<Element>,
     current: Option<(Function, u32)>,
@@ -236,7 +236,7 @@ pub fn mark_row(
 
 /// Say in the console, once each, the notices and the broken scenario files
 /// (`src=`) the page has not said yet: for the author, who reads it.
-pub fn warn_in_console(session: &Session, warned: &mut usize, warned_files: &mut usize) {
+pub(crate) fn warn_in_console(session: &Session, warned: &mut usize, warned_files: &mut usize) {
     // Each notice is also said once in the console, for the author.
     for notice in session.notices().iter().skip(*warned) {
         let text = format!("agent-loop-playground: {}", notice.text(session.lang()));

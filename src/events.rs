@@ -17,17 +17,17 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, Event, HtmlInputElement, HtmlSelectElement, KeyboardEvent};
 
 /// A DOM listener owned by the handle (removed when it is freed).
-pub type Listener = (&'static str, Closure<dyn FnMut(Event)>);
+pub(crate) type Listener = (&'static str, Closure<dyn FnMut(Event)>);
 
 /// A DOM event handler: changes the session; true when the host page
 /// should hear about it.
 type Handler = fn(&mut Page, &Event) -> bool;
 
 /// Where the learner is (JSON text), kept beside the page (see `Playground::last_place`).
-pub type Place = Rc<RefCell<String>>;
+pub(crate) type Place = Rc<RefCell<String>>;
 
 /// Keep where the learner is now.
-pub fn remember(place: &Place, p: &Page) {
+pub(crate) fn remember(place: &Place, p: &Page) {
     let s = &p.session;
     let r = s.replay();
     let breakpoints: Vec<String> =
@@ -44,7 +44,7 @@ pub fn remember(place: &Place, p: &Page) {
 
 /// Markup the page refused during a draw no caller hears of (a click, a
 /// resize): said once in the console.
-pub fn say_failure(p: &mut Page) {
+pub(crate) fn say_failure(p: &mut Page) {
     if let Some(why) = p.failure.take() {
         let text = format!("agent-loop-playground: the page refused the playground's markup: {why}");
         web_sys::console::error_1(&JsValue::from_str(&text));
@@ -52,7 +52,7 @@ pub fn say_failure(p: &mut Page) {
 }
 
 /// Listen for clicks, changes, slider input and keys on the root.
-pub fn listen(page: &Rc<RefCell<Page>>, place: &Place) -> Vec<Listener> {
+pub(crate) fn listen(page: &Rc<RefCell<Page>>, place: &Place) -> Vec<Listener> {
     let root = page.borrow().root.clone();
     let handlers: [(&'static str, Handler); 4] =
         [("click", on_click), ("change", on_change), ("input", on_input), ("keydown", on_key)];
@@ -82,7 +82,7 @@ pub fn listen(page: &Rc<RefCell<Page>>, place: &Place) -> Vec<Listener> {
 
 /// Remove the listeners and empty the root (also when an error in the
 /// page left it borrowed: nothing here needs the page).
-pub fn unlisten(root: &web_sys::HtmlElement, listeners: &[Listener]) {
+pub(crate) fn unlisten(root: &web_sys::HtmlElement, listeners: &[Listener]) {
     for (name, closure) in listeners {
         let _ = root.remove_event_listener_with_callback(name, closure.as_ref().unchecked_ref());
     }
@@ -98,7 +98,7 @@ const MAX_CHAINED_EVENTS: u32 = 10_000;
 /// A handler of this event may move the playground again: that move is
 /// drawn at once, and its event is sent after this one returns — a loop
 /// here, never a recursion through the handler.
-pub fn send_step(page: &Rc<RefCell<Page>>) {
+pub(crate) fn send_step(page: &Rc<RefCell<Page>>) {
     {
         let Ok(mut p) = page.try_borrow_mut() else { return };
         if p.dispatching {
@@ -139,7 +139,7 @@ pub fn send_step(page: &Rc<RefCell<Page>>) {
 }
 
 /// Tell the host page about each answer given (`playground-answer`).
-pub fn send_answers(root: &web_sys::HtmlElement, answers: Vec<serde_json::Value>) {
+pub(crate) fn send_answers(root: &web_sys::HtmlElement, answers: Vec<serde_json::Value>) {
     for detail in answers {
         let init = web_sys::CustomEventInit::new();
         init.set_detail(&from_json(&detail));
@@ -209,7 +209,7 @@ fn on_click(p: &mut Page, e: &Event) -> bool {
         if let Err(why) = p.session.set_lang(lang) {
             // A language whose table is in a pack not fetched yet: the
             // element fetches it and switches (element.js).
-            if let Some(pack) = agent_loop_core::pack::named_in(&why) {
+            if let Some(pack) = why.pack() {
                 ask_for_pack(&p.root, pack, serde_json::json!({ "lang": lang.code() }));
             }
             return false;
@@ -265,7 +265,7 @@ fn on_change(p: &mut Page, e: &Event) -> bool {
             Err(why) => {
                 // A program whose texts are in a pack not fetched yet: the
                 // element fetches it and loads the scenario (element.js).
-                if let Some(pack) = agent_loop_core::pack::named_in(&why) {
+                if let Some(pack) = why.pack() {
                     ask_for_pack(&p.root, pack, serde_json::json!({ "scenario": id }));
                 }
                 false

@@ -10,7 +10,7 @@ use crate::render::Page;
 use agent_loop_core::debugger::Command;
 use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson;
-use agent_loop_core::pack;
+use agent_loop_core::pack::{self, Refusal};
 use agent_loop_core::protocol::{Model, Process};
 use agent_loop_core::scenario::{Phrase, Problem, Scenario};
 use agent_loop_core::session::notice;
@@ -78,7 +78,7 @@ fn js_err(message: impl std::fmt::Display) -> JsError {
 /// element.js fetches `data/<pack>.json`, hands it to `Playground.addPack`
 /// and makes the call again.
 fn pack_needed(pack: &str) -> JsValue {
-    let error = js_sys::Error::new(&pack::needed(pack));
+    let error = js_sys::Error::new(&pack::needed(pack).to_string());
     error.set_name("PackNeeded");
     let _ = Reflect::set(&error, &JsValue::from_str("pack"), &JsValue::from_str(pack));
     error.into()
@@ -122,11 +122,10 @@ impl Playground {
             step: opt_str(&options, "step"),
             restarted: opt_str(&options, "restarted"),
         };
-        let session =
-            Session::new(Box::new(JsDoubles { factory }), &wanted).map_err(|e| match pack::named_in(&e) {
-                Some(name) => pack_needed(name),
-                None => js_err(e).into(),
-            })?;
+        let session = Session::new(Box::new(JsDoubles { factory }), &wanted).map_err(|e| match e.pack() {
+            Some(name) => pack_needed(name),
+            None => js_err(e).into(),
+        })?;
         let compact = !opt_str(&options, "compact").is_empty();
         let width = Reflect::get(&options, &JsValue::from_str("width")).ok().and_then(|w| w.as_f64());
         let page = Page::new(root.clone(), session, compact, width.unwrap_or(0.0));
@@ -386,16 +385,15 @@ impl Playground {
     fn apply(&self, change: impl FnOnce(&mut Session)) -> Result<(), JsError> {
         self.update(|s| {
             change(s);
-            Ok(())
+            Ok::<(), Refusal>(())
         })
     }
 
     /// [`Playground::update`], a refusal that names a pack thrown as
     /// `PackNeeded` (see [`pack_needed`]).
-    fn update_packed(&self, change: impl FnOnce(&mut Session) -> Result<(), String>) -> Result<(), JsValue> {
+    fn update_packed(&self, change: impl FnOnce(&mut Session) -> Result<(), Refusal>) -> Result<(), JsValue> {
         let mut pack = None;
-        let result =
-            self.update(|s| change(s).inspect_err(|why| pack = pack::named_in(why).map(str::to_string)));
+        let result = self.update(|s| change(s).inspect_err(|why| pack = why.pack().map(str::to_string)));
         match pack {
             Some(name) => Err(pack_needed(&name)),
             None => result.map_err(Into::into),
@@ -404,7 +402,10 @@ impl Playground {
 
     /// Change the session, draw, then send the step event (if the step
     /// moved) once the page is no longer borrowed.
-    fn update(&self, change: impl FnOnce(&mut Session) -> Result<(), String>) -> Result<(), JsError> {
+    fn update<E: std::fmt::Display>(
+        &self,
+        change: impl FnOnce(&mut Session) -> Result<(), E>,
+    ) -> Result<(), JsError> {
         let mut page = self.page.try_borrow_mut().map_err(|_| busy())?;
         // A refused change may still have changed something (a broken
         // scenario is listed with its problems): draw either way.

@@ -20,7 +20,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement};
 
 /// The DOM of one playground and the session it shows.
-pub struct Page {
+pub(crate) struct Page {
     pub root: HtmlElement,
     pub session: Session,
     /// What each panel shows now (selector → markup).
@@ -64,7 +64,7 @@ impl Page {
     /// `width`: the element's width in CSS pixels (0: unknown), from which
     /// the figure's layout is guessed without forcing a layout of the new
     /// markup; the element's resize observer corrects a wrong guess.
-    pub fn new(root: HtmlElement, session: Session, compact: bool, width: f64) -> Page {
+    pub(crate) fn new(root: HtmlElement, session: Session, compact: bool, width: f64) -> Page {
         let _ = root.class_list().add_2("alp", if compact { "alp-compact" } else { "alp" });
         let failure = builtins::set_html(&root, &view::shell(session.presentation().heading_level)).err();
         if width > 0.0 {
@@ -99,7 +99,7 @@ impl Page {
 
     /// The element is now `width` CSS pixels wide: lay the figure out again
     /// if it crossed between wide and narrow. Returns whether it did.
-    pub fn relayout(&mut self, width: f64) -> bool {
+    pub(crate) fn relayout(&mut self, width: f64) -> bool {
         if let Some(compact) = self.unfitted.filter(|_| width > 0.0) {
             dom::fit_width(&self.root, compact, width);
             self.unfitted = None;
@@ -116,13 +116,13 @@ impl Page {
     }
 
     /// Draw the picker and the problems a run of `addScenario` calls left.
-    pub fn flush(&mut self) {
+    pub(crate) fn flush(&mut self) {
         self.defer_catalogue = false;
         self.draw();
     }
 
     /// Draw what changed in the session since the last draw.
-    pub fn draw(&mut self) {
+    pub(crate) fn draw(&mut self) {
         let mut changes = self.session.take_changes();
         let catalogue = changes.catalogue || self.catalogue_pending;
         self.catalogue_pending = catalogue && self.defer_catalogue;

@@ -18,10 +18,10 @@ fn a_language_not_arrived_is_refused_until_its_pack_comes_and_keeps_what_came_be
     // Shown in it: refused, naming the pack, both at the start and later.
     let opts = |lang: &str| Options { scenario: "report".into(), lang: lang.into(), ..Options::default() };
     let refused = Session::new(Box::new(FixtureDoubles), &opts("qq")).err().unwrap();
-    assert_eq!(pack::named_in(&refused), Some("qq_pack"));
+    assert_eq!(refused, pack::Refusal::PackNeeded("qq_pack".into()));
     let mut s = Session::new(Box::new(FixtureDoubles), &opts("zh")).unwrap();
     let _ = s.take_changes();
-    assert_eq!(pack::named_in(&s.set_lang(qq).unwrap_err()), Some("qq_pack"));
+    assert_eq!(s.set_lang(qq).unwrap_err().pack(), Some("qq_pack"));
     assert_eq!((s.lang().code(), s.take_changes().lang), ("zh", false), "nothing changed");
     // A program's pack that comes first brings its captions in it too; the
     // table that comes after keeps them.

@@ -113,7 +113,7 @@ fn replacing_a_scenario_keeps_it_on_screen_and_rerecords_it() {
         1
     );
     let broken = s.add_file(agent_loop_core::session::ADDED, Scenario::from_value(json!({"id": 3})), None);
-    assert!(broken.unwrap_err().contains("(added scenario): id: must be a string"));
+    assert!(broken.unwrap_err().to_string().contains("(added scenario): id: must be a string"));
     assert_eq!(s.scenario().unwrap().id, "report");
 }
 

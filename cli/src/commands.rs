@@ -31,6 +31,7 @@ pub const MAX_FIXTURE_BYTES: u64 = 16 * 1024 * 1024;
 pub enum Kind {
     /// A regular file of this many bytes.
     File(u64),
+    /// A directory (its scenario files are read).
     Dir,
     /// A FIFO, a device, a socket.
     Other,
@@ -38,6 +39,7 @@ pub enum Kind {
 
 /// How a write to standard output went.
 pub enum Written {
+    /// Every byte was written.
     Ok,
     /// The reader went away (`| head`).
     Closed,

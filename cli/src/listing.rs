@@ -22,8 +22,11 @@ pub const REPLAY: &str = include_str!("replay.py");
 /// What one CPython run of the harness gave: whether it exited 0, its
 /// standard output and standard error.
 pub struct PyRun {
+    /// Whether python3 exited 0.
     pub success: bool,
+    /// What it printed on standard output (the harness's JSON lines).
     pub stdout: Vec<u8>,
+    /// What it printed on standard error (a traceback, said to the author).
     pub stderr: String,
 }
 
@@ -36,7 +39,9 @@ pub type Python<'a> = &'a mut dyn FnMut([&str; 3], &str) -> Result<PyRun, String
 /// and what CPython said (none: not run).
 #[derive(Debug, Default)]
 pub struct Report {
+    /// Why the listing cannot be used (each fails the check).
     pub problems: Vec<String>,
+    /// What the author may want to know (the check still passes).
     pub remarks: Vec<String>,
     /// `Ok(n)`: n scenario runs agreed; `Err(why)`: where it departed.
     pub cpython: Option<Result<usize, String>>,

@@ -174,18 +174,55 @@ pub fn file(name: &str, texts: Vec<(String, String)>, captions: Value) -> String
     Value::Object(pack).to_string()
 }
 
-/// What the session says when a scenario's program is not here yet: the
-/// page reads the pack's name back with [`named_in`] and fetches it.
-pub fn needed(pack: &str) -> String {
-    format!("{NEEDS}{pack}")
+/// Why the session refused a change, as data: a pack that has not arrived
+/// (the page fetches it and asks again) or a sentence to say as it is. It
+/// crosses the wasm boundary typed (the handle throws `PackNeeded` with the
+/// pack's name), never as a message to read back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// The program's or the language's pack of this name
+    /// (`www/data/<name>.json`) is needed first.
+    PackNeeded(String),
+    /// Anything else, in the words it is said in.
+    Said(String),
 }
 
-/// The pack a refusal from [`needed`] asks for.
-pub fn named_in(message: &str) -> Option<&str> {
-    message.strip_prefix(NEEDS)
+impl Refusal {
+    /// The pack this refusal asks for, if that is what it is.
+    pub fn pack(&self) -> Option<&str> {
+        match self {
+            Refusal::PackNeeded(pack) => Some(pack),
+            Refusal::Said(_) => None,
+        }
+    }
 }
 
-const NEEDS: &str = "the program's texts have not arrived yet: pack ";
+impl From<String> for Refusal {
+    fn from(said: String) -> Refusal {
+        Refusal::Said(said)
+    }
+}
+
+impl From<&str> for Refusal {
+    fn from(said: &str) -> Refusal {
+        Refusal::Said(said.to_string())
+    }
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::PackNeeded(pack) => write!(f, "the program's texts have not arrived yet: pack {pack}"),
+            Refusal::Said(said) => f.write_str(said),
+        }
+    }
+}
+
+/// What the session says when a scenario's program (or a language) is not
+/// here yet: the page fetches the pack [`Refusal::pack`] names.
+pub fn needed(pack: &str) -> Refusal {
+    Refusal::PackNeeded(pack.to_string())
+}
 
 /// A value worked out once from the texts, and again after a pack has
 /// arrived (the one before stays valid for whoever holds it).
@@ -264,7 +301,7 @@ mod tests {
 
     #[test]
     fn a_refusal_names_its_pack() {
-        assert_eq!(named_in(&needed("lesson_two")), Some("lesson_two"));
-        assert_eq!(named_in("unknown scenario \"x\""), None);
+        assert_eq!(needed("lesson_two").pack(), Some("lesson_two"));
+        assert_eq!(Refusal::from("unknown scenario \"x\"").pack(), None);
     }
 }

@@ -20,7 +20,9 @@ pub struct Layout {
 }
 
 impl Layout {
+    /// A figure box 520 px wide or more.
     pub const WIDE: Layout = Layout { w: 520.0, card_x: 40.0, card_w: 460.0 };
+    /// A narrow figure box (a phone).
     pub const NARROW: Layout = Layout { w: 340.0, card_x: 24.0, card_w: 310.0 };
     /// The layout for a figure box `width` CSS pixels wide.
     pub fn for_width(width: f64) -> Layout {
@@ -61,14 +63,19 @@ pub(super) const KEEP_TAIL: usize = 10;
 
 /// Everything the figure needs about the current moment.
 pub struct Moment<'a> {
+    /// The run the figure is drawn from.
     pub trace: &'a Trace,
+    /// The step shown (an index into the trace's steps).
     pub position: usize,
     /// Record length at the previously shown step (to mark what changed).
     pub previous_len: usize,
+    /// The reader's language.
     pub lang: Lang,
+    /// Whether the learner has started the run (before: the first view).
     pub started: bool,
     /// The card whose full text is open, if any.
     pub opened: Option<usize>,
+    /// The widths the figure is drawn at.
     pub layout: Layout,
     /// The part of the figure the caption's stage is about: drawn marked.
     pub part: Part,

@@ -32,7 +32,7 @@ impl Row {
 
 /// A card shows at most this many blocks of its message, then how many
 /// more there are (the opened card lists up to `text::CARD` of them).
-pub const BLOCKS_SHOWN: usize = 12;
+pub(super) const BLOCKS_SHOWN: usize = 12;
 
 pub(super) fn rows_of(message: &Value, lang: Lang) -> Vec<Row> {
     match &message["content"] {

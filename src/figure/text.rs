@@ -60,4 +60,4 @@ pub fn card_text(t: &Trace, opened: Option<usize>, record_len: usize, lang: Lang
 
 /// An opened card shows at most this many items of a list and characters
 /// of a string, by the locals' preview rule (the rest counted).
-pub const CARD: Bounds = Bounds { chars: 20_000, items: 500, depth: PREVIEW_DEPTH };
+pub(super) const CARD: Bounds = Bounds { chars: 20_000, items: 500, depth: PREVIEW_DEPTH };

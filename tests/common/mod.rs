@@ -6,19 +6,19 @@ use agent_loop_core::scenario::{load_shipped, Scenario};
 use serde_json::Value;
 
 /// Every shipped scenario that parses.
-pub fn shipped() -> Vec<Scenario> {
+pub(crate) fn shipped() -> Vec<Scenario> {
     load_shipped().into_iter().filter_map(|(_, s)| s.ok()).collect()
 }
 
 /// Both languages, English first.
-pub fn langs() -> [Lang; 2] {
+pub(crate) fn langs() -> [Lang; 2] {
     [Lang::parse("en").unwrap(), Lang::parse("zh").unwrap()]
 }
 
 /// Checks that every message carrying tool_result blocks is a `user`
 /// message answering exactly the tool_use ids of the message before it, in
 /// order. Returns the first violation.
-pub fn pairing_problem(record: &[Value]) -> Option<String> {
+pub(crate) fn pairing_problem(record: &[Value]) -> Option<String> {
     for (i, message) in record.iter().enumerate() {
         let Some(blocks) = message["content"].as_array() else { continue };
         let answered: Vec<&Value> =
@@ -42,7 +42,7 @@ pub fn pairing_problem(record: &[Value]) -> Option<String> {
 
 /// The JS fixture doubles (www/doubles.js), for browser tests.
 #[cfg(target_arch = "wasm32")]
-pub mod web {
+pub(crate) mod web {
     use wasm_bindgen::prelude::wasm_bindgen;
 
     #[wasm_bindgen(module = "/www/doubles.js")]
@@ -52,7 +52,7 @@ pub mod web {
     }
 
     /// `fixtureDoubles` as a JS function.
-    pub fn fixture_doubles() -> js_sys::Function {
+    pub(crate) fn fixture_doubles() -> js_sys::Function {
         FIXTURE_DOUBLES.with(Clone::clone)
     }
 }

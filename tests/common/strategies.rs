@@ -12,7 +12,7 @@ use agent_loop_core::trace::Event;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
-pub fn any_json() -> impl Strategy<Value = Value> {
+pub(crate) fn any_json() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
@@ -52,7 +52,7 @@ pub fn any_json() -> impl Strategy<Value = Value> {
 }
 
 /// A block a model might send: mostly well-formed, sometimes not.
-pub fn block() -> impl Strategy<Value = Value> {
+pub(crate) fn block() -> impl Strategy<Value = Value> {
     let id = prop_oneof![
         Just(json!("call_1")),
         Just(json!("call_2")),
@@ -69,7 +69,7 @@ pub fn block() -> impl Strategy<Value = Value> {
     ]
 }
 
-pub fn response() -> impl Strategy<Value = Value> {
+pub(crate) fn response() -> impl Strategy<Value = Value> {
     let reason = prop_oneof![
         4 => Just(json!("tool_use")),
         3 => Just(json!("end_turn")),
@@ -89,7 +89,7 @@ pub fn response() -> impl Strategy<Value = Value> {
     ]
 }
 
-pub fn outcome() -> impl Strategy<Value = Value> {
+pub(crate) fn outcome() -> impl Strategy<Value = Value> {
     prop_oneof![
         4 => (-2i64..3, ".{0,30}", ".{0,30}").prop_map(|(rc, o, e)| json!({"returncode": rc, "stdout": o, "stderr": e})),
         1 => Just(json!({"timeout": true})),
@@ -98,21 +98,21 @@ pub fn outcome() -> impl Strategy<Value = Value> {
 }
 
 /// 256 cases per property in the test command; `PROPTEST_CASES` for more.
-pub fn cases() -> u32 {
+pub(crate) fn cases() -> u32 {
     std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256)
 }
 
 // Valid scenarios: what a course author could plausibly write.
 
-pub const TOOL_BLOCK: &str = "tool_use";
+pub(crate) const TOOL_BLOCK: &str = "tool_use";
 
 /// A non-blank sentence.
-pub fn words() -> impl Strategy<Value = String> {
+pub(crate) fn words() -> impl Strategy<Value = String> {
     "[a-z]{1,8}( [a-z]{1,8}){0,3}"
 }
 
 /// A tool_use block; the id is filled in later, fresh across the script.
-pub fn tool_call() -> impl Strategy<Value = Value> {
+pub(crate) fn tool_call() -> impl Strategy<Value = Value> {
     prop_oneof![
         6 => Just(json!({"type": TOOL_BLOCK, "name": "run_main", "input": {}})),
         1 => Just(json!({"type": TOOL_BLOCK, "name": "read_file", "input": {}})),
@@ -121,7 +121,7 @@ pub fn tool_call() -> impl Strategy<Value = Value> {
 }
 
 /// One plausible model reply (ids not yet filled).
-pub fn plausible_reply() -> impl Strategy<Value = Value> {
+pub(crate) fn plausible_reply() -> impl Strategy<Value = Value> {
     let text = |t: String| json!({"type": "text", "text": t});
     prop_oneof![
         // The answer.
@@ -158,7 +158,7 @@ pub fn plausible_reply() -> impl Strategy<Value = Value> {
 }
 
 /// A reply script with fresh ids (`call_1`, `call_2`, … across the script).
-pub fn reply_script() -> impl Strategy<Value = Vec<Value>> {
+pub(crate) fn reply_script() -> impl Strategy<Value = Vec<Value>> {
     prop::collection::vec(plausible_reply(), 0..=7).prop_map(|mut replies| {
         let mut n = 0;
         for reply in &mut replies {
@@ -173,7 +173,7 @@ pub fn reply_script() -> impl Strategy<Value = Vec<Value>> {
     })
 }
 
-pub fn plausible_outcome() -> impl Strategy<Value = Value> {
+pub(crate) fn plausible_outcome() -> impl Strategy<Value = Value> {
     let stdout = prop_oneof![
         Just(String::new()),
         Just("ok\n".to_string()),
@@ -195,16 +195,16 @@ pub fn plausible_outcome() -> impl Strategy<Value = Value> {
 }
 
 /// The same outcome every run, or one per run (possibly too few).
-pub fn process_script() -> impl Strategy<Value = Value> {
+pub(crate) fn process_script() -> impl Strategy<Value = Value> {
     prop_oneof![plausible_outcome(), prop::collection::vec(plausible_outcome(), 0..5).prop_map(Value::Array)]
 }
 
-pub fn title() -> Value {
+pub(crate) fn title() -> Value {
     json!({"zh": "生成", "en": "generated"})
 }
 
 /// A valid run_loop fixture.
-pub fn valid_loop() -> impl Strategy<Value = Value> {
+pub(crate) fn valid_loop() -> impl Strategy<Value = Value> {
     (reply_script(), process_script(), 1i64..=6, prop::option::of(words()), prop::option::of(0.5f64..5.0))
         .prop_map(|(model, process, max_calls, question, timeout)| {
             let mut v = json!({"id": "gen-loop", "function": "run_loop", "title": title(),
@@ -220,7 +220,7 @@ pub fn valid_loop() -> impl Strategy<Value = Value> {
 }
 
 /// A valid fixture of any function, sometimes with a (shape-valid) expect.
-pub fn valid_scenario() -> impl Strategy<Value = Value> {
+pub(crate) fn valid_scenario() -> impl Strategy<Value = Value> {
     let main =
         (tool_call(), plausible_outcome(), prop::option::of(words())).prop_map(|(call, process, program)| {
             let mut call = call;
@@ -253,7 +253,7 @@ pub fn valid_scenario() -> impl Strategy<Value = Value> {
 
 /// The invariants of any run: a lesson status or an explicit error, a
 /// record that only grows, every step on a listing line, paired results.
-pub fn check_run(scenario: &Scenario) -> Result<(), TestCaseError> {
+pub(crate) fn check_run(scenario: &Scenario) -> Result<(), TestCaseError> {
     let (mut model, mut process) = scenario.doubles();
     let trace = record(scenario, &mut model, &mut process, 50_000);
     // Ends in a lesson status, or an explicit error.

@@ -9,20 +9,20 @@ use agent_loop_core::scenario::{Problem, Scenario};
 use serde_json::{json, Value};
 
 /// The samples made with the lesson's tool: each must replay exactly.
-pub const EXACT_SAMPLES: [&str; 4] = ["zero-division", "two-rounds", "parallel-calls", "extra-fields"];
+pub(crate) const EXACT_SAMPLES: [&str; 4] = ["zero-division", "two-rounds", "parallel-calls", "extra-fields"];
 
-pub fn sample(name: &str) -> String {
+pub(crate) fn sample(name: &str) -> String {
     let path = format!("{}/tests/import/{name}.json", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
-pub fn import_value(input: &Value) -> Result<Imported, Vec<Problem>> {
+pub(crate) fn import_value(input: &Value) -> Result<Imported, Vec<Problem>> {
     import(&input.to_string(), "imported", "conversation.json")
 }
 
 /// The messages a replay must give back: `messages`, then the response's
 /// assistant message.
-pub fn conversation(input: &Value) -> Vec<Value> {
+pub(crate) fn conversation(input: &Value) -> Vec<Value> {
     let mut messages = input["messages"].as_array().cloned().unwrap_or_default();
     let response = input.get("response").filter(|r| r["type"] != "error");
     if let Some(content) = response.map(|r| &r["content"]) {
@@ -33,37 +33,37 @@ pub fn conversation(input: &Value) -> Vec<Value> {
 
 /// The scenario read back from the printed text, exactly as `check` and
 /// `trace` read a file.
-pub fn checked(imported: &Imported) -> Scenario {
+pub(crate) fn checked(imported: &Imported) -> Scenario {
     let text = to_pretty_json(&imported.scenario);
     Scenario::parse(&text).unwrap_or_else(|p| panic!("check refuses the scenario: {p:?}\n{text}"))
 }
 
-pub fn replayed(imported: &Imported) -> Vec<Value> {
+pub(crate) fn replayed(imported: &Imported) -> Vec<Value> {
     record_scenario(&checked(imported)).record
 }
 
-pub fn warnings(imported: &Imported) -> Vec<String> {
+pub(crate) fn warnings(imported: &Imported) -> Vec<String> {
     imported.warnings.iter().map(Problem::to_string).collect()
 }
 
-pub fn refusals(input: &Value) -> Vec<String> {
+pub(crate) fn refusals(input: &Value) -> Vec<String> {
     match import_value(input) {
         Ok(imported) => panic!("imported, expected a refusal: {:#}", imported.scenario),
         Err(notes) => notes.iter().map(Problem::to_string).collect(),
     }
 }
 
-pub fn tool_use(id: &str) -> Value {
+pub(crate) fn tool_use(id: &str) -> Value {
     json!({"type": "tool_use", "id": id, "name": "run_main", "input": {}})
 }
 
-pub fn tool_result(id: &str, content: &str, is_error: bool) -> Value {
+pub(crate) fn tool_result(id: &str, content: &str, is_error: bool) -> Value {
     json!({"type": "tool_result", "tool_use_id": id, "content": content, "is_error": is_error})
 }
 
 /// question → run_main → a failing result → an answer: the smallest
 /// conversation, for the tests to vary.
-pub fn base() -> Value {
+pub(crate) fn base() -> Value {
     json!({"messages": [
         {"role": "user", "content": "Run main.py and only report the result."},
         {"role": "assistant", "content": [tool_use("toolu_1")]},

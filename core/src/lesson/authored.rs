@@ -56,17 +56,17 @@ fn written(id: u16) -> Option<&'static Written> {
 }
 
 /// The listing of `function` in an author's listing.
-pub fn listing(id: u16, function: Function) -> Option<&'static Listing> {
+pub(super) fn listing(id: u16, function: Function) -> Option<&'static Listing> {
     written(id)?.listings.iter().find(|(f, _)| *f == function).map(|(_, l)| l)
 }
 
 /// Every key of `function` with its line in an author's listing.
-pub fn key_lines(id: u16, function: Function) -> Option<&'static [(Key, u32)]> {
+pub(super) fn key_lines(id: u16, function: Function) -> Option<&'static [(Key, u32)]> {
     written(id)?.key_lines.iter().find(|(f, _)| *f == function).map(|(_, k)| k.as_slice())
 }
 
 /// The names `function` has in an author's listing.
-pub fn names(id: u16, function: Function) -> Option<&'static [String]> {
+pub(super) fn names(id: u16, function: Function) -> Option<&'static [String]> {
     written(id)?.names.iter().find(|(f, _)| *f == function).map(|(_, n)| n.as_slice())
 }
 

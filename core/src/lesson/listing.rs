@@ -213,7 +213,7 @@ pub fn listing(function: Function) -> &'static Listing {
 /// A value worked out once for every function of every program whose
 /// texts are here (a function without one gets the first one's: lesson
 /// one's, always here), again after a pack arrives.
-pub fn each<T: Send + Sync>(
+pub(super) fn each<T: Send + Sync>(
     cell: &'static Cache<Vec<(Function, T)>>,
     function: Function,
     make: fn(Function) -> T,
@@ -225,7 +225,7 @@ pub fn each<T: Send + Sync>(
 
 /// A list worked out once for every program whose texts are here (by its
 /// name; empty for one whose pack has not arrived).
-pub fn each_program<T: Send + Sync>(
+pub(super) fn each_program<T: Send + Sync>(
     cell: &'static Cache<Vec<(&'static str, Vec<T>)>>,
     program: &'static Program,
     make: fn(&'static Program) -> Vec<T>,

@@ -85,7 +85,7 @@ pub fn step_key(step: &Step) -> Key {
 }
 
 /// Every label of every program, program by program, in source order.
-pub fn labels() -> Vec<&'static str> {
+pub(super) fn labels() -> Vec<&'static str> {
     all_points().map(|p| p.key.1).collect()
 }
 

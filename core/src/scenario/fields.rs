@@ -69,7 +69,7 @@ pub fn is_id_char(c: char) -> bool {
 
 /// A text given as a string, or as `{"zh": …, "en": …}` (English when the
 /// language is missing); `None` for anything else.
-pub fn in_language(v: &Value, code: &str) -> Option<String> {
+pub(super) fn in_language(v: &Value, code: &str) -> Option<String> {
     match v {
         Value::String(s) => Some(s.clone()),
         Value::Object(map) => {
@@ -84,27 +84,27 @@ pub fn in_language(v: &Value, code: &str) -> Option<String> {
 /// The one field reader: each field of an object read once, with its
 /// default when it is absent, and every problem kept by field (the object
 /// is read to the end, so all of them are said at once).
-pub struct Fields<'a> {
+pub(super) struct Fields<'a> {
     pub obj: &'a Map<String, Value>,
     pub problems: Vec<Problem>,
 }
 
 impl<'a> Fields<'a> {
-    pub fn new(obj: &'a Map<String, Value>) -> Fields<'a> {
+    pub(super) fn new(obj: &'a Map<String, Value>) -> Fields<'a> {
         Fields { obj, problems: Vec::new() }
     }
 
-    pub fn get(&self, key: &str) -> Option<&'a Value> {
+    pub(super) fn get(&self, key: &str) -> Option<&'a Value> {
         self.obj.get(key)
     }
 
     /// Say a problem of a field.
-    pub fn problem(&mut self, field: &str, say: Phrase) {
+    pub(super) fn problem(&mut self, field: &str, say: Phrase) {
         self.problems.push(Problem::new(field, say));
     }
 
     /// Every key must be one of `known`.
-    pub fn only(&mut self, known: &[&str]) {
+    pub(super) fn only(&mut self, known: &[&str]) {
         for key in self.obj.keys() {
             if !known.contains(&key.as_str()) {
                 self.problem(key, unknown_field(known));
@@ -114,7 +114,12 @@ impl<'a> Fields<'a> {
 
     /// A field read by `read` (which says what is wrong with it), or
     /// `default` when absent or wrong.
-    pub fn or<T>(&mut self, key: &str, default: T, read: impl FnOnce(&'a Value) -> Result<T, Phrase>) -> T {
+    pub(super) fn or<T>(
+        &mut self,
+        key: &str,
+        default: T,
+        read: impl FnOnce(&'a Value) -> Result<T, Phrase>,
+    ) -> T {
         match self.obj.get(key).map(read) {
             None => default,
             Some(Ok(value)) => value,
@@ -126,7 +131,7 @@ impl<'a> Fields<'a> {
     }
 
     /// A string field, or `default`.
-    pub fn string(&mut self, key: &str, default: &str) -> String {
+    pub(super) fn string(&mut self, key: &str, default: &str) -> String {
         self.or(key, default.to_string(), |v| {
             v.as_str().map(str::to_string).ok_or(Phrase::word("check_string"))
         })
@@ -139,7 +144,7 @@ pub fn unknown_field(known: &[&str]) -> Phrase {
 }
 
 /// `must be a label, e.g. "loop.ask"`.
-pub fn label_expected(example: &str) -> Phrase {
+pub(super) fn label_expected(example: &str) -> Phrase {
     Phrase::with("check_label", &[("example", example.to_string())])
 }
 

@@ -45,7 +45,7 @@ const KNOWN: [&str; 6] = ["at", "occurrence", "text", "choices", "answer", "expl
 
 /// Read the `questions` list; every problem is reported with its path
 /// (`questions[1].answer`).
-pub fn parse_questions(v: &Value, problem: &mut impl FnMut(&str, Phrase)) -> Vec<Question> {
+pub(super) fn parse_questions(v: &Value, problem: &mut impl FnMut(&str, Phrase)) -> Vec<Question> {
     let Some(list) = v.as_array() else {
         problem("questions", Phrase::word("check_questions"));
         return Vec::new();

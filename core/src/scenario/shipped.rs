@@ -63,6 +63,7 @@ pub fn texts_of(program: &Program) -> impl Iterator<Item = (&'static str, String
 /// The shipped fixtures whose text is in their program's pack (the page's
 /// module, core/build.rs): `(file, pack, id, function, title as JSON)`.
 /// Natively every text is compiled in and this is empty.
-pub fn in_packs() -> &'static [(&'static str, &'static str, &'static str, &'static str, &'static str)] {
+pub(super) fn in_packs() -> &'static [(&'static str, &'static str, &'static str, &'static str, &'static str)]
+{
     include!(concat!(env!("OUT_DIR"), "/waiting_fixtures.rs"))
 }

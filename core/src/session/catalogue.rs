@@ -4,6 +4,7 @@
 
 use super::notice::{unreadable_file, Notice, Unreadable};
 use super::scope::Scope;
+use crate::pack::Refusal;
 use crate::scenario::{load_shipped, Problem, Scenario};
 use crate::trace::Limits;
 
@@ -55,7 +56,7 @@ impl Catalogue {
         wanted: Option<&str>,
         only: Scope,
         limits: Limits,
-    ) -> Result<Opened, String> {
+    ) -> Result<Opened, Refusal> {
         let mut entries = shipped_entries();
         let mut unreadable = Vec::new();
         for (file, text) in files {
@@ -128,7 +129,7 @@ impl Catalogue {
 
     /// Put the valid scenario with this id on screen (refused while its
     /// program's pack has not arrived).
-    pub fn select(&mut self, id: &str) -> Result<(), String> {
+    pub fn select(&mut self, id: &str) -> Result<(), Refusal> {
         if let Some(pack) = self.missing_pack(Some(id)) {
             return Err(crate::pack::needed(pack));
         }
@@ -165,7 +166,7 @@ impl Catalogue {
         parsed: Result<Scenario, Vec<Problem>>,
         text: Option<&str>,
         limits: Limits,
-    ) -> (Result<String, String>, bool) {
+    ) -> (Result<String, Refusal>, bool) {
         // (its checks read the program's texts: the page fetches them first)
         if let Some(pack) = parsed.as_ref().ok().and_then(pack_of) {
             return (Err(crate::pack::needed(pack)), false);
@@ -174,7 +175,7 @@ impl Catalogue {
         let outcome = match &entry.parsed {
             Ok(scenario) => Ok(scenario.id.clone()),
             Err(problems) => {
-                Err(problems.iter().map(|p| format!("{file}: {p}")).collect::<Vec<_>>().join("\n"))
+                Err(problems.iter().map(|p| format!("{file}: {p}")).collect::<Vec<_>>().join("\n").into())
             }
         };
         let (replaced, stale) = add_entry(&mut self.entries, entry);

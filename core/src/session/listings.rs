@@ -7,6 +7,7 @@ use super::notice::{unreadable_file, Notice};
 use super::options::ListingFile;
 use crate::i18n::Lang;
 use crate::lesson::{self, Finding};
+use crate::pack::Refusal;
 use crate::vocab::Code;
 
 /// The author's listings that passed, by language (none: any), and what
@@ -15,7 +16,7 @@ use crate::vocab::Code;
 /// whose texts have not arrived is checked once they have: refused with
 /// `crate::pack::needed` until then.
 pub type Opened = (Vec<(Option<Lang>, Code)>, Vec<Notice>);
-pub fn open(files: &[ListingFile], lang: Lang) -> Result<Opened, String> {
+pub fn open(files: &[ListingFile], lang: Lang) -> Result<Opened, Refusal> {
     let program = |text: &str| lesson::listing_program(text);
     let waiting = files.iter().filter_map(|(_, _, text)| text.as_ref().ok()).map(|t| program(t));
     if let Some(pack) = waiting.filter(|p| !p.loaded()).find_map(|p| p.pack) {

@@ -18,6 +18,7 @@
 
 use crate::debugger::Command;
 use crate::i18n::Lang;
+use crate::pack::Refusal;
 use crate::programs;
 use crate::protocol::{Model, Process};
 use crate::scenario::json_lines::at_lines;
@@ -72,7 +73,7 @@ pub struct Session {
 impl Session {
     /// A session over the shipped scenarios. Unknown values in `options` become [`Notice`]s; the
     /// session still starts with its defaults (a language not arrived yet: `crate::pack::needed`).
-    pub fn new(doubles: Box<dyn Doubles>, options: &Options) -> Result<Session, String> {
+    pub fn new(doubles: Box<dyn Doubles>, options: &Options) -> Result<Session, Refusal> {
         let settings = Settings::read(options);
         settings.lang.waiting().map_or(Ok(()), |pack| Err(crate::pack::needed(pack)))?;
         let opened =
@@ -263,7 +264,7 @@ impl Session {
     /// Switch language. The question, the model's words and what the model reads are the learner's
     /// language too, so the run is recorded again (milliseconds); it has the same steps, so the
     /// position stays. A language whose table has not arrived is refused (`crate::pack::needed`).
-    pub fn set_lang(&mut self, lang: Lang) -> Result<(), String> {
+    pub fn set_lang(&mut self, lang: Lang) -> Result<(), Refusal> {
         lang.waiting().map_or(Ok(()), |pack| Err(crate::pack::needed(pack)))?;
         notice::forget_language(&mut self.notices, lang.name());
         if lang != self.lang {
@@ -314,7 +315,7 @@ impl Session {
     }
 
     /// Show the scenario with this id.
-    pub fn load(&mut self, id: &str) -> Result<(), String> {
+    pub fn load(&mut self, id: &str) -> Result<(), Refusal> {
         self.catalogue.select(id)?;
         self.changes.notices |= notice::forget_mismatch(&mut self.notices, id);
         self.new_scenario();
@@ -454,7 +455,7 @@ impl Session {
     /// problems name the file), from `text` where there is one (its
     /// warnings name their lines). One with the id of one already there
     /// replaces it; replacing the one on screen re-records it in place.
-    pub fn add_file(&mut self, file: &str, parsed: Parsed, text: Option<&str>) -> Result<String, String> {
+    pub fn add_file(&mut self, file: &str, parsed: Parsed, text: Option<&str>) -> Result<String, Refusal> {
         self.changes.catalogue = true;
         let (outcome, replaced) = self.catalogue.add(file, parsed, text, *self.limits());
         if replaced {
