@@ -1,14 +1,24 @@
 // Budgets that bound everything (issue 23 §1): huge callback values, huge
 // but legal scenario files, huge error texts, slow callbacks and a record
-// bigger than the memory budget. Each case prints its figures (the longest
-// main-thread task the browser reported, the slowest move after it) and
-// asserts bounds with room for a noisy machine; the goals (no task over
-// 200 ms, a move under 50 ms) are what the printed figures are read against.
+// bigger than the memory budget. What is asserted is work, never time (no
+// test depends on the machine's speed): what reaches the page is bounded (a
+// move writes a bounded number of nodes and characters into the element,
+// whatever the size of the input), what is refused is refused, the time
+// budget stops a recording after a bounded number of calls. The times (the
+// longest main-thread task the browser reported, the slowest move) are
+// figures: each case prints them, and `bench/run` collects them
+// (ALP_BUDGET_OUT) into docs/bench/results.json and the README's table,
+// where they are read against the goals (no task over 200 ms, a move under
+// 50 ms).
+import fs from "node:fs";
 import { test, expect, EL, open, placeOnHost } from "./helpers.mjs";
 
-/** Asserted bounds (ms): generous, so that only a real regression fails. */
-const TASK_BOUND = 1000;
-const MOVE_BOUND = 150;
+/** What one move may write into the element, whatever the input's size:
+ *  mutation records, and characters of the text it adds. (A move of the
+ *  lesson's own runs writes tens of records and a few KB; a move that drew
+ *  the whole of a 50,000-block record would write hundreds of thousands.) */
+const MOVE_RECORDS = 2_000;
+const MOVE_CHARS = 200_000;
 
 /** Starts collecting long tasks (PerformanceObserver "longtask", > 50 ms). */
 const watchTasks = (page) =>
@@ -18,38 +28,59 @@ const watchTasks = (page) =>
       for (const t of list.getEntries()) window.__longest = Math.max(window.__longest, t.duration);
     }).observe({ type: "longtask" });
   });
-/** The longest task since `watchTasks` (ms; 0 when none was over 50 ms). */
+/** The longest task since `watchTasks` (ms; 0 when none was over 50 ms),
+ *  read after two frames, when the browser has reported the tasks before. */
 async function longest(page) {
-  await page.waitForTimeout(150);
+  await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(ok, 0)))));
   return page.evaluate(() => Math.round(window.__longest));
 }
 
-/** The slowest of a series of moves (debug, steps, continue, back), ms;
- *  the run is left at its end, where the reader sees the most. */
+/** A series of moves (debug, steps, continue, back), each one's writes into
+ *  the element counted (a MutationObserver's records, and the characters of
+ *  the text and attributes they added) and timed (a figure only); the run is
+ *  left at its end, where the reader sees the most. */
 const moves = (page) =>
   page.$eval(EL, (e) => {
-    const times = [];
-    for (const name of ["reset", "debug", "step", "step", "step", "stepInto", "continue", "back", "back", "reset"]) {
+    const observer = new MutationObserver(() => {});
+    observer.observe(e.shadowRoot, { subtree: true, childList: true, characterData: true, attributes: true });
+    const chars = (records) => {
+      let n = 0;
+      for (const r of records) {
+        if (r.type === "characterData") n += r.target.data.length;
+        else if (r.type === "attributes") n += (r.target.getAttribute(r.attributeName) || "").length;
+        else for (const node of r.addedNodes) n += (node.textContent || "").length;
+      }
+      return n;
+    };
+    const out = { slowest: 0, records: 0, chars: 0 };
+    observer.takeRecords();
+    for (const name of ["reset", "debug", "step", "step", "step", "stepInto", "continue", "back", "back", "reset", "run"]) {
       const t = performance.now();
       e.command(name);
-      times.push(performance.now() - t);
+      out.slowest = Math.max(out.slowest, performance.now() - t);
+      const records = observer.takeRecords();
+      out.records = Math.max(out.records, records.length);
+      out.chars = Math.max(out.chars, chars(records));
     }
-    e.command("run");
-    return { slowest: Math.round(Math.max(...times)) };
+    observer.disconnect();
+    return { slowest: Math.round(out.slowest), records: out.records, chars: out.chars };
   });
 
+/** Prints a case's figures, and hands them to `bench/run` when it asks. */
 function report(name, figures) {
   console.log(`budget: ${name}: ${JSON.stringify(figures)}`);
+  const out = process.env.ALP_BUDGET_OUT;
+  if (out) fs.appendFileSync(out, JSON.stringify({ name, ...figures }) + "\n");
 }
 
 /** Moves after a big input: prints the figures (with the longest task since
- *  `watchTasks`) and asserts the bounds. */
-async function movesStayFast(page, name, figures) {
+ *  `watchTasks`) and asserts that every move's writes stay bounded. */
+async function movesStayBounded(page, name, figures) {
   const m = await moves(page);
   const task = await longest(page);
-  report(name, { ...figures, longestTask: task, slowestMove: m.slowest });
-  expect(task).toBeLessThan(TASK_BOUND);
-  expect(m.slowest).toBeLessThan(MOVE_BOUND);
+  report(name, { ...figures, longestTask: task, slowestMove: m.slowest, moveRecords: m.records, moveChars: m.chars });
+  expect(m.records, "mutation records of the busiest move").toBeLessThan(MOVE_RECORDS);
+  expect(m.chars, "characters the busiest move wrote").toBeLessThan(MOVE_CHARS);
 }
 
 /** The element's notice and the text of its figure (what the reader sees). */
@@ -73,7 +104,7 @@ test("a model that answers 100,000 tool_use blocks is refused at the boundary, f
     e.command("run");
     return { set: Math.round(set), state: e.state() };
   });
-  await movesStayFast(page, "1e5 tool_use blocks from el.model", { setter: r.set });
+  await movesStayBounded(page, "1e5 tool_use blocks from el.model", { setter: r.set });
   expect(r.state.finalStatus).toBe("model_error");
   // The caption names the error (TypeError, as the lesson's code prints it);
   // the steps before the return show the whole error in the locals.
@@ -101,13 +132,12 @@ test("a typed array or a million keys in a reply is refused before it is convert
   const task = await longest(page);
   report("Uint8Array(1e7) and 1e6 keys in a reply", { ...r, longestTask: task });
   // (building the million-key object is itself a long task of the test's own)
-  for (const k of ["typed", "keys"]) {
-    expect(r[k].status).toBe("model_error");
-    expect(r[k].setter).toBeLessThan(TASK_BOUND);
-  }
+  for (const k of ["typed", "keys"]) expect(r[k].status).toBe("model_error");
 });
 
 test("a slow model is stopped by the time budget after the call it is in", async ({ page }) => {
+  // Each call takes at least 500 ms of the clock, so a 2 s budget leaves
+  // room for at most five of them on any machine (fewer on a slow one).
   await open(page, "?scenario=report&lang=en");
   const r = await page.$eval(EL, (e) => {
     const base = e.state().scenario;
@@ -121,17 +151,20 @@ test("a slow model is stopped by the time budget after the call it is in", async
     });
     e.load(id);
     const t = performance.now();
+    let calls = 0;
     e.model = (request) => {
+      calls++;
       const until = performance.now() + 500;
       while (performance.now() < until);
       return { stop_reason: "tool_use", content: [{ type: "tool_use", id: "t" + request.messages.length, name: "run_main", input: {} }] };
     };
-    return { took: Math.round(performance.now() - t), status: e.state().finalStatus, base };
+    return { took: Math.round(performance.now() - t), calls, status: e.state().finalStatus, base };
   });
   report("500 ms per call, max_calls 100000, time-budget 2", r);
   expect(r.status).toBe("time_budget");
   // 2 s of budget and the call that was running when it ran out
-  expect(r.took).toBeLessThan(3200);
+  expect(r.calls).toBeGreaterThan(0);
+  expect(r.calls).toBeLessThanOrEqual(5);
 });
 
 test("an error text of 50 million characters is cut where it crosses, and moves stay fast", async ({ page }) => {
@@ -149,7 +182,7 @@ test("an error text of 50 million characters is cut where it crosses, and moves 
     e.command("back");
     return { run: Math.round(run), back: Math.round(performance.now() - t2), status: e.state().finalStatus };
   });
-  await movesStayFast(page, "process throwing a 5e7-character error", r);
+  await movesStayBounded(page, "process throwing a 5e7-character error", r);
   const text = await seen(page);
   expect(text.lower.length, "what is shown is capped").toBeLessThan(60_000);
 });
@@ -165,7 +198,7 @@ test("a model throwing a 20 MB message on ask_claude is cut where it crosses", a
     };
     return { setter: Math.round(performance.now() - t), status: e.state().finalStatus, fn: e.state().function };
   });
-  await movesStayFast(page, "ask_claude model throwing 20 MB", r);
+  await movesStayBounded(page, "ask_claude model throwing 20 MB", r);
 });
 
 test("replies bigger than the memory budget end the run memory_budget, never the tab", async ({ page, baseURL }) => {
@@ -243,7 +276,7 @@ for (const [file, id] of [["/big/uses.json", "uses"], ["/big/texts.json", "texts
     // (said in Chinese when English's table, data/en.json, came later still)
     problems.splice(0, problems.length, ...problems.filter((p) => !p.includes(`There is no scenario ${id}`) && !p.includes(`没有名为 ${id} 的场景`)));
     await watchTasks(page);
-    await movesStayFast(page, `src= ${file}`, { ready });
+    await movesStayBounded(page, `src= ${file}`, { ready });
     const text = await seen(page);
     expect(await page.$eval(EL, (e) => e.state().scenario)).toBe(id);
     expect(text.figure.length, "the figure shows a bounded part of the record").toBeLessThan(20_000);
@@ -268,12 +301,15 @@ test("a what-if edit with a 50 MB text is refused or shown without freezing the 
   const task = await longest(page);
   report("what-if with a 50 MB text", { ...r, longestTask: task });
   expect(r.error).toContain("too big");
-  expect(task).toBeLessThan(TASK_BOUND);
+  expect(r.whatIf, "the run on screen stays the lesson's").toBeFalsy();
 });
 
-test("2,000 addScenario calls stay linear", async ({ page }) => {
+test("2,000 addScenario calls draw the picker once", async ({ page }) => {
   await open(page, "?scenario=report&lang=en");
   const r = await page.$eval(EL, (e) => {
+    const select = e.shadowRoot.querySelector(".alp-select");
+    const observer = new MutationObserver(() => {});
+    observer.observe(select, { childList: true });
     const t = performance.now();
     for (let i = 0; i < 2000; i++) {
       e.addScenario({
@@ -287,16 +323,21 @@ test("2,000 addScenario calls stay linear", async ({ page }) => {
     // The picker is drawn once, in a microtask after the last call.
     return new Promise((done) =>
       queueMicrotask(() =>
-        done({ took: Math.round(performance.now() - t), options: e.shadowRoot.querySelectorAll(".alp-select option").length }),
+        done({
+          took: Math.round(performance.now() - t),
+          options: e.shadowRoot.querySelectorAll(".alp-select option").length,
+          draws: observer.takeRecords().length,
+        }),
       ),
     );
   });
   report("2,000 addScenario calls", r);
   expect(r.options).toBeGreaterThan(2000);
-  expect(r.took).toBeLessThan(4000);
+  // (one draw replaces the picker's options at once: one record)
+  expect(r.draws, "the picker's options were replaced once").toBe(1);
 });
 
-test("a link with 100,000 breakpoints opens soon", async ({ page }) => {
+test("a link with 100,000 breakpoints opens, with each breakpoint once", async ({ page }) => {
   const items = Array.from({ length: 100_000 }, (_, i) => `run_loop:${(i % 20) + 1}`).join(",");
   const t = Date.now();
   await open(page, `#scenario=report&lang=en&breakpoints=${items}`);
@@ -308,7 +349,10 @@ test("a link with 100,000 breakpoints opens soon", async ({ page }) => {
     return Math.round(at("alp:ready") - at("alp:construct"));
   });
   report("a link with 100,000 breakpoints", { took, construct_to_ready: own });
-  expect(own).toBeLessThan(TASK_BOUND);
-  expect(took).toBeLessThan(15_000);
+  // (20 distinct lines, each kept once: the element's work is in the
+  // breakpoints it keeps, not in the length of the link)
+  const kept = await page.$eval(EL, (e) => e.state().breakpoints.length);
+  expect(kept).toBeGreaterThan(0);
+  expect(kept).toBeLessThanOrEqual(20);
   expect(await page.$eval(EL, (e) => e.state().scenario)).toBe("report");
 });

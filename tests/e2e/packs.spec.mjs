@@ -151,7 +151,9 @@ test("a pick made while lesson two's pack loads wins over the one that waits for
   await pick(page, "core-weather");
   expect(await page.$eval(EL, (e) => e.shadowRoot.querySelector(".alp-root").getAttribute("aria-busy"))).toBe("true");
   await pick(page, "limit");
-  await page.waitForTimeout(1500);
+  // (until the held pack has arrived and been read: its resource entry, then the busy mark gone)
+  await page.waitForFunction((pack) => performance.getEntriesByType("resource").some((x) => x.name.endsWith(pack)), PACK);
+  await page.waitForFunction((el) => document.querySelector(el).shadowRoot.querySelector(".alp-root").getAttribute("aria-busy") === null, EL);
   const a = await page.$eval(EL, (e) => ({ scenario: e.state().scenario, busy: e.shadowRoot.querySelector(".alp-root").getAttribute("aria-busy") }));
   expect(a).toEqual({ scenario: "limit", busy: null });
   // el.load: the later call wins too, and the learner's steps stay.
