@@ -3,7 +3,7 @@
 // noisy, so budgets and goals are reported, never asserted.
 //
 // Also the comparison with Pyodide (bench/pyodide/: the project's own
-// core/src/runtime.py under sys.settrace on the report scenario, in the same
+// core/src/programs/lesson_one/runtime.py under sys.settrace on the report scenario, in the same
 // headless Chromium, served by the same local server), with cold loads of
 // both pages interleaved so machine noise hits both alike.
 import { chromium } from "playwright-core";
@@ -435,7 +435,7 @@ for (const [key, re] of [["steps", /steps\s+(\d+)/], ["record_ms", /record time\
 const lineEvents = (steps) => (steps || []).filter((s) => s[0] === "line");
 let cpython = null;
 try {
-  const out = execFileSync("python3", [path.join(root, "cli/src/replay.py"), path.join(root, "core/src/runtime.py"), setupEn, "run_loop"], { encoding: "utf8" });
+  const out = execFileSync("python3", [path.join(root, "cli/src/replay.py"), path.join(root, "core/src/programs/lesson_one/runtime.py"), setupEn, "run_loop"], { encoding: "utf8" });
   const version = execFileSync("python3", ["-c", "import sys; print(sys.version.split()[0])"], { encoding: "utf8" }).trim();
   cpython = { ...JSON.parse(out), version };
 } catch (error) {
@@ -476,7 +476,7 @@ const pyodideMedian = pyodideFirst.length ? median(pyodideFirst) : NaN;
 const comparison = comparing && pyodideFirst.length ? {
   pyodide_version: PYODIDE_VERSION,
   runs_each: RUNS,
-  method: "cold loads in a fresh browser context each, alternating playground / Pyodide; ours: navigation → first rendered snapshot; Pyodide: navigation → sys.settrace trace of core/src/runtime.py on the report scenario ready",
+  method: "cold loads in a fresh browser context each, alternating playground / Pyodide; ours: navigation → first rendered snapshot; Pyodide: navigation → sys.settrace trace of core/src/programs/lesson_one/runtime.py on the report scenario ready",
   first_snapshot_ms: {
     ours: { median: round(oursMedian), runs: firstRender.map((x) => round(x)) },
     pyodide: { median: round(pyodideMedian), runs: pyodideFirst.map((x) => round(x)) },
@@ -697,7 +697,7 @@ console.log(`  wasm memory growth     ${(recording.memoryGrowth / 1e6).toFixed(1
 if (!comparing) {
   console.log(`\nPyodide comparison skipped: pyodide ${PYODIDE_VERSION} is not in ${path.relative(root, pyodideDir)} (found ${pyodideFound ?? "nothing"}); run bench/pyodide/install`);
 } else if (comparison) {
-  console.log(`\nvs Pyodide ${PYODIDE_VERSION} (Python ${pyodide.python}; core/src/runtime.py under sys.settrace, report scenario; ${RUNS} cold loads each, interleaved)`);
+  console.log(`\nvs Pyodide ${PYODIDE_VERSION} (Python ${pyodide.python}; core/src/programs/lesson_one/runtime.py under sys.settrace, report scenario; ${RUNS} cold loads each, interleaved)`);
   console.log(`  time to first snapshot ours ${round(oursMedian, 1)} ms  pyodide ${round(pyodideMedian, 1)} ms  (runs: ours ${firstRender.map((x) => round(x, 0)).join(", ")}; pyodide ${pyodideFirst.map((x) => round(x, 0)).join(", ")})`);
   console.log(`  transfer, gzip         ours ${kb(ours.totalGzip)} in ${ours.requests} requests  pyodide ${kb(pyodide.totalGzip)} (${(pyodide.totalBytes / 1048576).toFixed(1)} MB raw) in ${pyodide.requests} requests`);
   printFiles(pyodide.files);

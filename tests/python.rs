@@ -1,6 +1,6 @@
 //! The lesson's Python runs the same steps as the Rust that is recorded:
 //! for every shipped scenario and every language the listing is written in
-//! (`core/src/runtime.py`, `runtime.zh.py`), the listing of that language
+//! (lesson one's `core/src/programs/lesson_one/runtime.py`, `runtime.zh.py`), the listing of that language
 //! followed by the setup the page shows for that scenario in that language
 //! (`run::setup_text`, exactly that text) runs under CPython
 //! (`sys.settrace`, via cli/src/replay.py); its line sequence equals

@@ -1,12 +1,12 @@
 // The Pyodide side of the comparison in bench/bench.mjs. Everything comes
 // from the bench's local server: Pyodide's own files (/compare/pyodide-dist/,
-// the npm package installed by bench/pyodide/install), core/src/runtime.py,
+// the npm package installed by bench/pyodide/install), core/src/programs/lesson_one/runtime.py,
 // cli/src/replay.py (the tracer, imported as is), driver.py next to this
 // file, and the report scenario's setup and entry in English.
 import { loadPyodide } from "../pyodide-dist/pyodide.mjs";
 
 const FILES = {
-  "/alp/core/src/runtime.py": "../core/src/runtime.py",
+  "/alp/core/src/programs/lesson_one/runtime.py": "../core/src/programs/lesson_one/runtime.py",
   "/alp/cli/src/replay.py": "../cli/src/replay.py",
   "/alp/bench/driver.py": "./driver.py",
   "/alp/fixtures/report.setup.py": "../fixture/report.setup.py",
@@ -29,7 +29,7 @@ try {
 import sys
 sys.path[:0] = ["/alp/bench", "/alp/cli/src"]
 import driver
-driver.run("/alp/core/src/runtime.py", "/alp/fixtures/report.setup.py", "run_loop")
+driver.run("/alp/core/src/programs/lesson_one/runtime.py", "/alp/fixtures/report.setup.py", "run_loop")
 `);
   window.__firstSnapshot = performance.now();
   window.__trace = JSON.parse(json);

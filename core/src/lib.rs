@@ -11,11 +11,10 @@
 //! - [`i18n`] — the language tables.
 //! - [`preview`] — the one preview rule and the one hash.
 //! - [`trace`] — snapshots and the recorder the teaching source reports to.
-//! - [`runtime`] — THE TEACHING SOURCE: `ask_claude`, `run_main`, `run_loop`.
-//! - [`programs`] — each teaching program as a value: functions, sources, stages, wiring.
+//! - [`programs`] — each teaching program as a value: its teaching source, functions, stages, wiring.
 //! - [`scenario`] — the fixture format, validation, Rust doubles.
 //! - [`run`] — wires doubles into an entry point and produces a [`run::Trace`].
-//! - [`lesson`] — listings cut from `runtime.rs`, stages, captions.
+//! - [`lesson`] — listings cut from a program's source, stages, captions.
 //! - [`debugger`] — breakpoints and stepping over a recorded trace.
 //! - [`predict`] — the questions of one run.
 //! - [`session`] — one playground's state.
@@ -35,7 +34,6 @@ pub mod preview;
 pub mod programs;
 pub mod protocol;
 pub mod run;
-pub mod runtime;
 pub mod scenario;
 pub mod session;
 pub mod step_view;

@@ -63,7 +63,7 @@ pub(super) fn in_flight(svg: &mut Svg, m: &Moment, locals: &Value) {
 /// The request being sent, and what came back once it did.
 pub(super) fn request_in_flight(svg: &mut Svg, m: &Moment, step: &Step, locals: &Value) {
     let lang = m.lang;
-    let max_tokens = agent_loop_core::runtime::MAX_TOKENS;
+    let max_tokens = lesson_one::runtime::MAX_TOKENS;
     let response = match (&locals["response"], &locals["return"]) {
         (Value::Object(r), _) | (_, Value::Object(r)) => {
             let reason = r.get("stop_reason").and_then(Value::as_str).unwrap_or("?").to_string();
@@ -150,7 +150,7 @@ pub(super) fn tool_values(svg: &mut Svg, m: &Moment, step: &Step, locals: &Value
     }
     // Where the output is capped, its length before → after.
     if matches!(step.label, "main.cap" | "main.placeholder" | "main.content") {
-        let limit = agent_loop_core::runtime::OUTPUT_LIMIT;
+        let limit = lesson_one::runtime::OUTPUT_LIMIT;
         let before = output_before_cap(m);
         if before > limit {
             let values =

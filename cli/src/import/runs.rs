@@ -3,7 +3,7 @@
 //! …`), and the outcome a fixture gives each.
 
 use agent_loop_core::i18n::{unfill, Lang};
-use agent_loop_core::runtime::OUTPUT_LIMIT;
+use agent_loop_core::programs::lesson_one::runtime::OUTPUT_LIMIT;
 use serde_json::{json, Value};
 
 /// The value of a sentence `run_main` wrote in any shipped language (a log

@@ -15,8 +15,8 @@ use serde_json::Value;
 
 /// The templates, by language (the first is the default).
 pub const TEMPLATES: [InLanguage; 2] = [
-    ("en", Text::built_in("lesson_one/entry.py", include_str!("../../entry.py"))),
-    ("zh", Text::built_in("lesson_one/entry.zh.py", include_str!("../../entry.zh.py"))),
+    ("en", Text::built_in("lesson_one/entry.py", include_str!("entry.py"))),
+    ("zh", Text::built_in("lesson_one/entry.zh.py", include_str!("entry.zh.py"))),
 ];
 
 /// How wide a line of data may grow before it is split (the listing's width).
@@ -64,7 +64,7 @@ pub fn setup(function: Entry, inputs: &Inputs, script: &Script) -> String {
         .replace("@CALL@", &py_literal(inputs.call, 7, ROOM))
         .replace("@TIMEOUT@", &Seconds(inputs.timeout_s).to_string())
         .replace("@MAX_CALLS@", &inputs.max_calls.to_string())
-        .replace("@OUTPUT_LIMIT@", &crate::runtime::OUTPUT_LIMIT.to_string())
+        .replace("@OUTPUT_LIMIT@", &super::runtime::OUTPUT_LIMIT.to_string())
 }
 
 /// What the entry prints after `function` returned `result` (the Python's

@@ -8,6 +8,7 @@
 //! frames), and what its scenarios must hold.
 
 pub mod entry;
+pub mod runtime;
 
 use super::program::{Inputs, Part, Problems, Program, Ran};
 use crate::i18n::Phrase;
@@ -15,7 +16,6 @@ use crate::pack::Text;
 use crate::protocol::{
     LoopError, Model, ModelError, Outcome, Process, ProcessOutcome, Said, Say, Seconds, Setup, TraceError,
 };
-use crate::runtime;
 use crate::trace::{self, Local};
 use crate::vocab::Function;
 use serde_json::{json, Map, Value};
@@ -31,10 +31,10 @@ pub const PROGRAM: Program = Program {
     name: "lesson_one",
     functions: &FUNCTIONS,
     pack: None,
-    rust: Text::built_in("lesson_one/runtime.rs", include_str!("../../runtime.rs")),
+    rust: Text::built_in("lesson_one/runtime.rs", include_str!("runtime.rs")),
     python: &[
-        ("en", Text::built_in("lesson_one/runtime.py", include_str!("../../runtime.py"))),
-        ("zh", Text::built_in("lesson_one/runtime.zh.py", include_str!("../../runtime.zh.py"))),
+        ("en", Text::built_in("lesson_one/runtime.py", include_str!("runtime.py"))),
+        ("zh", Text::built_in("lesson_one/runtime.zh.py", include_str!("runtime.zh.py"))),
     ],
     templates: &entry::TEMPLATES,
     namespaces: &["ask", "loop", "main"],
