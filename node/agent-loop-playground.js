@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// The author CLI without Rust: `npx agent-loop-playground check|trace|setup|import …`.
+// The author CLI without Rust: `npx agent-loop-playground check|trace|setup|import|record …`.
 // The commands are the native CLI's own (agent-loop-cli, compiled to
 // WebAssembly: agent_loop_node.js and its .wasm beside this file); this
 // script only lends them the machine — files, standard output and error,
-// python3 for `check --listing`. Every function here answers or throws a
+// python3 for `check --listing` and `record`. Every function here answers or throws a
 // plain Error, which the module reads as the command's error text.
 import { readFileSync, statSync, readdirSync, openSync, readSync, closeSync, writeSync } from "node:fs";
 import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
@@ -89,6 +89,9 @@ const io = {
   err(line) {
     writeAll(2, line + "\n");
   },
+  write(path, bytes) {
+    machine(() => writeFileSync(path, bytes));
+  },
   hasPython() {
     if (python === undefined) {
       const probe = spawnSync("python3", ["--version"], { stdio: "ignore" });
@@ -96,12 +99,16 @@ const io = {
     }
     return python;
   },
-  python(harness, listing, setup, fn) {
-    const dir = mkdtempSync(join(tmpdir(), "alp-listing-"));
+  // `python3 harness listing setup <argument>` in a private folder (mkdtemp:
+  // 0700, made in one step), its working directory too, removed after; hash
+  // randomisation off, as the native CLI runs it.
+  python(harness, listing, setup, argument) {
+    const dir = mkdtempSync(join(tmpdir(), "alp-python-"));
     try {
       const paths = [join(dir, "replay.py"), join(dir, "listing.py"), join(dir, "setup.py")];
       [harness, listing, setup].forEach((text, i) => writeFileSync(paths[i], text));
-      const done = spawnSync("python3", [...paths, fn], { maxBuffer: 1 << 30 });
+      const env = { ...process.env, PYTHONHASHSEED: "0", PYTHONDONTWRITEBYTECODE: "1", PYTHONIOENCODING: "utf-8" };
+      const done = spawnSync("python3", [...paths, argument], { cwd: dir, env, maxBuffer: 1 << 30 });
       if (done.error) throw new Error(`cannot run python3: ${done.error.message}`);
       return { success: done.status === 0, stdout: new Uint8Array(done.stdout), stderr: done.stderr.toString("utf8") };
     } finally {

@@ -78,8 +78,11 @@ const PAGE: Crate = Crate {
 
 const CLI: Crate = Crate {
     src: "cli/src",
-    layers: &[&["import", "listing"], &["commands"]],
-    inner: &[("import", &[&["runs", "turns"], &["importer", "shapes"], &["results"]])],
+    layers: &[&["import", "listing"], &["record"], &["commands"]],
+    inner: &[
+        ("import", &[&["runs", "turns"], &["importer", "shapes"], &["results"]]),
+        ("record", &[&["manifest", "harness"], &["program"], &["runs"], &["pack"]]),
+    ],
     browser: false,
 };
 

@@ -1,8 +1,9 @@
 //! The author CLI's commands, once for every place it runs.
 //!
-//! `check`, `trace`, `setup`, `check --listing` and `import` are written
-//! here against [`Io`]: what the commands need from the machine (a file's
-//! kind and bytes, a folder's names, standard output and error, CPython).
+//! `check`, `trace`, `setup`, `check --listing`, `import` and `record` are
+//! written here against [`Io`]: what the commands need from the machine (a
+//! file's kind and bytes, a folder's names, a file written, standard
+//! output and error, CPython).
 //! The native binary (`main.rs`) gives it `std::fs`; the Node build
 //! (`node/`, `npx agent-loop-playground …`) gives it Node's `fs`. So both
 //! say the same words with the same exit codes; only the usage line names
@@ -14,7 +15,7 @@
 //! ends it with a message (a reader that stops early, like `head`, is a
 //! quiet exit).
 
-use crate::{import, listing};
+use crate::{import, listing, record};
 use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson::trace_json;
 use agent_loop_core::predict;
@@ -60,6 +61,8 @@ pub trait Io {
     fn out(&mut self, bytes: &[u8]) -> Written;
     /// One line on standard error; a closed standard error is not an error.
     fn err(&mut self, line: &str);
+    /// Write `bytes` as the file `path` (created or replaced).
+    fn write(&mut self, path: &Path, bytes: &[u8]) -> Result<(), String>;
     /// A runner of CPython, if `python3` runs here.
     fn python(&mut self) -> Option<listing::Python<'_>>;
 }
@@ -82,7 +85,11 @@ fn usage(me: &str) -> String {
   {pad}                        under CPython on the scenarios (shipped, or <dir>'s)
   {me} import <file> [--id <id>]
   {pad}                        print a scenario that replays a logged Messages API
-  {pad}                        request body; approximations warned on stderr"
+  {pad}                        request body; approximations warned on stderr
+  {me} record <manifest.json> [-o <pack.json>] [--max-steps <n>] [--timeout <s>]
+  {pad}                        run your own Python program under CPython (3.10+) on
+  {pad}                        each scenario of the manifest, traced line by line, and
+  {pad}                        write the program pack the element replays"
     )
 }
 
@@ -130,6 +137,13 @@ fn dispatch(args: &[OsString], io: &mut dyn Io) -> Option<Done> {
             let (file, id) = import_args(&args[1..])?;
             import(io, Path::new(file), id)
         }
+        (Some("record"), _) => match record::args(&args[1..]) {
+            Ok(wanted) => record(io, &wanted),
+            Err(why) => {
+                io.err(&why);
+                return None;
+            }
+        },
         _ => return None,
     })
 }
@@ -413,4 +427,44 @@ fn check(io: &mut dyn Io, dir: &Path) -> Done {
     report.push_str(&format!("checked {} fixture(s): {ok} ok, {bad} with problems\n", files.len()));
     write_out(io, &report)?;
     Ok(if bad == 0 { OK } else { FAILED })
+}
+
+/// `record`'s machine: the files through [`read_fixture`], CPython
+/// through the CLI's runner.
+struct OnIo<'a>(&'a mut dyn Io);
+
+impl record::Machine for OnIo<'_> {
+    fn read(&mut self, path: &Path) -> Result<String, String> {
+        read_fixture(self.0, path)
+    }
+
+    fn python(&mut self, texts: [&str; 3], mode: &str) -> Option<Result<listing::PyRun, String>> {
+        self.0.python().map(|run| run(texts, mode))
+    }
+}
+
+fn record(io: &mut dyn Io, wanted: &record::Args) -> Done {
+    let text = read_or_say(io, &wanted.manifest)?;
+    let name = wanted.manifest.display().to_string();
+    let dir = wanted.manifest.parent().unwrap_or(Path::new(""));
+    match record::record(&mut OnIo(io), &name, dir, &text, wanted.limits) {
+        Ok(done) => {
+            match &wanted.out {
+                None => write_out(io, &done.pack)?,
+                Some(path) => io.write(path, done.pack.as_bytes()).map_err(|e| {
+                    io.err(&format!("{}: cannot write: {e}", path.display()));
+                    FAILED
+                })?,
+            }
+            io.err(&done.summary);
+            Ok(OK)
+        }
+        Err(said) => {
+            for line in said {
+                io.err(&line);
+            }
+            io.err(&format!("{name}: not recorded"));
+            Err(FAILED)
+        }
+    }
 }

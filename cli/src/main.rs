@@ -15,6 +15,10 @@
 //! logged Messages API request body into a scenario on standard output;
 //! approximations are warnings on standard error, a refusal is exit 1 with
 //! nothing on standard output (see `agent_loop_cli::import`).
+//! `agent-loop-cli record <manifest.json> [-o <pack.json>] [--max-steps
+//! <n>] [--timeout <s>]` runs an author's own Python program under CPython
+//! on each scenario of the manifest and writes the program pack (see
+//! `agent_loop_cli::record`).
 //!
 //! The commands are `agent_loop_cli::commands`; this file only gives them
 //! the machine: `std::fs`, standard output and error, `python3`.
@@ -78,6 +82,10 @@ impl Io for Native {
         let _ = writeln!(io::stderr(), "{line}");
     }
 
+    fn write(&mut self, path: &Path, bytes: &[u8]) -> Result<(), String> {
+        std::fs::write(path, bytes).map_err(|e| e.to_string())
+    }
+
     fn python(&mut self) -> Option<Python<'_>> {
         let runs = *self.python.get_or_insert_with(|| {
             Command::new("python3").arg("--version").output().is_ok_and(|o| o.status.success())
@@ -97,18 +105,45 @@ fn stdout_was_closed() -> bool {
     null && octal.and_then(|f| u32::from_str_radix(f, 8).ok()).is_some_and(|f| f & 0o3 == 0o2)
 }
 
-/// `python3 replay.py listing.py setup.py <function>` in a folder of its own.
-fn run_python([harness, listing, setup]: [&str; 3], function: &str) -> Result<PyRun, String> {
-    let dir = std::env::temp_dir().join(format!("alp-listing-{}", std::process::id()));
+/// A new folder in the temporary directory that only this user may enter
+/// (0700), made in one step: a name that exists already is never reused.
+fn private_dir() -> Result<PathBuf, String> {
+    let cannot = |e: io::Error| format!("cannot make a private temporary folder: {e}");
+    let base = std::env::temp_dir();
+    let nanos =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+    for attempt in 0..1000u32 {
+        let dir = base.join(format!("alp-python-{}-{nanos:08x}-{attempt}", std::process::id()));
+        let mut builder = std::fs::DirBuilder::new();
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        match builder.create(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(cannot(e)),
+        }
+    }
+    Err(cannot(io::ErrorKind::AlreadyExists.into()))
+}
+
+/// `python3 harness.py listing.py setup.py <argument>` in a private folder
+/// of its own (its working directory too), removed afterwards; hash
+/// randomisation off, so a program runs the same way twice (record runs a
+/// scenario again to refuse a request the API would refuse).
+fn run_python([harness, listing, setup]: [&str; 3], argument: &str) -> Result<PyRun, String> {
+    let dir = private_dir()?;
     let outcome = (|| {
-        std::fs::create_dir_all(&dir).map_err(|e| format!("cannot write a temporary file: {e}"))?;
         let paths = [dir.join("replay.py"), dir.join("listing.py"), dir.join("setup.py")];
         for (path, text) in paths.iter().zip([harness, listing, setup]) {
             std::fs::write(path, text).map_err(|e| format!("cannot write a temporary file: {e}"))?;
         }
         let out = Command::new("python3")
             .args(&paths)
-            .arg(function)
+            .arg(argument)
+            .current_dir(&dir)
+            .env("PYTHONHASHSEED", "0")
+            .env("PYTHONDONTWRITEBYTECODE", "1")
+            .env("PYTHONIOENCODING", "utf-8")
             .output()
             .map_err(|e| format!("cannot run python3: {e}"))?;
         Ok(PyRun {

@@ -31,6 +31,9 @@ extern "C" {
     fn out(this: &NodeIo, bytes: &[u8]) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, catch)]
     fn err(this: &NodeIo, line: &str) -> Result<JsValue, JsValue>;
+    /// Write a file (created or replaced).
+    #[wasm_bindgen(method, catch)]
+    fn write(this: &NodeIo, path: &str, bytes: &[u8]) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, catch, js_name = hasPython)]
     fn has_python(this: &NodeIo) -> Result<JsValue, JsValue>;
     /// `{success, stdout: Uint8Array, stderr: string}` of one harness run.
@@ -113,6 +116,10 @@ impl Io for Node {
 
     fn err(&mut self, line: &str) {
         let _ = self.io.err(line);
+    }
+
+    fn write(&mut self, path: &Path, bytes: &[u8]) -> Result<(), String> {
+        self.io.write(&text(path), bytes).map(|_| ()).map_err(said)
     }
 
     fn python(&mut self) -> Option<Python<'_>> {
