@@ -2,6 +2,8 @@
 //! hold exactly the texts their programs are compiled with here: a pack
 //! that drifted from its program would show a listing that is not the code
 //! that ran. Regenerate with `UPDATE_GOLDEN=1 cargo test --test packs`.
+//!
+//! Lessons tested: lesson_one, lesson_two.
 
 use agent_loop_core::pack;
 use agent_loop_core::programs;
@@ -171,15 +173,19 @@ fn a_language_pack_is_its_table_less_the_programs_packs_captions() {
 fn element_js_names_every_pack_file_as_bundlers_read_it() {
     // A pack element.js does not name is never fetched (an "unknown pack"
     // notice), and a bundler emits only files written as this literal.
+    // (element.js is bundled from www/element/: packs.js, languages.js.)
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let element = std::fs::read_to_string(root.join("www/element.js")).unwrap();
+    let mut element = String::new();
+    for entry in std::fs::read_dir(root.join("www/element")).unwrap() {
+        element += &std::fs::read_to_string(entry.unwrap().path()).unwrap();
+    }
     let mut seen = 0;
     for entry in std::fs::read_dir(root.join("www/data")).unwrap() {
         let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
         let name =
             serde_json::from_str::<serde_json::Value>(&text).unwrap()["pack"].as_str().unwrap().to_string();
         let literal = format!(r#"{name}: () => new URL("./data/{name}.json", import.meta.url),"#);
-        assert!(element.contains(&literal), "www/element.js's PACKS does not name {name}: {literal}");
+        assert!(element.contains(&literal), "www/element/'s PACKS does not name {name}: {literal}");
         seen += 1;
     }
     assert!(seen >= 2, "lesson two's pack and English's");

@@ -1,0 +1,93 @@
+// @ts-check
+// Every attribute of <agent-loop-playground>, declared once: its name, the
+// type of its text, its default and what it does. From this table come
+// the element's observedAttributes (`live`), the options the playground is
+// built with (`option`: the key src/handle.rs reads), and the attribute
+// types in element.d.ts (written from it by `node tests/js/check.mjs
+// --write`); tests/js/check.mjs fails when docs/element-api.md's table of
+// attributes names one this table does not, or leaves one out.
+import { DEFAULT_LANGUAGE, LANGUAGES } from "./languages.js";
+
+/**
+ * @typedef {object} Attribute
+ * @property {string} name  as written in HTML
+ * @property {string} type  its text, as a TypeScript type (element.d.ts)
+ * @property {string} default  what the element does without it
+ * @property {string} about  what it does, in one line
+ * @property {boolean} [live]  read again on every change (observedAttributes); else once, when the element connects
+ * @property {string} [option]  handed to the playground under this key (src/handle.rs)
+ * @property {"present" | "on"} [flag]  handed over as "1" when present ("on": present and not "off"), else ""
+ * @property {boolean} [needsPack]  names what may be in a program's pack: left out when the pack cannot come
+ */
+
+/** @type {readonly Attribute[]} */
+export const ATTRIBUTES = [
+  { name: "function", type: "string", default: "all functions", about: "An entry function (run_loop, agent_loop, …): the picker offers its scenarios.", option: "function", needsPack: true },
+  { name: "program", type: "string", default: "all programs", about: "A program (lesson_one, lesson_two): the picker offers its scenarios.", option: "program", needsPack: true },
+  { name: "compare", type: "string", default: "none", about: "Another loop of the scenario's lesson, run beside it on the same replies.", option: "compare", needsPack: true },
+  { name: "scenario", type: "string", default: "report, error or request, else the function's first", about: "The scenario shown.", live: true, option: "scenario", needsPack: true },
+  { name: "lang", type: "Language | `${Language}-${string}`", default: `the page's <html lang> when the element speaks it, else ${DEFAULT_LANGUAGE}`, about: "The language of the words, captions and listing.", live: true, option: "lang" },
+  { name: "breakpoints", type: "string", default: "none", about: "Labels, line numbers or function:line, comma-separated.", option: "breakpoints" },
+  { name: "controls", type: "string", default: "all eight", about: "The command buttons shown, e.g. \"debug,step,continue,back,reset\".", option: "controls" },
+  { name: "height", type: "string", default: "560px; 380px with compact", about: "The tallest the code and figure panels grow: a number (pixels) or px, rem, em, vh.", live: true },
+  { name: "compact", type: "\"\" | \"off\"", default: "absent", about: "Present: a smaller layout (\"off\" counts as absent).", option: "compact", flag: "on" },
+  { name: "keep-place", type: "\"off\"", default: "kept", about: "\"off\": a client-side navigation back opens afresh, not where the learner was.", },
+  { name: "listing", type: "\"python\" | \"rust\"", default: "python", about: "The code shown: the lesson's Python, or the Rust that is recorded.", live: true, option: "listing" },
+  { name: "theme", type: "\"auto\" | \"light\" | \"dark\"", default: "auto: the page's color-scheme, else the system's", about: "Light or dark.", live: true, option: "theme" },
+  { name: "src", type: "string", default: "none", about: "Scenario files on this site, space-separated: fetched and added to the picker.", live: true },
+  { name: "fetch-timeout", type: "string", default: "10 s", about: "How long each file of src and listing-src may take: seconds, \"2.5s\" or \"500ms\", up to 600 s." },
+  { name: "listing-src", type: "string", default: "the built-in listing", about: "An author's own Python listing on this site, for any language (docs/listing-format.md)." },
+  ...LANGUAGES.map((code) => ({
+    name: `listing-src-${code}`, type: "string", default: "listing-src", about: `An author's own Python listing on this site, for ${code}.`,
+  })),
+  { name: "heading-level", type: "\"1\" | \"2\" | \"3\" | \"4\" | \"5\" | \"6\"", default: "none: panel titles are not headings", about: "Panel titles become headings of this level.", option: "headingLevel" },
+  { name: "predict", type: "\"\"", default: "absent", about: "Present: a question before each line that carries one.", live: true, option: "predict", flag: "present" },
+  { name: "step", type: "string", default: "not started", about: "The step to open at: a step number or a label.", option: "step" },
+  { name: "time-budget", type: "string", default: "2 s", about: "How long one recording may run: seconds, \"0.5s\" or \"500ms\".", option: "timeBudget" },
+  { name: "memory-budget", type: "string", default: "256 MB", about: "How large one recording may grow: megabytes, \"64MB\".", option: "memoryBudget" },
+];
+
+/** The attributes read again on every change. */
+export const LIVE = ATTRIBUTES.filter((a) => a.live).map((a) => a.name);
+
+const BY_NAME = new Map(ATTRIBUTES.map((a) => [a.name, a]));
+
+/**
+ * An attribute's value as the playground takes it: its text ("" when
+ * absent), or "1"/"" for a flag.
+ * @param {Element} el
+ * @param {Attribute} attribute
+ */
+function read(el, { name, flag }) {
+  if (flag === "present") return el.hasAttribute(name) ? "1" : "";
+  if (flag === "on") return el.hasAttribute(name) && el.getAttribute(name) !== "off" ? "1" : "";
+  return el.getAttribute(name) || "";
+}
+
+/**
+ * The value of the attribute `name` as the playground takes it (a name
+ * the table does not have is a mistake: thrown).
+ * @param {Element} el
+ * @param {string} name
+ */
+export function valueOf(el, name) {
+  const attribute = BY_NAME.get(name);
+  if (!attribute) throw new Error(`agent-loop-playground: no attribute ${name} in www/element/attributes.js`);
+  return read(el, attribute);
+}
+
+/**
+ * The options the playground is built with: every attribute it reads, as
+ * given (`withoutPack`: without those that may need a program's pack).
+ * @param {Element} el
+ * @param {boolean} withoutPack
+ * @returns {Record<string, string>}
+ */
+export function optionsOf(el, withoutPack) {
+  /** @type {Record<string, string>} */
+  const options = {};
+  for (const attribute of ATTRIBUTES) {
+    if (attribute.option) options[attribute.option] = withoutPack && attribute.needsPack ? "" : read(el, attribute);
+  }
+  return options;
+}

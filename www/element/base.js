@@ -1,0 +1,187 @@
+// @ts-check
+// The element's state and its life in the page: connected, moved, removed.
+// What it does then is in the modules beside this one: opening.js
+// (connecting, building the playground), keeper.js (every call into it; a
+// new one where a dead one was), place.js (the learner's place kept across
+// a navigation), theme.js. playground.js adds its attributes and its API.
+import { call, revive } from "./keeper.js";
+import { open, rebuild } from "./opening.js";
+import { keepPlace } from "./place.js";
+import { elementSheet } from "./style.js";
+import { followPage, schemeOfPage } from "./theme.js";
+
+/** @typedef {import("./agent-loop-playground.js").Playground} Playground */
+/** @typedef {import("./agent-loop-playground.js").Method} Method */
+/** @typedef {import("../element.js").ModelCallback} ModelCallback */
+/** @typedef {import("../element.js").ProcessCallback} ProcessCallback */
+/** @template {Function} F @typedef {import("./crossing.js").Wrapped<F>} Wrapped */
+
+export class PlaygroundElement extends HTMLElement {
+  constructor() {
+    super();
+    /** The playground (the wasm handle) once it is built. @type {Playground | null} */
+    this._pg = null;
+    /** @type {Wrapped<ModelCallback> | null} */
+    this._model = null;
+    /** @type {Wrapped<ProcessCallback> | null} */
+    this._process = null;
+    this._generation = 0; // bumped when it leaves the page: a start still waiting gives up
+    this._srcGeneration = 0; // the last src= value wins: older arrivals are dropped
+    // Calls into the playground and DOM events inside it now running: when
+    // none is and the playground still says it is busy, an error in the page
+    // unwound through it and left it so (keeper.js).
+    this._calls = 0;
+    this._events = 0;
+    /** Attributes set while it was busy. @type {Set<string>} */
+    this._deferred = new Set();
+    /** src= files that arrived. @type {import("./fetching.js").FetchedFile[]} */
+    this._files = [];
+    /** Scenarios given to addScenario (both kept for a restart). @type {string[]} */
+    this._added = [];
+    /** @type {import("./fetching.js").FetchedListing[]} */
+    this._listings = [];
+    this._packTicket = 0; // the latest request to show a scenario whose pack is loading
+    this._langTicket = 0; // the same for a language
+    /** The src= value whose files are fetched. @type {string | null} */
+    this._src = null;
+    /** Where its place is kept, under which attributes, on which scenario. @type {string | null} */
+    this._placeKey = null;
+    this._placeAttrs = "";
+    /** @type {string | undefined} */
+    this._placeScenario = undefined;
+    this._compact = false;
+    /** A playground that died: where it was and what killed it. @type {{place: import("./place.js").LastPlace | null, restarted: string} | null} */
+    this._lost = null;
+    /** @type {ResizeObserver | null} */
+    this._resize = null;
+    this._resizeFrame = 0;
+    this._watching = false;
+    this._flushing = false;
+  }
+
+  connectedCallback() {
+    return open(this);
+  }
+
+  // Freed only if it is still out of the page after this task: moving an
+  // element (appendChild elsewhere) keeps its trace and state, and a
+  // callback that removes its own element is not cut off mid-recording.
+  disconnectedCallback() {
+    if (!this._pg) {
+      this._generation++; // cancels a start still waiting for the module
+      followPage(this, false);
+      return;
+    }
+    // Written now: an element that replaces this one in the same task reads it.
+    keepPlace(this._placeKey, this._placeAttrs, this._placeScenario, this._pg.state());
+    setTimeout(() => {
+      if (this.isConnected || !this._pg) return;
+      followPage(this, false);
+      this._generation++;
+      this._resize?.disconnect();
+      this._pg.free(); // removes its listeners and clears the element
+      this._pg = null;
+    }, 0);
+  }
+
+  /**
+   * height="320" or "20rem": the tallest the code and figure panels grow
+   * before they scroll. Set through the CSSOM, which the page's CSP allows.
+   * @param {string | null} value
+   */
+  _applyHeight(value) {
+    const valid = value && /^\d+(\.\d+)?(px|rem|em|vh)?$/.test(value.trim());
+    if (valid) this.style.setProperty("--alp-panel-height", /\d$/.test(value.trim()) ? `${value.trim()}px` : value.trim());
+    else this.style.removeProperty("--alp-panel-height");
+  }
+
+  // The page's color-scheme, unless theme="light|dark" says otherwise.
+  _followScheme() {
+    const box = /** @type {HTMLElement | null | undefined} */ (this.shadowRoot?.querySelector(".alp-root"));
+    if (!box) return;
+    const scheme = schemeOfPage();
+    if (scheme) box.dataset.scheme = scheme;
+    else delete box.dataset.scheme;
+  }
+
+  /** The shadow root's container of the playground (made on first use, with the stylesheet). */
+  _container() {
+    let shadow = this.shadowRoot;
+    if (!shadow) {
+      shadow = this.attachShadow({ mode: "open" });
+      shadow.adoptedStyleSheets = [elementSheet()];
+    }
+    let box = /** @type {HTMLElement | null} */ (shadow.querySelector(".alp-root"));
+    if (!box) {
+      box = document.createElement("div");
+      box.className = "alp-root";
+      shadow.append(box);
+    }
+    return box;
+  }
+
+  /**
+   * The element says it could not start (in its container, as an alert).
+   * @param {string} message
+   */
+  _fail(message) {
+    const container = this._container();
+    container.textContent = "";
+    const box = document.createElement("p");
+    box.className = "alp-crash";
+    box.setAttribute("role", "alert");
+    box.textContent = `Agent Loop Playground: ${message}`;
+    container.appendChild(box);
+  }
+
+  /** The playground, started again first if it died. */
+  _need() {
+    if (this._pg && this._dead()) revive(this, "");
+    if (!this._pg && this._lost) this._rebuild();
+    if (!this._pg && this._lost) throw new Error("agent-loop-playground could not be started again (the element says why)");
+    if (!this._pg) throw new Error("agent-loop-playground is not ready yet (wait for playground-ready)");
+    return this._pg;
+  }
+
+  /**
+   * Every call into the playground (keeper.js).
+   * @template {Method} K
+   * @param {K} name
+   * @param {Parameters<Playground[K]>} args
+   */
+  _call(name, ...args) {
+    return call(this, name, args);
+  }
+
+  // Busy with nothing of ours running: an error in the page unwound through
+  // the playground and left it borrowed for good.
+  _dead() {
+    return this._calls === 0 && this._events === 0 && !!this._pg?.isBusy();
+  }
+
+  // A new playground where a dead one was (opening.js).
+  _rebuild() {
+    rebuild(this);
+  }
+
+  // The picker is drawn once for a run of addScenario calls, when the
+  // script that made them is done.
+  _flushSoon() {
+    if (this._flushing) return;
+    this._flushing = true;
+    queueMicrotask(() => {
+      this._flushing = false;
+      if (this._pg && !this._dead()) this._call("flush");
+    });
+  }
+
+  /** Where the learner is and how the run ends (null before it is ready). */
+  state() {
+    if ((this._pg && this._dead()) || this._lost) {
+      try {
+        this._need();
+      } catch {}
+    }
+    return this._pg ? this._pg.state() : null;
+  }
+}

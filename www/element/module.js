@@ -1,0 +1,29 @@
+// @ts-check
+// The WebAssembly module, loaded once for the page.
+//
+// It is found next to element.js (these modules are bundled into it),
+// written as the literal `new URL("./file", import.meta.url)` that bundlers
+// (Vite, webpack 5, Rollup, Parcel) recognise: a bundled build emits it
+// with a hashed name and rewrites this line to find it.
+import init from "./agent-loop-playground.js";
+
+/** @type {Promise<import("./agent-loop-playground.js").InitOutput> | null} */
+let ready = null;
+
+/** The module's exports, once it is instantiated (one load for the page). */
+export function loadWasm() {
+  if (!ready) {
+    performance.mark("alp:wasm-start");
+    ready = init({ module_or_path: new URL("./agent-loop-playground_bg.wasm", import.meta.url) }).then((wasm) => {
+      performance.mark("alp:wasm-ready");
+      return wasm;
+    });
+  }
+  return ready;
+}
+
+/** Bytes of wasm linear memory in use (for the benchmark harness). */
+export async function wasmMemoryBytes() {
+  const wasm = await loadWasm();
+  return wasm.memory.buffer.byteLength;
+}

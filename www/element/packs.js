@@ -1,0 +1,130 @@
+// @ts-check
+// Texts that are not in the module (core/src/pack.rs): lesson two's
+// listings and setup are fetched the first time one of its scenarios is
+// shown, and a language's table other than the default's the first time it
+// is shown (at once, beside the module, when the element opens in it); once
+// for the whole page. Each URL is written as the literal bundlers
+// recognise, relative to element.js (these modules are bundled into it), so
+// that a bundled build emits the file too.
+import { Playground } from "./agent-loop-playground.js";
+import { messageOf } from "./crossing.js";
+import { FETCH_TIMEOUT_MS } from "./fetching.js";
+import { LANGUAGE_PACKS } from "./languages.js";
+import { loadWasm } from "./module.js";
+
+/** @typedef {import("./base.js").PlaygroundElement} Host */
+/** Why a pack did not come: `{pack, file, detail}`.
+ *  @typedef {{pack: string, file: string, detail: string}} PackFailure */
+
+/** @type {Record<string, () => URL>} */
+const PACKS = {
+  lesson_two: () => new URL("./data/lesson_two.json", import.meta.url),
+  ...LANGUAGE_PACKS,
+};
+
+/** name → the pack's name once it is in, while it loads or once it has. @type {Map<string, Promise<string>>} */
+const packs = new Map();
+
+/**
+ * What the playground throws when what it is asked to show is in a pack
+ * not here yet (src/handle.rs). (Read by its fields: a page may have
+ * replaced the global Error since.)
+ * @param {unknown} error
+ * @returns {error is {name: "PackNeeded", pack: string, message: string}}
+ */
+export function isPackNeeded(error) {
+  return typeof error === "object" && error !== null && "name" in error && error.name === "PackNeeded"
+    && "pack" in error && typeof error.pack === "string";
+}
+
+/**
+ * Loads a pack (once for the page); rejects with a PackFailure.
+ * @param {string} name
+ * @returns {Promise<string>}
+ */
+export function loadPack(name) {
+  let loading = packs.get(name);
+  if (!loading) {
+    const url = Object.hasOwn(PACKS, name) ? PACKS[name]() : null;
+    const file = url ? url.pathname.split("/").pop() || "" : `${name}.json`;
+    loading = (async () => {
+      try {
+        if (!url) throw new Error("unknown pack");
+        // (a server that stalls is given up on, as a src= file is)
+        const response = await fetch(url, { credentials: "same-origin", signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+        if (!response.ok) throw new Error(`${response.status} ${response.statusText}`.trim());
+        const body = await response.text();
+        await loadWasm();
+        return Playground.addPack(body);
+      } catch (error) {
+        /** @type {PackFailure} */
+        const failure = { pack: name, file, detail: messageOf(error) };
+        throw failure;
+      }
+    })();
+    // (a failed fetch is tried again next time)
+    loading.catch(() => packs.delete(name));
+    packs.set(name, loading);
+  }
+  return loading;
+}
+
+/**
+ * A pack fetched for an element, or said in it when it cannot be (the
+ * scenario on screen stays): rejects then, with an Error whose `pack`,
+ * `file` and `detail` say which and why. While it loads the playground is
+ * marked busy (aria-busy: the stylesheet dims the code and the figure).
+ * @param {Host} el
+ * @param {string} name
+ */
+export async function withPack(el, name) {
+  const box = el._container();
+  box.setAttribute("aria-busy", "true");
+  try {
+    return await loadPack(name);
+  } catch (thrown) {
+    const why = /** @type {PackFailure} */ (thrown);
+    if (el._pg) el._call("packUnavailable", why.file, why.detail, name);
+    const error = new Error(`agent-loop-playground: could not load ${why.file} (${why.detail})`);
+    throw Object.assign(error, { pack: name, file: why.file, detail: why.detail });
+  } finally {
+    box.removeAttribute("aria-busy");
+  }
+}
+
+/**
+ * Show a scenario (`show`) once its pack is in: only the latest such
+ * request goes ahead, and only if nothing else was shown meanwhile (a pick
+ * or a load made while it loaded wins). Resolves either way.
+ * @param {Host} el
+ * @param {string} name
+ * @param {() => void} show
+ * @returns {Promise<void>}
+ */
+export function showAfterPack(el, name, show) {
+  const ticket = ++el._packTicket;
+  const from = el._pg ? el._pg.state()?.scenario : null;
+  return withPack(el, name).then(() => {
+    const now = el._pg ? el._pg.state()?.scenario : null;
+    if (ticket === el._packTicket && el._pg && now === from) show();
+  });
+}
+
+/**
+ * Switch language; one whose table is a pack not here yet is fetched first
+ * (only the latest switch asked for goes ahead). One that cannot be fetched
+ * is a notice in the element; the language stays.
+ * @param {Host} el
+ * @param {string} code
+ */
+export function setLang(el, code) {
+  const ticket = ++el._langTicket;
+  try {
+    el._call("setLang", code);
+  } catch (error) {
+    if (!isPackNeeded(error)) throw error;
+    withPack(el, error.pack)
+      .then(() => ticket === el._langTicket && el._pg && el._call("setLang", code))
+      .catch((why) => why.pack || console.warn(`agent-loop-playground: lang=${code}: ${messageOf(why)}`));
+  }
+}

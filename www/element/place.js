@@ -1,0 +1,104 @@
+// @ts-check
+// The learner's place, kept across a course site's client-side
+// navigation: an element that leaves the page writes its step, breakpoints
+// and listing to sessionStorage (this tab only), keyed by the page's path
+// and the element (its id, else its place among the page's playgrounds);
+// one that connects under the same key with the same function, program and
+// scenario attributes, still on its own scenario, takes it back (and the
+// entry is removed: a reload starts afresh). keep-place="off" opts out.
+
+/** @typedef {import("../element.js").PlaygroundState} PlaygroundState */
+/**
+ * Where a learner was, to open there again.
+ * @typedef {object} Place
+ * @property {number | null} step  null: not started
+ * @property {string[]} breakpoints  each `function:line`
+ * @property {string} listing
+ * @property {string} [lang]
+ */
+/** A place kept in sessionStorage, with the attributes it was kept under.
+ *  @typedef {Place & {attrs: string}} KeptPlace */
+/** Where a playground that died was (its lastPlace(), src/events.rs).
+ *  @typedef {Place & {scenario: string, step: number, started: boolean, whatIf: boolean}} LastPlace */
+
+const PLACE = "agent-loop-playground:place:";
+
+/**
+ * The key an element's place is kept under; null with keep-place="off".
+ * @param {Element} el
+ */
+export function placeKey(el) {
+  if (el.getAttribute("keep-place") === "off") return null;
+  /** @type {Element[]} */
+  const all = [...document.querySelectorAll("agent-loop-playground")];
+  // (/lesson, /lesson/, /lesson/index.html are one page; /a.html and /a too)
+  const page = location.pathname.replace(/(\/index)?(\.html?)?$/, "").replace(/\/$/, "") || "/";
+  return `${PLACE}${page}#${el.id ? `id:${el.id}` : `n:${all.indexOf(el)}`}`;
+}
+
+/**
+ * The attributes a kept place belongs to: another scenario, another place.
+ * @param {Element} el
+ */
+export function attrsOf(el) {
+  return `${el.getAttribute("function") || ""}|${el.getAttribute("program") || ""}|${el.getAttribute("scenario") || ""}`;
+}
+
+/**
+ * The kept place, if it is one this element can take (`peek`: left in
+ * storage); never a throw (storage can be disabled, full or hold anything).
+ * @param {string | null} key
+ * @param {string} attrs
+ * @returns {KeptPlace | null}
+ */
+export function takePlace(key, attrs, peek = false) {
+  if (!key) return null;
+  let place = null;
+  try {
+    place = JSON.parse(sessionStorage.getItem(key) || "null");
+    if (!peek) sessionStorage.removeItem(key);
+  } catch {
+    return null;
+  }
+  const ok = place && typeof place === "object" && place.attrs === attrs
+    && (place.step === null || (Number.isInteger(place.step) && place.step >= 0))
+    && Array.isArray(place.breakpoints) && place.breakpoints.every((/** @type {unknown} */ b) => typeof b === "string" && /^[a-z_]+:\d+$/.test(b))
+    && (place.listing === "python" || place.listing === "rust");
+  return ok ? place : null;
+}
+
+/**
+ * Drop a kept place (an element moved in the page keeps its own).
+ * @param {string | null | undefined} key
+ */
+export function forgetPlace(key) {
+  try {
+    if (key) sessionStorage.removeItem(key);
+  } catch {}
+}
+
+/**
+ * Keep where a leaving element's learner is, when it is still on its own
+ * scenario (a picked one may not be there again); else forget it.
+ * @param {string | null | undefined} key
+ * @param {string} attrs  what attrsOf() said when it connected
+ * @param {string | undefined} own  the scenario it opened with
+ * @param {PlaygroundState | null} state
+ */
+export function keepPlace(key, attrs, own, state) {
+  if (!key || !state || state.scenario !== own) {
+    forgetPlace(key);
+    return;
+  }
+  /** @type {KeptPlace} */
+  const place = {
+    attrs,
+    // An edited version opens again as the lesson's run: from its start.
+    step: state.started && !state.whatIf ? state.step : null,
+    breakpoints: state.breakpoints.map((b) => `${b.function}:${b.line}`),
+    listing: state.listing,
+  };
+  try {
+    sessionStorage.setItem(key, JSON.stringify(place));
+  } catch {}
+}
