@@ -1,3 +1,4 @@
+// @ts-check
 // The stand-alone page: reads ?function=&program=&compare=&scenario=&lang=&embed=1 and sets
 // up one playground. In embed mode (an iframe in a course page) it hides
 // the page chrome and talks to the parent with postMessage.
@@ -7,10 +8,12 @@ const params = new URLSearchParams(location.search);
 // #scenario=…&lang=…&listing=…&breakpoints=…&step=…: where the learner was
 // (kept up to date below); it wins over the query.
 const fragment = new URLSearchParams(location.hash.slice(1));
-const el = document.querySelector("agent-loop-playground");
+const found = document.querySelector("agent-loop-playground");
+if (!found) throw new Error("page.js: the page has no <agent-loop-playground>");
+const el = found;
 // The page's own default scenario is lesson one's: a function or program
 // asked for picks its own.
-const asked = (key) => fragment.get(key) ?? params.get(key);
+const asked = (/** @type {string} */ key) => fragment.get(key) ?? params.get(key);
 if ((asked("function") || asked("program")) && !asked("scenario")) el.removeAttribute("scenario");
 for (const key of ["function", "program", "compare", "scenario", "lang", "breakpoints", "controls", "listing", "theme", "step"]) {
   const value = fragment.get(key) ?? params.get(key);
@@ -24,27 +27,46 @@ if (sharedEdit) {
     try {
       el.whatIf(JSON.parse(sharedEdit));
     } catch (error) {
-      console.warn(`agent-loop-playground: the link's edit was not applied: ${error.message || error}`);
+      console.warn(`agent-loop-playground: the link's edit was not applied: ${error instanceof Error ? error.message : error}`);
     }
   }, { once: true });
 }
 // ?theme=light|dark: the page around the playground too.
-if (["light", "dark"].includes(el.getAttribute("theme"))) document.documentElement.style.colorScheme = el.getAttribute("theme");
-const lang = el.getAttribute("lang") || "zh";
-document.documentElement.lang = lang.startsWith("en") ? "en" : "zh-CN";
+const theme = el.getAttribute("theme");
+if (theme === "light" || theme === "dark") document.documentElement.style.colorScheme = theme;
 
-// The page's own header and footer follow the playground's language.
+// The page's own words (its header and footer) follow the playground's
+// language. Each part is written in one language (its lang=); the parts in
+// the language shown are shown, and <html lang> is that language's tag:
+// the one its table gives, which the playground writes on its root once it
+// has drawn (docs/element-api.md), and until then the language asked for.
+// A language the page is not written in shows each group's first part.
+/** @type {HTMLElement[]} */
+const parts = [...document.querySelectorAll(".page-head [lang], .page-foot [lang]")].filter((p) => p instanceof HTMLElement);
+const codeOf = (/** @type {string} */ tag) => tag.toLowerCase().split(/[-_]/)[0];
+/** @param {string | null | undefined} tag */
+function showLanguage(tag) {
+  // (only when it changes: setting it restyles the whole page, every step)
+  if (!tag || document.documentElement.lang === tag) return;
+  document.documentElement.lang = tag;
+  for (const group of new Set(parts.map((p) => p.parentElement))) {
+    const mine = parts.filter((p) => p.parentElement === group);
+    const written = mine.some((p) => codeOf(p.lang) === codeOf(tag));
+    const shown = written ? codeOf(tag) : codeOf(mine[0].lang);
+    for (const p of mine) p.hidden = codeOf(p.lang) !== shown;
+  }
+}
+showLanguage(el.getAttribute("lang"));
 for (const type of ["playground-ready", "playground-step"]) {
-  el.addEventListener(type, (e) => {
-    // (only when it changes: setting it restyles the whole page, every step)
-    const lang = e.detail.lang === "en" ? "en" : "zh-CN";
-    if (document.documentElement.lang !== lang) document.documentElement.lang = lang;
-  });
+  el.addEventListener(type, () => showLanguage(el.shadowRoot?.querySelector(".alp-root")?.getAttribute("lang")));
 }
 
 const embed = params.get("embed") === "1";
 
-/** The fragment for a state: enough to open the same state() again. */
+/**
+ * The fragment for a state: enough to open the same state() again.
+ * @param {import("./element.js").PlaygroundState} state
+ */
 function fragmentOf(state) {
   const f = new URLSearchParams();
   f.set("scenario", state.scenario);
@@ -89,13 +111,13 @@ if (!embed) {
     el.addEventListener(type, keepLink);
   }
   const copy = document.querySelector("#copy-link");
-  const shown = document.querySelector("#copy-link-url");
-  const said = document.querySelector("#copy-link-done");
+  const shown = /** @type {HTMLInputElement | null} */ (document.querySelector("#copy-link-url"));
+  const said = /** @type {HTMLElement | null} */ (document.querySelector("#copy-link-done"));
   // Copying the link: the address bar is written now.
   copy?.addEventListener("click", async () => {
     writeLink();
     const state = el.state();
-    if (!state) return;
+    if (!state || !shown || !said) return;
     const url = `${location.href.split("#")[0]}#${fragmentOf(state)}`;
     try {
       await navigator.clipboard.writeText(url);
@@ -117,6 +139,7 @@ if (embed) {
   // nowhere else, commands from anywhere else are ignored). Without it the
   // state is posted to any parent ("*"): it is public anyway.
   const wanted = params.get("origin");
+  /** @type {string | null} */
   let target = "*";
   if (wanted !== null) {
     let parsed = null;
@@ -133,8 +156,12 @@ if (embed) {
   if (target !== null && !reachable && window.parent !== window) {
     console.error(`agent-loop-playground: origin=${wanted}, but this page is embedded by ${parentOrigin}; nothing will be posted (set origin=${parentOrigin})`);
   }
+  /**
+   * @param {string} type
+   * @param {Record<string, unknown>} extra
+   */
   const post = (type, extra) => {
-    if (window.parent !== window && reachable) window.parent.postMessage({ source: SOURCE, type, ...extra }, target);
+    if (window.parent !== window && reachable && target !== null) window.parent.postMessage({ source: SOURCE, type, ...extra }, target);
   };
   const height = () => Math.ceil(document.documentElement.getBoundingClientRect().height);
   let last = 0;
@@ -163,7 +190,7 @@ if (embed) {
         post("breakpoint", { function: m.function, line: m.line, on, state: el.state() });
       }
     } catch (error) {
-      post("error", { message: String(error && error.message ? error.message : error) });
+      post("error", { message: String(error instanceof Error && error.message ? error.message : error) });
     }
   });
 }
