@@ -1,3 +1,4 @@
+// @ts-check
 // Fixture doubles for the browser: the model and the process as plain
 // JavaScript functions, scripted by a scenario fixture (the same JSON the
 // Rust doubles in core/src/scenario/ read). They are injected into the wasm
@@ -9,22 +10,34 @@
 // Both must be synchronous. A course page may pass its own functions of
 // the same shape (el.model = …, el.process = …).
 
+/**
+ * An error with a name (the model's error class, as the SDK names it).
+ * @param {string} name
+ * @param {string} message
+ */
 function named(name, message) {
   const error = new Error(message);
   error.name = name;
   return error;
 }
 
+/**
+ * The model and the process a scenario's script describes.
+ * @param {import("./agent-loop-playground.js").Script | null | undefined} fixture
+ */
 export function fixtureDoubles(fixture) {
-  const replies = Array.isArray(fixture && fixture.model) ? fixture.model : [];
+  const scripted = fixture ? fixture.model : undefined;
+  /** @type {unknown[]} */
+  const replies = Array.isArray(scripted) ? scripted : [];
   let nextReply = 0;
+  /** @param {unknown} request */
   function model(request) {
     if (nextReply >= replies.length) {
       // (no message: the setup's stand-in raises the bare exception)
       throw named("ScriptExhausted", "");
     }
     const reply = replies[nextReply++];
-    if (reply && typeof reply === "object" && typeof reply.error === "string") {
+    if (reply && typeof reply === "object" && "error" in reply && typeof reply.error === "string") {
       throw named(reply.error, "");
     }
     // Untouched, but a copy: the core must not be able to edit the script.
@@ -33,12 +46,16 @@ export function fixtureDoubles(fixture) {
 
   const script = fixture ? fixture.process : undefined;
   let nextRun = 0;
+  /**
+   * @param {unknown} command
+   * @param {unknown} options
+   */
   function process(command, options) {
     const run = Array.isArray(script) ? script[nextRun] : script;
     nextRun += 1;
     if (run === undefined) {
       // (in the scenario's language: the run writes it into the record)
-      throw new Error(fixture.no_more_runs || "the fixture has no more process outcomes");
+      throw new Error(fixture?.no_more_runs || "the fixture has no more process outcomes");
     }
     return JSON.parse(JSON.stringify(run));
   }

@@ -1,6 +1,6 @@
 // Types for the <agent-loop-playground> element (docs/element-api.md is the
 // reference): `import "agent-loop-playground"` defines the element; these
-// declarations describe its attributes' properties, methods and events.
+// declarations describe its attributes, properties, methods and events.
 
 export type Command = "run" | "debug" | "step" | "stepInto" | "stepOut" | "continue" | "back" | "reset";
 
@@ -48,6 +48,60 @@ export interface WhatIfEdit {
   function?: string;
 }
 
+// ---- attributes: written from www/element/attributes.js by `node tests/js/check.mjs --write`; edit the table, not this
+/** A language the element speaks (www/element/languages.js). */
+export type Language = "zh" | "en";
+
+/** The element's attributes, as written in HTML (docs/element-api.md#attributes). */
+export interface AgentLoopPlaygroundAttributes {
+  /** An entry function (run_loop, agent_loop, …): the picker offers its scenarios. Default: all functions. */
+  "function"?: string;
+  /** A program (lesson_one, lesson_two): the picker offers its scenarios. Default: all programs. */
+  "program"?: string;
+  /** Another loop of the scenario's lesson, run beside it on the same replies. Default: none. */
+  "compare"?: string;
+  /** The scenario shown. Default: report, error or request, else the function's first. */
+  "scenario"?: string;
+  /** The language of the words, captions and listing. Default: the page's <html lang> when the element speaks it, else zh. */
+  "lang"?: Language | `${Language}-${string}`;
+  /** Labels, line numbers or function:line, comma-separated. Default: none. */
+  "breakpoints"?: string;
+  /** The command buttons shown, e.g. "debug,step,continue,back,reset". Default: all eight. */
+  "controls"?: string;
+  /** The tallest the code and figure panels grow: a number (pixels) or px, rem, em, vh. Default: 560px; 380px with compact. */
+  "height"?: string;
+  /** Present: a smaller layout ("off" counts as absent). Default: absent. */
+  "compact"?: "" | "off";
+  /** "off": a client-side navigation back opens afresh, not where the learner was. Default: kept. */
+  "keep-place"?: "off";
+  /** The code shown: the lesson's Python, or the Rust that is recorded. Default: python. */
+  "listing"?: "python" | "rust";
+  /** Light or dark. Default: auto: the page's color-scheme, else the system's. */
+  "theme"?: "auto" | "light" | "dark";
+  /** Scenario files on this site, space-separated: fetched and added to the picker. Default: none. */
+  "src"?: string;
+  /** How long each file of src and listing-src may take: seconds, "2.5s" or "500ms", up to 600 s. Default: 10 s. */
+  "fetch-timeout"?: string;
+  /** An author's own Python listing on this site, for any language (docs/listing-format.md). Default: the built-in listing. */
+  "listing-src"?: string;
+  /** An author's own Python listing on this site, for zh. Default: listing-src. */
+  "listing-src-zh"?: string;
+  /** An author's own Python listing on this site, for en. Default: listing-src. */
+  "listing-src-en"?: string;
+  /** Panel titles become headings of this level. Default: none: panel titles are not headings. */
+  "heading-level"?: "1" | "2" | "3" | "4" | "5" | "6";
+  /** Present: a question before each line that carries one. Default: absent. */
+  "predict"?: "";
+  /** The step to open at: a step number or a label. Default: not started. */
+  "step"?: string;
+  /** How long one recording may run: seconds, "0.5s" or "500ms". Default: 2 s. */
+  "time-budget"?: string;
+  /** How large one recording may grow: megabytes, "64MB". Default: 256 MB. */
+  "memory-budget"?: string;
+}
+// ---- end of attributes
+
+/** The element; its attributes are AgentLoopPlaygroundAttributes. */
 export class AgentLoopPlayground extends HTMLElement {
   /** `true` once the playground is built (after `playground-ready`). */
   readonly ready: boolean;

@@ -1,3 +1,4 @@
+// @ts-check
 // For course pages that embed the playground as an iframe: keeps each
 // iframe as tall as its content. Include once, as a classic script (it
 // imports and exports nothing, so it also loads from the playground's own

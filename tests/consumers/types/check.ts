@@ -1,7 +1,7 @@
 // What a TypeScript app writes against the element: the types come with
 // the package (element.d.ts); a wrong call here is a type error.
 import "agent-loop-playground";
-import type { PlaygroundState } from "agent-loop-playground";
+import type { AgentLoopPlaygroundAttributes, PlaygroundState } from "agent-loop-playground";
 
 const el = document.querySelector("agent-loop-playground");
 if (el) {
@@ -11,4 +11,6 @@ if (el) {
   el.whatIf({ model: [{ stop_reason: "end_turn", content: [] }] });
   el.model = (request) => ({ stop_reason: "end_turn", content: [], echo: request.model });
   console.log(state.label, on, el.ready);
+  const attributes: AgentLoopPlaygroundAttributes = { lang: "en-GB", listing: "rust", "heading-level": "2", predict: "" };
+  for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
 }
