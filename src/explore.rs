@@ -5,7 +5,7 @@
 use crate::markup::esc;
 use agent_loop_core::i18n::{grouped, Lang};
 use agent_loop_core::predict::Ask;
-use agent_loop_core::programs::{self, lesson_one};
+use agent_loop_core::programs;
 use agent_loop_core::scenario::{ProcessScript, Scenario};
 use agent_loop_core::session::{Answer, Comparison, Summary};
 use agent_loop_core::step_view::{At, Places};
@@ -125,28 +125,18 @@ pub fn editors(scenario: &Scenario, lang: Lang, problems: &[String]) -> String {
             esc(&text)
         )
     };
-    if scenario.function != lesson_one::RUN_MAIN {
-        html.push_str(&editor(
-            "model",
-            "edit_model",
-            serde_json::to_string_pretty(&scenario.model[..]).unwrap_or_default(),
-        ));
-    } else {
-        // run_main on its own: the tool call it is given is its input.
-        html.push_str(&editor("call", "edit_call", pretty(&scenario.call)));
-    }
-    // (only lesson one's tool runs a process)
-    if programs::of(scenario.function).name == lesson_one::PROGRAM.name
-        && scenario.function != lesson_one::ASK_CLAUDE
-    {
-        let process = match &scenario.process {
-            ProcessScript::Always(v) => v.clone(),
-            ProcessScript::Each(runs) => Value::Array(runs.clone()),
+    // (the fields the scenario's program offers for this function: its
+    // replies, the process, or one of its own, as `call` or `tool_results`)
+    for &(field, word) in (programs::of(scenario.function).edits)(scenario.function) {
+        let text = match field {
+            "model" => serde_json::to_string_pretty(&scenario.model[..]).unwrap_or_default(),
+            "process" => pretty(&match &scenario.process {
+                ProcessScript::Always(v) => v.clone(),
+                ProcessScript::Each(runs) => Value::Array(runs.clone()),
+            }),
+            own => pretty(scenario.own.get(own).unwrap_or(&Value::Null)),
         };
-        html.push_str(&editor("process", "edit_process", pretty(&process)));
-    }
-    if !scenario.tool_results.is_null() {
-        html.push_str(&editor("tool_results", "edit_tool_results", pretty(&scenario.tool_results)));
+        html.push_str(&editor(field, word, text));
     }
     let error = if problems.is_empty() {
         r#"<p class="alp-edit-error" data-role="edit-error" role="alert" hidden></p>"#.to_string()

@@ -34,7 +34,7 @@ fn listings_are_cut_from_runtime_rs() {
         assert!(sig.text.starts_with(&format!("pub fn {}(", f.name())), "{f:?}: {}", sig.text);
         assert!(l.lines.iter().any(|x| x.hidden), "{f:?} has instrumentation to hide");
         for x in &l.lines {
-            assert_eq!(lesson::RUNTIME_SOURCE.lines().nth(x.source as usize - 1), Some(x.text));
+            assert_eq!(lesson_one::PROGRAM.rust.compiled().lines().nth(x.source as usize - 1), Some(x.text));
             assert_eq!(x.hidden, x.number.is_none());
             if x.hidden {
                 assert!(!x.text.contains("before!(") || x.text.trim_start().starts_with("before!("));

@@ -256,7 +256,8 @@ fn check_results(s: &Scenario, record: &[Value], status: &str, n: usize) -> Resu
         let requests: Vec<&Value> =
             record[i - 1]["content"].as_array().unwrap().iter().filter(|b| b["type"] == TOOL_BLOCK).collect();
         for (call, result) in requests.iter().zip(blocks) {
-            let (content, is_error) = expected_result(call, &s.process, &mut next, s.timeout_s);
+            let (content, is_error) =
+                expected_result(call, &s.process, &mut next, s.own["timeout_s"].as_f64().unwrap());
             prop_assert_eq!(&result["content"], &json!(content), "result for {}", call["id"]);
             prop_assert_eq!(&result["is_error"], &json!(is_error), "is_error for {}", call["id"]);
         }
@@ -307,7 +308,7 @@ proptest! {
         let s = Scenario::from_value(json!({"id": "p", "function": "run_main", "title": {"zh": "p", "en": "p"},
             "call": call, "process": run})).unwrap();
         let spawned = record_scenario(&s).steps.iter().any(|st| st.label == "main.spawn");
-        prop_assert_eq!(spawned, lesson_one::accepts(&s.call), "{}", s.call);
+        prop_assert_eq!(spawned, lesson_one::accepts(&s.own["call"]), "{}", s.own["call"]);
     }
 }
 

@@ -22,7 +22,7 @@ use strategies::*;
 
 // Editing a fixture, and breaking it.
 
-use agent_loop_core::scenario::KNOWN_FIELDS;
+use agent_loop_core::scenario::known_fields;
 
 /// The field a problem is about, without `.sub` or `[i]`.
 fn root(field: &str) -> &str {
@@ -32,7 +32,7 @@ fn root(field: &str) -> &str {
 /// A valid fixture with 0-3 edits: a field removed, replaced by any JSON, or
 /// a new (possibly unknown) key. Returns the fixture and the edited keys.
 fn edited_fixture() -> impl Strategy<Value = (Value, BTreeSet<String>)> {
-    let key = prop_oneof![prop::sample::select(KNOWN_FIELDS.to_vec()).prop_map(String::from), "[a-z]{1,6}"];
+    let key = prop_oneof![prop::sample::select(known_fields()).prop_map(String::from), "[a-z]{1,6}"];
     let edit = (key, prop::option::of(any_json()));
     (valid_scenario(), prop::collection::vec(edit, 0..4)).prop_map(|(mut v, edits)| {
         let mut keys = BTreeSet::new();
@@ -80,7 +80,7 @@ fn check_edited(v: &Value, edited: &BTreeSet<String>) -> Result<(), TestCaseErro
             }
             // An unknown key is always named.
             for key in
-                edited.iter().filter(|k| !KNOWN_FIELDS.contains(&k.as_str()) && v.get(k.as_str()).is_some())
+                edited.iter().filter(|k| !known_fields().contains(&k.as_str()) && v.get(k.as_str()).is_some())
             {
                 prop_assert!(
                     problems.iter().any(|p| &p.field == key),

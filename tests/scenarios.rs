@@ -194,11 +194,11 @@ fn main_mismatches(s: &Scenario, e: &Expect, trace: &Trace, fail: Fail) {
             fail("results", format!("expected {results:?}, got {actual:?}"));
         }
     }
-    if r["type"] != "tool_result" || r["tool_use_id"] != s.call["id"] {
-        fail("results", format!("expected a tool_result for id {}, got {r}", s.call["id"]));
+    if r["type"] != "tool_result" || r["tool_use_id"] != s.own["call"]["id"] {
+        fail("results", format!("expected a tool_result for id {}, got {r}", s.own["call"]["id"]));
     }
     let spawned = count(trace, "main.spawn") > 0;
-    let valid = lesson_one::accepts(&s.call);
+    let valid = lesson_one::accepts(&s.own["call"]);
     if spawned != valid {
         fail(
             "results",

@@ -44,6 +44,10 @@ fn set<'a>(items: impl IntoIterator<Item = &'a str>) -> BTreeSet<&'a str> {
 /// The name a client gives the API's 400 (`anthropic.BadRequestError`).
 pub const BAD_REQUEST: &str = "BadRequestError";
 
+/// The stop reasons the Messages API returns.
+pub const STOP_REASONS: [&str; 6] =
+    ["end_turn", "tool_use", "max_tokens", "stop_sequence", "pause_turn", "refusal"];
+
 /// What the API says of a request it refuses, or `None` when it accepts it.
 pub fn refusal(request: &Request) -> Option<String> {
     refusal_from(request, 0)

@@ -301,7 +301,7 @@ mod tests {
 
     #[test]
     fn a_refusal_names_its_pack() {
-        assert_eq!(needed("lesson_two").pack(), Some("lesson_two"));
+        assert_eq!(needed("some_pack").pack(), Some("some_pack"));
         assert_eq!(Refusal::from("unknown scenario \"x\"").pack(), None);
     }
 }

@@ -18,7 +18,7 @@
 use crate::debugger::{Command, Debugger};
 use crate::i18n::Lang;
 use crate::lesson;
-use crate::programs::lesson_one;
+use crate::programs;
 use crate::run::Trace;
 use crate::scenario::{Phrase, Problem, Scenario};
 use crate::trace::Event;
@@ -167,18 +167,17 @@ fn record_questions(trace: &Trace, lang: Lang) -> Vec<Ask> {
         .collect()
 }
 
-/// The statuses a run_loop can end with that are worth weighing: the three
-/// common ones, and the right one when it is rarer.
-const LIKELY_ENDINGS: [&str; 3] = ["answered", "call_limit", "model_stopped"];
-
-/// "Which status will this run end with?" on the loop's first line.
+/// "Which status will this run end with?" on the loop's first line, for
+/// a function whose program names the endings worth weighing (the common
+/// ones; the right one is added when it is rarer).
 fn status_question(trace: &Trace, lang: Lang) -> Option<Ask> {
-    if trace.function != lesson_one::RUN_LOOP {
+    let likely = (programs::of(trace.function).endings)(trace.function);
+    if likely.is_empty() {
         return None;
     }
     let ending = trace.status()?;
     let first = trace.steps.iter().position(|s| s.event == Event::Line)?;
-    let mut endings: Vec<&str> = LIKELY_ENDINGS.to_vec();
+    let mut endings: Vec<&str> = likely.to_vec();
     if !endings.contains(&ending) {
         endings.push(ending);
     }

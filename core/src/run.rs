@@ -47,7 +47,7 @@ impl Trace {
     pub fn empty() -> Trace {
         Trace {
             scenario: String::new(),
-            function: crate::programs::lesson_one::RUN_LOOP,
+            function: crate::programs::first_main(),
             result: Value::Null,
             error: None,
             output: Vec::new(),
@@ -181,9 +181,7 @@ fn inputs_of<'a>(scenario: &'a Scenario, setup: &'a Setup) -> Inputs<'a> {
         question: &scenario.question,
         setup,
         max_calls: scenario.max_calls,
-        call: &scenario.call,
-        tool_results: &scenario.tool_results,
-        timeout_s: scenario.timeout_s,
+        own: &scenario.own,
         lang: scenario.lang,
     }
 }
@@ -413,7 +411,7 @@ impl CheckRun {
 
 /// [`warnings`] from a recording made already.
 pub fn warnings_of(scenario: &Scenario, checked: &CheckRun) -> Vec<crate::scenario::Problem> {
-    let mut out = crate::scenario::near_misses(&scenario.raw);
+    let mut out = crate::scenario::near_misses(&scenario.raw, scenario.function);
     let trace = &checked.trace;
     if cut_short(trace) {
         return out;

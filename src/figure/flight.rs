@@ -5,18 +5,25 @@ use super::canvas::*;
 use super::rows::*;
 use crate::markup::clip;
 use agent_loop_core::lesson;
-use agent_loop_core::programs::lesson_one;
+use agent_loop_core::programs::{self, Asks, Figure, Pipe, ToolRun};
 use agent_loop_core::run::Trace;
 use agent_loop_core::trace::{Event, Step};
 use agent_loop_core::vocab::Decimal;
 use serde_json::Value;
 
-/// The model call number at or before `position`.
+/// What the figure draws of the run's program.
+pub(super) fn figure_of(t: &Trace) -> &'static Figure {
+    programs::of(t.function).figure
+}
+
+/// The model call number at or before `position` (of a function with a
+/// call budget).
 pub(super) fn latest_number(t: &Trace, position: usize) -> i64 {
+    let budget = figure_of(t).budget;
     t.steps[..=position.min(t.steps.len().saturating_sub(1))]
         .iter()
         .rev()
-        .filter(|s| s.function == lesson_one::RUN_LOOP)
+        .filter(|s| budget.contains(&s.function))
         .find_map(|s| t.local(s, "number")?.as_i64())
         .unwrap_or(0)
 }
@@ -24,8 +31,10 @@ pub(super) fn latest_number(t: &Trace, position: usize) -> i64 {
 /// The latest stop_reason seen at or before `position`.
 pub(super) fn latest_reason(t: &Trace, position: usize) -> Option<String> {
     let end = position.min(t.steps.len().saturating_sub(1));
+    let figure = figure_of(t);
+    let asks = figure.asks.as_ref().map(|a| a.function);
     for s in t.steps[..=end].iter().rev() {
-        if s.label == "loop.ask" || s.label == "ask.create" {
+        if figure.fresh.contains(&s.label) {
             return None;
         }
         // (only the locals that can hold it are read: a tool loop of
@@ -36,7 +45,7 @@ pub(super) fn latest_reason(t: &Trace, position: usize) -> Option<String> {
         if let Some(r) = t.local(s, "response").and_then(|r| r["stop_reason"].as_str().map(String::from)) {
             return Some(r);
         }
-        if s.event == Event::Return && s.function == lesson_one::ASK_CLAUDE {
+        if s.event == Event::Return && Some(s.function) == asks {
             if let Some(r) = t.local(s, "return").and_then(|r| r["stop_reason"].as_str().map(String::from)) {
                 return Some(r);
             }
@@ -48,22 +57,22 @@ pub(super) fn latest_reason(t: &Trace, position: usize) -> Option<String> {
 /// The request or tool run in progress, drawn above the record.
 pub(super) fn in_flight(svg: &mut Svg, m: &Moment, locals: &Value) {
     let Some(step) = m.trace.steps.get(m.position) else { return };
-    match step.function {
-        lesson_one::ASK_CLAUDE => request_in_flight(svg, m, step, locals),
-        lesson_one::RUN_MAIN => {
-            tool_pipeline(svg, m, step);
-            tool_values(svg, m, step, locals);
-        }
-        // (run_loop draws its record, not a request; another program's
-        // function has nothing in flight to draw)
-        _ => {}
+    let figure = figure_of(m.trace);
+    // (a loop draws its record, not a request; a function the program
+    // draws nothing for has nothing in flight)
+    if let Some(asks) = figure.asks.as_ref().filter(|a| a.function == step.function) {
+        request_in_flight(svg, m, step, locals, asks);
+    } else if let Some(tool) = figure.tool.as_ref().filter(|t| t.function == step.function) {
+        tool_pipeline(svg, m, step, tool);
+        tool_values(svg, m, step, locals, tool);
     }
 }
 
-/// The request being sent, and what came back once it did.
-pub(super) fn request_in_flight(svg: &mut Svg, m: &Moment, step: &Step, locals: &Value) {
+/// The request being sent (with the tools and max_tokens it always
+/// sends), and what came back once it did.
+pub(super) fn request_in_flight(svg: &mut Svg, m: &Moment, step: &Step, locals: &Value, asks: &Asks) {
     let lang = m.lang;
-    let max_tokens = lesson_one::runtime::MAX_TOKENS;
+    let (tools, max_tokens) = (asks.tools, asks.max_tokens);
     let response = match (&locals["response"], &locals["return"]) {
         (Value::Object(r), _) | (_, Value::Object(r)) => {
             let reason = r.get("stop_reason").and_then(Value::as_str).unwrap_or("?").to_string();
@@ -73,7 +82,7 @@ pub(super) fn request_in_flight(svg: &mut Svg, m: &Moment, step: &Step, locals: 
         _ => lang.word("flight_waiting").to_string(),
     };
     let lines = [
-        (format!("system ✓   tools: [run_main]   max_tokens: {max_tokens}"), true),
+        (format!("system ✓   tools: {tools}   max_tokens: {max_tokens}"), true),
         (lang.fill("flight_messages", &[("n", step.record_len.to_string())]), false),
         (response, false),
     ];
@@ -82,20 +91,20 @@ pub(super) fn request_in_flight(svg: &mut Svg, m: &Moment, step: &Step, locals: 
 
 /// A tool run as four stages (call, validate, process, result), the one on
 /// screen marked.
-pub(super) fn tool_pipeline(svg: &mut Svg, m: &Moment, step: &Step) {
+pub(super) fn tool_pipeline(svg: &mut Svg, m: &Moment, step: &Step, tool: &ToolRun) {
     let lang = m.lang;
     let stages = ["call", "validate", "process", "result"];
-    let reached = match lesson::stage(step) {
-        "main.call" | "main.envelope" => 0,
-        "main.validate" | "main.reject" => 1,
-        "main.spawn" | "main.output" | "main.timeout" | "main.cannot_start" => 2,
-        _ => 3,
+    let reached = match (tool.pipe)(lesson::stage(step)) {
+        Pipe::Call => 0,
+        Pipe::Validate | Pipe::Refused => 1,
+        Pipe::Process => 2,
+        Pipe::Result => 3,
     };
     let rejected = m.trace.steps[..=m.position]
         .iter()
         .rev()
-        .take_while(|s| s.function == lesson_one::RUN_MAIN)
-        .any(|s| lesson::stage(s) == "main.reject");
+        .take_while(|s| s.function == tool.function)
+        .any(|s| (tool.pipe)(lesson::stage(s)) == Pipe::Refused);
     svg.text(10.0, svg.y + 12.0, "alp-h", lang.word("tool_run"));
     svg.y += 20.0;
     // Four boxes in a row, or two rows of two where it is narrow.
@@ -129,7 +138,7 @@ pub(super) fn tool_pipeline(svg: &mut Svg, m: &Moment, step: &Step) {
 
 /// The values of a tool run so far: the call, the process, the output cap,
 /// the result.
-pub(super) fn tool_values(svg: &mut Svg, m: &Moment, step: &Step, locals: &Value) {
+pub(super) fn tool_values(svg: &mut Svg, m: &Moment, step: &Step, locals: &Value, tool: &ToolRun) {
     let lang = m.lang;
     let call = if locals["call"].is_object() { &locals["call"] } else { &Value::Null };
     let result = if locals["result"].is_object() { &locals["result"] } else { &locals["return"] };
@@ -149,9 +158,9 @@ pub(super) fn tool_values(svg: &mut Svg, m: &Moment, step: &Step, locals: &Value
         lines.push((format!("process: returncode={rc}"), true));
     }
     // Where the output is capped, its length before → after.
-    if matches!(step.label, "main.cap" | "main.placeholder" | "main.content") {
-        let limit = lesson_one::runtime::OUTPUT_LIMIT;
-        let before = output_before_cap(m);
+    if tool.capped.contains(&step.label) {
+        let limit = tool.limit;
+        let before = output_before_cap(m, tool.cap_at);
         if before > limit {
             let values =
                 [("before", before.to_string()), ("after", limit.to_string()), ("limit", limit.to_string())];
@@ -196,7 +205,7 @@ pub(super) fn panel(svg: &mut Svg, title: &str, lines: &[(String, bool)], class:
 /// Results collected but not yet appended to the record.
 pub(super) fn staged(svg: &mut Svg, m: &Moment, locals: &Value) {
     let Some(step) = m.trace.steps.get(m.position) else { return };
-    if step.function != lesson_one::RUN_LOOP {
+    if !figure_of(m.trace).staged.contains(&step.function) {
         return;
     }
     let Some(results) = locals["results"].as_array().filter(|r| !r.is_empty()) else { return };
@@ -237,10 +246,10 @@ pub(super) fn staged(svg: &mut Svg, m: &Moment, locals: &Value) {
     svg.y += h + 10.0;
 }
 
-/// The output's length before the cap: at the `main.cap` step of the
-/// current `run_main` (this step or one of the last few).
-pub(super) fn output_before_cap(m: &Moment) -> usize {
-    m.trace.steps[..=m.position].iter().rev().take(4).find(|s| s.label == "main.cap").map_or(0, |s| {
+/// The output's length before the cap: at the step `cap_at` of the
+/// current tool run (this step or one of the last few).
+pub(super) fn output_before_cap(m: &Moment, cap_at: &str) -> usize {
+    m.trace.steps[..=m.position].iter().rev().take(4).find(|s| s.label == cap_at).map_or(0, |s| {
         agent_loop_core::preview::full_length(m.trace.locals_json(s)["output"].as_str().unwrap_or(""))
     })
 }

@@ -8,7 +8,7 @@
 //! middle so the figure stays readable.
 
 use crate::markup::{clip, esc};
-use agent_loop_core::programs::{lesson_one, Part};
+use agent_loop_core::programs::Part;
 use agent_loop_core::vocab::Decimal;
 use serde_json::Value;
 
@@ -104,7 +104,7 @@ fn status_strip(svg: &mut Svg, m: &Moment) {
     let at_end = m.started && m.position + 1 >= t.steps.len();
     // (text, is data, class)
     let mut chips: Vec<(String, bool, String)> = Vec::new();
-    if t.function == lesson_one::RUN_LOOP {
+    if figure_of(t).budget.contains(&t.function) {
         let calls = [("n", latest_number(t, m.position).to_string()), ("max", t.max_calls.to_string())];
         chips.push((lang.fill("chip_calls", &calls), false, on(m, Part::Calls, "alp-chip alp-chip-calls")));
     }

@@ -14,9 +14,6 @@ use crate::trace::{Attach, Event, Step};
 use crate::vocab::Function;
 use serde::Serialize;
 
-/// The lesson's Rust, as compiled into this binary (`runtime.rs`).
-pub const RUNTIME_SOURCE: &str = programs::lesson_one::PROGRAM.rust.compiled();
-
 /// One line of a listing.
 #[derive(Clone, Debug, Serialize)]
 pub struct ListingLine {

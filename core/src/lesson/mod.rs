@@ -16,10 +16,8 @@ mod authored;
 mod listing;
 mod python;
 pub use authored::{program_of as listing_program, register as register_listing, Finding};
-pub use listing::{line, listing, Listing, ListingLine, RUNTIME_SOURCE};
-pub use python::{
-    keys, labels_of, python_listing, python_listing_in, python_names, step_key, Key, PYTHON_SOURCE,
-};
+pub use listing::{line, listing, Listing, ListingLine};
+pub use python::{keys, labels_of, python_listing, python_listing_in, python_names, step_key, Key};
 
 /// The listing of a function in a listing language: the Rust, the
 /// program's Python, or an author's.

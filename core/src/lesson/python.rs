@@ -16,9 +16,6 @@ use crate::programs::{self, Program};
 use crate::trace::{Attach, Event, Step};
 use crate::vocab::{Code, Function};
 
-/// The lesson's Python in its default language, as compiled in (`runtime.py`).
-pub const PYTHON_SOURCE: &str = programs::lesson_one::PROGRAM.python[0].1.compiled();
-
 /// What a step stands for, the same in every listing.
 pub type Key = (Function, &'static str, u16);
 

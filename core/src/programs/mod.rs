@@ -23,7 +23,9 @@ pub mod lesson_one;
 pub mod lesson_two;
 pub mod program;
 
-pub use program::{InLanguage, Inputs, Part, Program, Ran, Script};
+pub use program::{
+    Asks, Defaults, Field, Figure, InLanguage, Inputs, Part, Pipe, Program, Ran, Script, ToolRun,
+};
 
 /// Every program this build has, the lesson's first.
 pub const ALL: &[&Program] = &[
@@ -61,9 +63,32 @@ pub fn beside(a: Function, b: Function) -> bool {
     a != b && of(a).beside.contains(&a) && of(a).beside.contains(&b)
 }
 
-/// The program a function belongs to.
+/// The program a function belongs to (the first program for a function
+/// none has: a function only comes from [`function`], so it cannot happen).
 pub fn of(function: Function) -> &'static Program {
-    ALL.iter().find(|p| p.functions.contains(&function)).copied().unwrap_or(&lesson_one::PROGRAM)
+    ALL.iter().find(|p| p.functions.contains(&function)).copied().unwrap_or(ALL[0])
+}
+
+/// What a scenario runs when its `function` is broken, and a trace of
+/// nothing: the first program's whole run.
+pub fn first_main() -> Function {
+    ALL[0].main
+}
+
+/// What a scenario of `function` reads where it leaves out a field every
+/// scenario may give: its program's defaults, else the first program's.
+pub fn defaults(function: Function) -> &'static program::Defaults {
+    match of(function).defaults.or(ALL[0].defaults) {
+        Some(defaults) => defaults,
+        None => &program::Defaults::NONE,
+    }
+}
+
+/// The example of a label in `check`'s words: the first label that asks
+/// the model, of `function`'s program (or the first program's).
+pub fn example_label(function: Option<Function>) -> &'static str {
+    let program = function.map_or(ALL[0], of);
+    program.asks.first().or(ALL[0].asks.first()).copied().unwrap_or("")
 }
 
 /// The entry functions' names, for a message: `a, b, c`.

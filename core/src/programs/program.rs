@@ -68,6 +68,136 @@ pub struct Program {
     /// Functions that run only inside another (`execute_tool`): never a
     /// scenario's entry, never the `function` attribute.
     pub nested: &'static [Function],
+    /// Its whole run (`run_loop`): of the first program, what a scenario
+    /// whose `function` is broken and a trace of nothing are taken to run.
+    pub main: Function,
+    /// What its scenarios read where they leave out a field every scenario
+    /// may give (the question, SYSTEM, the tools); none: the first
+    /// program's (`crate::programs::defaults`).
+    pub defaults: Option<&'static Defaults>,
+    /// Its own fields of a scenario beyond those every scenario has
+    /// (`call`, `timeout_s`): every scenario's are read and type-checked,
+    /// a scenario of this program keeps these (`Scenario::own`).
+    pub fields: &'static [Field],
+    /// The `expect` keys only some of its functions' runs can meet, each
+    /// with those functions (`status`: a loop that ends with one). A key
+    /// some program lists here is refused for a function none lists it for.
+    pub expect_only: &'static [(&'static str, &'static [Function])],
+    /// What a scenario's `expect` (an object) must hold for `function`
+    /// beyond its shape (a loop's `status` or `error`): each problem by field.
+    pub check_expect: fn(function: Function, expect: &Map<String, Value>, problem: Problems),
+    /// The labels of the line that sends the model a request, one step per
+    /// request: a run's calls when its result does not count them; the
+    /// first is the example of a label in `check`'s words.
+    pub asks: &'static [&'static str],
+    /// The endings worth weighing in a question on how a run of `function`
+    /// ends (its common statuses: the answer is added when rarer); empty:
+    /// no such question.
+    pub endings: fn(function: Function) -> &'static [&'static str],
+    /// The fields of a scenario of `function` the what-if editors offer,
+    /// in order (`model`, `process`, or one of its own fields), each with
+    /// the word that names its editor.
+    pub edits: fn(function: Function) -> &'static [(&'static str, &'static str)],
+    /// What the figure draws of its runs beyond the record and the status.
+    pub figure: &'static Figure,
+}
+
+/// What a scenario reads where it leaves out a field every scenario may
+/// give: English here (a scenario is read in English first), the words of
+/// `words` in another language.
+pub struct Defaults {
+    /// The user's question.
+    pub question: &'static str,
+    /// SYSTEM.
+    pub system: &'static str,
+    /// The description of the one tool the model may ask for.
+    pub tool_description: &'static str,
+    /// The words of the question, SYSTEM and the tool's description in the
+    /// language tables.
+    pub words: [&'static str; 3],
+    /// The tools the model reads: the one tool, with this description.
+    pub tools: fn(description: &str) -> Value,
+    /// Whether the one tool takes this call (a call it refuses is a near
+    /// miss `check` warns about).
+    pub accepts: fn(call: &Value) -> bool,
+}
+
+impl Defaults {
+    /// Nothing: no question, no SYSTEM, no tools.
+    pub const NONE: Defaults = Defaults {
+        question: "",
+        system: "",
+        tool_description: "",
+        words: ["", "", ""],
+        tools: |_| Value::Array(Vec::new()),
+        accepts: |_| true,
+    };
+}
+
+/// A field of a program's own in its scenarios.
+pub struct Field {
+    pub name: &'static str,
+    /// Its value where a scenario leaves it out.
+    pub default: fn() -> Value,
+    /// Its value as given, or what is wrong with it.
+    pub read: fn(given: &Value) -> Result<Value, Phrase>,
+}
+
+/// What the figure draws of a program's runs beyond the record and the
+/// status ([`Figure::NONE`]: nothing more).
+pub struct Figure {
+    /// Functions with a call budget: the status strip shows it, with the
+    /// call number of their `number` local.
+    pub budget: &'static [Function],
+    /// Functions whose `results` local holds tool results not saved yet,
+    /// drawn below the record.
+    pub staged: &'static [Function],
+    /// Labels where a new request starts: the stop_reason shown before is
+    /// forgotten.
+    pub fresh: &'static [&'static str],
+    /// The function that asks the model, drawn in flight as its request;
+    /// its return's `stop_reason` is the latest.
+    pub asks: Option<Asks>,
+    /// The function that runs one tool call, drawn in flight as a tool run.
+    pub tool: Option<ToolRun>,
+}
+
+impl Figure {
+    /// Nothing beyond the record and the status.
+    pub const NONE: Figure = Figure { budget: &[], staged: &[], fresh: &[], asks: None, tool: None };
+}
+
+/// A function that asks the model, and what its request always holds.
+pub struct Asks {
+    pub function: Function,
+    /// The tools it sends, as the figure writes them (`[run_main]`).
+    pub tools: &'static str,
+    pub max_tokens: u32,
+}
+
+/// A function that runs one tool call, drawn as four boxes: call,
+/// validate, process, result.
+pub struct ToolRun {
+    pub function: Function,
+    /// Where a caption stage of it stands.
+    pub pipe: fn(stage: &str) -> Pipe,
+    /// The labels where the output's cap is drawn (its length before →
+    /// after), the label whose `output` local is the output before it, and
+    /// the cap in characters.
+    pub capped: &'static [&'static str],
+    pub cap_at: &'static str,
+    pub limit: usize,
+}
+
+/// Where a tool run stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pipe {
+    Call,
+    Validate,
+    /// Validated and refused: the process is skipped.
+    Refused,
+    Process,
+    Result,
 }
 
 /// A part of the figure a stage can be about.
@@ -140,15 +270,19 @@ pub struct Inputs<'a> {
     /// SYSTEM and the tools, in the scenario's language.
     pub setup: &'a Setup,
     pub max_calls: i64,
-    /// The tool call a `run_main`-like entry point is given.
-    pub call: &'a Value,
-    /// The scenario's scripted tool outcomes by tool name (`tool_results`;
-    /// null when it has none).
-    pub tool_results: &'a Value,
-    pub timeout_s: f64,
+    /// The scenario's fields of the program's own ([`Program::fields`]),
+    /// each as given or its default.
+    pub own: &'a Map<String, Value>,
     /// The language the run speaks: its sentences ([`crate::protocol::Said`])
     /// in the words of that language's listing.
     pub lang: Lang,
+}
+
+impl Inputs<'_> {
+    /// One of the program's own fields (null when there is none).
+    pub fn field(&self, name: &str) -> &Value {
+        self.own.get(name).unwrap_or(&Value::Null)
+    }
 }
 
 /// What an entry point came to.

@@ -4,7 +4,7 @@
 
 use super::fields::{label_expected, unknown_field};
 use crate::i18n::Phrase;
-use crate::programs::lesson_one;
+use crate::programs;
 use crate::protocol::Status;
 use crate::vocab::Function;
 use serde_json::{Map, Value};
@@ -81,9 +81,10 @@ pub(super) fn parse_expect(
             None
         }),
     };
-    expect.hits = read_labels(obj, "hits", problem);
-    expect.misses = read_labels(obj, "misses", problem);
-    expect.warnings = read_labels(obj, "warnings", problem);
+    let example = programs::example_label(function);
+    expect.hits = read_labels(obj, "hits", example, problem);
+    expect.misses = read_labels(obj, "misses", example, problem);
+    expect.warnings = read_labels(obj, "warnings", example, problem);
     for (i, label) in expect.misses.iter().enumerate() {
         if expect.hits.contains(label) {
             problem(
@@ -93,7 +94,7 @@ pub(super) fn parse_expect(
         }
     }
     if let Some(function) = function {
-        lesson_rules(obj, function, problem);
+        program_rules(obj, function, problem);
     }
     expect
 }
@@ -181,7 +182,7 @@ fn read_results(v: &Value, problem: Tell) -> Option<Vec<(String, bool)>> {
 }
 
 /// `hits` or `misses`: labels the run must (not) reach.
-fn read_labels(obj: &Map<String, Value>, key: &str, problem: Tell) -> Vec<String> {
+fn read_labels(obj: &Map<String, Value>, key: &str, example: &str, problem: Tell) -> Vec<String> {
     let Some(list) = obj.get(key).and_then(|v| list_of(v, &format!("expect.{key}"), "check_labels", problem))
     else {
         return Vec::new();
@@ -190,35 +191,33 @@ fn read_labels(obj: &Map<String, Value>, key: &str, problem: Tell) -> Vec<String
     for (i, item) in list.iter().enumerate() {
         match item.as_str() {
             Some(label) if !label.is_empty() => labels.push(label.to_string()),
-            _ => problem(&format!("expect.{key}[{i}]"), label_expected("loop.ask")),
+            _ => problem(&format!("expect.{key}[{i}]"), label_expected(example)),
         }
     }
     labels
 }
 
-/// Which fields fit which of the lesson's functions (the lesson-specific
-/// part of `expect`; ARCHITECTURE.md, "A program is a value").
-fn lesson_rules(obj: &Map<String, Value>, function: Function, problem: Tell) {
-    let mut only_for = |key: &str, allowed: &[Function]| {
-        if obj.contains_key(key) && !allowed.contains(&function) {
-            let names: Vec<&str> = allowed.iter().map(|f| f.name()).collect();
-            let values = [("names", names.join(", ")), ("function", function.name().to_string())];
+/// Which keys fit which functions: a key some program keeps to some of
+/// its functions (`Program::expect_only`) is said for any other, with the
+/// functions every program keeps it to; then what the function's program
+/// asks of its `expect` (`Program::check_expect`).
+fn program_rules(obj: &Map<String, Value>, function: Function, problem: Tell) {
+    let listed = programs::ALL.iter().flat_map(|p| p.expect_only);
+    let mut keys: Vec<&str> = Vec::new();
+    for (key, _) in listed.clone() {
+        if !keys.contains(key) {
+            keys.push(key);
+        }
+    }
+    for key in keys.into_iter().filter(|key| obj.contains_key(*key)) {
+        let allowed = listed.clone().filter(|(k, _)| *k == key).flat_map(|(_, fs)| fs.iter());
+        let allowed: Vec<&str> = allowed.map(|f| f.name()).collect();
+        if !allowed.contains(&function.name()) {
+            let values = [("names", allowed.join(", ")), ("function", function.name().to_string())];
             problem(&format!("expect.{key}"), Phrase::with("check_only_for", &values));
         }
-    };
-    only_for("status", &[lesson_one::RUN_LOOP]);
-    only_for("calls", &[lesson_one::RUN_LOOP]);
-    let mut with_results = vec![lesson_one::RUN_LOOP, lesson_one::RUN_MAIN];
-    with_results.extend(crate::programs::lesson_two::LOOPS);
-    only_for("results", &with_results);
-    only_for("stop_reason", &[lesson_one::ASK_CLAUDE]);
-    if function == lesson_one::RUN_LOOP && !obj.contains_key("status") && !obj.contains_key("error") {
-        problem("expect.status", Phrase::word("check_status_needed"));
     }
-    let results = obj.get("results").and_then(Value::as_array);
-    if function == lesson_one::RUN_MAIN && results.is_some_and(|r| r.len() != 1) {
-        problem("expect.results", Phrase::word("check_one_result"));
-    }
+    (programs::of(function).check_expect)(function, obj, problem);
 }
 
 /// `v` as a list, or the problem `must_be` (`must be a list of …`).

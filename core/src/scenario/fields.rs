@@ -129,13 +129,6 @@ impl<'a> Fields<'a> {
             }
         }
     }
-
-    /// A string field, or `default`.
-    pub(super) fn string(&mut self, key: &str, default: &str) -> String {
-        self.or(key, default.to_string(), |v| {
-            v.as_str().map(str::to_string).ok_or(Phrase::word("check_string"))
-        })
-    }
 }
 
 /// A field none of `known` names.

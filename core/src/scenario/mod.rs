@@ -14,8 +14,10 @@
 //! `expect`, so a new scenario is one JSON file plus its golden trace. Here
 //! only the shape is validated; whether a label exists is checked by that
 //! test (this module sits below `lesson` and does not know the labels).
-//! Every key is optional, except that a `run_loop` expectation needs
-//! `status` or `error`:
+//! Every key is optional; a program keeps some keys to some of its
+//! functions and may ask for more (`Program::expect_only`,
+//! `Program::check_expect`: lesson one's `run_loop` expectation needs
+//! `status` or `error`). The keys, with lesson one's functions as examples:
 //!
 //! - `status`: `run_loop`'s final status, one of `answered`, `call_limit`,
 //!   `model_stopped`, `protocol_error`, `model_error`. Only for `run_loop`;
@@ -40,10 +42,9 @@
 //!   carry; `misses`: labels no step may carry. A label may not be in both.
 
 use crate::i18n::Lang;
-use crate::programs::{self, lesson_one};
-use crate::protocol::QUESTION;
+use crate::programs;
 use crate::vocab::Function;
-use serde_json::{json, Value};
+use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -79,22 +80,24 @@ pub struct Scenario {
     /// The question, in the language this scenario was read for (English
     /// unless [`Scenario::localized`]).
     pub question: String,
-    /// SYSTEM and the tool description the model reads, in that language.
+    /// SYSTEM and the tool description the model reads, in that language
+    /// (the program's defaults where the scenario leaves them out).
     pub system: String,
     pub tool_description: String,
     /// The tool definitions the model reads (`tools`, in that language);
-    /// `None`: the lesson's one tool, `run_main`, with `tool_description`.
+    /// `None`: the program's default tools, with `tool_description`.
     pub tools: Option<Value>,
-    /// The scripted tool outcomes by tool name (`tool_results`; null without).
-    pub tool_results: Value,
     /// The language the run speaks (English unless localized).
     pub lang: Lang,
-    pub program: String,
+    /// The call budget (`max_calls`, 4 unless given).
     pub max_calls: i64,
-    pub call: Value,
-    pub timeout_s: f64,
+    /// What the model answers and how the process ends: the doubles of
+    /// the two things every run is handed.
     pub model: Rc<[Value]>,
     pub process: ProcessScript,
+    /// The fields of its program's own (`Program::fields`: `call`,
+    /// `timeout_s`, `tool_results` …), each as given or its default.
+    pub own: Map<String, Value>,
     /// What the fixture says must happen; `None` without an `expect` field.
     pub expect: Option<Expect>,
     /// What the learner is asked to predict, in order (`questions`).
@@ -120,32 +123,17 @@ impl Scenario {
             return Err(vec![Problem::word("(file)", "check_object")]);
         };
         let mut f = Fields::new(obj);
-        f.only(&KNOWN_FIELDS);
+        f.only(&known_fields());
         let id = read_id(&mut f);
         let function = read_function(&mut f);
         let title = read_title(&mut f);
-        let question = f
-            .or("question", QUESTION.to_string(), |v| in_language(v, "en").ok_or(Phrase::word("check_text")));
-        let program = f.string("program", "print(10 / 0)");
+        let defaults = programs::defaults(function);
+        let text = |v: &Value| in_language(v, "en").ok_or(Phrase::word("check_text"));
+        let question = f.or("question", defaults.question.to_string(), text);
         let max_calls = f.or("max_calls", 4, |v| v.as_i64().ok_or(Phrase::word("check_integer")));
-        let timeout_s = f.or("timeout_s", 3.0, |v| match v.as_f64() {
-            Some(t) if t > 0.0 && t.is_finite() => Ok(t),
-            _ => Err(Phrase::word("check_positive")),
-        });
-        let default_call = json!({"type": "tool_use", "id": "call_1", "name": "run_main", "input": {}});
-        let call = match f.get("call") {
-            None => default_call,
-            Some(v @ Value::Object(_)) => v.clone(),
-            Some(_) => {
-                f.problem("call", Phrase::word("check_call"));
-                Value::Null
-            }
-        };
-        let system = f.or("system", crate::protocol::SYSTEM_EN.to_string(), |v| {
-            in_language(v, "en").ok_or(Phrase::word("check_text"))
-        });
+        let own = read_own(&mut f, function);
+        let system = f.or("system", defaults.system.to_string(), text);
         let tools = read_tools(&mut f, "en");
-        let tool_results = f.get("tool_results").cloned().unwrap_or(Value::Null);
         let model = read_model(&mut f);
         let process = read_process(&mut f);
         // What this function's program asks of its scenarios.
@@ -156,7 +144,9 @@ impl Scenario {
             let function = obj.get("function").and_then(Value::as_str).and_then(programs::function);
             parse_expect(v, function, &mut problem)
         });
-        let questions = obj.get("questions").map(|v| parse_questions(v, &mut problem)).unwrap_or_default();
+        let example = programs::example_label(Some(function));
+        let questions =
+            obj.get("questions").map(|v| parse_questions(v, example, &mut problem)).unwrap_or_default();
         if !problems.is_empty() {
             return Err(problems);
         }
@@ -167,15 +157,12 @@ impl Scenario {
             question,
             system,
             tools,
-            tool_results,
             lang: Lang::english(),
-            tool_description: crate::protocol::TOOL_DESCRIPTION_EN.to_string(),
-            program,
+            tool_description: defaults.tool_description.to_string(),
             max_calls,
-            call,
-            timeout_s,
             model: model.into(),
             process,
+            own,
             expect,
             questions,
             raw,
@@ -190,16 +177,18 @@ impl Scenario {
         let code = lang.code();
         let mut s = self.clone();
         s.lang = lang;
+        // (what the scenario leaves out, in the words of its program's defaults)
+        let [question, system, tool] = programs::defaults(self.function).words;
         s.question = match self.raw.get("question") {
             Some(v) => in_language(v, code).unwrap_or_else(|| self.question.clone()),
-            None => lang.word("lesson_question").to_string(),
+            None => lang.word(question).to_string(),
         };
         s.system = match self.raw.get("system") {
             Some(v) => in_language(v, code).unwrap_or_else(|| self.system.clone()),
-            None => lang.word("lesson_system").to_string(),
+            None => lang.word(system).to_string(),
         };
         s.tools = self.raw.get("tools").map(|v| tools_in(v, code));
-        s.tool_description = lang.word("lesson_tool").to_string();
+        s.tool_description = lang.word(tool).to_string();
         if let Some(replies) = self.raw.get("model").and_then(Value::as_array) {
             s.model = replies.iter().map(|r| replies_in(r, code)).collect();
             s.raw["model"] = Value::Array(s.model.to_vec());
@@ -212,10 +201,11 @@ impl Scenario {
 
     /// What the model reads besides the record: SYSTEM and TOOLS.
     pub fn setup(&self) -> crate::protocol::Setup {
-        match &self.tools {
-            Some(tools) => crate::protocol::Setup { system: self.system.clone(), tools: tools.clone() },
-            None => crate::protocol::Setup::new(&self.system, &self.tool_description),
-        }
+        let tools = match &self.tools {
+            Some(tools) => tools.clone(),
+            None => (programs::defaults(self.function).tools)(&self.tool_description),
+        };
+        crate::protocol::Setup { system: self.system.clone(), tools }
     }
 
     /// Title in `lang`, falling back to English, then the id.
@@ -236,16 +226,13 @@ impl Scenario {
     }
 }
 
-/// Every field a fixture may have.
-pub const KNOWN_FIELDS: [&str; 16] = [
+/// The fields every scenario has.
+const SHARED_FIELDS: [&str; 12] = [
     "id",
     "function",
     "title",
     "question",
-    "program",
     "max_calls",
-    "call",
-    "timeout_s",
     "model",
     "process",
     "notes",
@@ -253,8 +240,34 @@ pub const KNOWN_FIELDS: [&str; 16] = [
     "questions",
     "system",
     "tools",
-    "tool_results",
 ];
+
+/// Every field a fixture may have: the shared ones, then each program's
+/// own (`Program::fields`), each once.
+pub fn known_fields() -> Vec<&'static str> {
+    let mut known = SHARED_FIELDS.to_vec();
+    for field in programs::ALL.iter().flat_map(|p| p.fields) {
+        if !known.contains(&field.name) {
+            known.push(field.name);
+        }
+    }
+    known
+}
+
+/// The programs' own fields: every one is read and type-checked (a field
+/// another program's function does not use is still checked, then left
+/// out); the scenario keeps its program's, each as given or its default.
+fn read_own(f: &mut Fields, function: Function) -> Map<String, Value> {
+    let mut read: Vec<(&str, Value)> = Vec::new();
+    for field in programs::ALL.iter().flat_map(|p| p.fields) {
+        if !read.iter().any(|(name, _)| *name == field.name) {
+            read.push((field.name, f.or(field.name, (field.default)(), field.read)));
+        }
+    }
+    let mine = programs::of(function).fields;
+    let kept = read.into_iter().filter(|(name, _)| mine.iter().any(|m| m.name == *name));
+    kept.map(|(name, value)| (name.to_string(), value)).collect()
+}
 
 /// `id`: required, letters, digits, `-` or `_`.
 fn read_id(f: &mut Fields) -> String {
@@ -281,11 +294,11 @@ fn read_function(f: &mut Fields) -> Function {
         Some(name) => programs::function(name).unwrap_or_else(|| {
             let values = [("name", format!("{name:?}")), ("names", programs::names())];
             f.problem("function", Phrase::with("check_function", &values));
-            lesson_one::RUN_LOOP
+            programs::first_main()
         }),
         None => {
             f.problem("function", Phrase::with("check_function_missing", &[("names", programs::names())]));
-            lesson_one::RUN_LOOP
+            programs::first_main()
         }
     }
 }
@@ -433,18 +446,15 @@ impl Scenario {
             id: id.to_string(),
             function,
             title: serde_json::from_str(title).unwrap_or_default(),
-            question: QUESTION.to_string(),
+            question: programs::defaults(function).question.to_string(),
             system: String::new(),
             tool_description: String::new(),
             tools: None,
-            tool_results: Value::Null,
             lang: Lang::english(),
-            program: String::new(),
             max_calls: 0,
-            call: Value::Null,
-            timeout_s: 3.0,
             model: Rc::from(Vec::new()),
             process: ProcessScript::Each(Vec::new()),
+            own: Map::new(),
             expect: None,
             questions: Vec::new(),
             raw: Value::Null,

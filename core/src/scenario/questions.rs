@@ -45,15 +45,27 @@ const KNOWN: [&str; 6] = ["at", "occurrence", "text", "choices", "answer", "expl
 
 /// Read the `questions` list; every problem is reported with its path
 /// (`questions[1].answer`).
-pub(super) fn parse_questions(v: &Value, problem: &mut impl FnMut(&str, Phrase)) -> Vec<Question> {
+/// `example` is a label of the scenario's program, for the words of a
+/// problem (`must be a label, e.g. "…"`).
+pub(super) fn parse_questions(
+    v: &Value,
+    example: &str,
+    problem: &mut impl FnMut(&str, Phrase),
+) -> Vec<Question> {
     let Some(list) = v.as_array() else {
         problem("questions", Phrase::word("check_questions"));
         return Vec::new();
     };
-    list.iter().enumerate().filter_map(|(i, q)| parse_one(q, &format!("questions[{i}]"), problem)).collect()
+    let each = |(i, q): (usize, &Value)| parse_one(q, &format!("questions[{i}]"), example, problem);
+    list.iter().enumerate().filter_map(each).collect()
 }
 
-fn parse_one(v: &Value, path: &str, problem: &mut impl FnMut(&str, Phrase)) -> Option<Question> {
+fn parse_one(
+    v: &Value,
+    path: &str,
+    example: &str,
+    problem: &mut impl FnMut(&str, Phrase),
+) -> Option<Question> {
     let Some(obj) = v.as_object() else {
         problem(path, Phrase::word("check_question"));
         return None;
@@ -64,7 +76,7 @@ fn parse_one(v: &Value, path: &str, problem: &mut impl FnMut(&str, Phrase)) -> O
     let at = match obj.get("at") {
         Some(Value::String(s)) if !s.trim().is_empty() => s.trim().to_string(),
         _ => {
-            problem(&format!("{path}.at"), label_expected("loop.save_response"));
+            problem(&format!("{path}.at"), label_expected(example));
             String::new()
         }
     };

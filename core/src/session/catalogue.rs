@@ -298,29 +298,32 @@ fn scenario_notice(entries: &[Entry], current: usize, wanted: &str, only: Scope)
 mod tests {
     use super::*;
 
-    /// A catalogue whose lesson-two scenario is only listed (as the page's
-    /// module has it before the pack: natively every text is compiled in,
-    /// so the pack counts as arrived).
-    fn listed_only(id: &str, file: &str) -> Catalogue {
+    /// A catalogue whose first scenario of a program with a pack is only
+    /// listed (as the page's module has it before the pack: natively every
+    /// text is compiled in, so the pack counts as arrived): its id and file.
+    fn listed_only() -> (Catalogue, String, String) {
         let mut entries = shipped_entries();
-        let at = entries.iter().position(|e| e.file == file).expect(file);
+        let packed = crate::programs::ALL.iter().find(|p| p.pack.is_some()).expect("a program with a pack");
+        let id = packed.scenarios[0];
+        let at = entries.iter().position(|e| e.parsed.as_ref().is_ok_and(|s| s.id == id)).expect(id);
+        let (file, function) = (entries[at].file.clone(), entries[at].parsed.as_ref().unwrap().function);
         let title = r#"{"zh":"只列出","en":"Listed only"}"#;
-        entries[at].parsed = Scenario::waiting(id, "agent_loop", title);
-        Catalogue { entries, current: 0, only: Scope::default() }
+        entries[at].parsed = Scenario::waiting(id, function.name(), title);
+        (Catalogue { entries, current: 0, only: Scope::default() }, id.to_string(), file)
     }
 
     #[test]
     fn a_listed_scenario_is_read_from_its_pack_when_chosen() {
-        let mut c = listed_only("core-weather", "core-weather.json");
-        let listed = c.entries.iter().find(|e| e.file == "core-weather.json").unwrap();
+        let (mut c, id, file) = listed_only();
+        let listed = c.entries.iter().find(|e| e.file == file).unwrap();
         let listed = listed.parsed.as_ref().unwrap();
         assert!(listed.is_waiting() && listed.model.is_empty());
         assert_eq!((listed.title("zh"), listed.title("en")), ("只列出", "Listed only"));
-        c.select("core-weather").unwrap();
+        c.select(&id).unwrap();
         let shown = c.shown().unwrap();
-        assert_eq!(shown.id, "core-weather");
+        assert_eq!(shown.id, id);
         assert!(!shown.is_waiting() && !shown.model.is_empty(), "the pack's scenario, with its replies");
-        assert_eq!(c.entries[c.current].file, "core-weather.json");
+        assert_eq!(c.entries[c.current].file, file);
     }
 
     #[test]

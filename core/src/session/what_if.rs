@@ -213,7 +213,8 @@ impl Summary {
                 .iter()
                 .find_map(|k| t.result.get(*k).and_then(Value::as_i64))
                 .unwrap_or_else(|| {
-                    t.steps.iter().filter(|s| s.label == "loop.ask" || s.label == "core.ask").count() as i64
+                    let asks = crate::programs::of(t.function).asks;
+                    t.steps.iter().filter(|s| asks.contains(&s.label)).count() as i64
                 }),
             record: t.record.len(),
             steps: t.steps.len(),

@@ -5,7 +5,7 @@
 //! there is of it, and the tests record, list, step and check it through
 //! the same code as the lesson's.
 
-use super::program::{Inputs, Part, Problems, Program, Ran, Script};
+use super::program::{Figure, Inputs, Part, Problems, Program, Ran, Script};
 use crate::i18n::Phrase;
 use crate::protocol::{Model, ModelError, Process, TraceError};
 use crate::trace::{self, Local};
@@ -35,6 +35,15 @@ pub const PROGRAM: Program = Program {
     opens: &[],
     beside: &[],
     nested: &[],
+    main: ASK_ONCE,
+    defaults: None,
+    fields: &[],
+    expect_only: &[],
+    check_expect: |_, _, _| {},
+    asks: &["once.ask"],
+    endings: |_| &[],
+    edits: |_| &[("model", "edit_model")],
+    figure: &Figure::NONE,
 };
 
 /// Each line is its own stage; the frame's ends have theirs.

@@ -61,8 +61,8 @@ pub fn setup(function: Entry, inputs: &Inputs, script: &Script) -> String {
         .replace("@TOOLS@", &py_literal(&inputs.setup.tools, 8, ROOM))
         .replace("@REPLIES@", &py_literal(&replies, 15, ROOM))
         .replace("@RUNS@", &runs)
-        .replace("@CALL@", &py_literal(inputs.call, 7, ROOM))
-        .replace("@TIMEOUT@", &Seconds(inputs.timeout_s).to_string())
+        .replace("@CALL@", &py_literal(inputs.field("call"), 7, ROOM))
+        .replace("@TIMEOUT@", &Seconds(super::timeout_s(inputs)).to_string())
         .replace("@MAX_CALLS@", &inputs.max_calls.to_string())
         .replace("@OUTPUT_LIMIT@", &super::runtime::OUTPUT_LIMIT.to_string())
 }

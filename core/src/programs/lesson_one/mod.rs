@@ -10,7 +10,7 @@
 pub mod entry;
 pub mod runtime;
 
-use super::program::{Inputs, Part, Problems, Program, Ran};
+use super::program::{Asks, Defaults, Field, Figure, Inputs, Part, Pipe, Problems, Program, Ran, ToolRun};
 use crate::i18n::Phrase;
 use crate::pack::Text;
 use crate::protocol::{
@@ -49,7 +49,114 @@ pub const PROGRAM: Program = Program {
     opens: &["report", "error", "request"],
     beside: &[],
     nested: &[],
+    main: RUN_LOOP,
+    defaults: Some(&DEFAULTS),
+    fields: &FIELDS,
+    expect_only: &[
+        ("status", &[RUN_LOOP]),
+        ("calls", &[RUN_LOOP]),
+        ("results", &[RUN_LOOP, RUN_MAIN]),
+        ("stop_reason", &[ASK_CLAUDE]),
+    ],
+    check_expect,
+    asks: &["loop.ask"],
+    endings: |f| if f == RUN_LOOP { &["answered", "call_limit", "model_stopped"] } else { &[] },
+    edits: |f| match f {
+        ASK_CLAUDE => &[("model", "edit_model")],
+        // (run_main on its own: the tool call it is given is its input)
+        RUN_MAIN => &[("call", "edit_call"), ("process", "edit_process")],
+        _ => &[("model", "edit_model"), ("process", "edit_process")],
+    },
+    figure: &FIGURE,
 };
+
+/// What a scenario reads where it leaves them out: the question, the
+/// working agreement and the one tool, `run_main`, in English (a page in
+/// another language reads them from its table).
+pub const DEFAULTS: Defaults = Defaults {
+    question: "Run main.py and only report the result.",
+    system: "Work on the user's request. To run main.py, call run_main. \
+Report what the result says, honestly, and do not change any file.",
+    tool_description: "Run main.py in the working directory; returns the exit code, stdout and stderr.",
+    words: ["lesson_question", "lesson_system", "lesson_tool"],
+    tools,
+    accepts,
+};
+
+/// The one tool the model may ask for with this description (the model
+/// only sees the description; the function itself stays in the application).
+fn tools(description: &str) -> Value {
+    json!([{
+        "name": "run_main",
+        "description": description,
+        "input_schema": {"type": "object", "properties": {}, "additionalProperties": false}
+    }])
+}
+
+/// How long `run_main` lets main.py run unless a scenario says (seconds).
+const TIMEOUT_S: f64 = 3.0;
+
+/// The lesson's own fields: `program` (main.py's text, for the reader),
+/// `call` (the tool call a `run_main` scenario is given), `timeout_s`.
+const FIELDS: [Field; 3] = [
+    Field {
+        name: "program",
+        default: || json!("print(10 / 0)"),
+        read: |v| if v.is_string() { Ok(v.clone()) } else { Err(Phrase::word("check_string")) },
+    },
+    Field {
+        name: "timeout_s",
+        default: || json!(TIMEOUT_S),
+        read: |v| match v.as_f64() {
+            Some(t) if t > 0.0 && t.is_finite() => Ok(v.clone()),
+            _ => Err(Phrase::word("check_positive")),
+        },
+    },
+    Field {
+        name: "call",
+        default: || json!({"type": "tool_use", "id": "call_1", "name": "run_main", "input": {}}),
+        read: |v| if v.is_object() { Ok(v.clone()) } else { Err(Phrase::word("check_call")) },
+    },
+];
+
+/// A scenario's `timeout_s`.
+fn timeout_s(inputs: &Inputs) -> f64 {
+    inputs.field("timeout_s").as_f64().unwrap_or(TIMEOUT_S)
+}
+
+/// What the figure draws of the lesson: `run_loop`'s call budget and
+/// staged results, `ask_claude`'s request and `run_main`'s tool run.
+const FIGURE: Figure = Figure {
+    budget: &[RUN_LOOP],
+    staged: &[RUN_LOOP],
+    fresh: &["loop.ask", "ask.create"],
+    asks: Some(Asks { function: ASK_CLAUDE, tools: "[run_main]", max_tokens: runtime::MAX_TOKENS }),
+    tool: Some(ToolRun {
+        function: RUN_MAIN,
+        pipe: |stage| match stage {
+            "main.call" | "main.envelope" => Pipe::Call,
+            "main.validate" => Pipe::Validate,
+            "main.reject" => Pipe::Refused,
+            "main.spawn" | "main.output" | "main.timeout" | "main.cannot_start" => Pipe::Process,
+            _ => Pipe::Result,
+        },
+        capped: &["main.cap", "main.placeholder", "main.content"],
+        cap_at: "main.cap",
+        limit: runtime::OUTPUT_LIMIT,
+    }),
+};
+
+/// What a `run_loop` scenario's `expect` must say (how it ends), and a
+/// `run_main` one's results (its one result).
+fn check_expect(function: Function, expect: &Map<String, Value>, problem: Problems) {
+    if function == RUN_LOOP && !expect.contains_key("status") && !expect.contains_key("error") {
+        problem("expect.status", Phrase::word("check_status_needed"));
+    }
+    let results = expect.get("results").and_then(Value::as_array);
+    if function == RUN_MAIN && results.is_some_and(|r| r.len() != 1) {
+        problem("expect.results", Phrase::word("check_one_result"));
+    }
+}
 
 /// Which entry of the setup calls `function`.
 fn entry_of(function: Function) -> entry::Entry {
@@ -175,7 +282,11 @@ fn run(function: Function, inputs: &Inputs, model: &mut dyn Model, process: &mut
         };
     }
     if function == RUN_MAIN {
-        return ran(traced_run_main(inputs.call, process, inputs.timeout_s, &say), None, Vec::new());
+        return ran(
+            traced_run_main(inputs.field("call"), process, timeout_s(inputs), &say),
+            None,
+            Vec::new(),
+        );
     }
     let mut ask = |messages: &[Value]| {
         if trace::over_limit() {
@@ -186,7 +297,7 @@ fn run(function: Function, inputs: &Inputs, model: &mut dyn Model, process: &mut
         }
         traced_ask(model, inputs.setup, messages)
     };
-    let mut execute = |call: &Value| traced_run_main(call, process, inputs.timeout_s, &say);
+    let mut execute = |call: &Value| traced_run_main(call, process, timeout_s(inputs), &say);
     let mut emit = trace::emit;
     let args: [(&str, &dyn Local); 2] = [("question", &inputs.question), ("max_calls", &inputs.max_calls)];
     let show = |r: &Result<Outcome, LoopError>| match r {

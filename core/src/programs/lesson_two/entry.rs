@@ -37,7 +37,7 @@ pub fn setup(function: Function, inputs: &Inputs, script: &Script) -> String {
         .replace("@TOOLS@", &py_literal(&inputs.setup.tools, 8, ROOM))
         .replace("@MAX_ITERS@", &inputs.max_calls.to_string())
         .replace("@REPLIES@", &py_literal(&replies, 15, ROOM))
-        .replace("@TOOL_RESULTS@", &py_literal(inputs.tool_results, 10, ROOM))
+        .replace("@TOOL_RESULTS@", &py_literal(inputs.field("tool_results"), 10, ROOM))
         .replace("@FUNCTION@", function.name())
 }
 
@@ -50,10 +50,6 @@ pub fn prints(_: Function, returned: Result<&Value, &TraceError>, _: Lang) -> Ve
     };
     printed.split('\n').map(str::to_string).collect()
 }
-
-/// The stop reasons the Messages API returns.
-pub const STOP_REASONS: [&str; 6] =
-    ["end_turn", "tool_use", "max_tokens", "stop_sequence", "pause_turn", "refusal"];
 
 /// What the loops read in a reply must be there: `stop_reason` a string,
 /// `content` a list of blocks with a `type`, every `tool_use` block's

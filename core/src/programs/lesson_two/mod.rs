@@ -10,7 +10,7 @@
 pub mod entry;
 pub mod teaching;
 
-use super::program::{Inputs, Part, Problems, Program, Ran};
+use super::program::{Field, Figure, Inputs, Part, Problems, Program, Ran};
 use crate::i18n::Phrase;
 use crate::protocol::{Model, Process, Said, TraceError};
 use crate::trace::{self, Local};
@@ -60,6 +60,17 @@ pub const PROGRAM: Program = Program {
     opens: &["core-weather"],
     beside: &LOOPS,
     nested: &[EXECUTE_TOOL],
+    main: AGENT_LOOP,
+    // (its scenarios give SYSTEM and the tools; a question left out is the
+    // first program's)
+    defaults: None,
+    fields: &[Field { name: "tool_results", default: || Value::Null, read: |v| Ok(v.clone()) }],
+    expect_only: &[("results", &LOOPS)],
+    check_expect: |_, _, _| {},
+    asks: &["core.ask"],
+    endings: |_| &[],
+    edits: |_| &[("model", "edit_model"), ("tool_results", "edit_tool_results")],
+    figure: &Figure::NONE,
 };
 
 /// The caption stage of a step: lines that tell one idea share one.
@@ -156,7 +167,7 @@ impl Tools for Scripted<'_> {
 fn run(function: Function, inputs: &Inputs, model: &mut dyn Model, _: &mut dyn Process) -> Ran {
     let lang = inputs.lang;
     let say = move |said: Said| lang.say(&said);
-    let mut tools = Scripted { results: inputs.tool_results, used: Vec::new(), lang };
+    let mut tools = Scripted { results: inputs.field("tool_results"), used: Vec::new(), lang };
     let mut h = Harness {
         client: model,
         setup: inputs.setup,
