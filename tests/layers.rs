@@ -156,6 +156,13 @@ fn paths(line: &str) -> Vec<(&'static str, Vec<String>)> {
     out
 }
 
+/// A file of a child's own folder but its mod.rs (`programs/lesson_one/
+/// entry.rs`): its `super::` is that child, whose files are its own.
+fn in_child_folder(file: &Path, src: &Path) -> bool {
+    file.strip_prefix(src).is_ok_and(|r| r.components().count() == 3)
+        && file.file_name().is_some_and(|n| n != "mod.rs")
+}
+
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap().flatten() {
         let path = entry.path();
@@ -216,19 +223,13 @@ fn violations(krate: &Crate, src: &Path) -> Vec<String> {
             continue;
         }
         let own_child = own_child.flatten();
-        // A file of a child's own folder but its mod.rs (`programs/lesson_one/
-        // entry.rs`): its `super::` is that child, whose files are its own.
-        let in_child_folder = file.strip_prefix(src).is_ok_and(|r| r.components().count() == 3)
-            && file.file_name().is_some_and(|n| n != "mod.rs");
         let text = std::fs::read_to_string(&file).unwrap();
         for (i, line) in joined_lines(&text) {
             let at = format!("{}:{}", file.display(), i + 1);
-            for (root, segs) in paths(&line) {
+            let within = |(root, _): &(&str, Vec<String>)| !(*root == "super" && in_child_folder(&file, src));
+            for (root, segs) in paths(&line).into_iter().filter(within) {
                 // What the path names, seen from this file: another module,
                 // or an item of this module (its `mod.rs`, or a sibling file).
-                if root == "super" && in_child_folder {
-                    continue;
-                }
                 let (target_module, inner) = match (root, child.is_some()) {
                     ("super", true) => (module.clone(), segs.first().cloned()),
                     ("super", false) => (segs[0].clone(), None),
@@ -382,4 +383,21 @@ fn the_check_catches_an_upward_import() {
     std::fs::remove_dir_all(&dir).ok();
     assert_eq!(found.len(), 1, "{found:#?}");
     assert!(found[0].contains("`lesson/listing` uses its sibling `python`"), "{}", found[0]);
+}
+
+#[test]
+fn a_program_s_folder_is_its_own() {
+    // Any program's folder (the row `*`): its files use each other through
+    // `super::`, and the layers below `programs`, never one above.
+    let dir = std::env::temp_dir().join(format!("alp-layers-program-{}", std::process::id()));
+    let folder = dir.join("programs").join("any_program");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("entry.rs"), "use super::runtime::LIMIT;\nuse crate::trace::before;\n")
+        .unwrap();
+    std::fs::write(folder.join("mod.rs"), "use super::program::Program;\nuse crate::session::Session;\n")
+        .unwrap();
+    let found = violations(&CORE, &dir);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(found[0].contains("mod.rs:2: `programs` (layer 6) uses `session` (layer 12)"), "{}", found[0]);
 }
