@@ -1,6 +1,8 @@
 //! An author's own listing (docs/listing-format.md): checked without
 //! Python, registered, shown as written and stepped with the recorded run;
 //! each mistake is a finding that names the file, the line and the mark.
+//!
+//! Lessons tested: lesson_one.
 
 use agent_loop_core::debugger::Command;
 use agent_loop_core::i18n::Lang;

@@ -2,6 +2,8 @@
 //! record holds — thousands of blocks in one reply, a multi-megabyte error
 //! text — every piece the page draws at a step stays small, so that a move
 //! costs the same as on a lesson's own scenario.
+//!
+//! Lessons tested: lesson_one.
 
 use agent_loop_core::debugger::Command;
 use agent_loop_core::scenario::Scenario;

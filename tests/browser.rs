@@ -1,5 +1,7 @@
 //! Browser tests (wasm-bindgen-test, headless Chromium):
 //! `wasm-pack test --headless --chrome`.
+//!
+//! Lessons tested: lesson_one.
 #![cfg(target_arch = "wasm32")]
 
 use agent_loop_core::lesson::trace_json;

@@ -1,4 +1,6 @@
 //! The one breakpoint model, tested natively on real traces.
+//!
+//! Lessons tested: lesson_one.
 
 use agent_loop_core::debugger::{Command, Debugger};
 use agent_loop_core::lesson::line_of_label;

@@ -6,6 +6,8 @@
 //! shipped scenario (the same markup builders the browser uses), and fails
 //! on any word outside ⟪…⟫ that is not marked as data (`translate="no"` or
 //! the SVG class `alp-data`): such a word was hard-coded.
+//!
+//! Lessons tested: lesson_one.
 
 use agent_loop_core::debugger::Command;
 use agent_loop_core::i18n::{self, Lang};

@@ -3,6 +3,8 @@
 //! it arrives, refused until then, and complete once it has. In a test
 //! binary of its own: the language it adds would be one more for every
 //! other test.
+//!
+//! Lessons tested: lesson_one, lesson_two.
 
 use agent_loop_core::i18n::{self, Lang};
 use agent_loop_core::pack;

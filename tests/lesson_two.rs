@@ -2,6 +2,8 @@
 //! the same replies, part where the lesson says they part — and the API's
 //! checks make the text-only loop fail where the lesson says "the next call
 //! will fail".
+//!
+//! Lessons tested: lesson_one, lesson_two.
 
 use agent_loop_core::lesson::{line_in, listing_shown};
 use agent_loop_core::programs::lesson_two::{AGENT_LOOP, CAP_AS_BRAKE, KEEP_TEXT_ONLY, STOP_ON_TEXT};

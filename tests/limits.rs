@@ -1,4 +1,6 @@
 //! Runaway traces end with an explicit event, and odd models become statuses.
+//!
+//! Lessons tested: lesson_one.
 
 use agent_loop_core::protocol::{Model, ModelError, Process, ProcessOutcome, Seconds};
 use agent_loop_core::run::record;

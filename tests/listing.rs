@@ -1,6 +1,8 @@
 //! The listings shown are the code that ran: every step points at a real
 //! visible line, every statement has a snapshot, and every statement is
 //! reached by some shipped scenario.
+//!
+//! Lessons tested: lesson_one.
 
 use agent_loop_core::lesson::{self, listing};
 use agent_loop_core::programs::{self, lesson_one};

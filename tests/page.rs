@@ -1,5 +1,7 @@
 //! Browser tests for the page: rendering and stepping through the real DOM.
 //! Run with `wasm-pack test --headless --chrome`.
+//!
+//! Lessons tested: lesson_one.
 #![cfg(target_arch = "wasm32")]
 
 use agent_loop_core::lesson::line_of_label;

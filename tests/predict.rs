@@ -1,6 +1,8 @@
 //! Predictions and what-if, natively: every generated question's answer is
 //! a fact of the trace; the lesson's scenarios carry their own questions;
 //! a what-if edit re-records, compares, and a bad edit changes nothing.
+//!
+//! Lessons tested: lesson_one.
 
 use agent_loop_core::debugger::Command;
 use agent_loop_core::i18n::Lang;

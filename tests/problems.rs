@@ -3,6 +3,8 @@
 //! language tables, and each such word is met here by a broken scenario
 //! that produces it. A zh element says a broken `src=` file and a refused
 //! what-if edit in Chinese, with the line of the text.
+//!
+//! Lessons tested: lesson_one, lesson_two.
 
 use agent_loop_core::i18n::Lang;
 use agent_loop_core::scenario::{Problem, Scenario};

@@ -3,6 +3,8 @@
 //! checked as a scenario, recorded, listed in Rust and in Python, stepped
 //! with breakpoints in a session — with no line of the lesson touched.
 //! (The CLI's `check` of it is in cli/tests/cli.rs.)
+//!
+//! Lessons tested: ask_once, lesson_one.
 
 use agent_loop_core::debugger::Command;
 use agent_loop_core::lesson::{self, line_in, listing_in};

@@ -8,6 +8,8 @@
 //! the generator to prove the property exercises what it claims.
 //!
 //! `PROPTEST_CASES=20000 cargo test --release --test properties` for a longer run.
+//!
+//! Lessons tested: lesson_one.
 
 #![cfg(not(target_arch = "wasm32"))]
 

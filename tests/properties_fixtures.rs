@@ -4,6 +4,8 @@
 //! under that field and nothing else. The `*_reach_*` tests sample the
 //! generators and prove each property exercises what it claims (both parse
 //! outcomes, every broken field).
+//!
+//! Lessons tested: lesson_one.
 
 #![cfg(not(target_arch = "wasm32"))]
 

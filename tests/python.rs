@@ -18,10 +18,12 @@
 //! its statement's first line, and leaves out the line events of `try:`
 //! and `except` headers and the last check of a loop, which have no Rust
 //! step.
+//!
+//! Lessons tested: lesson_one.
 
 #![cfg(not(target_arch = "wasm32"))]
 
-use agent_loop_core::programs::{self, lesson_one, lesson_two, Program};
+use agent_loop_core::programs::{self, lesson_one, Program};
 use agent_loop_core::run::{record_scenario, setup_text, Trace};
 use agent_loop_core::scenario::load_shipped;
 use agent_loop_core::trace::Event;
@@ -30,8 +32,11 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
-/// The programs whose Python is proven here: the course's lessons.
-const PROGRAMS: [&Program; 2] = [&lesson_one::PROGRAM, &lesson_two::PROGRAM];
+/// The programs whose Python is proven here: those with a setup to run it
+/// with (the course's lessons).
+fn with_setup() -> impl Iterator<Item = &'static Program> {
+    programs::ALL.iter().copied().filter(|p| !p.templates.is_empty())
+}
 
 /// (function, line) or the call of a function.
 type At = (String, String, u32);
@@ -210,16 +215,14 @@ fn departure(
         .then(|| format!("{file}: output differs\n  rust:    {rust_output:?}\n  cpython: {}", py["output"]))
 }
 
-/// The runs a scenario stands for: its own, and for a lesson-two loop the
-/// same replies through each of the loops the lesson warns about.
+/// The runs a scenario stands for: its own, and for a loop its program
+/// runs beside others (`Program::beside`) the same replies through each.
 fn runs_of(scenario: &agent_loop_core::scenario::Scenario) -> Vec<agent_loop_core::scenario::Scenario> {
-    if !lesson_two::LOOPS.contains(&scenario.function) {
+    let beside = programs::of(scenario.function).beside;
+    if !beside.contains(&scenario.function) {
         return vec![scenario.clone()];
     }
-    lesson_two::LOOPS
-        .iter()
-        .map(|f| agent_loop_core::scenario::Scenario { function: *f, ..scenario.clone() })
-        .collect()
+    beside.iter().map(|f| agent_loop_core::scenario::Scenario { function: *f, ..scenario.clone() }).collect()
 }
 
 #[test]
@@ -256,7 +259,7 @@ fn each_language_s_listing_runs_the_same_steps_as_the_recorded_rust_for_every_sc
 
 #[test]
 fn every_language_s_listing_has_the_default_s_lines_and_marks() {
-    for program in PROGRAMS {
+    for program in with_setup() {
         let default: Vec<&str> = program.python[0].1.get().lines().collect();
         assert!(program.python.len() >= 2, "{}: the listing is written in zh and en", program.name);
         for (code, text) in program.python {
@@ -283,7 +286,7 @@ fn every_language_s_listing_has_the_default_s_lines_and_marks() {
 
 #[test]
 fn every_statement_of_the_python_carries_a_rust_label() {
-    for program in PROGRAMS {
+    for program in with_setup() {
         let source = program.python[0].1.get();
         let labels: Vec<String> = occurrences(program).values().map(|(l, _)| l.clone()).collect();
         let marks = marks(program);

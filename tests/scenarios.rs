@@ -3,6 +3,8 @@
 //! `core/src/scenario/`, or docs/scenario-format.md). A new scenario is one JSON
 //! file; a fixture without `expect`, or with less than the lesson needs for
 //! its function, fails the suite.
+//!
+//! Lessons tested: lesson_one, lesson_two.
 
 use agent_loop_core::lesson;
 use agent_loop_core::programs::{lesson_one, lesson_two};

@@ -1,4 +1,6 @@
 //! The session: everything a playground holds and decides, natively.
+//!
+//! Lessons tested: lesson_one.
 
 use agent_loop_core::debugger::Command;
 use agent_loop_core::i18n::Lang;

@@ -1,5 +1,7 @@
 //! The step view: every decision about what the page shows for a step is
 //! made in the core, where these tests read it (the page only writes it).
+//!
+//! Lessons tested: lesson_one.
 
 use agent_loop_core::debugger::Command;
 use agent_loop_core::i18n::Lang;

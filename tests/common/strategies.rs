@@ -1,6 +1,8 @@
 //! The generators the property tests share: any JSON, replies and process
 //! outcomes (garbage and plausible), and valid scenarios. Included by
 //! `#[path]` from the property test files (proptest is native only).
+//!
+//! Lessons tested: lesson_one.
 #![allow(dead_code)]
 
 use agent_loop_core::lesson::{self, listing};
