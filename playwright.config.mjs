@@ -3,10 +3,17 @@
 //   npx playwright test                      all tests
 //   npx playwright test keyboard             one spec file
 //   SCREENSHOTS=1 npx playwright test screenshots   refresh docs/*.png
+//   ALP_QUICK=1 npx playwright test          less the specs that build other
+//                                            projects (scripts/test --quick)
 import { defineConfig } from "@playwright/test";
+
+/** The specs that build other projects (Vite, webpack, VitePress, Hugo,
+ *  mdBook, the npm package): left out of `scripts/test --quick`. */
+const BUILDS_OTHERS = ["consumers.spec.mjs", "package.spec.mjs", "course-book.spec.mjs"];
 
 export default defineConfig({
   testDir: "tests/e2e",
+  testIgnore: process.env.ALP_QUICK === "1" ? BUILDS_OTHERS : [],
   outputDir: "target/e2e/test-results",
   globalSetup: "./tests/e2e/global-setup.mjs",
   workers: 2,

@@ -93,9 +93,15 @@ fn busy() -> JsError {
 #[wasm_bindgen]
 impl Playground {
     /// Build a playground inside `root`. `options` (all optional but
-    /// `doubles`): `{doubles, function, program, compare, scenario, lang, breakpoints,
-    /// controls, compact, timeBudget, memoryBudget}`; `doubles` is
-    /// `fixtureDoubles` from doubles.js.
+    /// `doubles`): every attribute the element hands over, under the
+    /// `option` key www/element/attributes.js gives it (`function`,
+    /// `program`, `compare`, `scenario`, `lang`, `breakpoints`, `controls`,
+    /// `compact`, `listing`, `theme`, `headingLevel`, `predict`, `step`,
+    /// `timeBudget`, `memoryBudget`), and what the element adds
+    /// (`PlaygroundOptions` in www/types/agent-loop-playground.d.ts):
+    /// `doubles` (`fixtureDoubles` from doubles.js), `files`, `listings`,
+    /// `width`, `restarted`. tests/js/check.mjs fails when the keys read
+    /// below and those differ.
     #[wasm_bindgen(constructor)]
     pub fn new(root: HtmlElement, options: JsValue) -> Result<Playground, JsValue> {
         let factory: JsFunction = Reflect::get(&options, &JsValue::from_str("doubles"))

@@ -1,5 +1,5 @@
 //! Browser tests (wasm-bindgen-test, headless Chromium):
-//! `wasm-pack test --headless --chrome`.
+//! `CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p agent-loop-playground --test browser`.
 //!
 //! Lessons tested: lesson_one.
 #![cfg(target_arch = "wasm32")]

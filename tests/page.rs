@@ -1,5 +1,5 @@
 //! Browser tests for the page: rendering and stepping through the real DOM.
-//! Run with `wasm-pack test --headless --chrome`.
+//! Run with `CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p agent-loop-playground --test page`.
 //!
 //! Lessons tested: lesson_one.
 #![cfg(target_arch = "wasm32")]
