@@ -540,16 +540,30 @@ def results(recorder, printed, escaped, files):
     return out
 
 
+class Offline:
+    """The client `anthropic.Anthropic()` gives a run without a scenario
+    file: the recorder never reaches the real API."""
+
+    def __init__(self, errors):
+        self.messages, self.errors = self, errors
+
+    def create(self, **request):
+        raise self.errors["APIConnectionError"](
+            "the recorder runs offline: give this scenario a file, or the setup its own stand-in client")
+
+
 def prepare(job, recorder):
-    """The run's namespace, and the modules it sees instead of the real."""
+    """The run's namespace, and the modules it sees instead of the real
+    ones (`anthropic` always: a recording never reaches the API)."""
     import builtins
     scenario = job["scenario"]
     names = {"__name__": "__main__", "__builtins__": builtins, "__file__": job["program"]["file"],
              "SCENARIO": scenario["id"], "LANG": scenario["lang"]}
-    modules = {}
-    if scenario.get("script") is not None:
-        more, modules = stand_ins(scenario["script"], job.get("refuse", {}), recorder)
-        names.update(more)
+    if scenario.get("script") is None:
+        errors = sdk_errors()
+        return names, {"anthropic": anthropic_module(Offline(errors), errors)}
+    more, modules = stand_ins(scenario["script"], job.get("refuse", {}), recorder)
+    names.update(more)
     return names, modules
 
 
@@ -657,15 +671,16 @@ def statements(tree):
 
 
 def marks(text):
-    """Every `#| label …` comment: its line, column, labels, and whether it
-    is alone on its line."""
+    """Every mark (`#|` and its labels, ending a comment): its line,
+    column, labels, and whether it is alone on its line (no code)."""
     import io
     import tokenize
     found, code_lines = [], set()
     for token in tokenize.generate_tokens(io.StringIO(text).readline):
-        if token.type == tokenize.COMMENT and token.string.startswith("#|"):
-            found.append({"line": token.start[0], "column": token.start[1],
-                          "labels": token.string[2:].split()})
+        at = token.string.find("#|") if token.type == tokenize.COMMENT else -1
+        if at >= 0:
+            found.append({"line": token.start[0], "column": token.start[1] + at,
+                          "labels": token.string[at + 2:].split()})
         elif token.type not in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT,
                                 tokenize.DEDENT, tokenize.ENDMARKER):
             code_lines.update(range(token.start[0], token.end[0] + 1))

@@ -225,19 +225,18 @@ fn scenarios(v: Option<&Value>, found: &mut Found) -> Vec<Entry> {
             return Vec::new();
         }
     };
-    let mut out: Vec<Entry> = Vec::new();
+    let (mut out, mut ids) = (Vec::new(), Vec::<(&str, String)>::new());
     for (i, item) in list.iter().enumerate() {
         let field = format!("scenarios[{i}]");
-        if let Some(entry) = scenario(item, &field, found) {
-            match out.iter().find(|e| e.id == entry.id) {
-                Some(first) => problem(
-                    found,
-                    &format!("{field}.id"),
-                    format!("\"{}\" is already used by {}", entry.id, first.field),
-                ),
-                None => out.push(entry),
+        if let Some(id) = item.get("id").and_then(Value::as_str) {
+            match ids.iter().find(|(seen, _)| *seen == id) {
+                Some((_, first)) => {
+                    problem(found, &format!("{field}.id"), format!("\"{id}\" is already used by {first}"))
+                }
+                None => ids.push((id, field.clone())),
             }
         }
+        out.extend(scenario(item, &field, found));
     }
     out
 }
