@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 const COVERED: &[&str] =
     &["core", "src", "cli", "node", "page", "tests", "bench", "benches", "docs", "scripts", "www"];
 const DATA: &[&str] =
-    &["tests/golden/", "tests/programs/", "cli/tests/import/", "cli/tests/bad-fixtures/", "docs/bench/"];
+    &["tests/golden/", "tests/programs/", "cli/tests/import/", "cli/tests/bad-fixtures/", "cli/tests/record/", "docs/bench/"];
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap().flatten() {

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)] // each test file uses its own part
 
+pub(crate) mod record;
+
 use agent_loop_cli::import::{import, to_pretty_json, Imported};
 use agent_loop_core::run::record_scenario;
 use agent_loop_core::scenario::{Problem, Scenario};

@@ -1,0 +1,2 @@
+x = undefined_name + 1
+count(3)

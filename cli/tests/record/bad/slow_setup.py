@@ -1,0 +1,3 @@
+import time
+count(1)
+time.sleep(30)

@@ -1,0 +1,5 @@
+def count(n):
+    total = 0
+    for i in range(n)
+        total += i
+    return total
