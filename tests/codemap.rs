@@ -8,8 +8,14 @@ use std::path::{Path, PathBuf};
 /// The folders the code map covers, and the files in them that are data.
 const COVERED: &[&str] =
     &["core", "src", "cli", "node", "page", "tests", "bench", "benches", "docs", "scripts", "www"];
-const DATA: &[&str] =
-    &["tests/golden/", "tests/programs/", "cli/tests/import/", "cli/tests/bad-fixtures/", "cli/tests/record/", "docs/bench/"];
+const DATA: &[&str] = &[
+    "tests/golden/",
+    "tests/programs/",
+    "cli/tests/import/",
+    "cli/tests/bad-fixtures/",
+    "cli/tests/record/",
+    "docs/bench/",
+];
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap().flatten() {
