@@ -490,8 +490,8 @@ class Recorder:
                    "line": frame.f_lineno, "step": len(self.steps)})
 
     def request(self, request, refused):
-        self.requests.append({"step": len(self.steps) - 1, "request": to_json(request),
-                              "refused": refused})
+        step = len(self.steps) - 1 if self.steps else None
+        self.requests.append({"step": step, "request": to_json(request), "refused": refused})
 
     def stop(self, problem):
         if self.problem is None:
