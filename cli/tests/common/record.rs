@@ -97,3 +97,14 @@ pub(crate) fn python_version() -> Option<String> {
     let out = out.ok().filter(|o| o.status.success())?;
     Some(String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
+
+/// `3.11` of `3.11.7`: the releases whose line events are the same.
+pub(crate) fn series(version: &str) -> &str {
+    version.rsplit_once('.').map_or(version, |(series, _)| series)
+}
+
+/// The CPython a pack's text says recorded it (its first run's).
+pub(crate) fn recorded_by(pack: &str) -> Option<String> {
+    let at = pack.find("\"python\": \"")? + "\"python\": \"".len();
+    Some(pack[at..].split('"').next()?.to_string())
+}
