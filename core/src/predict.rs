@@ -171,10 +171,8 @@ fn record_questions(trace: &Trace, lang: Lang) -> Vec<Ask> {
 /// a function whose program names the endings worth weighing (the common
 /// ones; the right one is added when it is rarer).
 fn status_question(trace: &Trace, lang: Lang) -> Option<Ask> {
-    let likely = (programs::of(trace.function).endings)(trace.function);
-    if likely.is_empty() {
-        return None;
-    }
+    let endings = programs::of(trace.function).endings;
+    let (_, likely) = endings.iter().find(|(f, _)| *f == trace.function)?;
     let ending = trace.status()?;
     let first = trace.steps.iter().position(|s| s.event == Event::Line)?;
     let mut endings: Vec<&str> = likely.to_vec();

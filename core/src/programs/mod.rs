@@ -27,8 +27,9 @@ pub use program::{
     Asks, Defaults, Field, Figure, InLanguage, Inputs, Part, Pipe, Program, Ran, Script, ToolRun,
 };
 
-/// Every program this build has, the lesson's first.
-pub const ALL: &[&Program] = &[
+/// Every program this build has, the lesson's first (a static: one copy of
+/// each program's table, however many crates read it).
+pub static ALL: &[&Program] = &[
     &lesson_one::PROGRAM,
     &lesson_two::PROGRAM,
     #[cfg(feature = "test-program")]

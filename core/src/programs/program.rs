@@ -84,16 +84,16 @@ pub struct Program {
     /// some program lists here is refused for a function none lists it for.
     pub expect_only: &'static [(&'static str, &'static [Function])],
     /// What a scenario's `expect` (an object) must hold for `function`
-    /// beyond its shape (a loop's `status` or `error`): each problem by field.
+    /// beyond its shape (a loop's `status` or `error`): each problem by field
+    /// ([`no_more`]: nothing).
     pub check_expect: fn(function: Function, expect: &Map<String, Value>, problem: Problems),
     /// The labels of the line that sends the model a request, one step per
     /// request: a run's calls when its result does not count them; the
     /// first is the example of a label in `check`'s words.
     pub asks: &'static [&'static str],
-    /// The endings worth weighing in a question on how a run of `function`
-    /// ends (its common statuses: the answer is added when rarer); empty:
-    /// no such question.
-    pub endings: fn(function: Function) -> &'static [&'static str],
+    /// The functions asked how their run ends, each with the endings worth
+    /// weighing (its common statuses: the answer is added when rarer).
+    pub endings: &'static [(Function, &'static [&'static str])],
     /// The fields of a scenario of `function` the what-if editors offer,
     /// in order (`model`, `process`, or one of its own fields), each with
     /// the word that names its editor.
@@ -129,18 +129,34 @@ impl Defaults {
         system: "",
         tool_description: "",
         words: ["", "", ""],
-        tools: |_| Value::Array(Vec::new()),
-        accepts: |_| true,
+        tools: no_tools,
+        accepts: any_call,
     };
+}
+
+fn no_tools(_: &str) -> Value {
+    Value::Array(Vec::new())
+}
+
+fn any_call(_: &Value) -> bool {
+    true
+}
+
+/// Nothing more to check.
+pub fn no_more(_: Function, _: &Map<String, Value>, _: Problems) {}
+
+/// Any value will do.
+pub fn any_value(_: &Value) -> Option<Phrase> {
+    None
 }
 
 /// A field of a program's own in its scenarios.
 pub struct Field {
     pub name: &'static str,
-    /// Its value where a scenario leaves it out.
-    pub default: fn() -> Value,
-    /// Its value as given, or what is wrong with it.
-    pub read: fn(given: &Value) -> Result<Value, Phrase>,
+    /// Its value where a scenario leaves it out, as JSON.
+    pub default: &'static str,
+    /// What is wrong with a value given, if anything.
+    pub check: fn(given: &Value) -> Option<Phrase>,
 }
 
 /// What the figure draws of a program's runs beyond the record and the

@@ -202,16 +202,18 @@ fn read_labels(obj: &Map<String, Value>, key: &str, example: &str, problem: Tell
 /// functions every program keeps it to; then what the function's program
 /// asks of its `expect` (`Program::check_expect`).
 fn program_rules(obj: &Map<String, Value>, function: Function, problem: Tell) {
-    let listed = programs::ALL.iter().flat_map(|p| p.expect_only);
-    let mut keys: Vec<&str> = Vec::new();
-    for (key, _) in listed.clone() {
-        if !keys.contains(key) {
-            keys.push(key);
+    // Each key once, in the programs' order, with every function it fits.
+    let mut keys: Vec<(&str, Vec<&str>)> = Vec::new();
+    for program in programs::ALL {
+        for (key, functions) in program.expect_only {
+            let at = keys.iter().position(|(k, _)| k == key).unwrap_or_else(|| {
+                keys.push((key, Vec::new()));
+                keys.len() - 1
+            });
+            keys[at].1.extend(functions.iter().map(|f| f.name()));
         }
     }
-    for key in keys.into_iter().filter(|key| obj.contains_key(*key)) {
-        let allowed = listed.clone().filter(|(k, _)| *k == key).flat_map(|(_, fs)| fs.iter());
-        let allowed: Vec<&str> = allowed.map(|f| f.name()).collect();
+    for (key, allowed) in keys.into_iter().filter(|(key, _)| obj.contains_key(*key)) {
         if !allowed.contains(&function.name()) {
             let values = [("names", allowed.join(", ")), ("function", function.name().to_string())];
             problem(&format!("expect.{key}"), Phrase::with("check_only_for", &values));

@@ -258,15 +258,32 @@ pub fn known_fields() -> Vec<&'static str> {
 /// another program's function does not use is still checked, then left
 /// out); the scenario keeps its program's, each as given or its default.
 fn read_own(f: &mut Fields, function: Function) -> Map<String, Value> {
-    let mut read: Vec<(&str, Value)> = Vec::new();
-    for field in programs::ALL.iter().flat_map(|p| p.fields) {
-        if !read.iter().any(|(name, _)| *name == field.name) {
-            read.push((field.name, f.or(field.name, (field.default)(), field.read)));
+    let mine = programs::of(function).fields;
+    let mut read: Vec<&str> = Vec::new();
+    // (inserted one by one: a map collected from a list sorts it first,
+    // and the standard sort stays out of the module)
+    let mut own = Map::new();
+    for program in programs::ALL {
+        for field in program.fields {
+            if read.contains(&field.name) {
+                continue;
+            }
+            read.push(field.name);
+            let value = match f.get(field.name) {
+                None => serde_json::from_str(field.default).unwrap_or(Value::Null),
+                Some(given) => {
+                    if let Some(say) = (field.check)(given) {
+                        f.problem(field.name, say);
+                    }
+                    given.clone()
+                }
+            };
+            if mine.iter().any(|m| m.name == field.name) {
+                own.insert(field.name.to_string(), value);
+            }
         }
     }
-    let mine = programs::of(function).fields;
-    let kept = read.into_iter().filter(|(name, _)| mine.iter().any(|m| m.name == *name));
-    kept.map(|(name, value)| (name.to_string(), value)).collect()
+    own
 }
 
 /// `id`: required, letters, digits, `-` or `_`.

@@ -5,7 +5,7 @@
 //! there is of it, and the tests record, list, step and check it through
 //! the same code as the lesson's.
 
-use super::program::{Figure, Inputs, Part, Problems, Program, Ran, Script};
+use super::program::{no_more, Figure, Inputs, Part, Problems, Program, Ran, Script};
 use crate::i18n::Phrase;
 use crate::protocol::{Model, ModelError, Process, TraceError};
 use crate::trace::{self, Local};
@@ -39,9 +39,9 @@ pub const PROGRAM: Program = Program {
     defaults: None,
     fields: &[],
     expect_only: &[],
-    check_expect: |_, _, _| {},
+    check_expect: no_more,
     asks: &["once.ask"],
-    endings: |_| &[],
+    endings: &[],
     edits: |_| &[("model", "edit_model")],
     figure: &Figure::NONE,
 };

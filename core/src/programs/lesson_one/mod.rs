@@ -60,15 +60,20 @@ pub const PROGRAM: Program = Program {
     ],
     check_expect,
     asks: &["loop.ask"],
-    endings: |f| if f == RUN_LOOP { &["answered", "call_limit", "model_stopped"] } else { &[] },
-    edits: |f| match f {
+    endings: &[(RUN_LOOP, &["answered", "call_limit", "model_stopped"])],
+    edits,
+    figure: &FIGURE,
+};
+
+/// The what-if editors of each entry point.
+fn edits(function: Function) -> &'static [(&'static str, &'static str)] {
+    match function {
         ASK_CLAUDE => &[("model", "edit_model")],
         // (run_main on its own: the tool call it is given is its input)
         RUN_MAIN => &[("call", "edit_call"), ("process", "edit_process")],
         _ => &[("model", "edit_model"), ("process", "edit_process")],
-    },
-    figure: &FIGURE,
-};
+    }
+}
 
 /// What a scenario reads where it leaves them out: the question, the
 /// working agreement and the one tool, `run_main`, in English (a page in
@@ -99,25 +104,27 @@ const TIMEOUT_S: f64 = 3.0;
 /// The lesson's own fields: `program` (main.py's text, for the reader),
 /// `call` (the tool call a `run_main` scenario is given), `timeout_s`.
 const FIELDS: [Field; 3] = [
-    Field {
-        name: "program",
-        default: || json!("print(10 / 0)"),
-        read: |v| if v.is_string() { Ok(v.clone()) } else { Err(Phrase::word("check_string")) },
-    },
-    Field {
-        name: "timeout_s",
-        default: || json!(TIMEOUT_S),
-        read: |v| match v.as_f64() {
-            Some(t) if t > 0.0 && t.is_finite() => Ok(v.clone()),
-            _ => Err(Phrase::word("check_positive")),
-        },
-    },
+    Field { name: "program", default: r#""print(10 / 0)""#, check: a_string },
+    Field { name: "timeout_s", default: "3.0", check: a_timeout },
     Field {
         name: "call",
-        default: || json!({"type": "tool_use", "id": "call_1", "name": "run_main", "input": {}}),
-        read: |v| if v.is_object() { Ok(v.clone()) } else { Err(Phrase::word("check_call")) },
+        default: r#"{"type": "tool_use", "id": "call_1", "name": "run_main", "input": {}}"#,
+        check: a_call,
     },
 ];
+
+fn a_string(v: &Value) -> Option<Phrase> {
+    (!v.is_string()).then(|| Phrase::word("check_string"))
+}
+
+fn a_timeout(v: &Value) -> Option<Phrase> {
+    let fine = v.as_f64().is_some_and(|t| t > 0.0 && t.is_finite());
+    (!fine).then(|| Phrase::word("check_positive"))
+}
+
+fn a_call(v: &Value) -> Option<Phrase> {
+    (!v.is_object()).then(|| Phrase::word("check_call"))
+}
 
 /// A scenario's `timeout_s`.
 fn timeout_s(inputs: &Inputs) -> f64 {
@@ -133,18 +140,23 @@ const FIGURE: Figure = Figure {
     asks: Some(Asks { function: ASK_CLAUDE, tools: "[run_main]", max_tokens: runtime::MAX_TOKENS }),
     tool: Some(ToolRun {
         function: RUN_MAIN,
-        pipe: |stage| match stage {
-            "main.call" | "main.envelope" => Pipe::Call,
-            "main.validate" => Pipe::Validate,
-            "main.reject" => Pipe::Refused,
-            "main.spawn" | "main.output" | "main.timeout" | "main.cannot_start" => Pipe::Process,
-            _ => Pipe::Result,
-        },
+        pipe,
         capped: &["main.cap", "main.placeholder", "main.content"],
         cap_at: "main.cap",
         limit: runtime::OUTPUT_LIMIT,
     }),
 };
+
+/// Where `run_main` stands among the figure's four boxes at a stage.
+fn pipe(stage: &str) -> Pipe {
+    match stage {
+        "main.call" | "main.envelope" => Pipe::Call,
+        "main.validate" => Pipe::Validate,
+        "main.reject" => Pipe::Refused,
+        "main.spawn" | "main.output" | "main.timeout" | "main.cannot_start" => Pipe::Process,
+        _ => Pipe::Result,
+    }
+}
 
 /// What a `run_loop` scenario's `expect` must say (how it ends), and a
 /// `run_main` one's results (its one result).

@@ -10,7 +10,7 @@
 pub mod entry;
 pub mod teaching;
 
-use super::program::{Field, Figure, Inputs, Part, Problems, Program, Ran};
+use super::program::{any_value, no_more, Field, Figure, Inputs, Part, Problems, Program, Ran};
 use crate::i18n::Phrase;
 use crate::protocol::{Model, Process, Said, TraceError};
 use crate::trace::{self, Local};
@@ -64,14 +64,20 @@ pub const PROGRAM: Program = Program {
     // (its scenarios give SYSTEM and the tools; a question left out is the
     // first program's)
     defaults: None,
-    fields: &[Field { name: "tool_results", default: || Value::Null, read: |v| Ok(v.clone()) }],
+    // (what `tool_results` must hold is said by check)
+    fields: &[Field { name: "tool_results", default: "null", check: any_value }],
     expect_only: &[("results", &LOOPS)],
-    check_expect: |_, _, _| {},
+    check_expect: no_more,
     asks: &["core.ask"],
-    endings: |_| &[],
-    edits: |_| &[("model", "edit_model"), ("tool_results", "edit_tool_results")],
+    endings: &[],
+    edits,
     figure: &Figure::NONE,
 };
+
+/// The what-if editors of every loop.
+fn edits(_: Function) -> &'static [(&'static str, &'static str)] {
+    &[("model", "edit_model"), ("tool_results", "edit_tool_results")]
+}
 
 /// The caption stage of a step: lines that tell one idea share one.
 fn stage(function: Function, label: &str) -> &'static str {
