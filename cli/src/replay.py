@@ -6,7 +6,7 @@ and every line it printed.
     python3 cli/src/replay.py LISTING SETUP FUNCTION
     python3 cli/src/replay.py --statements LISTING
 
-LISTING is a program's Python listing (core/src/runtime.py, runtime.zh.py);
+LISTING is a program's Python listing (core/src/programs/lesson_one/runtime.py, runtime.zh.py);
 SETUP is the setup and entry text for one scenario, exactly as the page
 shows it (tests/python.rs and `agent-loop-cli check --listing` write it);
 FUNCTION is the scenario's entry point. The setup runs in the listing's
