@@ -89,16 +89,18 @@ const englishKept = (code) => {
 const IN = "module";
 // A language whose table is a pack (www/data/<code>.json with `language`) is
 // not in the module but for its button's words.
+// (every language the tables have: fixtures/i18n/<code>.json)
+const languageCodes = fs.readdirSync(path.join(root, "fixtures/i18n")).filter((f) => f.endsWith(".json")).map((f) => f.slice(0, -5)).sort();
 const languagePacks = new Set(packs.filter((p) => p.value.language).map((p) => p.value.language.code));
 const parts = [
-  ...["zh", "en"].filter((code) => !languagePacks.has(code)).map((code) =>
+  ...languageCodes.filter((code) => !languagePacks.has(code)).map((code) =>
     [IN, "words", code, `fixtures/i18n/${code}.json (less the captions packs bring: the page's words, lesson one's captions)`, table(code)]),
   // (what the module keeps of a language that is a pack: core/build.rs)
   ...[...languagePacks].map((code) => [IN, "words", code, `fixtures/i18n/${code}.json: its check_* words (said in English on any page)`, englishKept(code)]),
   [IN, "lesson_one", "both", `scenarios (${scenarioText.lesson_one.length}, minified, without expect/notes)`, Buffer.from(scenarioText.lesson_one.join(""))],
-  [IN, "lesson_one", "—", "core/src/runtime.rs (the Rust listing)", read("core/src/runtime.rs")],
-  [IN, "lesson_one", "en", "core/src/runtime.py + entry.py (listing, setup)", Buffer.concat([read("core/src/runtime.py"), read("core/src/entry.py")])],
-  [IN, "lesson_one", "zh", "core/src/runtime.zh.py + entry.zh.py", Buffer.concat([read("core/src/runtime.zh.py"), read("core/src/entry.zh.py")])],
+  [IN, "lesson_one", "—", "core/src/programs/lesson_one/runtime.rs (the Rust listing)", read("core/src/programs/lesson_one/runtime.rs")],
+  [IN, "lesson_one", "en", "core/src/programs/lesson_one/runtime.py + entry.py (listing, setup)", Buffer.concat([read("core/src/programs/lesson_one/runtime.py"), read("core/src/programs/lesson_one/entry.py")])],
+  [IN, "lesson_one", "zh", "core/src/programs/lesson_one/runtime.zh.py + entry.zh.py", Buffer.concat([read("core/src/programs/lesson_one/runtime.zh.py"), read("core/src/programs/lesson_one/entry.zh.py")])],
   [IN, "lesson_two", "both", `its ${scenarioText.waiting.length} scenarios' ids and titles (the picker lists them)`, Buffer.from(scenarioText.waiting.join(""))],
   ...packs.map((p) => p.value.language
     ? [p.file, "words", p.value.language.code, `${p.file}: its table less lesson two's captions (fetched when the language is first shown)`, read(p.file)]

@@ -64,7 +64,7 @@ const BAD: &[Case] = &[
     ("step-budget", &["--max-steps", "50"], &["scenarios[0]: three, en: the run took more than 50 steps and was stopped (the step budget; raise it with --max-steps) (line 2)"]),
     ("time-budget", &["--timeout", "1"], &["scenarios[0]: three, en: the run took longer than 1 s and was stopped (the time budget; raise it with --timeout) (line 2)"]),
     ("output-budget", &[], &["scenarios[0]: three, en: the run printed more than 200000 characters; a pack keeps at most that much of a run's output (line 2)"]),
-    ("pack-too-large", &["--max-steps", "100000"], &["the pack would be *"]),
+    ("pack-too-large", &["--max-steps", "100000", "--timeout", "600"], &["the pack would be *"]),
     ("record-shrinks", &[], &["scenarios[0]: three, en: the record `messages` went from 3 to 2 messages at tests/record/bad/shrinks.py:3: a run has one record, and it only grows (append to it; record one conversation per scenario) (line 2)"]),
     ("record-changes", &[], &["scenarios[0]: three, en: message 0 of the record `messages` was changed after it was appended (at step 2); the figure draws each message as it was appended: append a new message instead of changing one (line 2)"]),
 ];

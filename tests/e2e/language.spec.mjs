@@ -2,7 +2,7 @@
 // what the run shows (the record, the output, the captions) and in en no
 // Chinese, over every step of the lesson's eight scenarios; and no listing
 // row is ever cut or scrolled sideways, at 1440 and at 390 px.
-import { test, expect, EL, open } from "./helpers.mjs";
+import { test, expect, EL, open, langButton } from "./helpers.mjs";
 
 const LESSON = ["request", "error", "success", "timeout", "reject", "report", "limit", "truncated"];
 
@@ -98,3 +98,35 @@ for (const width of [1440, 390]) {
     expect([...new Set(cut)]).toEqual([]);
   });
 }
+
+// The stand-alone page's own header and footer follow the language the
+// playground shows: in each group of parts, exactly the one written in that
+// language is shown, and <html lang> is that language's tag.
+test("the page's header and footer show one part per group, in the playground's language, both ways", async ({ page }) => {
+  const shown = () => page.evaluate(() => {
+    const parts = [...document.querySelectorAll(".page-head [lang], .page-foot [lang]")];
+    const groups = new Map();
+    for (const p of parts) {
+      const key = p.parentElement;
+      if (!groups.has(key)) groups.set(key, []);
+      groups.get(key).push(p);
+    }
+    return {
+      html: document.documentElement.lang,
+      groups: [...groups.values()].map((g) => g.filter((p) => !p.hidden).map((p) => p.lang)),
+    };
+  });
+  await open(page, "?scenario=report&lang=zh");
+  let seen = await shown();
+  expect(seen.html).toBe("zh-CN");
+  expect(seen.groups.length, "the page has its groups").toBeGreaterThan(2);
+  for (const g of seen.groups) expect(g).toEqual(["zh-CN"]);
+  await page.click(langButton("en"));
+  await page.waitForFunction(() => document.documentElement.lang === "en");
+  seen = await shown();
+  for (const g of seen.groups) expect(g).toEqual(["en"]);
+  await page.click(langButton("zh"));
+  await page.waitForFunction(() => document.documentElement.lang === "zh-CN");
+  seen = await shown();
+  for (const g of seen.groups) expect(g).toEqual(["zh-CN"]);
+});

@@ -81,7 +81,8 @@ pub(super) fn call(
     }
     let answer: Value = serde_json::from_slice(&ran.stdout).map_err(|e| {
         Failed::Run(format!(
-            "the recorder's harness gave no answer ({e}); python3 said: {}",
+            "the recorder's harness gave no answer ({e}): the program may have ended python3 itself \
+             (os._exit, a signal); python3 said: {}",
             tail(&ran.stderr)
         ))
     })?;
