@@ -68,7 +68,7 @@ export interface AgentLoopPlaygroundAttributes {
   "breakpoints"?: string;
   /** The command buttons shown, e.g. "debug,step,continue,back,reset". Default: all eight. */
   "controls"?: string;
-  /** The tallest the code and figure panels grow: a number (pixels) or px, rem, em, vh. Default: 560px; 380px with compact. */
+  /** The tallest the code and figure panels grow: a number (pixels) or px, rem, em, vh. Default: the window's height less 290px, from 300px to 560px (340px when the element is narrow); 380px with compact. */
   "height"?: string;
   /** Present: a smaller layout ("off" counts as absent). Default: absent. */
   "compact"?: "" | "off";

@@ -29,7 +29,7 @@ export const ATTRIBUTES = [
   { name: "lang", type: "Language | `${Language}-${string}`", default: `the page's <html lang> when the element speaks it, else ${DEFAULT_LANGUAGE}`, about: "The language of the words, captions and listing.", live: true, option: "lang" },
   { name: "breakpoints", type: "string", default: "none", about: "Labels, line numbers or function:line, comma-separated.", option: "breakpoints" },
   { name: "controls", type: "string", default: "all eight", about: "The command buttons shown, e.g. \"debug,step,continue,back,reset\".", option: "controls" },
-  { name: "height", type: "string", default: "560px; 380px with compact", about: "The tallest the code and figure panels grow: a number (pixels) or px, rem, em, vh.", live: true },
+  { name: "height", type: "string", default: "the window's height less 290px, from 300px to 560px (340px when the element is narrow); 380px with compact", about: "The tallest the code and figure panels grow: a number (pixels) or px, rem, em, vh.", live: true },
   { name: "compact", type: "\"\" | \"off\"", default: "absent", about: "Present: a smaller layout (\"off\" counts as absent).", option: "compact", flag: "on" },
   { name: "keep-place", type: "\"off\"", default: "kept", about: "\"off\": a client-side navigation back opens afresh, not where the learner was.", },
   { name: "listing", type: "\"python\" | \"rust\"", default: "python", about: "The code shown: the lesson's Python, or the Rust that is recorded.", live: true, option: "listing" },
