@@ -109,70 +109,68 @@ pub(super) fn leak(text: &str) -> &'static str {
     })
 }
 
-fn field_err(at: &str) -> Refused {
-    ("field", at.to_string())
+/// What is wrong inside one item of a section: a reason and the field.
+/// (The item's place is said once, by its section: a pack's checks cost
+/// the page's module little.)
+pub(super) type Miss = (&'static str, &'static str);
+
+/// A field of an item that is missing or not what a pack holds.
+pub(super) fn field(name: &'static str) -> Miss {
+    ("field", name)
 }
 
-fn get<'a>(obj: &'a Map<String, Value>, key: &str, at: &str) -> Result<&'a Value, Refused> {
-    obj.get(key).ok_or_else(|| field_err(&join(at, key)))
+/// `v[key]` as an object, a list, a text or a whole number.
+pub(super) fn object<'a>(v: &'a Value, key: &'static str) -> Result<&'a Map<String, Value>, Miss> {
+    v.get(key).and_then(Value::as_object).ok_or(field(key))
 }
 
-fn join(at: &str, key: &str) -> String {
-    if at.is_empty() {
-        key.to_string()
-    } else {
-        format!("{at}.{key}")
-    }
+pub(super) fn list<'a>(v: &'a Value, key: &'static str) -> Result<&'a [Value], Miss> {
+    v.get(key).and_then(Value::as_array).map(Vec::as_slice).ok_or(field(key))
 }
 
-fn object<'a>(v: &'a Value, at: &str) -> Result<&'a Map<String, Value>, Refused> {
-    v.as_object().ok_or_else(|| field_err(at))
+pub(super) fn text<'a>(v: &'a Value, key: &'static str) -> Result<&'a str, Miss> {
+    v.get(key).and_then(Value::as_str).ok_or(field(key))
 }
 
-fn list<'a>(v: &'a Value, at: &str) -> Result<&'a [Value], Refused> {
-    v.as_array().map(Vec::as_slice).ok_or_else(|| field_err(at))
+pub(super) fn whole(v: &Value, key: &'static str) -> Result<u32, Miss> {
+    v.get(key).and_then(Value::as_u64).and_then(|n| u32::try_from(n).ok()).ok_or(field(key))
 }
 
-fn text<'a>(v: &'a Value, at: &str) -> Result<&'a str, Refused> {
-    v.as_str().ok_or_else(|| field_err(at))
-}
-
-fn whole(v: &Value, at: &str) -> Result<u32, Refused> {
-    v.as_u64().and_then(|n| u32::try_from(n).ok()).ok_or_else(|| field_err(at))
-}
-
-fn texts(v: &Value, at: &str) -> Result<Vec<String>, Refused> {
-    let items = list(v, at)?.iter().enumerate();
-    items.map(|(i, t)| text(t, &format!("{at}[{i}]")).map(str::to_string)).collect()
+/// The refusal of item `i` of `section` (none: the section itself).
+fn at(section: &str, i: Option<usize>, (why, name): Miss) -> Refused {
+    let item = i.map_or(String::new(), |i| format!("[{i}]"));
+    let name = if name.is_empty() { String::new() } else { format!(".{name}") };
+    (why, format!("{section}{item}{name}"))
 }
 
 /// Read a pack's text (from `file`) as recorded program number `number`.
 pub(super) fn read(file: &str, pack: &str, number: usize) -> Result<Recorded, Refused> {
     let pack: Value = serde_json::from_str(pack).map_err(|e| ("json", e.to_string()))?;
-    let pack = pack.as_object().ok_or(("format", String::new()))?;
-    let format = pack.get("format").and_then(Value::as_str).unwrap_or("");
     let version = pack.get("version").map_or(String::new(), Value::to_string);
+    let format = pack.get("format").and_then(Value::as_str).unwrap_or("");
     if format != FORMAT || pack.get("version").and_then(Value::as_u64) != Some(VERSION) {
         return Err(("format", format!("format {format:?}, version {version}")));
     }
-    let languages = texts(get(pack, "languages", "")?, "languages")?;
+    let languages = list(&pack, "languages").map_err(|m| at("", None, m))?;
+    let languages: Vec<String> = languages.iter().filter_map(|l| l.as_str().map(str::to_string)).collect();
     if languages.is_empty() {
-        return Err(field_err("languages"));
+        return Err(at("", None, field("languages")));
     }
-    let listings = hashed(get(pack, "listings", "")?, "listings", &languages, true)?;
-    let setups = hashed(get(pack, "setup", "")?, "setup", &languages, false)?;
+    let listings = hashed(&pack, "listings", &languages)?;
+    let setups = hashed(&pack, "setup", &languages)?;
     let count = listings[0].1.lines().count() as u32;
     if let Some((lang, _)) = listings.iter().find(|(_, t)| t.lines().count() as u32 != count) {
         return Err(("departs", format!("listings.{lang}")));
     }
-    let statements = statements(get(pack, "statements", "")?, count)?;
-    let spans = spans(get(pack, "functions", "")?, &listings[0].1, number)?;
-    let at_first = |line: u32| first_line(&statements, line);
-    let labels = labels(get(pack, "labels", "")?, count, at_first)?;
-    let captions = captions(pack.get("captions").unwrap_or(&Value::Null))?;
+    let statements = statements(&pack, count)?;
+    let spans = spans(&pack, &listings[0].1, number)?;
+    let labels = labels(&pack, count, &statements)?;
+    let captions = captions(&pack)?;
+    let (scenarios, names, stops) = (Vec::new(), Vec::new(), Vec::new());
+    let file = file.to_string();
     let mut recorded = Recorded {
         number,
-        file: file.to_string(),
+        file,
         languages,
         listings,
         setups,
@@ -180,46 +178,38 @@ pub(super) fn read(file: &str, pack: &str, number: usize) -> Result<Recorded, Re
         statements,
         labels,
         captions,
-        scenarios: Vec::new(),
-        names: Vec::new(),
-        stops: Vec::new(),
+        scenarios,
+        names,
+        stops,
     };
-    let scenarios = list(get(pack, "scenarios", "")?, "scenarios")?;
-    if scenarios.is_empty() {
-        return Err(field_err("scenarios"));
-    }
+    let scenarios = list(&pack, "scenarios").map_err(|m| at("", None, m))?;
     for (i, scenario) in scenarios.iter().enumerate() {
-        let scenario = recording(&recorded, scenario, &format!("scenarios[{i}]"))?;
+        let scenario = recording(&recorded, scenario, i)?;
         recorded.scenarios.push(scenario);
     }
-    recorded.names = names(&recorded);
-    recorded.stops = stops(&recorded);
+    if recorded.scenarios.is_empty() {
+        return Err(at("", None, field("scenarios")));
+    }
+    recorded.names = names_of(&recorded);
+    recorded.stops = stops_of(&recorded);
     Ok(recorded)
 }
 
 /// `listings` (or `setup`): per language `{file, text, hash}`, each text
 /// against its hash. Every language's listing is required; a setup may be
-/// left out altogether.
+/// left out altogether (`{}`).
 fn hashed(
-    v: &Value,
-    at: &str,
+    pack: &Value,
+    section: &'static str,
     languages: &[String],
-    required: bool,
 ) -> Result<Vec<(String, String)>, Refused> {
-    let map = object(v, at)?;
+    let map = object(pack, section).map_err(|m| at("", None, m))?;
     let mut out = Vec::new();
-    for lang in languages {
-        let Some(entry) = map.get(lang) else {
-            if required || !map.is_empty() {
-                return Err(field_err(&join(at, lang)));
-            }
-            continue;
-        };
-        let here = join(at, lang);
-        let entry = object(entry, &here)?;
-        let file = text(get(entry, "file", &here)?, &join(&here, "file"))?;
-        let body = text(get(entry, "text", &here)?, &join(&here, "text"))?;
-        let hash = text(get(entry, "hash", &here)?, &join(&here, "hash"))?;
+    for lang in languages.iter().filter(|_| section == "listings" || !map.is_empty()) {
+        let entry = map.get(lang).filter(|e| e.is_object());
+        let entry = entry.ok_or_else(|| ("field", format!("{section}.{lang}")))?;
+        let read = (text(entry, "file"), text(entry, "text"), text(entry, "hash"));
+        let (Ok(file), Ok(body), Ok(hash)) = read else { return Err(("field", format!("{section}.{lang}"))) };
         if hash != format!("{:016x}", text_hash(body)) {
             return Err(("hash", file.to_string()));
         }
@@ -229,17 +219,14 @@ fn hashed(
 }
 
 /// `statements`: `[first, last]` pairs inside the file.
-fn statements(v: &Value, count: u32) -> Result<Vec<(u32, u32)>, Refused> {
+fn statements(pack: &Value, count: u32) -> Result<Vec<(u32, u32)>, Refused> {
     let mut out = Vec::new();
-    for (i, pair) in list(v, "statements")?.iter().enumerate() {
-        let at = format!("statements[{i}]");
-        let pair = list(pair, &at)?;
-        let (Some(a), Some(b)) = (pair.first(), pair.get(1)) else { return Err(field_err(&at)) };
-        let (a, b) = (whole(a, &at)?, whole(b, &at)?);
-        if a == 0 || a > b || b > count {
-            return Err(("departs", at));
+    for (i, pair) in list(pack, "statements").map_err(|m| at("", None, m))?.iter().enumerate() {
+        let whole = |k: usize| pair.get(k).and_then(Value::as_u64).and_then(|n| u32::try_from(n).ok());
+        match (whole(0), whole(1)) {
+            (Some(a), Some(b)) if a > 0 && a <= b && b <= count => out.push((a, b)),
+            _ => return Err(at("statements", Some(i), ("departs", ""))),
         }
-        out.push((a, b));
     }
     Ok(out)
 }
@@ -252,104 +239,107 @@ pub fn first_line(statements: &[(u32, u32)], line: u32) -> u32 {
 }
 
 /// `functions`: each `{name, start, end}`, its `def` inside its lines.
-fn spans(v: &Value, listing: &str, number: usize) -> Result<Vec<Span>, Refused> {
+fn spans(pack: &Value, listing: &str, number: usize) -> Result<Vec<Span>, Refused> {
     let lines: Vec<&str> = listing.lines().collect();
     let mut out: Vec<Span> = Vec::new();
-    for (i, f) in list(v, "functions")?.iter().enumerate() {
-        let at = format!("functions[{i}]");
-        let f = object(f, &at)?;
-        let name = text(get(f, "name", &at)?, &join(&at, "name"))?;
-        let start = whole(get(f, "start", &at)?, &join(&at, "start"))?;
-        let end = whole(get(f, "end", &at)?, &join(&at, "end"))?;
-        let python_name = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
-        if !python_name || out.iter().any(|s| s.function.name() == name) {
-            return Err(field_err(&join(&at, "name")));
-        }
-        let body = lines.get(start.saturating_sub(1) as usize..end as usize).unwrap_or_default();
-        let def = |l: &&str| {
-            let l = l.trim_start();
-            let l = l.strip_prefix("async ").unwrap_or(l);
-            l.strip_prefix("def ").and_then(|r| r.strip_prefix(name)).is_some_and(|r| r.starts_with('('))
-        };
-        if start == 0 || start > end || !body.iter().any(def) {
-            return Err(("departs", format!("{at}: def {name}")));
-        }
-        let function = Function::recorded(leak(&Function::recorded_text(name, number)));
-        out.push(Span { function, start, end });
+    for (i, f) in list(pack, "functions").map_err(|m| at("", None, m))?.iter().enumerate() {
+        out.push(span(f, &lines, &out, number).map_err(|m| at("functions", Some(i), m))?);
     }
     if out.is_empty() {
-        return Err(field_err("functions"));
+        return Err(at("", None, field("functions")));
     }
     Ok(out)
 }
 
+fn span(f: &Value, lines: &[&str], before: &[Span], number: usize) -> Result<Span, Miss> {
+    let (name, start, end) = (text(f, "name")?, whole(f, "start")?, whole(f, "end")?);
+    let python_name = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+    if !python_name || before.iter().any(|s| s.function.name() == name) {
+        return Err(field("name"));
+    }
+    let body = lines.get(start.saturating_sub(1) as usize..end as usize).unwrap_or_default();
+    let def = |l: &&str| {
+        let l = l.trim_start();
+        let l = l.strip_prefix("async ").unwrap_or(l);
+        l.strip_prefix("def ").and_then(|r| r.strip_prefix(name)).is_some_and(|r| r.starts_with('('))
+    };
+    if start == 0 || start > end || !body.iter().any(def) {
+        return Err(("departs", "start"));
+    }
+    let function = Function::recorded(leak(&Function::recorded_text(name, number)));
+    Ok(Span { function, start, end })
+}
+
 /// `labels`: each label and its line, shown on its statement's first.
-fn labels(v: &Value, count: u32, at_first: impl Fn(u32) -> u32) -> Result<Vec<(&'static str, u32)>, Refused> {
+fn labels(pack: &Value, count: u32, statements: &[(u32, u32)]) -> Result<Vec<(&'static str, u32)>, Refused> {
     let mut out = Vec::new();
-    for (label, line) in object(v, "labels")? {
-        let at = join("labels", label);
+    for (label, line) in object(pack, "labels").map_err(|m| at("", None, m))? {
         let good = !label.is_empty() && label.chars().all(|c| c.is_alphanumeric() || "_.-".contains(c));
-        let line = whole(line, &at)?;
-        if !good || line == 0 || line > count {
-            return Err(field_err(&at));
+        match line.as_u64().and_then(|n| u32::try_from(n).ok()) {
+            Some(line) if good && line > 0 && line <= count => {
+                out.push((leak(label), first_line(statements, line)))
+            }
+            _ => return Err(("field", format!("labels.{label}"))),
         }
-        out.push((leak(label), at_first(line)));
     }
     Ok(out)
 }
 
 /// `captions`: label → `{language: text}` (none: `{}` or left out).
-fn captions(v: &Value) -> Result<Vec<Caption>, Refused> {
+fn captions(pack: &Value) -> Result<Vec<Caption>, Refused> {
     let mut out = Vec::new();
-    let Some(map) = v.as_object() else {
-        return if v.is_null() { Ok(out) } else { Err(field_err("captions")) };
-    };
-    for (label, texts) in map {
-        let at = join("captions", label);
-        let mut each = Vec::new();
-        for (lang, t) in object(texts, &at)? {
-            each.push((lang.clone(), text(t, &join(&at, lang))?.to_string()));
-        }
-        out.push((leak(label), each));
+    let Some(map) = pack.get("captions").filter(|c| !c.is_null()) else { return Ok(out) };
+    for (label, texts) in map.as_object().ok_or(("field", "captions".to_string()))? {
+        let texts =
+            texts.as_object().map(|m| m.iter().map(|(l, t)| t.as_str().map(|t| (l.clone(), t.to_string()))));
+        let texts = texts.and_then(|t| t.collect::<Option<Vec<_>>>());
+        out.push((leak(label), texts.ok_or_else(|| ("field", format!("captions.{label}")))?));
     }
     Ok(out)
 }
 
-/// One scenario: its id, title and a run in every language of the pack,
+/// Scenario `i`: its id, title and a run in every language of the pack,
 /// each starting with its entry's call.
-fn recording(recorded: &Recorded, v: &Value, at: &str) -> Result<Recording, Refused> {
-    let map = object(v, at)?;
-    let id = text(get(map, "id", at)?, &join(at, "id"))?;
+fn recording(recorded: &Recorded, v: &Value, i: usize) -> Result<Recording, Refused> {
+    let id = text(v, "id").map_err(|m| at("scenarios", Some(i), m))?;
     let good_id =
         !id.is_empty() && id.len() <= 64 && id.chars().all(|c| c.is_alphanumeric() || "-_".contains(c));
     if !good_id || recorded.scenarios.iter().any(|s| s.id == id) {
-        return Err(field_err(&join(at, "id")));
+        return Err(at("scenarios", Some(i), field("id")));
     }
     let mut title = BTreeMap::new();
-    for (lang, t) in object(get(map, "title", at)?, &join(at, "title"))? {
-        title.insert(lang.clone(), text(t, &join(at, &format!("title.{lang}")))?.to_string());
+    for (lang, t) in object(v, "title").map_err(|m| at("scenarios", Some(i), m))? {
+        let t = t.as_str().ok_or_else(|| at("scenarios", Some(i), field("title")))?;
+        title.insert(lang.clone(), t.to_string());
     }
-    let runs_at = join(at, "runs");
-    let runs = object(get(map, "runs", at)?, &runs_at)?;
-    let mut out = Vec::new();
+    let mut runs = Vec::new();
     for (lang, listing) in &recorded.listings {
-        let here = join(&runs_at, lang);
-        let run = super::steps::run(recorded, listing, get(runs, lang, &runs_at)?, &here)?;
-        out.push((lang.clone(), run));
+        let run = v.get("runs").and_then(|r| r.get(lang));
+        let run = run.ok_or_else(|| ("field", format!("scenarios[{i}].runs.{lang}")))?;
+        let run = super::steps::run(recorded, listing, run).map_err(|(k, m)| {
+            let step = k.map_or(String::new(), |k| format!(".steps[{k}]"));
+            (m.0, format!("scenarios[{i}].runs.{lang}{step}.{}", m.1))
+        })?;
+        runs.push((lang.clone(), run));
     }
     let entry = |run: &Run| {
         let first = run.steps.first().filter(|s| s.event == Event::Call && s.depth == 0);
         first.map(|s| s.function)
     };
-    let function = entry(&out[0].1).ok_or_else(|| ("departs", runs_at.clone()))?;
-    if out.iter().any(|(_, run)| entry(run) != Some(function)) {
-        return Err(("departs", runs_at));
+    let function = entry(&runs[0].1);
+    if function.is_none() || runs.iter().any(|(_, run)| entry(run) != function) {
+        return Err(("departs", format!("scenarios[{i}].runs")));
     }
-    Ok(Recording { id: id.to_string(), title, function, runs: out })
+    Ok(Recording {
+        id: id.to_string(),
+        title,
+        function: function.unwrap_or(recorded.spans[0].function),
+        runs,
+    })
 }
 
 /// Every local name each function's steps have (not `return`, `raise`).
-fn names(recorded: &Recorded) -> Vec<(Function, Vec<String>)> {
+fn names_of(recorded: &Recorded) -> Vec<(Function, Vec<String>)> {
     let mut out: Vec<(Function, Vec<String>)> =
         recorded.spans.iter().map(|s| (s.function, Vec::new())).collect();
     let steps = recorded.scenarios.iter().flat_map(|s| &s.runs).flat_map(|(_, run)| &run.steps);
@@ -368,7 +358,7 @@ fn names(recorded: &Recorded) -> Vec<(Function, Vec<String>)> {
 }
 
 /// The lines each function's runs stop at (its call and line steps).
-fn stops(recorded: &Recorded) -> Vec<(Function, Vec<u32>)> {
+fn stops_of(recorded: &Recorded) -> Vec<(Function, Vec<u32>)> {
     let mut out: Vec<(Function, Vec<u32>)> =
         recorded.spans.iter().map(|s| (s.function, Vec::new())).collect();
     let steps = recorded.scenarios.iter().flat_map(|s| &s.runs).flat_map(|(_, run)| &run.steps);
