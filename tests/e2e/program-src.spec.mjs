@@ -199,3 +199,20 @@ test("a pack that cannot be fetched is said in the reader's language", async ({ 
   expect(problems.filter(expected)).toHaveLength(2);
   problems.splice(0, problems.length, ...problems.filter((p) => !expected(p)));
 });
+
+test("keep-place: an element of a pack that leaves the page and comes back is where the learner was", async ({ page, baseURL }) => {
+  await place(page, baseURL, { "program-src": FILE, scenario: "refund-over", id: "lesson-three" }, "en");
+  const was = await page.$eval(EL, (e) => { e.command("debug"); e.command("step"); e.command("step"); return e.state(); });
+  await page.evaluate(async () => {
+    const el = document.querySelector("agent-loop-playground");
+    const attributes = [...el.attributes].map((a) => [a.name, a.value]);
+    el.remove();
+    await new Promise((ok) => setTimeout(ok, 50));
+    const back = document.createElement("agent-loop-playground");
+    for (const [k, v] of attributes) back.setAttribute(k, v);
+    document.querySelector("#slot").append(back);
+    await new Promise((ok) => back.addEventListener("playground-ready", ok, { once: true }));
+  });
+  const now = await page.$eval(EL, (e) => e.state());
+  expect([now.program, now.scenario, now.step, now.line, now.started]).toEqual([FILE, "refund-over", was.step, was.line, true]);
+});
