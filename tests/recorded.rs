@@ -410,3 +410,89 @@ fn a_pack_in_one_language_is_shown_in_every_language_and_steps_into_its_nested_f
         }
     }
 }
+
+#[test]
+fn predict_first_asks_the_questions_the_trace_answers() {
+    let mut s = session("en");
+    s.load("refund-under").unwrap();
+    s.set_predict(true);
+    s.command(Command::Run);
+    let mut asked = 0;
+    while let Some(ask) = s.predictions().pending() {
+        let (step, right) = (ask.step, ask.answer);
+        let before = s.replay().trace().steps[step].record_len;
+        assert_eq!(s.replay().position(), step, "the question waits on its line");
+        let detail = s.answer(right).unwrap();
+        assert_eq!(detail["correct"], true, "{detail}");
+        assert!(
+            s.replay().trace().steps[step + 1].record_len > before,
+            "a question about a line that appends"
+        );
+        asked += 1;
+        assert!(asked < 20);
+    }
+    assert!(asked > 0, "some question was asked");
+    assert_ne!(s.replay().status(), "paused");
+}
+
+/// A learner's move: a command, a jump on the timeline, a breakpoint
+/// flipped on a line, a scenario or a language.
+#[derive(Clone, Debug)]
+enum Move {
+    Command(usize),
+    Seek(usize),
+    Toggle(u32),
+    Scenario(usize),
+    Lang(bool),
+}
+
+fn moves() -> impl proptest::strategy::Strategy<Value = Vec<Move>> {
+    use proptest::prelude::*;
+    let one = prop_oneof![
+        4 => (0..Command::ALL.len()).prop_map(Move::Command),
+        1 => (0usize..100).prop_map(Move::Seek),
+        2 => (1u32..70).prop_map(Move::Toggle),
+        1 => (0usize..7).prop_map(Move::Scenario),
+        1 => any::<bool>().prop_map(Move::Lang),
+    ];
+    proptest::collection::vec(one, 1..60)
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// Whatever the learner does, the step on screen is one of the pack's:
+    /// its line is a line of its function's listing where a run stops, and
+    /// the record shown is the pack's record up to that step's length.
+    #[test]
+    fn any_moves_keep_the_step_on_a_line_the_pack_ran(moves in moves()) {
+        let pack = pack();
+        let ids: Vec<&str> = runs(&pack, "en").map(|(id, _)| id).collect();
+        let mut s = session("en");
+        for m in moves {
+            match m {
+                Move::Command(i) => s.command(Command::ALL[i]),
+                Move::Seek(n) => s.seek(n),
+                Move::Toggle(line) => {
+                    let f = s.replay().shown_function();
+                    let _ = s.toggle_line(f, line);
+                }
+                Move::Scenario(i) => s.load(ids[i % ids.len()]).unwrap(),
+                Move::Lang(zh) => s.set_lang(Lang::parse(if zh { "zh" } else { "en" }).unwrap()).unwrap(),
+            }
+            let state = s.state();
+            let trace = s.replay().trace();
+            proptest::prop_assert!(s.replay().position() < trace.steps.len());
+            if let Some(step) = s.replay().step().filter(|_| s.replay().started()) {
+                let line = state["line"].as_u64().unwrap() as u32;
+                let listing = listing_shown(Code::Python, step.function, s.lang());
+                proptest::prop_assert!(listing.line(line).is_some_and(|l| !l.text.trim().is_empty()), "{state}");
+                let len = state["recordLength"].as_u64().unwrap() as usize;
+                proptest::prop_assert_eq!(len, step.record_len as usize);
+            }
+            for (f, line) in s.replay().debugger().breakpoints() {
+                proptest::prop_assert!(listing_shown(Code::Python, f, s.lang()).line(line).is_some());
+            }
+        }
+    }
+}
