@@ -12,6 +12,8 @@
 //! (No program name is written here: the functions, labels and lines come
 //! from the pack.)
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use agent_loop_core::debugger::Command;
 use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson::{caption, line_in, listing_shown};
