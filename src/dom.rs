@@ -5,9 +5,21 @@
 //! share of the notices (said once each, for the author).
 
 use agent_loop_core::session::Session;
-use agent_loop_core::vocab::Function;
+use agent_loop_core::vocab::{Code, Function};
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
+
+/// The Python / Rust buttons: `code` pressed, the group named `label`;
+/// hidden when there is `one` listing (a recorded program's).
+pub(crate) fn listing_switch(root: &Element, code: Code, one: bool, label: &str) {
+    let _ = root.set_attribute("data-listing", code.name());
+    set_pressed(root, ".alp-listing", |b| b.get_attribute("data-listing").as_deref() == Some(code.name()));
+    let group = root.query_selector(".alp-listings").ok().flatten();
+    if let Some(group) = &group {
+        let _ = group.set_attribute("aria-label", label);
+    }
+    set_hidden(group, one);
+}
 
 /// Set an attribute, only when its value changes: a write of the same
 /// value still makes the browser restyle what the attribute can match.

@@ -187,7 +187,9 @@ fn on_click(p: &mut Page, e: &Event) -> bool {
         let function = b.get_attribute("data-function");
         return act(p, &b.get_attribute("data-action").unwrap_or_default(), function.as_deref());
     } else if let Some(b) = hit(".alp-bp") {
-        let f = b.get_attribute("data-function").and_then(|f| programs::function(&f));
+        // (a name of the program on screen: a recorded one's functions are its own)
+        let near = p.session.replay().trace().function;
+        let f = b.get_attribute("data-function").and_then(|f| programs::function_near(near, &f));
         let n = b.get_attribute("data-line").and_then(|n| n.parse().ok());
         let Some((f, n)) = f.zip(n) else { return false };
         if p.session.toggle_line(f, n).is_err() {

@@ -104,6 +104,13 @@ pub const EDIT_CHARS: usize = 100_000;
 /// outcomes as JSON, "run this version", and what was wrong with the last
 /// edit.
 pub fn editors(scenario: &Scenario, lang: Lang, problems: &[String]) -> String {
+    // (CPython ran a recorded program: the page cannot run it otherwise)
+    if programs::recorded::of(scenario.function).is_some() {
+        return format!(
+            r#"<p class="alp-edit-hint" data-role="no-edit">{}</p>"#,
+            esc(lang.word("edit_recorded"))
+        );
+    }
     let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default();
     let mut html = String::new();
     let editor = |field: &str, key: &str, text: String| {

@@ -69,6 +69,14 @@ fn listings(options: &JsValue) -> Vec<ListingFile> {
         .collect()
 }
 
+/// `options.programSrc`: `{name, text}` or `{name, error, detail}`, the
+/// recorded program's pack the element fetched (`program-src`), if any.
+fn program_src(options: &JsValue) -> Option<(String, Result<String, Unreadable>)> {
+    let f = Reflect::get(options, &JsValue::from_str("programSrc")).ok().filter(JsValue::is_object)?;
+    let text = Reflect::get(&f, &JsValue::from_str("text")).ok().and_then(|t| t.as_string());
+    Some((opt_str(&f, "name"), text.ok_or_else(|| (opt_str(&f, "error"), opt_str(&f, "detail")))))
+}
+
 fn js_err(message: impl std::fmt::Display) -> JsError {
     JsError::new(&message.to_string())
 }
@@ -100,7 +108,7 @@ impl Playground {
     /// `timeBudget`, `memoryBudget`), and what the element adds
     /// (`PlaygroundOptions` in www/types/agent-loop-playground.d.ts):
     /// `doubles` (`fixtureDoubles` from doubles.js), `files`, `listings`,
-    /// `width`, `restarted`. tests/js/check.mjs fails when the keys read
+    /// `programSrc`, `width`, `restarted`. tests/js/check.mjs fails when the keys read
     /// below and those differ.
     #[wasm_bindgen(constructor)]
     pub fn new(root: HtmlElement, options: JsValue) -> Result<Playground, JsValue> {
@@ -124,6 +132,7 @@ impl Playground {
             theme: opt_str(&options, "theme"),
             files: files(&options),
             listings: listings(&options),
+            program_src: program_src(&options),
             predict: !opt_str(&options, "predict").is_empty(),
             step: opt_str(&options, "step"),
             restarted: opt_str(&options, "restarted"),

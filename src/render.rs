@@ -371,23 +371,22 @@ impl Page {
         let lines = dbg
             .breakpoints()
             .map(|(f, n)| format!(r#".alp-bp[data-function="{}"][data-line="{n}"]"#, f.name()));
+        let near = self.session.replay().trace().function;
         dom::press_only(&self.root, ".alp-bp", &lines.collect::<Vec<_>>(), |b| {
-            let f = b.get_attribute("data-function").and_then(|f| programs::function(&f));
+            let f = b.get_attribute("data-function").and_then(|f| programs::function_near(near, &f));
             let n = b.get_attribute("data-line").and_then(|n| n.parse().ok());
             f.zip(n).is_some_and(|(f, n)| dbg.has_breakpoint(f, n))
         });
     }
 
-    /// The Python / Rust buttons follow the listing shown.
-    fn draw_listing_switch(&self) {
-        let code = self.session.replay().code();
-        let _ = self.root.set_attribute("data-listing", code.name());
-        dom::set_pressed(&self.root, ".alp-listing", |b| {
-            b.get_attribute("data-listing").as_deref() == Some(code.name())
-        });
-        if let Some(group) = self.q(".alp-listings") {
-            let _ = group.set_attribute("aria-label", self.session.lang().word("listing"));
-        }
+    /// The Python / Rust buttons follow the listing shown (a recorded
+    /// program has one listing: none), and the note under the code says
+    /// where its steps come from.
+    fn draw_listing_switch(&mut self) {
+        let (trace, lang) = (self.session.replay().trace(), self.session.lang());
+        let one = programs::recorded::of(trace.function).is_some();
+        dom::listing_switch(&self.root, self.session.replay().code(), one, lang.word("listing"));
+        self.set_text(".alp-l-provenance", &view::provenance(trace, lang));
     }
 
     fn draw_listing(&mut self) {

@@ -218,9 +218,8 @@ pub fn shell(heading_level: Option<u8>) -> String {
 }
 
 /// The label elements of the shell and the word each shows.
-pub const LABELS: [(&str, &str); 8] = [
+pub const LABELS: [(&str, &str); 7] = [
     (".alp-l-predict", "predict"),
-    (".alp-l-provenance", "provenance"),
     (".alp-l-scenario", "scenario"),
     (".alp-l-reveal", "reveal"),
     (".alp-l-code", "code"),
@@ -228,6 +227,18 @@ pub const LABELS: [(&str, &str); 8] = [
     (".alp-l-locals", "locals"),
     (".alp-l-output", "output"),
 ];
+
+/// Where the steps on screen come from, under the code: the Rust core
+/// recorded in the page, or a recorded program's CPython, with its
+/// version, and the stand-ins it called.
+pub fn provenance(trace: &Trace, lang: Lang) -> String {
+    let Some(recorded) = programs::recorded::of(trace.function) else {
+        return lang.word("provenance").to_string();
+    };
+    let run = recorded.scenario(&trace.scenario).map(|s| s.run(trace.lang.code()));
+    let python = run.map_or(String::new(), |r| r.python.clone());
+    lang.fill("provenance_recorded", &[("python", python)])
+}
 
 /// The scenario picker's options (values are scenario ids): the lesson's
 /// eight first, in the lesson's order, then the other cases of each
@@ -258,6 +269,7 @@ pub fn picker(entries: &[Entry], current: usize, only: Scope, lang: Lang) -> Str
             html.push_str(&format!(r#"<optgroup label="{}">{lesson}</optgroup>"#, esc(label)));
         }
     }
+    html.push_str(&recorded_groups(entries, &option, only, lang));
     for f in programs::functions().filter(|f| only.has(*f)) {
         let more: String = valid()
             .filter(|(_, s)| s.function == f && !programs::lesson_scenarios().any(|id| id == s.id))
@@ -277,6 +289,32 @@ pub fn picker(entries: &[Entry], current: usize, only: Scope, lang: Lang) -> Str
             html.push_str(&format!(r#"<option disabled>{} ⚠</option>"#, esc(name)));
         }
         html.push_str("</optgroup>");
+    }
+    html
+}
+
+/// A group of each recorded program's scenarios the scope offers, in its
+/// pack's order, named by its file.
+fn recorded_groups(
+    entries: &[Entry],
+    option: &dyn Fn(usize, &Scenario) -> String,
+    only: Scope,
+    lang: Lang,
+) -> String {
+    fn recorded(e: &Entry) -> Option<&Scenario> {
+        e.parsed.as_ref().ok().filter(|s| programs::recorded::of(s.function).is_some())
+    }
+    let mut html = String::new();
+    let mut files: Vec<&str> = Vec::new();
+    for e in entries.iter().filter(|e| recorded(e).is_some_and(|s| only.fits(s))) {
+        if files.contains(&e.file.as_str()) {
+            continue;
+        }
+        files.push(&e.file);
+        let same = entries.iter().enumerate().filter(|(_, x)| x.file == e.file);
+        let options: String = same.filter_map(|(i, x)| recorded(x).map(|s| option(i, s))).collect();
+        let label = lang.fill("recorded_group", &[("file", e.file.clone())]);
+        html.push_str(&format!(r#"<optgroup label="{}">{options}</optgroup>"#, esc(&label)));
     }
     html
 }
@@ -420,8 +458,17 @@ pub fn setup(scenario: &Scenario, lang: Lang, edit_problems: &[String]) -> Strin
     format!(
         r#"<summary>{}</summary><p class="alp-setup-hint">{}</p><pre class="alp-setup-code" data-role="setup-code" translate="no" tabindex="0" aria-label="{}">{}</pre>{editors}"#,
         esc(lang.word("setup_title")),
-        esc(lang.word(&format!("setup_hint_{}", programs::of(scenario.function).name))),
+        esc(setup_hint(scenario, lang)),
         esc(lang.word("setup_code")),
         setup_lines(&text, more, lang)
     )
+}
+
+/// What the setup panel says of its code: the program's own words, or a
+/// recorded program's (the author's setup, as CPython ran it).
+fn setup_hint(scenario: &Scenario, lang: Lang) -> &'static str {
+    match programs::recorded::of(scenario.function) {
+        Some(_) => lang.word("recorded_setup_hint"),
+        None => lang.word(&format!("setup_hint_{}", programs::of(scenario.function).name)),
+    }
 }

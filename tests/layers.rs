@@ -48,13 +48,14 @@ const CORE: Crate = Crate {
         ("programs", &[&["program"], &["*"]]),
         ("trace", &[&["locals"]]),
         ("scenario", &[&["fields"], &["doubles", "expect", "json_lines", "near", "questions"], &["shipped"]]),
-        ("lesson", &[&["listing"], &["python"], &["authored"]]),
+        ("lesson", &[&["listing"], &["python"], &["authored", "recorded"]]),
         (
             "session",
             &[
                 &["amount", "changes", "doubles", "notice", "predictions", "scope", "what_if"],
-                &["breakpoints", "catalogue", "options", "recorder", "replay"],
+                &["breakpoints", "catalogue", "options", "recorded", "recorder", "replay"],
                 &["listings", "state"],
+                &["opening"],
             ],
         ),
     ],

@@ -121,7 +121,7 @@ fn expected(
                 }
                 out.extend(lines.into_iter().map(|n| ("line".to_string(), function.clone(), n)));
             }
-            Event::Return | Event::Error => {}
+            Event::Return | Event::Error | Event::Exception => {}
         }
     }
     Ok(collapse(out))

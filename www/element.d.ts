@@ -82,6 +82,8 @@ export interface AgentLoopPlaygroundAttributes {
   "src"?: string;
   /** How long each file of src and listing-src may take: seconds, "2.5s" or "500ms", up to 600 s. Default: 10 s. */
   "fetch-timeout"?: string;
+  /** A program pack on this site (agent-loop-cli record): an author's Python recorded by CPython, its scenarios the ones shown (docs/program-format.md). Default: none: the built-in lessons. */
+  "program-src"?: string;
   /** An author's own Python listing on this site, for any language (docs/listing-format.md). Default: the built-in listing. */
   "listing-src"?: string;
   /** An author's own Python listing on this site, for zh. Default: listing-src. */

@@ -129,7 +129,7 @@ fn expected(trace: &Trace, code: Code) -> Steps {
             Event::Line => {
                 Some(("line".to_string(), st.function.name().to_string(), source(lesson::line_in(code, st))))
             }
-            Event::Return | Event::Error => None,
+            Event::Return | Event::Error | Event::Exception => None,
         }
     });
     collapse(steps.collect())

@@ -260,6 +260,7 @@ pub fn record(
     };
     // (a recording cut short by a budget printed nothing: the page stopped it)
     let printed = match (&error, cut) {
+        (_, None) if ran.printed.is_some() => ran.printed.unwrap_or_default(),
         (None, _) => (program.prints)(scenario.function, Ok(&result), scenario.lang),
         (Some(e), None) => (program.prints)(scenario.function, Err(e), scenario.lang),
         (Some(_), Some(_)) => Vec::new(),

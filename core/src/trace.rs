@@ -104,6 +104,10 @@ pub enum Event {
     Return,
     /// The trace ends early (step cap); nothing after it ran.
     Error,
+    /// An exception is raised on the line, or passes through it (a
+    /// recorded program's step, as CPython reports it; `locals.raise`
+    /// holds Python's last traceback line).
+    Exception,
 }
 
 /// Which source line a snapshot stands for, relative to the `before!` /
@@ -264,6 +268,33 @@ pub fn call<R>(
 /// before its first line has run).
 pub fn record_len(len: usize) {
     with_recorder(|r| r.record_len = len as u32);
+}
+
+/// A step of a run recorded elsewhere (a recorded program: CPython ran
+/// it), taken as it was: its frame's function, depth and line (`line`:
+/// the number the listing shows), the record's length and the locals
+/// (written as the recorder writes any local). The recorder's budgets
+/// apply as to any step.
+pub fn replayed(
+    (function, event, depth): (Function, Event, u16),
+    line: u32,
+    label: &'static str,
+    record_len: u32,
+    locals: &[(&'static str, &dyn Local)],
+) {
+    with_recorder(|r| {
+        let depth = usize::from(depth);
+        r.frames.truncate(depth + 1);
+        while r.frames.len() <= depth {
+            r.frames.push(Frame { function, source: 0 });
+        }
+        if let Some(top) = r.frames.last_mut() {
+            *top = Frame { function, source: pack(line, Attach::Next) };
+        }
+        r.last_function = function;
+        r.record_len = record_len;
+        r.push(event, label, locals);
+    });
 }
 
 /// Record one emitted output line.

@@ -6,12 +6,19 @@
 use serde::Serialize;
 
 /// A function of a teaching program (`run_loop`, `ask_claude`, …), known
-/// by its name: names are unique across the programs
+/// by its name: names are unique across the built-in programs
 /// (`programs::function` finds one; a test holds them unique). A name,
 /// not an enum: a new program brings its own functions without touching
-/// this file.
+/// this file. A recorded program's function (`programs::recorded`: an
+/// author's Python, loaded at run time) may share its name with a built-in
+/// one or another pack's, so it carries its pack's number after the name
+/// ([`Function::recorded`]): one text, no bigger a step, and the name is
+/// what [`Function::name`] gives.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Function(&'static str);
+
+/// What separates a recorded function's name from its pack's number.
+const PACK_MARK: char = '\u{0}';
 
 impl Function {
     /// The function with this name (for a program's own table; anyone else
@@ -20,21 +27,37 @@ impl Function {
         Function(name)
     }
 
+    /// A function of a recorded program, known by the text
+    /// [`Function::recorded_text`] made (leaked once per pack).
+    pub fn recorded(text: &'static str) -> Function {
+        Function(text)
+    }
+
+    /// The text a recorded function of pack `pack` is known by.
+    pub fn recorded_text(name: &str, pack: usize) -> String {
+        format!("{name}{PACK_MARK}{pack}")
+    }
+
     /// The name as the code and the page spell it (`run_loop`).
     pub fn name(self) -> &'static str {
-        self.0
+        self.0.split(PACK_MARK).next().unwrap_or(self.0)
+    }
+
+    /// The number of the recorded program it belongs to, if it is one.
+    pub fn pack(self) -> Option<usize> {
+        self.0.split_once(PACK_MARK).and_then(|(_, n)| n.parse().ok())
     }
 }
 
 impl std::fmt::Debug for Function {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.0)
+        f.write_str(self.name())
     }
 }
 
 impl Serialize for Function {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.0)
+        s.serialize_str(self.name())
     }
 }
 

@@ -5,6 +5,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 dist="${DIST:-$here/../../dist}"
+three="${LESSON_THREE:-$here/../lesson-three}"
 files="element.js element-style.js doubles.js agent-loop-playground.js agent-loop-playground_bg.wasm"
 
 for f in $files; do
@@ -19,5 +20,9 @@ for f in $files; do cp "$dist/$f" "$here/src/alp/"; done
 [ -d "$dist/data" ] || { echo "build.sh: $dist/data is missing: run \`scripts/build\` first" >&2; exit 1; }
 mkdir -p "$here/src/alp/data"
 cp "$dist"/data/*.json "$here/src/alp/data/"
+# Lesson three, the author's way: its program pack (recorded by
+# agent-loop-cli record), fetched by the chapter that names it in program-src.
+mkdir -p "$here/src/lessons"
+cp "$three/lesson-three.pack.json" "$here/src/lessons/"
 mdbook build "$here" "$@"
 echo "built $here/book/ (serve it over HTTP, e.g. \`mdbook serve $here\` or \`python3 -m http.server -d $here/book\`)"

@@ -16,6 +16,8 @@ const MDBOOK = "0.5.4";
 const EL = "agent-loop-playground";
 const CH1 = "/ask-claude.html"; // first chapter: one playground (#ask); has a "next" link
 const CH2 = "/run-loop.html"; // second chapter: #report and #limit; has a "previous" link
+const CH3 = "/core-loop.html"; // lesson two: #core
+const CH4 = "/guarantees.html"; // lesson three, from its program pack: #guarantee (en) and #recover (zh)
 const THEMES = [
   { theme: "light", scheme: "light" },
   { theme: "coal", scheme: "dark" },
@@ -52,10 +54,11 @@ test.beforeAll(async () => {
   const book = path.join(root, "examples/course-book");
   fs.cpSync(book, work, {
     recursive: true,
-    filter: (src) => !["book", path.join("src", "alp")].includes(path.relative(book, src)),
+    filter: (src) => !["book", path.join("src", "alp"), path.join("src", "lessons")].includes(path.relative(book, src)),
   });
-  // The book's own script: copies dist/'s element files into src/alp/ and runs mdbook build.
-  execFileSync(path.join(work, "build.sh"), { cwd: work, env: { ...env, DIST: path.join(root, "dist") }, stdio: "pipe" });
+  // The book's own script: copies dist/'s element files into src/alp/ (and
+  // lesson three's pack into src/lessons/) and runs mdbook build.
+  execFileSync(path.join(work, "build.sh"), { cwd: work, env: { ...env, DIST: path.join(root, "dist"), LESSON_THREE: path.join(root, "examples/lesson-three") }, stdio: "pipe" });
   server = await serve([["/", path.join(work, "book")]]);
 });
 
@@ -117,8 +120,8 @@ for (const { theme, scheme } of THEMES) {
   test.describe(`theme ${theme}`, () => {
     test.beforeEach(({ page }) => useTheme(page, theme));
 
-    test("the playgrounds in both chapters run", async ({ page }) => {
-      for (const [chapter, ids] of [[CH1, ["#ask"]], [CH2, ["#report", "#limit"]]]) {
+    test("the playgrounds in every chapter run", async ({ page }) => {
+      for (const [chapter, ids] of [[CH1, ["#ask"]], [CH2, ["#report", "#limit"]], [CH3, ["#core"]], [CH4, ["#guarantee", "#recover"]]]) {
         await openChapter(page, chapter);
         expect(await page.evaluate(() => document.documentElement.classList.contains("js"))).toBe(true);
         for (const id of ids) {
@@ -131,7 +134,15 @@ for (const { theme, scheme } of THEMES) {
           expect(after.step, `${chapter} ${id}: Step moved`).toBeGreaterThan(before.step);
         }
       }
+      // Lesson three beside them, from its pack: the code refuses the refund over the limit.
+      await page.locator('#guarantee [data-command="debug"]').click();
+      const check = await state(page, "#guarantee");
+      expect([check.program, check.label, check.scenario]).toEqual(["lessons/lesson-three.pack.json", "limit.check", "refund-over"]);
+      await page.locator('#guarantee [data-command="step"]').click();
+      expect((await state(page, "#guarantee")).label).toBe("limit.refuse");
+      expect((await state(page, "#recover")).lang).toBe("zh");
       // The breakpoints written in the chapter's Markdown were read.
+      await openChapter(page, CH2);
       await page.locator('#report [data-command="debug"]').click();
       expect((await state(page, "#report")).label).toBe("loop.ask");
       await page.locator('#report [data-command="continue"]').click();

@@ -36,6 +36,7 @@ export const ATTRIBUTES = [
   { name: "theme", type: "\"auto\" | \"light\" | \"dark\"", default: "auto: the page's color-scheme, else the system's", about: "Light or dark.", live: true, option: "theme" },
   { name: "src", type: "string", default: "none", about: "Scenario files on this site, space-separated: fetched and added to the picker.", live: true },
   { name: "fetch-timeout", type: "string", default: "10 s", about: "How long each file of src and listing-src may take: seconds, \"2.5s\" or \"500ms\", up to 600 s." },
+  { name: "program-src", type: "string", default: "none: the built-in lessons", about: "A program pack on this site (agent-loop-cli record): an author's Python recorded by CPython, its scenarios the ones shown (docs/program-format.md)." },
   { name: "listing-src", type: "string", default: "the built-in listing", about: "An author's own Python listing on this site, for any language (docs/listing-format.md)." },
   ...LANGUAGES.map((code) => ({
     name: `listing-src-${code}`, type: "string", default: "listing-src", about: `An author's own Python listing on this site, for ${code}.`,

@@ -40,6 +40,8 @@ export class PlaygroundElement extends HTMLElement {
     this._added = [];
     /** @type {import("./fetching.js").FetchedListing[]} */
     this._listings = [];
+    /** The pack of program-src, as fetched (null: none). @type {import("./fetching.js").FetchedFile | null} */
+    this._program = null;
     this._packTicket = 0; // the latest request to show a scenario whose pack is loading
     this._langTicket = 0; // the same for a language
     /** The src= value whose files are fetched. @type {string | null} */

@@ -1,7 +1,7 @@
 // @ts-check
 // Files an author names on their own site, fetched from it only: src="a.json
-// b.json" (scenario files) and listing-src / listing-src-<code> (their own
-// listings). Each is fetched from this page's origin, follows no redirect,
+// b.json" (scenario files), listing-src / listing-src-<code> (their own
+// listings) and program-src (a program pack `agent-loop-cli record` wrote). Each is fetched from this page's origin, follows no redirect,
 // stops at MAX_FILE_BYTES and gives up after fetch-timeout; whatever goes
 // wrong is a value the playground words, never a throw.
 import { messageOf } from "./crossing.js";
@@ -107,6 +107,19 @@ export function fetchScenarios(src, timeoutMs) {
     const pending = { file: null, promise: fetchScenario(name, timeoutMs).then((file) => (pending.file = file)) };
     return pending;
   });
+}
+
+/**
+ * program-src: a program pack, fetched like a scenario file (the
+ * playground reads it, checks it and says why when it cannot use it);
+ * null without the attribute.
+ * @param {Element} el
+ * @param {number} timeoutMs
+ * @returns {Promise<FetchedFile | null>}
+ */
+export function fetchProgram(el, timeoutMs) {
+  const name = (el.getAttribute("program-src") || "").trim();
+  return name ? fetchScenario(name, timeoutMs) : Promise.resolve(null);
 }
 
 /**

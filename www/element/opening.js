@@ -7,7 +7,7 @@ import { Playground } from "./agent-loop-playground.js";
 import { optionsOf, valueOf } from "./attributes.js";
 import { messageOf } from "./crossing.js";
 import { fixtureDoubles } from "./doubles.js";
-import { fetchListings, fetchScenarios, fetchTimeoutOf } from "./fetching.js";
+import { fetchListings, fetchProgram, fetchScenarios, fetchTimeoutOf } from "./fetching.js";
 import { counted, watchEvents } from "./keeper.js";
 import { DEFAULT_LANGUAGE, languagePack, speaks } from "./languages.js";
 import { loadWasm } from "./module.js";
@@ -58,7 +58,7 @@ export async function open(el) {
   const arriving = fetchBeside(el);
   let listings = [];
   try {
-    [, listings] = await Promise.all([wasm, fetchListings(el, arriving.timeoutMs)]);
+    [, listings, el._program] = await Promise.all([wasm, fetchListings(el, arriving.timeoutMs), fetchProgram(el, arriving.timeoutMs)]);
     await Promise.race([Promise.all([...arriving.pending.map((p) => p.promise), arriving.lang]), after(FILES_GRACE_MS)]);
     await Promise.race([arriving.lang, after(LANG_GRACE_MS)]);
   } catch (error) {
@@ -202,6 +202,7 @@ export function build(el, place, { width = 0, compact = false, restarted = "", w
       listing: place ? place.listing : given.listing,
       files: withoutPack ? [] : el._files,
       listings: withoutPack ? [] : el._listings,
+      programSrc: el._program,
       // The figure's layout is guessed from this (the page around is laid out already).
       width,
       step: place && !restarted ? (place.step === null ? "" : String(place.step)) : given.step,

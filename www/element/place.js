@@ -41,7 +41,8 @@ export function placeKey(el) {
  * @param {Element} el
  */
 export function attrsOf(el) {
-  return `${el.getAttribute("function") || ""}|${el.getAttribute("program") || ""}|${el.getAttribute("scenario") || ""}`;
+  const named = ["function", "program", "scenario", "program-src"].map((name) => el.getAttribute(name) || "");
+  return named.join("|");
 }
 
 /**

@@ -45,6 +45,7 @@ export interface PlaygroundOptions {
   doubles: (script: Script | null) => Doubles;
   files: FetchedFile[];
   listings: FetchedListing[];
+  programSrc: FetchedFile | null;
   width: number;
   restarted: string;
 }

@@ -235,6 +235,9 @@ pub(super) fn each_program<T: Send + Sync>(
 /// The number a step shows in its function's listing: the signature line
 /// for a `call` event, else the visible line its snapshot attaches to.
 pub fn line(step: &Step) -> u32 {
+    if crate::programs::recorded::of(step.function).is_some() {
+        return step.source_line();
+    }
     let listing = listing(step.function);
     if step.event == Event::Call {
         listing.signature_line()

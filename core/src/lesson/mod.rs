@@ -15,6 +15,7 @@ use serde_json::Value;
 mod authored;
 mod listing;
 mod python;
+mod recorded;
 pub use authored::{program_of as listing_program, register as register_listing, Finding};
 pub use listing::{line, listing, Listing, ListingLine};
 pub use python::{keys, labels_of, python_listing, python_listing_in, python_names, step_key, Key};
@@ -22,6 +23,9 @@ pub use python::{keys, labels_of, python_listing, python_listing_in, python_name
 /// The listing of a function in a listing language: the Rust, the
 /// program's Python, or an author's.
 pub fn listing_in(code: Code, function: Function) -> &'static Listing {
+    if let Some(r) = recorded::of(function) {
+        return recorded::listing(r, function, "");
+    }
     match code {
         Code::Rust => listing(function),
         Code::Python => python_listing(function),
@@ -32,6 +36,9 @@ pub fn listing_in(code: Code, function: Function) -> &'static Listing {
 /// The listing of a function as the page shows it: the program's Python
 /// in the reader's language (the same lines in every language).
 pub fn listing_shown(code: Code, function: Function, lang: Lang) -> &'static Listing {
+    if let Some(r) = recorded::of(function) {
+        return recorded::listing(r, function, lang.code());
+    }
     match code {
         Code::Python => python_listing_in(function, lang.code()),
         other => listing_in(other, function),
@@ -40,6 +47,9 @@ pub fn listing_shown(code: Code, function: Function, lang: Lang) -> &'static Lis
 
 /// Every key of a function with its line in a listing.
 fn key_lines(code: Code, function: Function) -> &'static [(Key, u32)] {
+    if recorded::of(function).is_some() {
+        return recorded::key_lines(function);
+    }
     match code {
         Code::Authored(id) => authored::key_lines(id, function).unwrap_or_default(),
         other => python::key_lines(other, function),
@@ -53,6 +63,9 @@ pub fn line_of_key(code: Code, key: Key) -> u32 {
 
 /// The line a step shows in a listing.
 pub fn line_in(code: Code, step: &Step) -> u32 {
+    if recorded::of(step.function).is_some() {
+        return step.source_line();
+    }
     match code {
         Code::Rust => line(step),
         other => line_of_key(other, step_key(step)),
@@ -73,6 +86,15 @@ pub fn stoppable_lines_in(code: Code, function: Function) -> Vec<u32> {
     lines
 }
 
+/// Where a label of `entry`'s program sits in a listing: `(function,
+/// line)` of its first use (a recorded program's labels are its own).
+pub fn label_line(entry: Function, code: Code, label: &str) -> Option<(Function, u32)> {
+    match recorded::of(entry) {
+        Some(r) => recorded::line_of_label(r, label),
+        None => line_of_label_in(code, label),
+    }
+}
+
 /// Where a label sits in a listing: `(function, line)` of its first use.
 /// Labels survive code moves, so authors set breakpoints by them.
 pub fn line_of_label_in(code: Code, label: &str) -> Option<(Function, u32)> {
@@ -82,6 +104,9 @@ pub fn line_of_label_in(code: Code, label: &str) -> Option<(Function, u32)> {
 /// The names a function has in a Python listing (the page shows a local
 /// only under a name the listing on screen has).
 pub fn names_in(code: Code, function: Function) -> &'static [String] {
+    if let Some(r) = recorded::of(function) {
+        return recorded::names(r, function);
+    }
     match code {
         Code::Authored(id) => authored::names(id, function).unwrap_or_else(|| python_names(function)),
         _ => python_names(function),
@@ -170,6 +195,9 @@ impl Serialize for TraceOut<'_> {
 /// value this run really does not have is said in words.
 pub fn caption(lang: Lang, trace: &Trace, position: usize) -> (String, String) {
     let Some(step) = trace.steps.get(position) else { return (String::new(), String::new()) };
+    if let Some(r) = recorded::of(step.function) {
+        return recorded::caption(r, lang, trace, position);
+    }
     let fill = |text: &str| {
         i18n::fill(text, |key| {
             // `{said_no_output}`: a sentence of the program, in the listing's words.

@@ -73,7 +73,13 @@ fn points_of(program: &'static Program) -> Vec<Point> {
 
 /// The key of a step (a `return` or `error` step stands where its frame
 /// last stood).
+/// A recorded program's step is known by its function and line (a key
+/// with no label: its listing is the one that ran, so a line means the
+/// same in every language).
 pub fn step_key(step: &Step) -> Key {
+    if programs::recorded::of(step.function).is_some() {
+        return (step.function, "", step.source_line() as u16);
+    }
     if step.event == Event::Call {
         return (step.function, "call", 0);
     }
@@ -92,7 +98,12 @@ pub fn labels_of(program: &'static Program) -> Vec<&'static str> {
 }
 
 /// Every key of a function: its call, then its snapshot points.
+/// (A recorded program's function: the lines its runs stop at.)
 pub fn keys(function: Function) -> Vec<Key> {
+    if let Some(r) = programs::recorded::of(function) {
+        let stops = r.stops.iter().find(|(f, _)| *f == function).map_or(&[][..], |(_, l)| l);
+        return stops.iter().map(|n| (function, "", *n as u16)).collect();
+    }
     std::iter::once((function, "call", 0))
         .chain(points(programs::of(function)).iter().filter(|p| p.key.0 == function).map(|p| p.key))
         .collect()

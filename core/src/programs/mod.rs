@@ -13,6 +13,9 @@
 //! `run_loop`); [`ask_once`] is a tiny program that only asks the model once
 //! and prints the text, compiled only for the tests (feature
 //! `test-program`) to show that nothing above knows the lesson.
+//! [`recorded`] makes a program of an author's Python recorded by CPython
+//! (a program pack, read at run time): not in [`ALL`], found from its
+//! functions by [`of`].
 
 use crate::pack;
 use crate::vocab::Function;
@@ -22,6 +25,7 @@ pub mod ask_once;
 pub mod lesson_one;
 pub mod lesson_two;
 pub mod program;
+pub mod recorded;
 
 pub use program::{
     Asks, Defaults, Field, Figure, InLanguage, Inputs, Part, Pipe, Program, Ran, Script, ToolRun,
@@ -64,10 +68,23 @@ pub fn beside(a: Function, b: Function) -> bool {
     a != b && of(a).beside.contains(&a) && of(a).beside.contains(&b)
 }
 
-/// The program a function belongs to (the first program for a function
-/// none has: a function only comes from [`function`], so it cannot happen).
+/// The program a function belongs to: a built-in one, or the recorded
+/// program it came from ([`recorded`]); the first program for a function
+/// none has (a function only comes from [`function`] or a recorded
+/// program, so it cannot happen).
 pub fn of(function: Function) -> &'static Program {
+    if let Some(program) = recorded::program(function) {
+        return program;
+    }
     ALL.iter().find(|p| p.functions.contains(&function)).copied().unwrap_or(ALL[0])
+}
+
+/// The function named `name` as seen from `near`: one of `near`'s own
+/// program (a recorded program's functions are found only so), else any
+/// built-in program's.
+pub fn function_near(near: Function, name: &str) -> Option<Function> {
+    let own = of(near).functions.iter().copied().find(|f| f.name() == name);
+    own.or_else(|| function(name))
 }
 
 /// What a scenario runs when its `function` is broken, and a trace of

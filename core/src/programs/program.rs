@@ -312,4 +312,8 @@ pub struct Ran {
     pub returns_record: bool,
     /// The call budget the run had (0 when it has none).
     pub max_calls: i64,
+    /// What the run printed after its entry returned, when the program
+    /// knows it already (a recorded run: what CPython printed); `None`:
+    /// its `prints` says.
+    pub printed: Option<Vec<String>>,
 }

@@ -16,7 +16,7 @@ pub fn parse_breakpoint(item: &str, entry: Function, code: Code) -> Result<(Func
     match spot(item, entry)? {
         Spot::Line(f, n) => stop_line(code, f, n).map(|n| (f, n)),
         Spot::Label(label) => {
-            lesson::line_of_label_in(code, label).ok_or_else(|| format!("unknown label {label:?}"))
+            lesson::label_line(entry, code, label).ok_or_else(|| format!("unknown label {label:?}"))
         }
     }
 }
@@ -32,7 +32,7 @@ fn spot(item: &str, entry: Function) -> Result<Spot<'_>, String> {
     let item = item.trim();
     let number = |n: &str| n.trim().parse::<u32>().map_err(|_| format!("{n:?} is not a line number"));
     if let Some((f, n)) = item.split_once(':') {
-        let f = programs::function(f.trim()).ok_or_else(|| format!("unknown function {f:?}"))?;
+        let f = programs::function_near(entry, f.trim()).ok_or_else(|| format!("unknown function {f:?}"))?;
         return Ok(Spot::Line(f, number(n)?));
     }
     if item.chars().next().is_some_and(|c| c.is_ascii_digit()) {

@@ -48,16 +48,22 @@ pub struct Opened {
 }
 
 impl Catalogue {
-    /// Open the catalogue: the shipped scenarios and the author's files
+    /// Open the catalogue: the shipped scenarios, a recorded program's
+    /// (`program-src`: read from `recorded.0`) and the author's files
     /// (`src=`: each read or why not), the entry shown first (the wanted id
     /// if it fits the scope `only`, see [`pick`]).
     pub fn open(
         files: &[(String, Result<String, Unreadable>)],
+        recorded: (&str, Vec<Scenario>),
         wanted: Option<&str>,
         only: Scope,
         limits: Limits,
     ) -> Result<Opened, Refusal> {
         let mut entries = shipped_entries();
+        for scenario in recorded.1 {
+            let file = recorded.0.to_string();
+            entries.push(Entry { file, parsed: Ok(scenario), warnings: Vec::new() });
+        }
         let mut unreadable = Vec::new();
         for (file, text) in files {
             match text {
@@ -121,7 +127,7 @@ impl Catalogue {
     /// when `None`) still needs before it can be shown (`crate::pack`).
     pub fn missing_pack(&self, id: Option<&str>) -> Option<&'static str> {
         let index = match id {
-            Some(id) => find(&self.entries, id)?,
+            Some(id) => find(&self.entries, id, self.only)?,
             None => self.current,
         };
         pack_of(self.entries.get(index)?.parsed.as_ref().ok()?)
@@ -134,7 +140,8 @@ impl Catalogue {
             return Err(crate::pack::needed(pack));
         }
         self.read_arrived();
-        self.current = find(&self.entries, id).ok_or_else(|| format!("unknown scenario {id:?}"))?;
+        self.current =
+            find(&self.entries, id, self.only).ok_or_else(|| format!("unknown scenario {id:?}"))?;
         Ok(())
     }
 
@@ -192,9 +199,13 @@ fn pack_of(scenario: &Scenario) -> Option<&'static str> {
     program.pack.filter(|_| !program.loaded())
 }
 
-/// The index of the valid scenario with this id.
-fn find(entries: &[Entry], id: &str) -> Option<usize> {
-    entries.iter().position(|e| e.parsed.as_ref().is_ok_and(|p| p.id == id))
+/// The index of the valid scenario with this id: the one the scope
+/// offers first (a recorded program's scenario may share its id with a
+/// built-in one).
+fn find(entries: &[Entry], id: &str, scope: Scope) -> Option<usize> {
+    let with_id =
+        |e: &Entry, fits: bool| e.parsed.as_ref().is_ok_and(|p| p.id == id && (!fits || scope.fits(p)));
+    (entries.iter().position(|e| with_id(e, true))).or_else(|| entries.iter().position(|e| with_id(e, false)))
 }
 
 /// An author's file as an entry: with the checks `check` adds to parsing

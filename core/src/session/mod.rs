@@ -14,7 +14,8 @@
 //! read once), [`catalogue`] (the scenarios, the one on screen), [`recorder`]
 //! (doubles, overrides, budgets), [`replay`] (the recording on screen, its
 //! debugger), [`breakpoints`], [`amount`], [`notice`], [`predictions`],
-//! [`what_if`], [`state`]; this file holds the `Session` over them.
+//! [`what_if`], [`state`], [`recorded`] (a `program-src` pack), [`opening`]
+//! (what a session starts from); this file holds the `Session` over them.
 
 use crate::debugger::Command;
 use crate::i18n::Lang;
@@ -35,8 +36,10 @@ pub mod changes;
 pub mod doubles;
 pub mod listings;
 pub mod notice;
+pub mod opening;
 pub mod options;
 pub mod predictions;
+pub mod recorded;
 pub mod recorder;
 pub mod replay;
 pub mod scope;
@@ -76,26 +79,19 @@ impl Session {
     pub fn new(doubles: Box<dyn Doubles>, options: &Options) -> Result<Session, Refusal> {
         let settings = Settings::read(options);
         settings.lang.waiting().map_or(Ok(()), |pack| Err(crate::pack::needed(pack)))?;
-        let opened =
-            Catalogue::open(&options.files, settings.scenario.as_deref(), settings.scope, settings.limits)?;
-        // Unreadable files, then the attributes' mistakes, then the scenario asked for.
-        let mut notices = opened.unreadable;
-        notices.extend(settings.notices.iter().cloned().chain(opened.mismatch));
-        let (authored, listing_notices) = listings::open(&options.listings, settings.lang)?;
-        notices.extend(listing_notices);
-        let code = listings::shown(settings.code, &authored, settings.lang);
+        let start = opening::start(options, &settings)?;
         let mut session = Session {
-            catalogue: opened.catalogue,
+            catalogue: start.catalogue,
             lang: settings.lang,
-            replay: Replay::new(code),
+            replay: Replay::new(start.code),
             presentation: Presentation {
                 controls: settings.controls,
                 heading_level: settings.heading_level,
                 reveal: false,
             },
-            authored,
+            authored: start.authored,
             recorder: Recorder::new(doubles, settings.limits),
-            notices,
+            notices: start.notices,
             changes: Changes::all(),
             predictions: Predictions::new(settings.predict),
             what_if: WhatIf::default(),
@@ -241,8 +237,9 @@ impl Session {
     /// Flip a breakpoint given in the one breakpoint grammar
     /// ([`parse_breakpoint`]); a bare number counts in `function`.
     pub fn toggle_breakpoint(&mut self, function: &str, spec: &str) -> Result<bool, String> {
-        let function =
-            programs::function(function).ok_or_else(|| format!("unknown function {function:?}"))?;
+        let near = self.replay.trace().function;
+        let function = programs::function_near(near, function)
+            .ok_or_else(|| format!("unknown function {function:?}"))?;
         let (f, n) = parse_breakpoint(spec, function, self.replay.code())?;
         self.toggle_line(f, n)
     }
@@ -288,7 +285,9 @@ impl Session {
     /// own where there is one for the language): the position and the
     /// breakpoints stay.
     pub fn set_code(&mut self, code: Code) {
-        let code = listings::shown(code, &self.authored, self.lang);
+        // (a recorded program has one listing: the Python that ran)
+        let recorded = programs::recorded::of(self.replay.trace().function).is_some();
+        let code = if recorded { Code::Python } else { listings::shown(code, &self.authored, self.lang) };
         if code != self.replay.code() {
             self.replay.dbg.set_code(code);
             self.refresh_questions();

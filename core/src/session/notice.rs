@@ -40,8 +40,15 @@ impl Notice {
         REMARKS.contains(&self.key)
     }
 
+    /// The notice in `lang`'s words (a reason given as a word of its own,
+    /// `why`, said in them too, with the same values).
     pub fn text(&self, lang: Lang) -> String {
-        lang.fill_lists(self.key, &self.values)
+        let said = |(k, v): &(&'static str, String)| match *k {
+            "why" => (*k, lang.fill(v, &self.values)),
+            _ => (*k, v.clone()),
+        };
+        let values: Vec<(&str, String)> = self.values.iter().map(said).collect();
+        lang.fill_lists(self.key, &values)
     }
 }
 

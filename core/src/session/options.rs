@@ -63,6 +63,9 @@ pub struct Options {
     /// (`listing-src`, `listing-src-zh`, `listing-src-en`): file, the
     /// language it is for (none: any), text or why not.
     pub listings: Vec<ListingFile>,
+    /// A recorded program's pack the element fetched (`program-src`): its
+    /// name and its text, or why it could not be read.
+    pub program_src: Option<(String, Result<String, Unreadable>)>,
     /// Ask before the lines that carry a question (the `predict` attribute).
     pub predict: bool,
     /// Where to start: a step number or a label (`loop.save_results`).

@@ -340,6 +340,10 @@ pub fn changed_scenario(base: &Scenario, lang: Lang, edit: &Value) -> Result<Sce
     let Some(edit) = edit.as_object() else {
         return Err(problem("(edit)", "edit_not_object"));
     };
+    // (CPython ran a recorded program: the page cannot run it otherwise)
+    if crate::programs::recorded::of(base.function).is_some() {
+        return Err(problem("(edit)", "edit_recorded"));
+    }
     if let Some(key) = edit.keys().find(|k| !EDITABLE.contains(&k.as_str())) {
         return Err(problem(key, "edit_only"));
     }

@@ -72,7 +72,7 @@ fn run(_: Function, inputs: &Inputs, model: &mut dyn Model, _: &mut dyn Process)
         Ok(text) => (json!(text), None),
         Err(e) => (Value::Null, Some(TraceError { kind: "model_error".into(), message: e.name })),
     };
-    Ran { result, error, record: messages, returns_record: false, max_calls: 0 }
+    Ran { result, error, record: messages, returns_record: false, max_calls: 0, printed: None }
 }
 
 /// The entry: ask the scenario's question (its replies are the model's).

@@ -282,7 +282,14 @@ fn run(function: Function, inputs: &Inputs, model: &mut dyn Model, process: &mut
     // Once a budget has run out, the process is not started again.
     let mut process = Guarded(process);
     let process: &mut dyn Process = &mut process;
-    let ran = |result, error, record| Ran { result, error, record, returns_record: false, max_calls: 0 };
+    let ran = |result, error, record| Ran {
+        result,
+        error,
+        record,
+        returns_record: false,
+        max_calls: 0,
+        printed: None,
+    };
     // The sentences of the run, in the words of the listing of its language.
     let lang = inputs.lang;
     let say = move |said: Said| lang.say(&said);
@@ -328,7 +335,7 @@ fn run(function: Function, inputs: &Inputs, model: &mut dyn Model, process: &mut
         }
         Err(e) => (Value::Null, Some(TraceError { kind: e.kind, message: e.message }), Vec::new()),
     };
-    Ran { result, error, record, returns_record: true, max_calls: inputs.max_calls }
+    Ran { result, error, record, returns_record: true, max_calls: inputs.max_calls, printed: None }
 }
 
 fn traced_ask(model: &mut dyn Model, setup: &Setup, messages: &[Value]) -> Result<Value, ModelError> {

@@ -206,7 +206,7 @@ fn run(function: Function, inputs: &Inputs, model: &mut dyn Model, _: &mut dyn P
         Ok((text, turns)) => (json!({"text": text, "turns": turns}), None),
         Err(raised) => (Value::Null, Some(trace_error(&raised))),
     };
-    Ran { result, error, record: messages, returns_record: true, max_calls: inputs.max_calls }
+    Ran { result, error, record: messages, returns_record: true, max_calls: inputs.max_calls, printed: None }
 }
 
 /// An exception nobody caught, as the trace's error: its kind, and the
