@@ -465,3 +465,50 @@ fn wrong_arguments_are_said_and_help_is_an_answer() {
     assert!(err.contains("tests/bad-fixtures: "), "{err}");
     assert!(err.contains("file(s) skipped, not scenarios check accepts"), "{err}");
 }
+
+/// JSON nested deeper than the reader goes (127 levels of lists and
+/// objects) is valid JSON: every command says it is nested too deep, at
+/// its line and column, not that it is not JSON.
+#[test]
+fn json_nested_too_deep_is_said_so_in_every_command() {
+    let dir = scratch("deep");
+    let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+    let scenario = |notes: &str| {
+        format!(
+            r#"{{"id": "deep", "function": "run_loop", "title": {{"zh": "深", "en": "deep"}}, "notes": {notes}}}"#
+        )
+    };
+    let file = dir.join("deep.json");
+    let path = file.to_str().unwrap();
+    // 127 levels in all (the object and 126 lists) are read: only the notes' shape is said.
+    std::fs::write(&file, scenario(&deep(126))).unwrap();
+    let (_, out, _) = cli(&["check", path]);
+    assert!(!out.contains("nested too deep") && !out.contains("not valid JSON"), "{out}");
+    std::fs::write(&file, scenario(&deep(200))).unwrap();
+    let said = |text: &str| {
+        text.contains("deep.json: (file): line 1, column ") && text.contains(": nested too deep")
+    };
+    let (code, out, _) = cli(&["check", path]);
+    assert_eq!(code, 1, "{out}");
+    assert!(said(&out) && !out.contains("not valid JSON"), "{out}");
+    for command in ["trace", "setup"] {
+        let (code, _, err) = cli(&[command, path]);
+        assert_eq!(code, 1, "{command}: {err}");
+        assert!(said(&err) && !err.contains("not valid JSON"), "{command}: {err}");
+    }
+    let (code, _, err) = cli(&["import", path]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("deep.json: (file): line 1, column ") && err.contains("nested too deep"), "{err}");
+    assert!(!err.contains("not valid JSON"), "{err}");
+    // One line of JSONL nested too deep is said at its line.
+    std::fs::write(&file, format!("{{\"role\": \"user\", \"content\": \"Hi\"}}\n{}\n", deep(200))).unwrap();
+    let (code, _, err) = cli(&["import", path]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("deep.json: line 2: line 1, column ") && err.contains("nested too deep"), "{err}");
+    // A manifest too.
+    std::fs::write(&file, format!("{{\"program\": \"p.py\", \"scenarios\": {}}}", deep(200))).unwrap();
+    let (code, _, err) = cli(&["record", path]);
+    assert_eq!(code, 1, "{err}");
+    assert!(said(&err) && !err.contains("not valid JSON"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
