@@ -15,7 +15,7 @@
 //! ends it with a message (a reader that stops early, like `head`, is a
 //! quiet exit).
 
-use crate::{import, listing, record};
+use crate::{import, listing, record, shown};
 use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson::trace_json;
 use agent_loop_core::predict;
@@ -124,7 +124,7 @@ fn dispatch(args: &[OsString], io: &mut dyn Io) -> Option<Done> {
             let Some(lang) = wanted.and_then(Lang::parse) else {
                 io.err(&format!(
                     "{}: not a language of the playground (zh or en)",
-                    args[2].to_string_lossy()
+                    shown::text(&args[2].to_string_lossy())
                 ));
                 return None;
             };
@@ -222,7 +222,7 @@ pub fn read_fixture(io: &mut dyn Io, path: &Path) -> Result<String, String> {
 /// A file's text, or the reason said on standard error and exit code 2.
 fn read_or_say(io: &mut dyn Io, file: &Path) -> Result<String, u8> {
     read_fixture(io, file).map_err(|why| {
-        io.err(&format!("{}: {why}", file.display()));
+        io.err(&format!("{}: {why}", shown::path(file)));
         USAGE
     })
 }
@@ -230,7 +230,7 @@ fn read_or_say(io: &mut dyn Io, file: &Path) -> Result<String, u8> {
 /// The `*.json` files of a folder, sorted; or why not (said, exit 2).
 fn json_files(io: &mut dyn Io, dir: &Path) -> Result<Vec<PathBuf>, u8> {
     let mut files = io.list(dir).map_err(|e| {
-        io.err(&format!("{}: cannot read directory: {e}", dir.display()));
+        io.err(&format!("{}: cannot read directory: {e}", shown::path(dir)));
         USAGE
     })?;
     // (UPPER.JSON and a file named `.json` are fixtures too)
@@ -251,8 +251,8 @@ fn located(problems: &[Problem], text: &str) -> Vec<String> {
         .iter()
         .zip(problems)
         .map(|(at, problem)| match at.line {
-            Some(n) => format!("{problem} (line {n})"),
-            None => problem.to_string(),
+            Some(n) => format!("{} (line {n})", shown::problem(problem)),
+            None => shown::problem(problem),
         })
         .collect()
 }
@@ -275,14 +275,14 @@ fn trace(io: &mut dyn Io, file: &Path) -> Done {
                     Err(FAILED)
                 }
                 (Err(e), _) => {
-                    io.err(&format!("{}: cannot serialise trace: {e}", file.display()));
+                    io.err(&format!("{}: cannot serialise trace: {e}", shown::path(file)));
                     Err(FAILED)
                 }
             }
         }
         Err(problems) => {
             for p in located(&problems, &text) {
-                io.err(&format!("{}: {p}", file.display()));
+                io.err(&format!("{}: {p}", shown::path(file)));
             }
             Err(FAILED)
         }
@@ -304,21 +304,22 @@ fn import_args(args: &[OsString]) -> Option<(&OsString, Option<&str>)> {
 
 fn import(io: &mut dyn Io, file: &Path, id: Option<&str>) -> Done {
     let text = read_or_say(io, file)?;
-    let name =
-        file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned());
+    let name = file
+        .file_name()
+        .map_or_else(|| file.to_string_lossy().into_owned(), |n| n.to_string_lossy().into_owned());
     let id = id.map_or_else(|| import::id_from_file_name(&name), str::to_string);
     match import::import(&text, &id, &name) {
         Ok(imported) => {
             for warning in &imported.warnings {
-                io.err(&format!("{}: warning: {warning}", file.display()));
+                io.err(&format!("{}: warning: {}", shown::path(file), shown::problem(warning)));
             }
             write_out(io, &import::to_pretty_json(&imported.scenario)).map(|()| OK)
         }
         Err(refusals) => {
             for refusal in &refusals {
-                io.err(&format!("{}: {refusal}", file.display()));
+                io.err(&format!("{}: {}", shown::path(file), shown::problem(refusal)));
             }
-            io.err(&format!("{}: not imported", file.display()));
+            io.err(&format!("{}: not imported", shown::path(file)));
             Err(FAILED)
         }
     }
@@ -334,7 +335,7 @@ fn setup(io: &mut dyn Io, file: &Path, lang: Lang) -> Done {
         }
         Err(problems) => {
             for p in problems {
-                io.err(&format!("{}: {p}", file.display()));
+                io.err(&format!("{}: {p}", shown::path(file)));
             }
             Err(FAILED)
         }
@@ -353,15 +354,15 @@ fn check_listing(io: &mut dyn Io, file: &Path, dir: Option<&Path>) -> Done {
                 let skipped = files.len() - read.len();
                 io.err(&format!(
                     "{}: {skipped} of {} file(s) skipped, not scenarios check accepts (see `check {}`)",
-                    dir.display(),
+                    shown::path(dir),
                     files.len(),
-                    dir.display()
+                    shown::path(dir)
                 ));
             }
             read
         }
     };
-    let name = file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into());
+    let name = shown::path(file.file_name().map_or(file, Path::new));
     let lang = listing::language_of(&text);
     let report = listing::check(&name, &text, lang, &scenarios, io.python());
     write_out(io, &listing::render(file, &report))?;
@@ -375,7 +376,7 @@ fn files_to_check(io: &mut dyn Io, dir: &Path) -> Result<Vec<PathBuf>, u8> {
         Ok(Kind::Dir) => json_files(io, dir),
         Ok(_) => Ok(vec![dir.to_path_buf()]),
         Err(e) => {
-            io.err(&format!("{}: cannot read: {e}", dir.display()));
+            io.err(&format!("{}: cannot read: {e}", shown::path(dir)));
             Err(USAGE)
         }
     }
@@ -400,10 +401,10 @@ fn problems_of(
     // One recording (within the page's memory budget) for both checks.
     let checked = agent_loop_core::run::CheckRun::record(&s, agent_loop_core::run::offline_limits());
     for w in located(&agent_loop_core::run::unexpected_warnings(&s, &checked), &text) {
-        report.push_str(&format!("{}: warning: {w}\n", file.display()));
+        report.push_str(&format!("{}: warning: {w}\n", shown::path(file)));
     }
     match ids.insert(s.id.clone(), file.to_path_buf()) {
-        Some(other) => vec![format!("id: {:?} is already used by {}", s.id, other.display())],
+        Some(other) => vec![format!("id: {:?} is already used by {}", s.id, shown::path(&other))],
         // A question must sit on a line this run reaches.
         None => located(&predict::problems_within(&s, &checked), &text),
     }
@@ -412,14 +413,14 @@ fn problems_of(
 fn check(io: &mut dyn Io, dir: &Path) -> Done {
     let files = files_to_check(io, dir)?;
     if files.is_empty() {
-        write_out(io, &format!("{}: no *.json fixture to check\n", dir.display()))?;
+        write_out(io, &format!("{}: no *.json fixture to check\n", shown::path(dir)))?;
         return Err(FAILED);
     }
     let (mut bad, mut ids, mut report) = (0, BTreeMap::new(), String::new());
     for file in &files {
         let problems = problems_of(io, file, &mut ids, &mut report);
         for p in &problems {
-            report.push_str(&format!("{}: {p}\n", file.display()));
+            report.push_str(&format!("{}: {p}\n", shown::path(file)));
         }
         bad += usize::from(!problems.is_empty());
     }
@@ -445,14 +446,14 @@ impl record::Machine for OnIo<'_> {
 
 fn record(io: &mut dyn Io, wanted: &record::Args) -> Done {
     let text = read_or_say(io, &wanted.manifest)?;
-    let name = wanted.manifest.display().to_string();
+    let name = shown::path(&wanted.manifest);
     let dir = wanted.manifest.parent().unwrap_or(Path::new(""));
     match record::record(&mut OnIo(io), &name, dir, &text, wanted.limits) {
         Ok(done) => {
             match &wanted.out {
                 None => write_out(io, &done.pack)?,
                 Some(path) => io.write(path, done.pack.as_bytes()).map_err(|e| {
-                    io.err(&format!("{}: cannot write: {e}", path.display()));
+                    io.err(&format!("{}: cannot write: {e}", shown::path(path)));
                     FAILED
                 })?,
             }

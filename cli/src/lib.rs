@@ -8,3 +8,4 @@ pub mod commands;
 pub mod import;
 pub mod listing;
 pub mod record;
+pub mod shown;

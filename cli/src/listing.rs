@@ -7,6 +7,7 @@
 //! Sentences of the author's own (other words than the built-in listing's)
 //! are one remark, not a departure: the page shows the built-in words.
 
+use crate::shown;
 use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson::{self, register_listing};
 use agent_loop_core::run::{message_shape, record_scenario, setup_text, Trace};
@@ -183,13 +184,14 @@ fn departure(name: &str, scenario: &Scenario, trace: &Trace, py: &Value, code: C
 /// The report as the CLI prints it.
 pub fn render(name: &Path, report: &Report) -> String {
     let mut out = String::new();
+    // (a mark is the listing's own text: one line each, whatever it holds)
     for p in &report.problems {
-        out.push_str(&format!("{p}\n"));
+        out.push_str(&format!("{}\n", shown::inline(p)));
     }
     for r in &report.remarks {
-        out.push_str(&format!("note: {r}\n"));
+        out.push_str(&format!("note: {}\n", shown::inline(r)));
     }
-    let name = name.display();
+    let name = shown::path(name);
     match (&report.cpython, report.problems.len()) {
         (_, n) if n > 0 => {
             out.push_str(&format!("{name}: {n} problem(s); the page would show the built-in listing\n"))
