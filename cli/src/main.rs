@@ -105,15 +105,13 @@ fn stdout_was_closed() -> bool {
     null && octal.and_then(|f| u32::from_str_radix(f, 8).ok()).is_some_and(|f| f & 0o3 == 0o2)
 }
 
-/// A new folder in the temporary directory that only this user may enter
-/// (0700), made in one step: a name that exists already is never reused.
-fn private_dir() -> Result<PathBuf, String> {
+/// A new folder in `base` that only this user may enter (0700), made in
+/// one step: a name that exists already (a folder, a file, a link planted
+/// there) is never reused or followed; the next name is tried.
+fn private_dir_in(base: &Path, stem: &str) -> Result<PathBuf, String> {
     let cannot = |e: io::Error| format!("cannot make a private temporary folder: {e}");
-    let base = std::env::temp_dir();
-    let nanos =
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
     for attempt in 0..1000u32 {
-        let dir = base.join(format!("alp-python-{}-{nanos:08x}-{attempt}", std::process::id()));
+        let dir = base.join(format!("{stem}-{attempt}"));
         let mut builder = std::fs::DirBuilder::new();
         #[cfg(unix)]
         std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
@@ -124,6 +122,14 @@ fn private_dir() -> Result<PathBuf, String> {
         }
     }
     Err(cannot(io::ErrorKind::AlreadyExists.into()))
+}
+
+/// A private folder in the temporary directory, named for this process
+/// and the moment (`alp-python-<pid>-<nanos>-<n>`).
+fn private_dir() -> Result<PathBuf, String> {
+    let nanos =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+    private_dir_in(&std::env::temp_dir(), &format!("alp-python-{}-{nanos:08x}", std::process::id()))
 }
 
 /// `python3 harness.py listing.py setup.py <argument>` in a private folder
@@ -154,4 +160,32 @@ fn run_python([harness, listing, setup]: [&str; 3], argument: &str) -> Result<Py
     })();
     std::fs::remove_dir_all(&dir).ok();
     outcome
+}
+
+#[cfg(test)]
+mod tests {
+    use super::private_dir_in;
+    use std::os::unix::fs::PermissionsExt;
+
+    /// A name that is there already — a link planted to another folder, a
+    /// folder, a file — is neither reused nor followed: the next is made,
+    /// 0700, and the link's folder stays empty.
+    #[test]
+    fn a_name_that_exists_is_never_reused_nor_followed() {
+        let base = std::env::temp_dir().join(format!("alp-private-dir-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let victim = base.join("victim");
+        std::fs::create_dir_all(&victim).unwrap();
+        std::os::unix::fs::symlink(&victim, base.join("stem-0")).unwrap();
+        std::fs::create_dir(base.join("stem-1")).unwrap();
+        std::fs::write(base.join("stem-2"), "").unwrap();
+        let made = private_dir_in(&base, "stem");
+        let mode = made.as_ref().ok().and_then(|d| std::fs::metadata(d).ok()).map(|m| m.permissions().mode());
+        let link = std::fs::read_link(base.join("stem-0")).ok();
+        let untouched = std::fs::read_dir(&victim).map(|mut d| d.next().is_none()).unwrap_or(false);
+        std::fs::remove_dir_all(&base).ok();
+        assert_eq!(made, Ok(base.join("stem-3")));
+        assert_eq!(mode.map(|m| m & 0o777), Some(0o700));
+        assert_eq!((link, untouched), (Some(victim), true));
+    }
 }
