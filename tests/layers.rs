@@ -78,7 +78,7 @@ const PAGE: Crate = Crate {
 
 const CLI: Crate = Crate {
     src: "cli/src",
-    layers: &[&["shown"], &["import", "listing"], &["record"], &["commands"]],
+    layers: &[&["shown"], &["python"], &["import", "listing"], &["record"], &["commands"]],
     inner: &[
         ("import", &[&["runs", "turns"], &["importer", "shapes"], &["results"]]),
         ("record", &[&["manifest", "harness"], &["program"], &["runs"], &["pack"]]),

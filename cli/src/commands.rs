@@ -15,7 +15,7 @@
 //! ends it with a message (a reader that stops early, like `head`, is a
 //! quiet exit).
 
-use crate::{import, listing, record, shown};
+use crate::{import, listing, python, record, shown};
 use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson::trace_json;
 use agent_loop_core::predict;
@@ -64,7 +64,7 @@ pub trait Io {
     /// Write `bytes` as the file `path` (created or replaced).
     fn write(&mut self, path: &Path, bytes: &[u8]) -> Result<(), String>;
     /// A runner of CPython, if `python3` runs here.
-    fn python(&mut self) -> Option<listing::Python<'_>>;
+    fn python(&mut self) -> Option<python::Python<'_>>;
 }
 
 /// Exit codes: success, a problem found, a usage or reading error.
@@ -80,9 +80,10 @@ fn usage(me: &str) -> String {
   {me} check <dir|file>        validate every *.json fixture in <dir>, or one file
   {me} setup <scenario.json> [zh|en]
   {pad}                        print the setup and entry as Python (what runs after the listing)
-  {me} check --listing <lesson.py> [<dir>]
+  {me} check --listing <lesson.py> [<dir>] [--timeout <s>]
   {pad}                        check an author's own listing; with python3, run it
-  {pad}                        under CPython on the scenarios (shipped, or <dir>'s)
+  {pad}                        under CPython on the scenarios (shipped, or <dir>'s),
+  {pad}                        each run stopped after 10 s unless --timeout says
   {me} import <file> [--id <id>]
   {pad}                        print a scenario that replays a logged Messages API
   {pad}                        request body; approximations warned on stderr
@@ -130,9 +131,13 @@ fn dispatch(args: &[OsString], io: &mut dyn Io) -> Option<Done> {
             };
             setup(io, Path::new(&args[1]), lang)
         }
-        (Some("check"), 3 | 4) if args[1] == "--listing" => {
-            check_listing(io, Path::new(&args[2]), args.get(3).map(Path::new))
-        }
+        (Some("check"), 3..) if args[1] == "--listing" => match listing::args(&args[2..]) {
+            Ok(wanted) => check_listing(io, &wanted),
+            Err(why) => {
+                io.err(&why);
+                return None;
+            }
+        },
         (Some("import"), _) => {
             let (file, id) = import_args(&args[1..])?;
             import(io, Path::new(file), id)
@@ -342,9 +347,10 @@ fn setup(io: &mut dyn Io, file: &Path, lang: Lang) -> Done {
     }
 }
 
-fn check_listing(io: &mut dyn Io, file: &Path, dir: Option<&Path>) -> Done {
+fn check_listing(io: &mut dyn Io, wanted: &listing::Args) -> Done {
+    let (file, seconds) = (wanted.listing.as_path(), wanted.seconds);
     let text = read_or_say(io, file)?;
-    let scenarios: Vec<Scenario> = match dir {
+    let scenarios: Vec<Scenario> = match wanted.dir.as_deref() {
         None => agent_loop_core::scenario::load_shipped().into_iter().filter_map(|(_, s)| s.ok()).collect(),
         Some(dir) => {
             let files = json_files(io, dir)?;
@@ -364,7 +370,7 @@ fn check_listing(io: &mut dyn Io, file: &Path, dir: Option<&Path>) -> Done {
     };
     let name = shown::path(file.file_name().map_or(file, Path::new));
     let lang = listing::language_of(&text);
-    let report = listing::check(&name, &text, lang, &scenarios, io.python());
+    let report = listing::check(&name, &text, lang, &scenarios, io.python(), seconds);
     write_out(io, &listing::render(file, &report))?;
     Ok(if report.passed() { OK } else { FAILED })
 }
@@ -439,8 +445,13 @@ impl record::Machine for OnIo<'_> {
         read_fixture(self.0, path)
     }
 
-    fn python(&mut self, texts: [&str; 3], mode: &str) -> Option<Result<listing::PyRun, String>> {
-        self.0.python().map(|run| run(texts, mode))
+    fn python(
+        &mut self,
+        texts: [&str; 3],
+        mode: &str,
+        bounds: python::Bounds,
+    ) -> Option<Result<python::PyRun, String>> {
+        self.0.python().map(|run| run(texts, &[mode], bounds))
     }
 }
 

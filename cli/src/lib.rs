@@ -7,5 +7,6 @@
 pub mod commands;
 pub mod import;
 pub mod listing;
+pub mod python;
 pub mod record;
 pub mod shown;

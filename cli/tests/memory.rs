@@ -13,7 +13,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use agent_loop_cli::commands::{self, Io, Kind, Written};
-use agent_loop_cli::listing::Python;
+use agent_loop_cli::python::Python;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use std::alloc::{GlobalAlloc, Layout, System};

@@ -2,8 +2,12 @@
 //! and under Node alike): a fresh folder of its own, made in one step
 //! (never one that is there already, nor a link planted where the CLI
 //! once wrote, `/tmp/alp-listing-<pid>`), 0700, removed after, also when
-//! the run fails. A python3 that watches where it is run ([`SPY`], first
-//! on the PATH, then the real one) tells the folders.
+//! the run fails or is stopped; and each run held to limits that say
+//! their name: a listing that never ends or prints without end, a program
+//! that escapes record's own budgets. A python3 that watches where it is
+//! run ([`SPY`], first on the PATH, then the real one) tells the folders;
+//! nothing here reads the clock (a loop without end passes any time
+//! limit).
 
 // The CLI is a native tool.
 #![cfg(not(target_arch = "wasm32"))]
@@ -198,5 +202,146 @@ fn every_python3_runs_in_a_fresh_private_folder_removed_after_even_on_failure() 
         assert_eq!(ran.code, 1, "{name}: {ran:?}");
         private_and_gone(&machine, name, "a failing record");
         assert!(machine.left().is_empty(), "{name}: left in the temporary directory: {:?}", machine.left());
+    }
+}
+
+/// `check --listing` of the lesson with `from` replaced by `to`, on one
+/// scenario, by `cli` (`extra`: more arguments); its folders private and gone.
+fn check_changed(
+    machine: &Machine,
+    (name, cli): &(&str, Command),
+    from: &str,
+    to: &str,
+    extra: &[&str],
+) -> Ran {
+    let text = listing_text();
+    assert!(text.contains(from), "{from}");
+    let listing = machine.root.join("changed.py");
+    std::fs::write(&listing, text.replacen(from, to, 1)).unwrap();
+    let scenarios = one_scenario(machine);
+    let mut args =
+        vec![OsStr::new("check"), OsStr::new("--listing"), listing.as_os_str(), scenarios.as_os_str()];
+    args.extend(os(extra));
+    let ran = machine.run(cli, &args, None, false);
+    private_and_gone(machine, name, from);
+    assert!(machine.left().is_empty(), "{name}: left: {:?}", machine.left());
+    ran
+}
+
+const TOP: &str = "OUTPUT_LIMIT = 2000\n";
+const ASK: &str = "    response = client.messages.create(";
+
+#[test]
+fn a_listing_that_never_ends_or_prints_without_end_is_stopped_at_a_limit_it_names() {
+    let Some(machine) = Machine::new("limits") else {
+        eprintln!("no python3 here: the limits are not run");
+        return;
+    };
+    let stopped = |ran: &Ran, why: &str| {
+        ran.code == 1
+            && ran.out.contains(&format!("report: {why}\n"))
+            && ran.out.ends_with("changed.py: stopped at a limit, so it was not checked\n")
+    };
+    for cli in clis() {
+        let name = cli.0;
+        // Never ends, where nothing is traced: the time limit (here 1 s; 10 s unless --timeout says).
+        let ran = check_changed(
+            &machine,
+            &cli,
+            TOP,
+            "OUTPUT_LIMIT = 2000\nwhile True: pass\n",
+            &["--timeout", "1"],
+        );
+        let why = "the run took longer than 1 s and was stopped (the time limit; raise it with --timeout)";
+        assert!(stopped(&ran, why), "{name}: {ran:?}");
+        // Never ends inside a traced function: stopped at the step limit, said where it departs.
+        let ran = check_changed(&machine, &cli, ASK, &format!("    while True:\n        x = 1\n{ASK}"), &[]);
+        assert_eq!(ran.code, 1, "{name}: {ran:?}");
+        assert!(
+            ran.out.contains("report: departs at step ")
+                && ran.out.contains("CPython at changed.py:15 (ask_claude)"),
+            "{name}: {ran:?}"
+        );
+        // Prints without end: the harness keeps a million characters.
+        let flood = format!("    any(print('x' * 100000) for _ in iter(int, 1)); {}", ASK.trim_start());
+        let ran = check_changed(&machine, &cli, ASK, &flood, &[]);
+        let why = "the run printed more than 1000000 characters and was stopped (the output limit)";
+        assert!(stopped(&ran, why), "{name}: {ran:?}");
+        // Writes without end past the harness, to standard output or error: 64 MB read at most.
+        for fd in [1, 2] {
+            let write =
+                format!("OUTPUT_LIMIT = 2000\nimport os\nwhile True: os.write({fd}, b'x' * 1048576)\n");
+            let ran = check_changed(&machine, &cli, TOP, &write, &[]);
+            let why = "python3 wrote more than 64 MB to its standard output or error and was stopped (the output limit)";
+            assert!(stopped(&ran, why), "{name}: {fd}: {ran:?}");
+        }
+    }
+}
+
+#[test]
+fn check_listing_takes_a_timeout_and_says_a_bad_one() {
+    let cli = Command::new(env!("CARGO_BIN_EXE_agent-loop-cli"))
+        .args(["check", "--listing", "x.py", "--timeout", "soon"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&cli.stderr);
+    assert_eq!(cli.status.code(), Some(2));
+    assert!(err.starts_with("--timeout: soon is not a number of seconds above 0\nusage:"), "{err}");
+    for args in [&["check", "--listing", "a.py", "b", "c"][..], &["check", "--listing", "a.py", "--timeout"]]
+    {
+        let cli = Command::new(env!("CARGO_BIN_EXE_agent-loop-cli")).args(args).output().unwrap();
+        assert_eq!(cli.status.code(), Some(2), "{args:?}");
+    }
+}
+
+/// A record manifest of ok.py (tests/record/bad/) with `setup` as its setup.
+fn manifest(machine: &Machine, setup: &str) -> PathBuf {
+    let bad = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/record/bad");
+    let dir = machine.root.join("program");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(bad.join("ok.py"), dir.join("ok.py")).unwrap();
+    std::fs::write(dir.join("setup.py"), setup).unwrap();
+    let manifest = dir.join("manifest.json");
+    std::fs::write(
+        &manifest,
+        r#"{"program": "ok.py", "setup": "setup.py",
+ "scenarios": [{"id": "three", "title": {"zh": "三", "en": "Three"}}]}"#,
+    )
+    .unwrap();
+    manifest
+}
+
+#[test]
+fn a_program_that_escapes_record_s_own_budgets_is_stopped_by_the_runner() {
+    let Some(machine) = Machine::new("record") else {
+        eprintln!("no python3 here: record's limits are not run");
+        return;
+    };
+    // The harness's alarm ignored and its hard stop cancelled: stopped 5 s after the budget.
+    let escapes = "import faulthandler, signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\n\
+                   faulthandler.cancel_dump_traceback_later()\ncount(1)\nwhile True: pass\n";
+    // (record.py points the program's standard output at /dev/null: its error then)
+    let floods = "import os\ncount(1)\nwhile True: os.write(2, b'x' * 1048576)\n";
+    for (name, cli) in clis() {
+        let file = manifest(&machine, escapes);
+        let args = [OsStr::new("record"), file.as_os_str(), OsStr::new("--timeout"), OsStr::new("1")];
+        let ran = machine.run(&cli, &args, None, false);
+        let said = format!(
+            "{}: scenarios[0]: three, en: python3 was still running 5 s after the time budget of 1 s and was \
+             stopped (raise the budget with --timeout) (line 2)\n",
+            file.display()
+        );
+        assert!(ran.code == 1 && ran.err.starts_with(&said), "{name}: {ran:?}");
+        private_and_gone(&machine, name, "record past its budget");
+        let file = manifest(&machine, floods);
+        let ran = machine.run(&cli, &[OsStr::new("record"), file.as_os_str()], None, false);
+        let said = format!(
+            "{}: scenarios[0]: three, en: python3 wrote more than 64 MB to its standard output or error and was \
+             stopped (the output limit) (line 2)\n",
+            file.display()
+        );
+        assert!(ran.code == 1 && ran.err.starts_with(&said), "{name}: {ran:?}");
+        private_and_gone(&machine, name, "record writing without end");
+        assert!(machine.left().is_empty(), "{name}: left: {:?}", machine.left());
     }
 }
