@@ -15,7 +15,8 @@
 //! ends it with a message (a reader that stops early, like `head`, is a
 //! quiet exit).
 
-use crate::{import, listing, python, record, shown};
+pub use crate::machine::{Io, Kind, Written};
+use crate::{import, listing, out, python, record, shown};
 use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson::trace_json;
 use agent_loop_core::predict;
@@ -28,45 +29,6 @@ use std::path::{Path, PathBuf};
 /// The largest fixture the CLI reads.
 pub const MAX_FIXTURE_BYTES: u64 = 16 * 1024 * 1024;
 
-/// What a path is.
-pub enum Kind {
-    /// A regular file of this many bytes.
-    File(u64),
-    /// A directory (its scenario files are read).
-    Dir,
-    /// A FIFO, a device, a socket.
-    Other,
-}
-
-/// How a write to standard output went.
-pub enum Written {
-    /// Every byte was written.
-    Ok,
-    /// The reader went away (`| head`).
-    Closed,
-    /// Any other failure (a full disk), said as it is.
-    Failed(String),
-}
-
-/// What the commands need from the machine. Errors are the machine's own
-/// words (`No such file or directory (os error 2)`).
-pub trait Io {
-    /// What `path` is; `Err` when it cannot be looked at (missing).
-    fn kind(&mut self, path: &Path) -> Result<Kind, String>;
-    /// At most `max` bytes of the file (more means too large).
-    fn read(&mut self, path: &Path, max: u64) -> Result<Vec<u8>, String>;
-    /// The entries of a folder, as paths inside it.
-    fn list(&mut self, dir: &Path) -> Result<Vec<PathBuf>, String>;
-    /// Bytes for standard output (a trace comes in pieces of 64 KB).
-    fn out(&mut self, bytes: &[u8]) -> Written;
-    /// One line on standard error; a closed standard error is not an error.
-    fn err(&mut self, line: &str);
-    /// Write `bytes` as the file `path` (created or replaced).
-    fn write(&mut self, path: &Path, bytes: &[u8]) -> Result<(), String>;
-    /// A runner of CPython, if `python3` runs here.
-    fn python(&mut self) -> Option<python::Python<'_>>;
-}
-
 /// Exit codes: success, a problem found, a usage or reading error.
 const OK: u8 = 0;
 const FAILED: u8 = 1;
@@ -77,6 +39,7 @@ fn usage(me: &str) -> String {
     format!(
         "usage:
   {me} trace <scenario.json>   print the recorded trace as JSON
+  {pad}                        (at most 64 MB of it; --max-output <MB> lifts that)
   {me} check <dir|file>        validate every *.json fixture in <dir>, or one file
   {me} setup <scenario.json> [zh|en]
   {pad}                        print the setup and entry as Python (what runs after the listing)
@@ -118,7 +81,13 @@ pub fn run(me: &str, args: &[OsString], io: &mut dyn Io) -> u8 {
 fn dispatch(args: &[OsString], io: &mut dyn Io) -> Option<Done> {
     let command = args.first().and_then(|a| a.to_str());
     Some(match (command, args.len()) {
-        (Some("trace"), 2) => trace(io, Path::new(&args[1])),
+        (Some("trace"), _) => match trace_args(&args[1..]) {
+            Ok((file, max)) => trace(io, file, max),
+            Err(why) => {
+                io.err(&why);
+                return None;
+            }
+        },
         (Some("check"), 2) if args[1] != "--listing" => check(io, Path::new(&args[1])),
         (Some("setup"), 2 | 3) => {
             let wanted = args.get(2).map_or(Some("en"), |l| l.to_str());
@@ -165,41 +134,6 @@ fn write_out(io: &mut dyn Io, text: &str) -> Result<(), u8> {
         Written::Failed(e) => {
             io.err(&format!("cannot write the output: {e}"));
             Err(FAILED)
-        }
-    }
-}
-
-/// Standard output as a `std::io::Write` in pieces of 64 KB, so a large
-/// trace is never one string, and a reader that goes away stops it.
-struct Out<'a> {
-    io: &'a mut dyn Io,
-    buffer: Vec<u8>,
-    /// How writing ended, when it did.
-    ended: Option<Written>,
-}
-
-impl std::io::Write for Out<'_> {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.buffer.extend_from_slice(bytes);
-        if self.buffer.len() >= 1 << 16 {
-            self.flush()?;
-        }
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        if self.ended.is_some() {
-            return Err(std::io::ErrorKind::BrokenPipe.into());
-        }
-        match self.io.out(&self.buffer) {
-            Written::Ok => {
-                self.buffer.clear();
-                Ok(())
-            }
-            other => {
-                self.ended = Some(other);
-                Err(std::io::ErrorKind::BrokenPipe.into())
-            }
         }
     }
 }
@@ -262,33 +196,48 @@ fn located(problems: &[Problem], text: &str) -> Vec<String> {
         .collect()
 }
 
-fn trace(io: &mut dyn Io, file: &Path) -> Done {
-    let text = read_or_say(io, file)?;
-    match Scenario::parse(&text) {
-        Ok(scenario) => {
-            let trace = record_scenario(&scenario);
-            let json = trace_json(&trace);
-            let mut out = Out { io, buffer: Vec::new(), ended: None };
-            let written = serde_json::to_writer_pretty(&mut out, &json)
-                .map_err(std::io::Error::from)
-                .and_then(|()| std::io::Write::write_all(&mut out, b"\n"))
-                .and_then(|()| std::io::Write::flush(&mut out));
-            match (written, out.ended) {
-                (Ok(()), _) | (Err(_), Some(Written::Closed)) => Ok(OK),
-                (Err(_), Some(Written::Failed(e))) => {
-                    io.err(&format!("cannot write the output: {e}"));
-                    Err(FAILED)
-                }
-                (Err(e), _) => {
-                    io.err(&format!("{}: cannot serialise trace: {e}", shown::path(file)));
-                    Err(FAILED)
-                }
-            }
+/// `trace`'s arguments: the scenario and `--max-output <MB>`, in either
+/// order; `Err` says what is wrong (said before the usage).
+fn trace_args(args: &[OsString]) -> Result<(&Path, u64), String> {
+    let mut rest = args.iter();
+    let (mut file, mut max) = (None, out::MAX_TRACE_MB);
+    while let Some(arg) = rest.next() {
+        match arg == "--max-output" {
+            true => max = out::megabytes(rest.next().ok_or("--max-output needs a value")?)?,
+            false if file.is_none() => file = Some(Path::new(arg)),
+            false => return Err("trace takes one scenario".into()),
         }
-        Err(problems) => {
-            for p in located(&problems, &text) {
-                io.err(&format!("{}: {p}", shown::path(file)));
-            }
+    }
+    Ok((file.ok_or("trace needs a scenario: trace <scenario.json>")?, max))
+}
+
+fn trace(io: &mut dyn Io, file: &Path, max_mb: u64) -> Done {
+    let text = read_or_say(io, file)?;
+    let scenario = Scenario::parse(&text).map_err(|problems| {
+        for p in located(&problems, &text) {
+            io.err(&format!("{}: {p}", shown::path(file)));
+        }
+        FAILED
+    })?;
+    let trace = record_scenario(&scenario);
+    drop(scenario);
+    let written = out::json(io, &trace_json(&trace), max_mb << 20);
+    match written {
+        Ok(()) | Err(out::Failure::Closed) => Ok(OK),
+        Err(out::Failure::Failed(e)) => {
+            io.err(&format!("cannot write the output: {e}"));
+            Err(FAILED)
+        }
+        Err(out::Failure::TooLarge) => {
+            io.err(&format!(
+                "{}: the trace is more than {max_mb} MB of JSON, so none of it was written \
+                 (the output limit; raise it with --max-output <MB>)",
+                shown::path(file)
+            ));
+            Err(FAILED)
+        }
+        Err(out::Failure::Serialise(e)) => {
+            io.err(&format!("{}: cannot serialise trace: {e}", shown::path(file)));
             Err(FAILED)
         }
     }

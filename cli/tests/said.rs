@@ -161,3 +161,51 @@ fn a_file_name_with_a_control_character_is_escaped_in_every_message() {
     assert!(err.starts_with("\"\u{fffd}\\n.json\": cannot read"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A scenario of one reply that asks for `n` tools (each run writes ~50 KB of trace).
+fn asks_for(n: usize) -> String {
+    let uses: Vec<String> = (0..n)
+        .map(|i| format!(r#"{{"type": "tool_use", "id": "toolu_{i}", "name": "run_main", "input": {{}}}}"#))
+        .collect();
+    format!(
+        r#"{{"id": "many", "function": "run_loop", "title": {{"zh": "多", "en": "many"}}, "max_calls": 2,
+        "model": [{{"stop_reason": "tool_use", "content": [{}]}}], "process": {{"returncode": 0, "stdout": "ok", "stderr": ""}}}}"#,
+        uses.join(", ")
+    )
+}
+
+/// `trace` writes at most 64 MB unless `--max-output <MB>` says more: a
+/// larger trace is said and nothing of it is written (no half a JSON).
+#[test]
+fn trace_writes_at_most_its_output_limit_and_says_how_to_lift_it() {
+    let dir = scratch("trace-limit");
+    let (big, small) = (dir.join("big.json"), dir.join("small.json"));
+    std::fs::write(&big, asks_for(1_500)).unwrap();
+    std::fs::write(&small, asks_for(40)).unwrap();
+    let (code, out, err) = cli(&["trace", big.to_str().unwrap()]);
+    assert_eq!((code, out.len()), (1, 0), "{err}");
+    let said = format!(
+        "{}: the trace is more than 64 MB of JSON, so none of it was written (the output limit; raise it with --max-output <MB>)\n",
+        big.display()
+    );
+    assert_eq!(err, said);
+    // The same limit in MB from the command line, before or after the file.
+    let (code, whole, _) = cli(&["trace", small.to_str().unwrap(), "--max-output", "64"]);
+    assert_eq!(code, 0);
+    let mb = (whole.len() >> 20) + 1;
+    let (code, out, err) = cli(&["trace", "--max-output", &mb.to_string(), small.to_str().unwrap()]);
+    assert_eq!((code, out.len(), err.as_str()), (0, whole.len(), ""));
+    let under = (mb - 1).to_string();
+    let (code, out, err) = cli(&["trace", small.to_str().unwrap(), "--max-output", &under]);
+    assert_eq!((code, out.len()), (1, 0), "{err}");
+    assert!(err.contains(&format!("the trace is more than {under} MB of JSON")), "{err}");
+    for bad in ["0", "x", "-1"] {
+        let (code, _, err) = cli(&["trace", small.to_str().unwrap(), "--max-output", bad]);
+        assert_eq!(code, 2, "{bad}");
+        assert!(
+            err.starts_with(&format!("--max-output: {bad} is not a whole number of MB above 0\nusage:")),
+            "{err}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
