@@ -285,7 +285,7 @@ fn setup(io: &mut dyn Io, file: &Path, lang: Lang) -> Done {
         .and_then(|text| Scenario::parse(&text).map_err(|problems| located(&problems, &text)));
     match parsed {
         Ok(scenario) => {
-            write_out(io, &agent_loop_core::run::setup_text(&scenario.localized(lang))).map(|()| OK)
+            write_out(io, &agent_loop_core::run::setup_text(&scenario.into_localized(lang))).map(|()| OK)
         }
         Err(problems) => {
             for p in problems {
