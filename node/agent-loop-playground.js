@@ -99,18 +99,34 @@ const io = {
     }
     return python;
   },
-  // `python3 harness listing setup <argument>` in a private folder (mkdtemp:
-  // 0700, made in one step), its working directory too, removed after; hash
-  // randomisation off, as the native CLI runs it.
-  python(harness, listing, setup, argument) {
+  // `python3 harness listing setup <arguments…>` in a private folder (mkdtemp:
+  // 0700, made in one step), its working directory too, removed after, also
+  // when it fails or is stopped; hash randomisation off, as the native CLI
+  // runs it. Stopped after `seconds`, or when it writes more than `bytes` to
+  // standard output or error (`stopped` says which), as the native CLI stops it.
+  python(harness, listing, setup, args, seconds, bytes) {
     const dir = mkdtempSync(join(tmpdir(), "alp-python-"));
     try {
       const paths = [join(dir, "replay.py"), join(dir, "listing.py"), join(dir, "setup.py")];
       [harness, listing, setup].forEach((text, i) => writeFileSync(paths[i], text));
       const env = { ...process.env, PYTHONHASHSEED: "0", PYTHONDONTWRITEBYTECODE: "1", PYTHONIOENCODING: "utf-8" };
-      const done = spawnSync("python3", [...paths, argument], { cwd: dir, env, maxBuffer: 1 << 30 });
-      if (done.error) throw new Error(`cannot run python3: ${done.error.message}`);
-      return { success: done.status === 0, stdout: new Uint8Array(done.stdout), stderr: done.stderr.toString("utf8") };
+      const done = spawnSync("python3", [...paths, ...args], {
+        cwd: dir,
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+        timeout: Math.ceil(seconds * 1000),
+        killSignal: "SIGKILL",
+        maxBuffer: bytes,
+      });
+      const code = done.error && done.error.code;
+      const stopped = code === "ETIMEDOUT" ? "time" : code === "ENOBUFS" ? "output" : "";
+      if (done.error && !stopped) throw new Error(`cannot run python3: ${done.error.message}`);
+      return {
+        success: !stopped && done.status === 0,
+        stdout: stopped ? new Uint8Array(0) : new Uint8Array(done.stdout),
+        stderr: stopped ? "" : done.stderr.toString("utf8"),
+        stopped,
+      };
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -79,7 +79,14 @@ const PAGE: Crate = Crate {
 
 const CLI: Crate = Crate {
     src: "cli/src",
-    layers: &[&["import", "listing"], &["record"], &["commands"]],
+    layers: &[
+        &["shown"],
+        &["python"],
+        &["machine"],
+        &["import", "listing", "out"],
+        &["record"],
+        &["commands"],
+    ],
     inner: &[
         ("import", &[&["runs", "turns"], &["importer", "shapes"], &["results"]]),
         ("record", &[&["manifest", "harness"], &["program"], &["runs"], &["pack"]]),

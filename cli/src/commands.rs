@@ -15,7 +15,8 @@
 //! ends it with a message (a reader that stops early, like `head`, is a
 //! quiet exit).
 
-use crate::{import, listing, record};
+pub use crate::machine::{Io, Kind, Written};
+use crate::{import, listing, out, python, record, shown};
 use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson::trace_json;
 use agent_loop_core::predict;
@@ -28,45 +29,6 @@ use std::path::{Path, PathBuf};
 /// The largest fixture the CLI reads.
 pub const MAX_FIXTURE_BYTES: u64 = 16 * 1024 * 1024;
 
-/// What a path is.
-pub enum Kind {
-    /// A regular file of this many bytes.
-    File(u64),
-    /// A directory (its scenario files are read).
-    Dir,
-    /// A FIFO, a device, a socket.
-    Other,
-}
-
-/// How a write to standard output went.
-pub enum Written {
-    /// Every byte was written.
-    Ok,
-    /// The reader went away (`| head`).
-    Closed,
-    /// Any other failure (a full disk), said as it is.
-    Failed(String),
-}
-
-/// What the commands need from the machine. Errors are the machine's own
-/// words (`No such file or directory (os error 2)`).
-pub trait Io {
-    /// What `path` is; `Err` when it cannot be looked at (missing).
-    fn kind(&mut self, path: &Path) -> Result<Kind, String>;
-    /// At most `max` bytes of the file (more means too large).
-    fn read(&mut self, path: &Path, max: u64) -> Result<Vec<u8>, String>;
-    /// The entries of a folder, as paths inside it.
-    fn list(&mut self, dir: &Path) -> Result<Vec<PathBuf>, String>;
-    /// Bytes for standard output (a trace comes in pieces of 64 KB).
-    fn out(&mut self, bytes: &[u8]) -> Written;
-    /// One line on standard error; a closed standard error is not an error.
-    fn err(&mut self, line: &str);
-    /// Write `bytes` as the file `path` (created or replaced).
-    fn write(&mut self, path: &Path, bytes: &[u8]) -> Result<(), String>;
-    /// A runner of CPython, if `python3` runs here.
-    fn python(&mut self) -> Option<listing::Python<'_>>;
-}
-
 /// Exit codes: success, a problem found, a usage or reading error.
 const OK: u8 = 0;
 const FAILED: u8 = 1;
@@ -77,12 +39,14 @@ fn usage(me: &str) -> String {
     format!(
         "usage:
   {me} trace <scenario.json>   print the recorded trace as JSON
+  {pad}                        (at most 64 MB of it; --max-output <MB> lifts that)
   {me} check <dir|file>        validate every *.json fixture in <dir>, or one file
   {me} setup <scenario.json> [zh|en]
   {pad}                        print the setup and entry as Python (what runs after the listing)
-  {me} check --listing <lesson.py> [<dir>]
+  {me} check --listing <lesson.py> [<dir>] [--timeout <s>]
   {pad}                        check an author's own listing; with python3, run it
-  {pad}                        under CPython on the scenarios (shipped, or <dir>'s)
+  {pad}                        under CPython on the scenarios (shipped, or <dir>'s),
+  {pad}                        each run stopped after 10 s unless --timeout says
   {me} import <file> [--id <id>]
   {pad}                        print a scenario that replays a logged Messages API
   {pad}                        request body; approximations warned on stderr
@@ -117,22 +81,32 @@ pub fn run(me: &str, args: &[OsString], io: &mut dyn Io) -> u8 {
 fn dispatch(args: &[OsString], io: &mut dyn Io) -> Option<Done> {
     let command = args.first().and_then(|a| a.to_str());
     Some(match (command, args.len()) {
-        (Some("trace"), 2) => trace(io, Path::new(&args[1])),
+        (Some("trace"), _) => match trace_args(&args[1..]) {
+            Ok((file, max)) => trace(io, file, max),
+            Err(why) => {
+                io.err(&why);
+                return None;
+            }
+        },
         (Some("check"), 2) if args[1] != "--listing" => check(io, Path::new(&args[1])),
         (Some("setup"), 2 | 3) => {
             let wanted = args.get(2).map_or(Some("en"), |l| l.to_str());
             let Some(lang) = wanted.and_then(Lang::parse) else {
                 io.err(&format!(
                     "{}: not a language of the playground (zh or en)",
-                    args[2].to_string_lossy()
+                    shown::text(&args[2].to_string_lossy())
                 ));
                 return None;
             };
             setup(io, Path::new(&args[1]), lang)
         }
-        (Some("check"), 3 | 4) if args[1] == "--listing" => {
-            check_listing(io, Path::new(&args[2]), args.get(3).map(Path::new))
-        }
+        (Some("check"), 3..) if args[1] == "--listing" => match listing::args(&args[2..]) {
+            Ok(wanted) => check_listing(io, &wanted),
+            Err(why) => {
+                io.err(&why);
+                return None;
+            }
+        },
         (Some("import"), _) => {
             let (file, id) = import_args(&args[1..])?;
             import(io, Path::new(file), id)
@@ -164,41 +138,6 @@ fn write_out(io: &mut dyn Io, text: &str) -> Result<(), u8> {
     }
 }
 
-/// Standard output as a `std::io::Write` in pieces of 64 KB, so a large
-/// trace is never one string, and a reader that goes away stops it.
-struct Out<'a> {
-    io: &'a mut dyn Io,
-    buffer: Vec<u8>,
-    /// How writing ended, when it did.
-    ended: Option<Written>,
-}
-
-impl std::io::Write for Out<'_> {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.buffer.extend_from_slice(bytes);
-        if self.buffer.len() >= 1 << 16 {
-            self.flush()?;
-        }
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        if self.ended.is_some() {
-            return Err(std::io::ErrorKind::BrokenPipe.into());
-        }
-        match self.io.out(&self.buffer) {
-            Written::Ok => {
-                self.buffer.clear();
-                Ok(())
-            }
-            other => {
-                self.ended = Some(other);
-                Err(std::io::ErrorKind::BrokenPipe.into())
-            }
-        }
-    }
-}
-
 /// A fixture's text: only a regular file, at most [`MAX_FIXTURE_BYTES`],
 /// UTF-8 (a leading BOM is dropped).
 pub fn read_fixture(io: &mut dyn Io, path: &Path) -> Result<String, String> {
@@ -222,7 +161,7 @@ pub fn read_fixture(io: &mut dyn Io, path: &Path) -> Result<String, String> {
 /// A file's text, or the reason said on standard error and exit code 2.
 fn read_or_say(io: &mut dyn Io, file: &Path) -> Result<String, u8> {
     read_fixture(io, file).map_err(|why| {
-        io.err(&format!("{}: {why}", file.display()));
+        io.err(&format!("{}: {why}", shown::path(file)));
         USAGE
     })
 }
@@ -230,7 +169,7 @@ fn read_or_say(io: &mut dyn Io, file: &Path) -> Result<String, u8> {
 /// The `*.json` files of a folder, sorted; or why not (said, exit 2).
 fn json_files(io: &mut dyn Io, dir: &Path) -> Result<Vec<PathBuf>, u8> {
     let mut files = io.list(dir).map_err(|e| {
-        io.err(&format!("{}: cannot read directory: {e}", dir.display()));
+        io.err(&format!("{}: cannot read directory: {e}", shown::path(dir)));
         USAGE
     })?;
     // (UPPER.JSON and a file named `.json` are fixtures too)
@@ -251,39 +190,54 @@ fn located(problems: &[Problem], text: &str) -> Vec<String> {
         .iter()
         .zip(problems)
         .map(|(at, problem)| match at.line {
-            Some(n) => format!("{problem} (line {n})"),
-            None => problem.to_string(),
+            Some(n) => format!("{} (line {n})", shown::problem(problem)),
+            None => shown::problem(problem),
         })
         .collect()
 }
 
-fn trace(io: &mut dyn Io, file: &Path) -> Done {
-    let text = read_or_say(io, file)?;
-    match Scenario::parse(&text) {
-        Ok(scenario) => {
-            let trace = record_scenario(&scenario);
-            let json = trace_json(&trace);
-            let mut out = Out { io, buffer: Vec::new(), ended: None };
-            let written = serde_json::to_writer_pretty(&mut out, &json)
-                .map_err(std::io::Error::from)
-                .and_then(|()| std::io::Write::write_all(&mut out, b"\n"))
-                .and_then(|()| std::io::Write::flush(&mut out));
-            match (written, out.ended) {
-                (Ok(()), _) | (Err(_), Some(Written::Closed)) => Ok(OK),
-                (Err(_), Some(Written::Failed(e))) => {
-                    io.err(&format!("cannot write the output: {e}"));
-                    Err(FAILED)
-                }
-                (Err(e), _) => {
-                    io.err(&format!("{}: cannot serialise trace: {e}", file.display()));
-                    Err(FAILED)
-                }
-            }
+/// `trace`'s arguments: the scenario and `--max-output <MB>`, in either
+/// order; `Err` says what is wrong (said before the usage).
+fn trace_args(args: &[OsString]) -> Result<(&Path, u64), String> {
+    let mut rest = args.iter();
+    let (mut file, mut max) = (None, out::MAX_TRACE_MB);
+    while let Some(arg) = rest.next() {
+        match arg == "--max-output" {
+            true => max = out::megabytes(rest.next().ok_or("--max-output needs a value")?)?,
+            false if file.is_none() => file = Some(Path::new(arg)),
+            false => return Err("trace takes one scenario".into()),
         }
-        Err(problems) => {
-            for p in located(&problems, &text) {
-                io.err(&format!("{}: {p}", file.display()));
-            }
+    }
+    Ok((file.ok_or("trace needs a scenario: trace <scenario.json>")?, max))
+}
+
+fn trace(io: &mut dyn Io, file: &Path, max_mb: u64) -> Done {
+    let text = read_or_say(io, file)?;
+    let scenario = Scenario::parse(&text).map_err(|problems| {
+        for p in located(&problems, &text) {
+            io.err(&format!("{}: {p}", shown::path(file)));
+        }
+        FAILED
+    })?;
+    let trace = record_scenario(&scenario);
+    drop(scenario);
+    let written = out::json(io, &trace_json(&trace), max_mb << 20);
+    match written {
+        Ok(()) | Err(out::Failure::Closed) => Ok(OK),
+        Err(out::Failure::Failed(e)) => {
+            io.err(&format!("cannot write the output: {e}"));
+            Err(FAILED)
+        }
+        Err(out::Failure::TooLarge) => {
+            io.err(&format!(
+                "{}: the trace is more than {max_mb} MB of JSON, so none of it was written \
+                 (the output limit; raise it with --max-output <MB>)",
+                shown::path(file)
+            ));
+            Err(FAILED)
+        }
+        Err(out::Failure::Serialise(e)) => {
+            io.err(&format!("{}: cannot serialise trace: {e}", shown::path(file)));
             Err(FAILED)
         }
     }
@@ -304,21 +258,22 @@ fn import_args(args: &[OsString]) -> Option<(&OsString, Option<&str>)> {
 
 fn import(io: &mut dyn Io, file: &Path, id: Option<&str>) -> Done {
     let text = read_or_say(io, file)?;
-    let name =
-        file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned());
+    let name = file
+        .file_name()
+        .map_or_else(|| file.to_string_lossy().into_owned(), |n| n.to_string_lossy().into_owned());
     let id = id.map_or_else(|| import::id_from_file_name(&name), str::to_string);
     match import::import(&text, &id, &name) {
         Ok(imported) => {
             for warning in &imported.warnings {
-                io.err(&format!("{}: warning: {warning}", file.display()));
+                io.err(&format!("{}: warning: {}", shown::path(file), shown::problem(warning)));
             }
             write_out(io, &import::to_pretty_json(&imported.scenario)).map(|()| OK)
         }
         Err(refusals) => {
             for refusal in &refusals {
-                io.err(&format!("{}: {refusal}", file.display()));
+                io.err(&format!("{}: {}", shown::path(file), shown::problem(refusal)));
             }
-            io.err(&format!("{}: not imported", file.display()));
+            io.err(&format!("{}: not imported", shown::path(file)));
             Err(FAILED)
         }
     }
@@ -330,20 +285,21 @@ fn setup(io: &mut dyn Io, file: &Path, lang: Lang) -> Done {
         .and_then(|text| Scenario::parse(&text).map_err(|problems| located(&problems, &text)));
     match parsed {
         Ok(scenario) => {
-            write_out(io, &agent_loop_core::run::setup_text(&scenario.localized(lang))).map(|()| OK)
+            write_out(io, &agent_loop_core::run::setup_text(&scenario.into_localized(lang))).map(|()| OK)
         }
         Err(problems) => {
             for p in problems {
-                io.err(&format!("{}: {p}", file.display()));
+                io.err(&format!("{}: {p}", shown::path(file)));
             }
             Err(FAILED)
         }
     }
 }
 
-fn check_listing(io: &mut dyn Io, file: &Path, dir: Option<&Path>) -> Done {
+fn check_listing(io: &mut dyn Io, wanted: &listing::Args) -> Done {
+    let (file, seconds) = (wanted.listing.as_path(), wanted.seconds);
     let text = read_or_say(io, file)?;
-    let scenarios: Vec<Scenario> = match dir {
+    let scenarios: Vec<Scenario> = match wanted.dir.as_deref() {
         None => agent_loop_core::scenario::load_shipped().into_iter().filter_map(|(_, s)| s.ok()).collect(),
         Some(dir) => {
             let files = json_files(io, dir)?;
@@ -353,17 +309,17 @@ fn check_listing(io: &mut dyn Io, file: &Path, dir: Option<&Path>) -> Done {
                 let skipped = files.len() - read.len();
                 io.err(&format!(
                     "{}: {skipped} of {} file(s) skipped, not scenarios check accepts (see `check {}`)",
-                    dir.display(),
+                    shown::path(dir),
                     files.len(),
-                    dir.display()
+                    shown::path(dir)
                 ));
             }
             read
         }
     };
-    let name = file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into());
+    let name = shown::path(file.file_name().map_or(file, Path::new));
     let lang = listing::language_of(&text);
-    let report = listing::check(&name, &text, lang, &scenarios, io.python());
+    let report = listing::check(&name, &text, lang, &scenarios, io.python(), seconds);
     write_out(io, &listing::render(file, &report))?;
     Ok(if report.passed() { OK } else { FAILED })
 }
@@ -375,7 +331,7 @@ fn files_to_check(io: &mut dyn Io, dir: &Path) -> Result<Vec<PathBuf>, u8> {
         Ok(Kind::Dir) => json_files(io, dir),
         Ok(_) => Ok(vec![dir.to_path_buf()]),
         Err(e) => {
-            io.err(&format!("{}: cannot read: {e}", dir.display()));
+            io.err(&format!("{}: cannot read: {e}", shown::path(dir)));
             Err(USAGE)
         }
     }
@@ -400,10 +356,10 @@ fn problems_of(
     // One recording (within the page's memory budget) for both checks.
     let checked = agent_loop_core::run::CheckRun::record(&s, agent_loop_core::run::offline_limits());
     for w in located(&agent_loop_core::run::unexpected_warnings(&s, &checked), &text) {
-        report.push_str(&format!("{}: warning: {w}\n", file.display()));
+        report.push_str(&format!("{}: warning: {w}\n", shown::path(file)));
     }
     match ids.insert(s.id.clone(), file.to_path_buf()) {
-        Some(other) => vec![format!("id: {:?} is already used by {}", s.id, other.display())],
+        Some(other) => vec![format!("id: {:?} is already used by {}", s.id, shown::path(&other))],
         // A question must sit on a line this run reaches.
         None => located(&predict::problems_within(&s, &checked), &text),
     }
@@ -412,14 +368,14 @@ fn problems_of(
 fn check(io: &mut dyn Io, dir: &Path) -> Done {
     let files = files_to_check(io, dir)?;
     if files.is_empty() {
-        write_out(io, &format!("{}: no *.json fixture to check\n", dir.display()))?;
+        write_out(io, &format!("{}: no *.json fixture to check\n", shown::path(dir)))?;
         return Err(FAILED);
     }
     let (mut bad, mut ids, mut report) = (0, BTreeMap::new(), String::new());
     for file in &files {
         let problems = problems_of(io, file, &mut ids, &mut report);
         for p in &problems {
-            report.push_str(&format!("{}: {p}\n", file.display()));
+            report.push_str(&format!("{}: {p}\n", shown::path(file)));
         }
         bad += usize::from(!problems.is_empty());
     }
@@ -438,21 +394,26 @@ impl record::Machine for OnIo<'_> {
         read_fixture(self.0, path)
     }
 
-    fn python(&mut self, texts: [&str; 3], mode: &str) -> Option<Result<listing::PyRun, String>> {
-        self.0.python().map(|run| run(texts, mode))
+    fn python(
+        &mut self,
+        texts: [&str; 3],
+        mode: &str,
+        bounds: python::Bounds,
+    ) -> Option<Result<python::PyRun, String>> {
+        self.0.python().map(|run| run(texts, &[mode], bounds))
     }
 }
 
 fn record(io: &mut dyn Io, wanted: &record::Args) -> Done {
     let text = read_or_say(io, &wanted.manifest)?;
-    let name = wanted.manifest.display().to_string();
+    let name = shown::path(&wanted.manifest);
     let dir = wanted.manifest.parent().unwrap_or(Path::new(""));
     match record::record(&mut OnIo(io), &name, dir, &text, wanted.limits) {
         Ok(done) => {
             match &wanted.out {
                 None => write_out(io, &done.pack)?,
                 Some(path) => io.write(path, done.pack.as_bytes()).map_err(|e| {
-                    io.err(&format!("{}: cannot write: {e}", path.display()));
+                    io.err(&format!("{}: cannot write: {e}", shown::path(path)));
                     FAILED
                 })?,
             }

@@ -7,4 +7,8 @@
 pub mod commands;
 pub mod import;
 pub mod listing;
+pub mod machine;
+pub mod out;
+pub mod python;
 pub mod record;
+pub mod shown;

@@ -1,4 +1,4 @@
-//! `agent-loop-cli check --listing <lesson.py> [<dir>]`: an author's own
+//! `agent-loop-cli check --listing <lesson.py> [<dir>] [--timeout <s>]`: an author's own
 //! listing checked the way the page checks it (marks, functions, order:
 //! `lesson::register_listing`), and — when `python3` is on the machine —
 //! run under CPython after the setup the page shows, on every scenario of
@@ -6,7 +6,11 @@
 //! scenario and line where it departs from the recorded run is reported.
 //! Sentences of the author's own (other words than the built-in listing's)
 //! are one remark, not a departure: the page shows the built-in words.
+//! Each run is bounded: in time (`--timeout`, 10 s) and in what python3
+//! writes by the runner, in steps and printed characters by the harness.
 
+use crate::python::{self, Bounds, Python};
+use crate::shown;
 use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson::{self, register_listing};
 use agent_loop_core::run::{message_shape, record_scenario, setup_text, Trace};
@@ -14,26 +18,47 @@ use agent_loop_core::scenario::Scenario;
 use agent_loop_core::trace::Event;
 use agent_loop_core::vocab::Code;
 use serde_json::Value;
-use std::path::Path;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
 
 /// The CPython harness, the same file tests/python.rs runs.
 pub const REPLAY: &str = include_str!("replay.py");
 
-/// What one CPython run of the harness gave: whether it exited 0, its
-/// standard output and standard error.
-pub struct PyRun {
-    /// Whether python3 exited 0.
-    pub success: bool,
-    /// What it printed on standard output (the harness's JSON lines).
-    pub stdout: Vec<u8>,
-    /// What it printed on standard error (a traceback, said to the author).
-    pub stderr: String,
+/// Seconds one run of the listing may take unless `--timeout` says.
+pub const SECONDS: f64 = 10.0;
+
+/// Characters a run may print (the lesson's runs print a few lines).
+pub const MAX_CHARS: u64 = 1_000_000;
+
+/// The command line of `check --listing`.
+#[derive(Debug)]
+pub struct Args {
+    /// The listing.
+    pub listing: PathBuf,
+    /// The folder of scenarios (`None`: the shipped ones).
+    pub dir: Option<PathBuf>,
+    /// Seconds one run may take.
+    pub seconds: f64,
 }
 
-/// Runs `python3 replay.py listing.py setup.py <function>` on these texts
-/// (harness, listing, setup) wherever the CLI runs: a process natively, a
-/// child process under Node. `Err` says why it could not start.
-pub type Python<'a> = &'a mut dyn FnMut([&str; 3], &str) -> Result<PyRun, String>;
+/// Read the arguments after `--listing`: the listing, a folder and
+/// `--timeout <s>`, in any order after the listing; `Err` says what is
+/// wrong (said before the usage).
+pub fn args(args: &[OsString]) -> Result<Args, String> {
+    let (mut paths, mut seconds) = (Vec::new(), SECONDS);
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match arg == "--timeout" {
+            true => seconds = python::seconds(rest.next().ok_or("--timeout needs a value")?)?,
+            false => paths.push(PathBuf::from(arg)),
+        }
+    }
+    let mut paths = paths.into_iter();
+    match (paths.next(), paths.next(), paths.next()) {
+        (Some(listing), dir, None) => Ok(Args { listing, dir, seconds }),
+        _ => Err("check --listing takes a listing and at most one folder".into()),
+    }
+}
 
 /// What the check found: problems (the listing cannot be used), remarks,
 /// and what CPython said (none: not run).
@@ -43,8 +68,11 @@ pub struct Report {
     pub problems: Vec<String>,
     /// What the author may want to know (the check still passes).
     pub remarks: Vec<String>,
-    /// `Ok(n)`: n scenario runs agreed; `Err(why)`: where it departed.
+    /// `Ok(n)`: n scenario runs agreed; `Err(why)`: where it departed,
+    /// or the limit that stopped a run.
     pub cpython: Option<Result<usize, String>>,
+    /// Whether a limit stopped a run (then `cpython` says which).
+    pub stopped: bool,
 }
 
 impl Report {
@@ -61,8 +89,16 @@ pub fn language_of(text: &str) -> Lang {
 }
 
 /// Check `text` (the file `name`) in `lang`; with `python`, run it on
-/// `scenarios` (those of other programs are skipped).
-pub fn check(name: &str, text: &str, lang: Lang, scenarios: &[Scenario], python: Option<Python>) -> Report {
+/// `scenarios` (those of other programs are skipped), each run for at most
+/// `seconds`.
+pub fn check(
+    name: &str,
+    text: &str,
+    lang: Lang,
+    scenarios: &[Scenario],
+    python: Option<Python>,
+    seconds: f64,
+) -> Report {
     let en = Lang::parse("en").unwrap_or(lang);
     let mut report = Report::default();
     let code = match register_listing(name, text, lang) {
@@ -76,34 +112,82 @@ pub fn check(name: &str, text: &str, lang: Lang, scenarios: &[Scenario], python:
         }
     };
     if let Some(python) = python {
-        report.cpython = Some(run_all(python, name, text, code, lang, scenarios));
+        let ran = run_all(python, name, text, (code, lang), scenarios, seconds);
+        report.stopped = matches!(ran, Err(Failed::Stopped(_)));
+        report.cpython = Some(ran.map_err(|(Failed::Departs(why) | Failed::Stopped(why))| why));
     }
     report
 }
 
-/// Run the listing on every scenario of its program; the first departure.
+/// Why the runs did not all agree.
+enum Failed {
+    /// A run departed from the recorded one, or could not run.
+    Departs(String),
+    /// A limit stopped a run before it could be compared to the end.
+    Stopped(String),
+}
+
+/// Run the listing on every scenario of its program; the first departure
+/// or stop. A run may take twice the recorded run's steps and a thousand
+/// more, and print [`MAX_CHARS`]: a departure is found well before.
 fn run_all(
     python: Python,
     name: &str,
     text: &str,
-    code: Code,
-    lang: Lang,
+    (code, lang): (Code, Lang),
     scenarios: &[Scenario],
-) -> Result<usize, String> {
+    seconds: f64,
+) -> Result<usize, Failed> {
     let mut agreed = 0;
     let defines = |s: &&Scenario| text.lines().any(|l| l.starts_with(&format!("def {}(", s.function.name())));
+    let bounds = Bounds { seconds, bytes: python::MAX_BYTES };
     for scenario in scenarios.iter().filter(defines) {
         let scenario = scenario.localized(lang);
-        let out = python([REPLAY, text, &setup_text(&scenario)], scenario.function.name())?;
-        if !out.success {
-            return Err(format!("{}: {name} does not run: {}", scenario.id, out.stderr.trim()));
+        let trace = record_scenario(&scenario);
+        let limits =
+            serde_json::json!({"steps": trace.steps.len() * 2 + 1000, "chars": MAX_CHARS}).to_string();
+        let args = [scenario.function.name(), limits.as_str()];
+        let out = python([REPLAY, text, &setup_text(&scenario)], &args, bounds).map_err(Failed::Departs)?;
+        if let Some(why) = out.stopped {
+            return Err(Failed::Stopped(format!(
+                "{}: {}",
+                scenario.id,
+                python::stopped(why, bounds, "--timeout")
+            )));
         }
-        let py: Value =
-            serde_json::from_slice(&out.stdout).map_err(|e| format!("the harness printed no JSON: {e}"))?;
-        departure(name, &scenario, &record_scenario(&scenario), &py, code)?;
+        if !out.success {
+            return Err(Failed::Departs(format!(
+                "{}: {name} does not run: {}",
+                scenario.id,
+                out.stderr.trim()
+            )));
+        }
+        let py: Value = serde_json::from_slice(&out.stdout)
+            .map_err(|e| Failed::Departs(format!("the harness printed no JSON: {e}")))?;
+        departure(name, &scenario, &trace, &py, code).map_err(Failed::Departs)?;
+        if let Some(stop) = py["stopped"].as_object() {
+            return Err(Failed::Stopped(format!(
+                "{}: {}",
+                scenario.id,
+                harness_stop(stop, trace.steps.len())
+            )));
+        }
         agreed += 1;
     }
     Ok(agreed)
+}
+
+/// What the harness said when a limit of its own stopped the run.
+fn harness_stop(stop: &serde_json::Map<String, Value>, recorded: usize) -> String {
+    let limit = stop.get("limit").and_then(Value::as_u64).unwrap_or(0);
+    match stop.get("kind").and_then(Value::as_str) {
+        Some("output") => {
+            format!("the run printed more than {limit} characters and was stopped (the output limit)")
+        }
+        _ => format!(
+            "the run took more than {limit} steps (the recorded run takes {recorded}) and was stopped (the step limit)"
+        ),
+    }
 }
 
 /// `(event, function, line of the file)` of every step of a run.
@@ -153,7 +237,10 @@ fn departure(name: &str, scenario: &Scenario, trace: &Trace, py: &Value, code: C
             })
             .collect(),
     );
-    if let Some(at) = (0..want.len().max(got.len())).find(|i| want.get(*i) != got.get(*i)) {
+    // (a run a limit stopped is compared as far as it went)
+    let stopped = !py["stopped"].is_null();
+    let compared = if stopped { got.len() } else { want.len().max(got.len()) };
+    if let Some(at) = (0..compared).find(|i| want.get(*i) != got.get(*i)) {
         let said = |s: Option<&(String, String, u32)>| {
             s.map_or("the end of the run".to_string(), |(_, f, n)| format!("{name}:{n} ({f})"))
         };
@@ -163,6 +250,9 @@ fn departure(name: &str, scenario: &Scenario, trace: &Trace, py: &Value, code: C
             said(want.get(at)),
             said(got.get(at))
         ));
+    }
+    if stopped {
+        return Ok(());
     }
     let error = trace.error.as_ref().map(|e| e.kind.as_str());
     if py["error"].as_str() != error {
@@ -183,13 +273,14 @@ fn departure(name: &str, scenario: &Scenario, trace: &Trace, py: &Value, code: C
 /// The report as the CLI prints it.
 pub fn render(name: &Path, report: &Report) -> String {
     let mut out = String::new();
+    // (a mark is the listing's own text: one line each, whatever it holds)
     for p in &report.problems {
-        out.push_str(&format!("{p}\n"));
+        out.push_str(&format!("{}\n", shown::inline(p)));
     }
     for r in &report.remarks {
-        out.push_str(&format!("note: {r}\n"));
+        out.push_str(&format!("note: {}\n", shown::inline(r)));
     }
-    let name = name.display();
+    let name = shown::path(name);
     match (&report.cpython, report.problems.len()) {
         (_, n) if n > 0 => {
             out.push_str(&format!("{name}: {n} problem(s); the page would show the built-in listing\n"))
@@ -199,6 +290,9 @@ pub fn render(name: &Path, report: &Report) -> String {
         )),
         (Some(Ok(n)), _) => {
             out.push_str(&format!("{name}: marks ok; CPython runs the same lines on {n} scenario(s)\n"))
+        }
+        (Some(Err(why)), _) if report.stopped => {
+            out.push_str(&format!("{why}\n{name}: stopped at a limit, so it was not checked\n"))
         }
         (Some(Err(why)), _) => out.push_str(&format!("{why}\n{name}: departs from the recorded run\n")),
     }

@@ -4,7 +4,7 @@
 //! `agent-loop-cli check <dir|file>` validates every `*.json` fixture in
 //! `<dir>` (or the one file) and prints `file: field: problem (line N)` lines; exit code 1 if
 //! any, or if there is no fixture at all.
-//! `agent-loop-cli check --listing <lesson.py> [<dir>]` checks an author's
+//! `agent-loop-cli check --listing <lesson.py> [<dir>] [--timeout <s>]` checks an author's
 //! own Python listing like the page does and, with `python3`, runs it under
 //! CPython on the program's scenarios (the shipped ones, or `<dir>`'s); exit
 //! code 1 on a problem or a departure (see `agent_loop_cli::listing`).
@@ -21,13 +21,15 @@
 //! `agent_loop_cli::record`).
 //!
 //! The commands are `agent_loop_cli::commands`; this file only gives them
-//! the machine: `std::fs`, standard output and error, `python3`.
+//! the machine: `std::fs`, standard output and error, `python3` (each run
+//! in a private folder made for it and removed after, held to its bounds).
 
 use agent_loop_cli::commands::{self, Io, Kind, Written};
-use agent_loop_cli::listing::{PyRun, Python};
+use agent_loop_cli::python::{Bounds, PyRun, Python, Stopped};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::{Child, Command, ExitCode, Stdio};
+use std::time::{Duration, Instant};
 
 fn main() -> ExitCode {
     let args: Vec<_> = std::env::args_os().skip(1).collect();
@@ -36,10 +38,13 @@ fn main() -> ExitCode {
     ExitCode::from(commands::run("agent-loop-cli", &args, &mut native))
 }
 
+/// The python3 runner: the three texts, the arguments, the bounds.
+type Runner = fn([&str; 3], &[&str], Bounds) -> Result<PyRun, String>;
+
 struct Native {
     /// Whether `python3` runs here, once looked up.
     python: Option<bool>,
-    runner: fn([&str; 3], &str) -> Result<PyRun, String>,
+    runner: Runner,
     /// Standard output was closed when the program started.
     closed: bool,
 }
@@ -105,15 +110,13 @@ fn stdout_was_closed() -> bool {
     null && octal.and_then(|f| u32::from_str_radix(f, 8).ok()).is_some_and(|f| f & 0o3 == 0o2)
 }
 
-/// A new folder in the temporary directory that only this user may enter
-/// (0700), made in one step: a name that exists already is never reused.
-fn private_dir() -> Result<PathBuf, String> {
+/// A new folder in `base` that only this user may enter (0700), made in
+/// one step: a name that exists already (a folder, a file, a link planted
+/// there) is never reused or followed; the next name is tried.
+fn private_dir_in(base: &Path, stem: &str) -> Result<PathBuf, String> {
     let cannot = |e: io::Error| format!("cannot make a private temporary folder: {e}");
-    let base = std::env::temp_dir();
-    let nanos =
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
     for attempt in 0..1000u32 {
-        let dir = base.join(format!("alp-python-{}-{nanos:08x}-{attempt}", std::process::id()));
+        let dir = base.join(format!("{stem}-{attempt}"));
         let mut builder = std::fs::DirBuilder::new();
         #[cfg(unix)]
         std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
@@ -126,32 +129,126 @@ fn private_dir() -> Result<PathBuf, String> {
     Err(cannot(io::ErrorKind::AlreadyExists.into()))
 }
 
-/// `python3 harness.py listing.py setup.py <argument>` in a private folder
-/// of its own (its working directory too), removed afterwards; hash
-/// randomisation off, so a program runs the same way twice (record runs a
-/// scenario again to refuse a request the API would refuse).
-fn run_python([harness, listing, setup]: [&str; 3], argument: &str) -> Result<PyRun, String> {
+/// A private folder in the temporary directory, named for this process
+/// and the moment (`alp-python-<pid>-<nanos>-<n>`).
+fn private_dir() -> Result<PathBuf, String> {
+    let nanos =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+    private_dir_in(&std::env::temp_dir(), &format!("alp-python-{}-{nanos:08x}", std::process::id()))
+}
+
+/// `python3 replay.py listing.py setup.py <arguments…>` (the harness and
+/// the two texts it is given) in a private folder of its
+/// own (its working directory too), removed afterwards, also when it fails
+/// or is stopped; hash randomisation off, so a program runs the same way
+/// twice (record runs a scenario again to refuse a request the API would
+/// refuse).
+fn run_python(texts: [&str; 3], arguments: &[&str], bounds: Bounds) -> Result<PyRun, String> {
     let dir = private_dir()?;
     let outcome = (|| {
         let paths = [dir.join("replay.py"), dir.join("listing.py"), dir.join("setup.py")];
-        for (path, text) in paths.iter().zip([harness, listing, setup]) {
+        for (path, text) in paths.iter().zip(texts) {
             std::fs::write(path, text).map_err(|e| format!("cannot write a temporary file: {e}"))?;
         }
-        let out = Command::new("python3")
+        let mut command = Command::new("python3");
+        command
             .args(&paths)
-            .arg(argument)
+            .args(arguments)
             .current_dir(&dir)
             .env("PYTHONHASHSEED", "0")
             .env("PYTHONDONTWRITEBYTECODE", "1")
-            .env("PYTHONIOENCODING", "utf-8")
-            .output()
-            .map_err(|e| format!("cannot run python3: {e}"))?;
-        Ok(PyRun {
-            success: out.status.success(),
-            stdout: out.stdout,
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        })
+            .env("PYTHONIOENCODING", "utf-8");
+        bounded(command, bounds).map_err(|e| format!("cannot run python3: {e}"))
     })();
     std::fs::remove_dir_all(&dir).ok();
     outcome
+}
+
+/// Run `command` within `bounds`: its standard output and error read by a
+/// thread each, at most `bounds.bytes` of each (one more stops it), and
+/// stopped when `bounds.seconds` have passed; waited for either way.
+fn bounded(mut command: Command, bounds: Bounds) -> io::Result<PyRun> {
+    command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = command.spawn()?;
+    let deadline = Instant::now() + Duration::from_secs_f64(bounds.seconds);
+    let (sender, read) = std::sync::mpsc::channel();
+    let pipes: [Option<Box<dyn Read + Send>>; 2] = [
+        child.stdout.take().map(|p| Box::new(p) as Box<dyn Read + Send>),
+        child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>),
+    ];
+    for (which, pipe) in pipes.into_iter().enumerate() {
+        let (sender, cap) = (sender.clone(), bounds.bytes);
+        std::thread::spawn(move || {
+            let mut got = Vec::new();
+            if let Some(pipe) = pipe {
+                let _ = pipe.take(cap.saturating_add(1)).read_to_end(&mut got);
+            }
+            let _ = sender.send((which, got));
+        });
+    }
+    drop(sender);
+    let (mut outputs, mut stopped) = ([None, None], None);
+    while stopped.is_none() && outputs.iter().any(Option::is_none) {
+        match read.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Ok((_, got)) if got.len() as u64 > bounds.bytes => stopped = Some(Stopped::Output),
+            Ok((which, got)) => outputs[which] = Some(got),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => stopped = Some(Stopped::Time),
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    let success = match stopped {
+        Some(_) => stop(&mut child).map(|()| false)?,
+        None => wait_until(&mut child, deadline, &mut stopped)?,
+    };
+    let [stdout, stderr] = outputs.map(Option::unwrap_or_default);
+    Ok(PyRun { success, stdout, stderr: String::from_utf8_lossy(&stderr).into_owned(), stopped })
+}
+
+/// Wait for a child whose output has ended, until `deadline` (then stop
+/// it, and say so); whether it exited 0.
+fn wait_until(child: &mut Child, deadline: Instant, stopped: &mut Option<Stopped>) -> io::Result<bool> {
+    loop {
+        if let Some(status) = child.try_wait()? {
+            return Ok(status.success());
+        }
+        if Instant::now() >= deadline {
+            *stopped = Some(Stopped::Time);
+            return stop(child).map(|()| false);
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Kill a child and reap it.
+fn stop(child: &mut Child) -> io::Result<()> {
+    let _ = child.kill();
+    child.wait().map(|_| ())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::private_dir_in;
+    use std::os::unix::fs::PermissionsExt;
+
+    /// A name that is there already — a link planted to another folder, a
+    /// folder, a file — is neither reused nor followed: the next is made,
+    /// 0700, and the link's folder stays empty.
+    #[test]
+    fn a_name_that_exists_is_never_reused_nor_followed() {
+        let base = std::env::temp_dir().join(format!("alp-private-dir-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let victim = base.join("victim");
+        std::fs::create_dir_all(&victim).unwrap();
+        std::os::unix::fs::symlink(&victim, base.join("stem-0")).unwrap();
+        std::fs::create_dir(base.join("stem-1")).unwrap();
+        std::fs::write(base.join("stem-2"), "").unwrap();
+        let made = private_dir_in(&base, "stem");
+        let mode = made.as_ref().ok().and_then(|d| std::fs::metadata(d).ok()).map(|m| m.permissions().mode());
+        let link = std::fs::read_link(base.join("stem-0")).ok();
+        let untouched = std::fs::read_dir(&victim).map(|mut d| d.next().is_none()).unwrap_or(false);
+        std::fs::remove_dir_all(&base).ok();
+        assert_eq!(made, Ok(base.join("stem-3")));
+        assert_eq!(mode.map(|m| m & 0o777), Some(0o700));
+        assert_eq!((link, untouched), (Some(victim), true));
+    }
 }

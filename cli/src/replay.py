@@ -3,7 +3,7 @@ print what happened as JSON: the (function, line) of every line event of
 the lesson's functions (from sys.settrace), the entry's result or error,
 and every line it printed.
 
-    python3 cli/src/replay.py LISTING SETUP FUNCTION
+    python3 cli/src/replay.py LISTING SETUP FUNCTION [LIMITS]
     python3 cli/src/replay.py --statements LISTING
 
 LISTING is a program's Python listing (core/src/programs/lesson_one/runtime.py, runtime.zh.py);
@@ -15,6 +15,13 @@ statement that spans several lines counts as the statement's first line
 (that is where the listing's marks are); the last check of a `for` loop,
 the one that ends it, is no step (the recorded run has none) and is left
 out.
+
+LIMITS, when given, is JSON: {"steps": S, "chars": C}. The run is stopped
+once it has taken S line events or printed more than C characters (the
+author CLI's `check --listing` gives them, so that no listing holds
+CPython's memory without end); the JSON then says {"stopped": {"kind":
+"steps" or "output", "limit": …}} and holds what was recorded until then.
+The time a run takes is bounded from outside, by whoever runs python3.
 
 With --statements, print the first line of every statement in each
 function instead (what tests/python.rs checks the marks against; a `try:`
@@ -86,6 +93,32 @@ def without_loop_exits(steps, bodies):
     return [s[:3] for s in kept]
 
 
+class Stop(BaseException):
+    """A limit was reached; a BaseException, so that the listing's own
+    `except Exception` does not take it."""
+
+
+class Capped:
+    """Standard output while the run lasts: at most `limit` characters,
+    then `over()` (which stops the run)."""
+
+    def __init__(self, limit, over):
+        self.parts, self.chars, self.limit, self.over = [], 0, limit, over
+
+    def write(self, text):
+        if self.limit is not None and self.chars + len(text) > self.limit:
+            self.over()
+        self.chars += len(text)
+        self.parts.append(text)
+        return len(text)
+
+    def flush(self):
+        pass
+
+    def getvalue(self):
+        return "".join(self.parts)
+
+
 def statements(path):
     """Per function of the listing, the first line of each statement in its body."""
     tree = ast.parse(pathlib.Path(path).read_text(encoding="utf-8"))
@@ -100,7 +133,17 @@ def statements(path):
     return out
 
 
-def main(listing, setup, function):
+def main(listing, setup, function, limits=None):
+    limits = json.loads(limits) if limits else {}
+    max_steps = limits.get("steps")
+    stopped = []
+
+    def stop(kind, limit):
+        if not stopped:
+            stopped.append({"kind": kind, "limit": limit})
+        sys.settrace(None)
+        raise Stop(kind)
+
     listing = pathlib.Path(listing).resolve()
     spec = importlib.util.spec_from_file_location("runtime", listing)
     module = importlib.util.module_from_spec(spec)
@@ -114,6 +157,8 @@ def main(listing, setup, function):
         code = frame.f_code
         if code.co_filename != str(listing) or code.co_name not in lesson:
             return None
+        if stopped or (max_steps is not None and len(steps) >= max_steps):
+            stop("steps", max_steps)
         if event == "call":
             steps.append(["call", code.co_name, code.co_firstlineno, id(frame)])
         elif event == "line" and starts.get(frame.f_lineno, frame.f_lineno) is not None:
@@ -122,7 +167,7 @@ def main(listing, setup, function):
 
     text = pathlib.Path(setup).read_text(encoding="utf-8")
     compiled = compile(text, str(setup), "exec")
-    printed = io.StringIO()
+    printed = Capped(limits.get("chars"), lambda: stop("output", limits.get("chars")))
     error, raised = None, None
     # The setup runs as the program's main module (an exception it defines
     # is `Name`, not `runtime.Name`, in a traceback).
@@ -131,22 +176,31 @@ def main(listing, setup, function):
     try:
         with contextlib.redirect_stdout(printed):
             exec(compiled, module.__dict__)
+    except Stop:
+        pass
     except Exception as exception:
         raised = exception
         error = "model_error" if function == "ask_claude" else ERRORS.get(type(exception).__name__, "raised")
     finally:
         sys.settrace(None)
+    if stopped:
+        # (what the listing did after a limit, catching the Stop, is not its run)
+        steps = without_loop_exits(steps, loop_bodies(source))
+        json.dump({"steps": steps, "result": None, "error": None, "output": [], "stopped": stopped[0]},
+                  sys.stdout, ensure_ascii=False)
+        return
     result = None if error else module.__dict__.get(RETURNED.get(function, "outcome"))
     output = printed.getvalue().split("\n")[:-1]
     if raised is not None:
         # What Python prints last for an exception nobody catches.
         output.append(traceback.format_exception_only(type(raised), raised)[-1].rstrip("\n"))
     steps = without_loop_exits(steps, loop_bodies(source))
-    json.dump({"steps": steps, "result": result, "error": error, "output": output}, sys.stdout, ensure_ascii=False)
+    json.dump({"steps": steps, "result": result, "error": error, "output": output, "stopped": None},
+              sys.stdout, ensure_ascii=False)
 
 
 if __name__ == "__main__":
     if sys.argv[1] == "--statements":
         json.dump(statements(sys.argv[2]), sys.stdout)
     else:
-        main(sys.argv[1], sys.argv[2], sys.argv[3])
+        main(*sys.argv[1:5])

@@ -139,8 +139,8 @@ impl Trace {
 pub fn setup_text(scenario: &Scenario) -> String {
     let setup = scenario.setup();
     let inputs = inputs_of(scenario, &setup);
-    let process = scenario.raw.get("process").cloned().unwrap_or(Value::Null);
-    let script = Script { replies: &scenario.model, process: &process };
+    let process = scenario.raw.get("process").unwrap_or(&Value::Null);
+    let script = Script { replies: &scenario.model, process };
     (programs::of(scenario.function).setup)(scenario.function, &inputs, &script)
 }
 

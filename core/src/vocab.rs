@@ -181,53 +181,189 @@ impl std::fmt::Display for Decimal {
 /// line when it fits in `room` columns after the `used` ones already on its
 /// line, else one item per line, indented by four spaces a level. What a
 /// setup written in Python shows of a scenario's data; CPython reads it
-/// back as the same value.
+/// back as the same value. Written into one text as it goes: a value is
+/// measured (as far as its room) before it is written, never written twice,
+/// so a list of 100,000 replies costs its text and no copy of them.
 pub fn py_literal(value: &serde_json::Value, used: usize, room: usize) -> String {
-    py_block(value, 0, used, room)
+    let mut out = String::new();
+    py_block(Lit::One(value), 0, used, room, &mut out);
+    out
 }
 
-fn py_block(value: &serde_json::Value, indent: usize, used: usize, room: usize) -> String {
+/// `template` with each `@NAME@` in it (capitals and `_`) written by
+/// `put(NAME, text)`, in one pass, into the one text (a large value is not
+/// copied again for each name after it); `put` answers false for a name
+/// it does not know, which stays as it is.
+pub fn fill_in(template: &str, put: &mut dyn FnMut(&str, &mut String) -> bool) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(at) = rest.find('@') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        let name_len = after.find(|c: char| !(c.is_ascii_uppercase() || c == '_')).unwrap_or(after.len());
+        let named = name_len > 0 && after[name_len..].starts_with('@');
+        if named && put(&after[..name_len], &mut out) {
+            rest = &after[name_len + 1..];
+        } else {
+            out.push('@');
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// [`py_literal`] written at the end of `out`.
+pub fn py_literal_into(value: &serde_json::Value, used: usize, room: usize, out: &mut String) {
+    py_block(Lit::One(value), 0, used, room, out);
+}
+
+/// [`py_literal_into`] of a list given as its items (no list built of them).
+pub fn py_list_into(items: &[serde_json::Value], used: usize, room: usize, out: &mut String) {
+    py_block(Lit::List(items), 0, used, room, out);
+}
+
+/// A value to write: one value, or a list of them.
+#[derive(Clone, Copy)]
+enum Lit<'a> {
+    One(&'a serde_json::Value),
+    List(&'a [serde_json::Value]),
+}
+
+impl<'a> Lit<'a> {
+    /// The items of a list.
+    fn items(self) -> Option<&'a [serde_json::Value]> {
+        match self {
+            Lit::List(items) => Some(items),
+            Lit::One(serde_json::Value::Array(items)) => Some(items),
+            Lit::One(_) => None,
+        }
+    }
+}
+
+fn py_block(lit: Lit, indent: usize, used: usize, room: usize, out: &mut String) {
     use serde_json::Value;
-    let flat = py_flat(value);
-    if used + flat.chars().count() <= room {
-        return flat;
+    if room.checked_sub(used).and_then(|budget| flat_width(lit, budget)).is_some() {
+        return py_flat(lit, out);
     }
     let inner = indent + 4;
-    let (open, close, items): (&str, &str, Vec<String>) = match value {
-        Value::Array(list) if !list.is_empty() => {
-            ("[", "]", list.iter().map(|v| py_block(v, inner, inner, room)).collect())
-        }
-        Value::Object(map) if !map.is_empty() => (
-            "{",
-            "}",
-            map.iter()
-                .map(|(k, v)| {
-                    let key = py_flat(&Value::String(k.clone()));
-                    let used = inner + key.chars().count() + 2;
-                    format!("{key}: {}", py_block(v, inner, used, room))
-                })
-                .collect(),
-        ),
-        _ => return flat,
-    };
     let pad = " ".repeat(inner);
-    let body: String = items.iter().map(|item| format!("{pad}{item},\n")).collect();
-    format!("{open}\n{body}{}{close}", " ".repeat(indent))
+    match lit {
+        _ if lit.items().is_some_and(|list| !list.is_empty()) => {
+            out.push_str("[\n");
+            for item in lit.items().unwrap_or_default() {
+                out.push_str(&pad);
+                py_block(Lit::One(item), inner, inner, room, out);
+                out.push_str(",\n");
+            }
+            out.push_str(&" ".repeat(indent));
+            out.push(']');
+        }
+        Lit::One(Value::Object(map)) if !map.is_empty() => {
+            out.push_str("{\n");
+            for (key, value) in map {
+                out.push_str(&pad);
+                out.push_str(&json_string(key));
+                out.push_str(": ");
+                py_block(Lit::One(value), inner, inner + string_width(key) + 2, room, out);
+                out.push_str(",\n");
+            }
+            out.push_str(&" ".repeat(indent));
+            out.push('}');
+        }
+        _ => py_flat(lit, out),
+    }
 }
 
-/// A JSON value as Python source on one line.
-fn py_flat(value: &serde_json::Value) -> String {
+/// A text as a JSON string literal (what a Python string literal of it is).
+fn json_string(text: &str) -> String {
+    serde_json::Value::String(text.to_string()).to_string()
+}
+
+/// The characters of [`json_string`] of `text`, counted, not written.
+fn string_width(text: &str) -> usize {
+    2 + text
+        .chars()
+        .map(|c| match c {
+            '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
+            c if c < ' ' => 6,
+            _ => 1,
+        })
+        .sum::<usize>()
+}
+
+/// The characters of a value on one line, if at most `budget` (counting
+/// stops as soon as it is more).
+fn flat_width(lit: Lit, budget: usize) -> Option<usize> {
     use serde_json::Value;
-    match value {
-        Value::Null => "None".into(),
-        Value::Bool(b) => if *b { "True" } else { "False" }.into(),
+    let items = |widths: &mut dyn Iterator<Item = Option<usize>>| -> Option<usize> {
+        let mut total = 2;
+        for (i, width) in widths.enumerate() {
+            total += width? + if i > 0 { 2 } else { 0 };
+            if total > budget {
+                return None;
+            }
+        }
+        (total <= budget).then_some(total)
+    };
+    if let Some(list) = lit.items() {
+        return items(&mut list.iter().map(|v| flat_width(Lit::One(v), budget)));
+    }
+    let width = match lit {
+        Lit::List(_) | Lit::One(Value::Array(_)) => return None,
+        Lit::One(Value::Object(map)) => {
+            return items(&mut map.iter().map(|(k, v)| {
+                let key = string_width(k) + 2;
+                Some(key + flat_width(Lit::One(v), budget.checked_sub(key)?)?)
+            }))
+        }
+        Lit::One(Value::Null) => 4,
+        Lit::One(Value::Bool(b)) => {
+            if *b {
+                4
+            } else {
+                5
+            }
+        }
+        Lit::One(Value::String(text)) => string_width(text),
+        Lit::One(number @ Value::Number(_)) => number.to_string().len(),
+    };
+    (width <= budget).then_some(width)
+}
+
+/// A value as Python source on one line.
+fn py_flat(lit: Lit, out: &mut String) {
+    use serde_json::Value;
+    let list = |out: &mut String, list: &[Value]| {
+        out.push('[');
+        for (i, item) in list.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            py_flat(Lit::One(item), out);
+        }
+        out.push(']');
+    };
+    if let Some(items) = lit.items() {
+        return list(out, items);
+    }
+    match lit {
+        Lit::List(_) | Lit::One(Value::Array(_)) => {}
+        Lit::One(Value::Null) => out.push_str("None"),
+        Lit::One(Value::Bool(b)) => out.push_str(if *b { "True" } else { "False" }),
         // A JSON string is a Python string literal (serde writes no `\/`).
-        Value::Number(_) | Value::String(_) => value.to_string(),
-        Value::Array(list) => format!("[{}]", list.iter().map(py_flat).collect::<Vec<_>>().join(", ")),
-        Value::Object(map) => {
-            let items: Vec<String> =
-                map.iter().map(|(k, v)| format!("{}: {}", Value::String(k.clone()), py_flat(v))).collect();
-            format!("{{{}}}", items.join(", "))
+        Lit::One(value @ (Value::Number(_) | Value::String(_))) => out.push_str(&value.to_string()),
+        Lit::One(Value::Object(map)) => {
+            out.push('{');
+            for (i, (key, value)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(&json_string(key));
+                out.push_str(": ");
+                py_flat(Lit::One(value), out);
+            }
+            out.push('}');
         }
     }
 }
@@ -276,7 +412,11 @@ pub fn py_repr(value: &serde_json::Value) -> String {
                 .collect();
             format!("{{{}}}", items.join(", "))
         }
-        other => py_flat(other),
+        other => {
+            let mut out = String::new();
+            py_flat(Lit::One(other), &mut out);
+            out
+        }
     }
 }
 
@@ -291,6 +431,36 @@ mod tests {
         assert_eq!(py_literal(&v, 0, 80), r#"{"a": [1, True, None], "b": "x"}"#);
         assert_eq!(py_literal(&v, 0, 30), "{\n    \"a\": [1, True, None],\n    \"b\": \"x\",\n}");
         assert_eq!(py_literal(&json!([[1, 2], [3]]), 70, 76), "[\n    [1, 2],\n    [3],\n]");
+        // Escapes count as they are written: a line is split exactly where a written one would be.
+        let escaped = json!(["a\"\\\n\u{1}é", 12345, false]);
+        let flat = py_literal(&escaped, 0, 80);
+        assert_eq!(flat, r#"["a\"\\\n\u0001é", 12345, False]"#);
+        let width = flat.chars().count();
+        assert_eq!(py_literal(&escaped, 80 - width, 80), flat);
+        assert_ne!(py_literal(&escaped, 81 - width, 80), flat);
+        // A list given as its items is written as the list.
+        let items = [json!({"k": "v"}), json!([1, [2]])];
+        for (used, room) in [(0, 80), (15, 20), (0, 3)] {
+            let mut out = String::from(">");
+            py_list_into(&items, used, room, &mut out);
+            assert_eq!(out, format!(">{}", py_literal(&json!(items), used, room)));
+        }
+    }
+
+    #[test]
+    fn a_template_is_filled_in_one_pass() {
+        let mut put = |name: &str, out: &mut String| match name {
+            "A" => {
+                out.push_str("@B@");
+                true
+            }
+            "B" => {
+                out.push('b');
+                true
+            }
+            _ => false,
+        };
+        assert_eq!(fill_in("x @A@ @B@ @C@ a@b @ @@B@@", &mut put), "x @B@ b @C@ a@b @ @b@");
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! the wrong shape is read as an error too.
 
 use agent_loop_cli::commands::{self, Io, Kind, Written};
-use agent_loop_cli::listing::{PyRun, Python};
+use agent_loop_cli::python::{Bounds, PyRun, Python, Stopped};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use wasm_bindgen::prelude::*;
@@ -36,14 +36,17 @@ extern "C" {
     fn write(this: &NodeIo, path: &str, bytes: &[u8]) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, catch, js_name = hasPython)]
     fn has_python(this: &NodeIo) -> Result<JsValue, JsValue>;
-    /// `{success, stdout: Uint8Array, stderr: string}` of one harness run.
+    /// `{success, stdout: Uint8Array, stderr: string, stopped: "" | "time"
+    /// | "output"}` of one harness run, within `seconds` and `bytes`.
     #[wasm_bindgen(method, catch)]
     fn python(
         this: &NodeIo,
         harness: &str,
         listing: &str,
         setup: &str,
-        function: &str,
+        arguments: Vec<String>,
+        seconds: f64,
+        bytes: f64,
     ) -> Result<JsValue, JsValue>;
 }
 
@@ -55,7 +58,7 @@ pub fn run(me: &str, args: Vec<String>, io: NodeIo) -> u8 {
     commands::run(me, &args, &mut Node { io, python: None })
 }
 
-type Runner = Box<dyn FnMut([&str; 3], &str) -> Result<PyRun, String>>;
+type Runner = Box<dyn FnMut([&str; 3], &[&str], Bounds) -> Result<PyRun, String>>;
 
 struct Node {
     io: NodeIo,
@@ -128,7 +131,9 @@ impl Io for Node {
             let runs = io.has_python().ok().and_then(|v| v.as_bool()) == Some(true);
             let io: NodeIo = AsRef::<JsValue>::as_ref(io).clone().unchecked_into();
             runs.then(|| {
-                Box::new(move |files: [&str; 3], function: &str| python_run(&io, files, function)) as Runner
+                Box::new(move |files: [&str; 3], arguments: &[&str], bounds: Bounds| {
+                    python_run(&io, files, arguments, bounds)
+                }) as Runner
             })
         });
         runner.as_deref_mut().map(|r| r as Python)
@@ -136,12 +141,25 @@ impl Io for Node {
 }
 
 /// One harness run through the script, read back.
-fn python_run(io: &NodeIo, [harness, listing, setup]: [&str; 3], function: &str) -> Result<PyRun, String> {
-    let got = io.python(harness, listing, setup, function).map_err(said)?;
+fn python_run(
+    io: &NodeIo,
+    [harness, listing, setup]: [&str; 3],
+    arguments: &[&str],
+    bounds: Bounds,
+) -> Result<PyRun, String> {
+    let arguments = arguments.iter().map(|a| a.to_string()).collect();
+    let got =
+        io.python(harness, listing, setup, arguments, bounds.seconds, bounds.bytes as f64).map_err(said)?;
     let field = |name: &str| js_sys::Reflect::get(&got, &name.into()).unwrap_or(JsValue::UNDEFINED);
+    let stopped = match field("stopped").as_string().as_deref() {
+        Some("time") => Some(Stopped::Time),
+        Some("output") => Some(Stopped::Output),
+        _ => None,
+    };
     Ok(PyRun {
         success: field("success").as_bool() == Some(true),
         stdout: bytes(&field("stdout")).ok_or("the harness run gave no output")?,
         stderr: field("stderr").as_string().unwrap_or_default(),
+        stopped,
     })
 }

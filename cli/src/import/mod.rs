@@ -87,15 +87,21 @@ pub fn import(text: &str, id: &str, file_name: &str) -> Result<Imported, Vec<Pro
     if !importer.refusals.is_empty() {
         return Err(importer.refusals);
     }
-    let replies = importer.replies.len();
+    let counts = (importer.replies.len(), importer.outcomes.len());
+    // The replay is compared with the messages kept, taken out of the
+    // turns; the input is let go before the replay.
+    let kept: Vec<(String, Value)> =
+        conversation.turns.into_iter().take(kept).map(|t| (t.at, t.message)).collect();
+    drop(input);
     // The scenario is recorded as `trace` would, and read as `check` reads
     // it; each step hands the same value on (a big one is not copied).
     let checked = validated(importer.scenario(id, file_name, &question.unwrap_or_default()))?;
     let trace = record_scenario(&checked);
-    importer.compare(&trace.record, turns.get(..kept).unwrap_or(turns));
+    importer.compare(&trace.record, &kept);
+    drop(kept);
     let mut scenario = checked.raw;
     if let Some(map) = scenario.as_object_mut() {
-        map.insert("notes".into(), importer.notes(file_name, &trace, replies));
+        map.insert("notes".into(), importer.notes(file_name, &trace, counts));
         map.insert("expect".into(), Expect::of(&trace));
     }
     drop(trace);
@@ -155,7 +161,7 @@ fn write_pretty(value: &Value, depth: usize, out: &mut String) {
 }
 
 impl Importer {
-    /// The scenario, the replies moved into it.
+    /// The scenario, the replies and the outcomes moved into it.
     fn scenario(&mut self, id: &str, file_name: &str, question: &str) -> Value {
         let mut scenario = json!({
             "id": id,
@@ -163,9 +169,9 @@ impl Importer {
             "title": {"zh": format!("导入的对话：{file_name}"), "en": format!("Imported conversation: {file_name}")},
             "question": question,
             "max_calls": self.replies.len().max(1),
-            "process": self.outcomes,
         });
         if let Some(map) = scenario.as_object_mut() {
+            map.insert("process".into(), Value::Array(std::mem::take(&mut self.outcomes)));
             map.insert("model".into(), Value::Array(std::mem::take(&mut self.replies)));
         }
         if let (Some(map), Some((seconds, _))) = (scenario.as_object_mut(), &self.timeout) {
@@ -177,12 +183,14 @@ impl Importer {
 
     /// The replay must give back the conversation; a difference no warning
     /// announced is a warning too (so no warning means an exact replay).
-    fn compare(&mut self, record: &[Value], turns: &[Turn]) {
+    /// The replayed record against the conversation's messages (each with
+    /// its place).
+    fn compare(&mut self, record: &[Value], turns: &[(String, Value)]) {
         let len = record.len().max(turns.len());
-        let differs = |k: &usize| record.get(*k) != turns.get(*k).map(|t| &t.message);
+        let differs = |k: &usize| record.get(*k) != turns.get(*k).map(|t| &t.1);
         let Some(first) = (0..len).find(differs) else { return };
         let count = (first..len).filter(differs).count();
-        let place = turns.get(first).map_or_else(|| format!("record[{first}]"), |t| t.at.clone());
+        let place = turns.get(first).map_or_else(|| format!("record[{first}]"), |t| t.0.clone());
         let why = if self.warnings.is_empty() {
             "unexpected: please report it"
         } else {
@@ -199,13 +207,12 @@ impl Importer {
         );
     }
 
-    fn notes(&self, file_name: &str, trace: &Trace, replies: usize) -> Value {
+    /// The notes: what was imported (`(replies, runs)` of main.py) and how.
+    fn notes(&self, file_name: &str, trace: &Trace, (replies, runs): (usize, usize)) -> Value {
         let ending = trace.ending().unwrap_or("no status");
         let mut notes = vec![format!(
-            "Imported from {file_name} by the author CLI's `import`. Model replies: {}; runs of \
-             main.py: {}; the replay ends with {ending}.",
-            replies,
-            self.outcomes.len()
+            "Imported from {file_name} by the author CLI's `import`. Model replies: {replies}; runs of \
+             main.py: {runs}; the replay ends with {ending}."
         )];
         let sdk = (self.sdk_messages > 0).then(|| {
             format!("{} of its messages are the SDK's Message objects (model_dump())", self.sdk_messages)

@@ -14,7 +14,7 @@
 //! refused with the shapes it could have been and how to save one.
 
 use super::turns::note;
-use agent_loop_core::scenario::Problem;
+use agent_loop_core::scenario::{not_json, too_deep, Problem};
 use serde_json::{json, Map, Value};
 
 /// What was read: the request body, and how it was found (for the notes;
@@ -31,6 +31,15 @@ const SHAPES: &str = "import reads a request body {\"messages\": [...]} (with th
 
 fn refused(at: impl Into<String>, why: &str) -> Vec<Problem> {
     vec![note(at, format!("{why}: {SHAPES}"))]
+}
+
+/// Text the JSON reader refused: not JSON (with the shapes import reads),
+/// or JSON nested deeper than it reads (said as `check` says it).
+fn unreadable(at: impl Into<String>, e: &serde_json::Error) -> Vec<Problem> {
+    match too_deep(e) {
+        true => vec![Problem::new(at, not_json(e))],
+        false => refused(at, &format!("not valid JSON ({e})")),
+    }
 }
 
 /// The request body in `text`, whichever shape it was saved in.
@@ -51,7 +60,7 @@ pub(super) fn request_body(text: &str) -> Result<Shaped, Vec<Problem>> {
             if lines.len() > 1 && first_parses {
                 jsonl(&lines)
             } else {
-                Err(refused("(file)", &format!("not valid JSON ({e})")))
+                Err(unreadable("(file)", &e))
             }
         }
     }
@@ -119,7 +128,7 @@ fn jsonl(lines: &[(usize, &str)]) -> Result<Shaped, Vec<Problem>> {
     for (n, line) in lines {
         match serde_json::from_str::<Value>(line) {
             Ok(value) => entries.push((format!("line {n}"), value)),
-            Err(e) => return Err(refused(format!("line {n}"), &format!("not valid JSON ({e})"))),
+            Err(e) => return Err(unreadable(format!("line {n}"), &e)),
         }
     }
     entries_body(entries, "JSONL")

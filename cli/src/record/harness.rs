@@ -1,9 +1,12 @@
 //! The seam to CPython: the job the harness (`record.py`) is given, one
 //! run of it through the CLI's Python runner (`python3 record.py
 //! program.py job.json <mode>`, natively or under Node), and what it
-//! answered, or why there is no answer.
+//! answered, or why there is no answer. The harness keeps each run to its
+//! budgets; the runner stops python3 if it is still running [`GRACE`]
+//! seconds after the time budget, or writes more than
+//! [`python::MAX_BYTES`].
 
-use crate::listing::PyRun;
+use crate::python::{self, Bounds, PyRun, Stopped};
 use serde_json::Value;
 use std::path::Path;
 
@@ -21,8 +24,9 @@ pub trait Machine {
     /// why it cannot be read.
     fn read(&mut self, path: &Path) -> Result<String, String>;
     /// One run of `python3 harness program job mode` (the three texts
-    /// written to a private folder); `None` when there is no `python3`.
-    fn python(&mut self, texts: [&str; 3], mode: &str) -> Option<Result<PyRun, String>>;
+    /// written to a private folder) within `bounds`; `None` when there is
+    /// no `python3`.
+    fn python(&mut self, texts: [&str; 3], mode: &str, bounds: Bounds) -> Option<Result<PyRun, String>>;
 }
 
 /// A recording's budgets.
@@ -44,6 +48,10 @@ impl Limits {
         serde_json::json!({"steps": self.steps, "seconds": self.seconds, "output_chars": self.output_chars})
     }
 }
+
+/// Seconds python3 may go on past a run's time budget before the runner
+/// stops it (the harness itself ends a stuck run 3 s after it).
+pub(super) const GRACE: f64 = 5.0;
 
 /// Why there is no python3 to record with.
 pub(super) fn no_python() -> String {
@@ -72,10 +80,24 @@ pub(super) fn call(
     mode: &str,
 ) -> Result<Value, Failed> {
     let job_text = job.to_string();
-    let Some(ran) = machine.python([RECORD, program, &job_text], mode) else {
+    let budget = job["limits"]["seconds"].as_f64().unwrap_or(Limits::DEFAULT.seconds);
+    let bounds = Bounds { seconds: budget + GRACE, bytes: python::MAX_BYTES };
+    let Some(ran) = machine.python([RECORD, program, &job_text], mode, bounds) else {
         return Err(Failed::Python(no_python()));
     };
     let ran = ran.map_err(Failed::Python)?;
+    match ran.stopped {
+        Some(Stopped::Time) => {
+            return Err(Failed::Run(format!(
+                "python3 was still running {} s after the time budget of {} s and was stopped \
+                 (raise the budget with --timeout)",
+                agent_loop_core::vocab::Decimal(GRACE),
+                agent_loop_core::vocab::Decimal(budget)
+            )))
+        }
+        Some(why) => return Err(Failed::Run(python::stopped(why, bounds, "--timeout"))),
+        None => {}
+    }
     if !ran.success {
         return Err(Failed::Run(failed(&ran.stderr, job)));
     }

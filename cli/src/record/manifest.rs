@@ -3,6 +3,7 @@
 //! captions. Read once, every problem collected, each said as
 //! `field: problem (line N)` like `check` says a scenario's.
 
+use crate::shown;
 use agent_loop_core::i18n::Phrase;
 use agent_loop_core::scenario::{is_id, json_lines, not_json, Problem};
 use serde_json::{Map, Value};
@@ -60,9 +61,10 @@ impl Manifest {
 
 fn said_at(name: &str, text: &str, mut problem: Problem) -> String {
     json_lines::at_lines(std::slice::from_mut(&mut problem), &[("", text)]);
+    let said = shown::problem(&problem);
     match problem.line {
-        Some(n) => format!("{name}: {problem} (line {n})"),
-        None => format!("{name}: {problem}"),
+        Some(n) => format!("{name}: {said} (line {n})"),
+        None => format!("{name}: {said}"),
     }
 }
 
@@ -71,7 +73,9 @@ fn said_at(name: &str, text: &str, mut problem: Problem) -> String {
 pub(super) fn parse(name: &str, text: &str) -> Result<Manifest, Vec<String>> {
     let raw: Value = match serde_json::from_str(text) {
         Ok(raw) => raw,
-        Err(e) => return Err(vec![format!("{name}: {}", Problem::new("(file)", not_json(&e)))]),
+        Err(e) => {
+            return Err(vec![format!("{name}: {}", shown::problem(&Problem::new("(file)", not_json(&e))))])
+        }
     };
     let mut found = Vec::new();
     let manifest = read(&raw, &mut found);

@@ -17,6 +17,7 @@ mod pack;
 mod program;
 mod runs;
 
+use crate::shown;
 pub use harness::{Limits, Machine};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -46,20 +47,14 @@ pub fn args(args: &[OsString]) -> Result<Args, String> {
                 let v = value("--max-steps")?;
                 limits.steps =
                     v.to_str().and_then(|s| s.parse().ok()).filter(|n| *n > 0).ok_or_else(|| {
-                        format!("--max-steps: {} is not a whole number above 0", v.to_string_lossy())
+                        format!(
+                            "--max-steps: {} is not a whole number above 0",
+                            shown::text(&v.to_string_lossy())
+                        )
                     })?;
             }
-            Some("--timeout") => {
-                let v = value("--timeout")?;
-                limits.seconds = v
-                    .to_str()
-                    .and_then(|s| s.parse::<f64>().ok())
-                    .filter(|s| s.is_finite() && *s > 0.0 && *s <= 86_400.0)
-                    .ok_or_else(|| {
-                        format!("--timeout: {} is not a number of seconds above 0", v.to_string_lossy())
-                    })?;
-            }
-            Some(other) => return Err(format!("record: unknown option {other}")),
+            Some("--timeout") => limits.seconds = crate::python::seconds(value("--timeout")?)?,
+            Some(other) => return Err(format!("record: unknown option {}", shown::text(other))),
             None if manifest.is_none() => manifest = Some(PathBuf::from(arg)),
             None => return Err("record takes one manifest".into()),
         }

@@ -7,6 +7,7 @@
 use super::harness::{self, Failed, Machine};
 use super::manifest::{is_label, Files, Manifest};
 use crate::listing::language_of;
+use crate::shown;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -57,7 +58,7 @@ impl Traced {
 
 /// One file beside the manifest, its line ends made `\n`.
 fn source(machine: &mut dyn Machine, dir: &Path, file: &str) -> Result<Source, String> {
-    let path = dir.join(file).display().to_string();
+    let path = shown::path(&dir.join(file));
     let text = machine.read(&dir.join(file)).map_err(|why| format!("{path}: {why}"))?;
     Ok(Source { file: file.to_string(), text: text.replace("\r\n", "\n"), path })
 }
@@ -173,7 +174,8 @@ fn traced(m: &Manifest, answer: &Value, program: &Source) -> Result<Vec<Traced>,
     let names: Vec<&str> = defs.iter().map(|d| d.name.as_str()).collect();
     let Some(wanted) = &m.functions else {
         if defs.is_empty() {
-            let why = format!("{} defines no top-level function to show and trace", program.file);
+            let why =
+                format!("{} defines no top-level function to show and trace", shown::text(&program.file));
             return Err(vec![m.said("program", &why)]);
         }
         return Ok(defs);
@@ -183,7 +185,10 @@ fn traced(m: &Manifest, answer: &Value, program: &Source) -> Result<Vec<Traced>,
         let known = if names.is_empty() { "none".to_string() } else { names.join(", ") };
         errors.push(m.said(
             field,
-            &format!("there is no top-level def {name} in {} (it defines: {known})", program.file),
+            &format!(
+                "there is no top-level def {name} in {} (it defines: {known})",
+                shown::text(&program.file)
+            ),
         ));
     }
     if !errors.is_empty() {

@@ -15,6 +15,7 @@
 use super::harness::{self, Failed, Limits, Machine};
 use super::manifest::{Entry, Manifest};
 use super::program::{Listing, Program};
+use crate::shown;
 use agent_loop_core::api;
 use agent_loop_core::i18n::Lang;
 use agent_loop_core::protocol::Request;
@@ -35,8 +36,8 @@ fn parse_file(text: &str, entry: &Entry) -> Result<Scenario, Vec<String>> {
         problems
             .iter()
             .map(|p| match p.line {
-                Some(n) => format!("{p} (line {n})"),
-                None => p.to_string(),
+                Some(n) => format!("{} (line {n})", shown::problem(p)),
+                None => shown::problem(p),
             })
             .collect()
     };
@@ -278,7 +279,7 @@ fn scenario(
     let parsed = match &entry.file {
         None => None,
         Some(file) => {
-            let path = dir.join(file).display().to_string();
+            let path = shown::path(&dir.join(file));
             let text = machine.read(&dir.join(file)).map_err(|why| vec![format!("{path}: {why}")])?;
             let s = parse_file(&text.replace("\r\n", "\n"), entry).map_err(|problems| {
                 problems.into_iter().map(|p| format!("{path}: {p}")).collect::<Vec<_>>()

@@ -66,10 +66,10 @@ fn node_missing() -> Option<String> {
     }
 }
 
-/// The Node build (`npx agent-loop-playground`) on `args`, in cli/; `None`
-/// (said once per test) when it cannot run here, unless
+/// The Node build (`npx agent-loop-playground`) as a command run in cli/;
+/// `None` (said once per test) when it cannot run here, unless
 /// `ALP_NODE_CLI=required`, which fails instead.
-pub(crate) fn node(args: &[&str]) -> Option<Ran> {
+pub(crate) fn node_command() -> Option<Command> {
     if let Some(why) = node_missing() {
         assert!(
             std::env::var("ALP_NODE_CLI").as_deref() != Ok("required"),
@@ -81,13 +81,19 @@ pub(crate) fn node(args: &[&str]) -> Option<Ran> {
     let script = root().join("target/node-cli/agent-loop-playground.js");
     // (--no-warnings: target/node-cli has no package.json saying it is a
     // module, as the package's has; Node would say so on standard error)
-    let out = Command::new("node")
-        .arg("--no-warnings")
-        .arg(script)
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output();
-    Some(ran(out.unwrap()))
+    let mut command = Command::new("node");
+    command.arg("--no-warnings").arg(script).current_dir(env!("CARGO_MANIFEST_DIR"));
+    Some(command)
+}
+
+/// The Node build on `args`, in cli/ (see [`node_command`]).
+pub(crate) fn node(args: &[&str]) -> Option<Ran> {
+    Some(ran(node_command()?.args(args).output().unwrap()))
+}
+
+/// A finished run of any command, read as [`Ran`].
+pub(crate) fn finished(out: std::process::Output) -> Ran {
+    ran(out)
 }
 
 /// The machine's python3 version (`3.11.7`), if it has one.

@@ -142,8 +142,19 @@ pub(super) fn label_expected(example: &str) -> Phrase {
 }
 
 /// Text that is not JSON, said in the reader's words with its line and
-/// column (the parser's own English is not shown).
+/// column (the parser's own English is not shown); JSON nested deeper
+/// than the reader goes is said to be that, not to be no JSON.
 pub fn not_json(e: &serde_json::Error) -> Phrase {
-    let key = if e.is_eof() { "json_eof" } else { "json_syntax" };
+    let key = match () {
+        () if e.is_eof() => "json_eof",
+        () if too_deep(e) => "json_too_deep",
+        () => "json_syntax",
+    };
     Phrase::with(key, &[("line", e.line().to_string()), ("column", e.column().to_string())])
+}
+
+/// Whether `e` is serde_json's recursion limit: valid JSON nested deeper
+/// than 127 levels of lists and objects, which it does not read.
+pub fn too_deep(e: &serde_json::Error) -> bool {
+    e.is_syntax() && e.to_string().starts_with("recursion limit exceeded")
 }

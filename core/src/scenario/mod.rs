@@ -65,7 +65,7 @@ use expect::parse_expect;
 pub use expect::Expect;
 use fields::{in_language, Fields};
 pub use fields::{is_id, is_id_char};
-pub use fields::{not_json, unknown_field, Problem};
+pub use fields::{not_json, too_deep, unknown_field, Problem};
 use questions::parse_questions;
 pub use questions::Question;
 pub use shipped::{language_pack, pack_file, shipped, texts_of};
@@ -174,29 +174,35 @@ impl Scenario {
     /// SYSTEM and the tool description in that language. `raw` follows, so
     /// the page's JS doubles replay the same words.
     pub fn localized(&self, lang: Lang) -> Scenario {
+        self.clone().into_localized(lang)
+    }
+
+    /// [`Scenario::localized`], taking the scenario: nothing is copied
+    /// that stays as it is (replies without a text in several languages
+    /// are the same replies in every language).
+    pub fn into_localized(mut self, lang: Lang) -> Scenario {
         let code = lang.code();
-        let mut s = self.clone();
-        s.lang = lang;
+        self.lang = lang;
         // (what the scenario leaves out, in the words of its program's defaults)
         let [question, system, tool] = programs::defaults(self.function).words;
-        s.question = match self.raw.get("question") {
-            Some(v) => in_language(v, code).unwrap_or_else(|| self.question.clone()),
+        self.question = match self.raw.get("question") {
+            Some(v) => in_language(v, code).unwrap_or_else(|| std::mem::take(&mut self.question)),
             None => lang.word(question).to_string(),
         };
-        s.system = match self.raw.get("system") {
-            Some(v) => in_language(v, code).unwrap_or_else(|| self.system.clone()),
+        self.system = match self.raw.get("system") {
+            Some(v) => in_language(v, code).unwrap_or_else(|| std::mem::take(&mut self.system)),
             None => lang.word(system).to_string(),
         };
-        s.tools = self.raw.get("tools").map(|v| tools_in(v, code));
-        s.tool_description = lang.word(tool).to_string();
-        if let Some(replies) = self.raw.get("model").and_then(Value::as_array) {
-            s.model = replies.iter().map(|r| replies_in(r, code)).collect();
-            s.raw["model"] = Value::Array(s.model.to_vec());
+        self.tools = self.raw.get("tools").map(|v| tools_in(v, code));
+        self.tool_description = lang.word(tool).to_string();
+        if let Some(replies) = self.raw.get("model").and_then(Value::as_array).filter(|r| in_languages(r)) {
+            self.model = replies.iter().map(|r| replies_in(r, code)).collect();
+            self.raw["model"] = Value::Array(self.model.to_vec());
         }
-        if s.raw.get("question").is_some() {
-            s.raw["question"] = Value::String(s.question.clone());
+        if self.raw.get("question").is_some() {
+            self.raw["question"] = Value::String(self.question.clone());
         }
-        s
+        self
     }
 
     /// What the model reads besides the record: SYSTEM and TOOLS.
@@ -413,6 +419,13 @@ fn read_process(f: &mut Fields) -> ProcessScript {
 
 /// A model reply with its text blocks in one language. A text that is not
 /// a language map stays as it is (a fixture may be malformed on purpose).
+/// Whether a reply of `replies` has a text block in several languages
+/// (`{"zh": …, "en": …}`): only then is a language's reply another value.
+fn in_languages(replies: &[Value]) -> bool {
+    let blocks = replies.iter().filter_map(|r| r.get("content").and_then(Value::as_array)).flatten();
+    blocks.into_iter().any(|block| block["text"].is_object())
+}
+
 fn replies_in(reply: &Value, code: &str) -> Value {
     let mut reply = reply.clone();
     if let Some(blocks) = reply.get_mut("content").and_then(Value::as_array_mut) {

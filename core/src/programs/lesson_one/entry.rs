@@ -10,7 +10,7 @@ use crate::i18n::Lang;
 use crate::pack::Text;
 use crate::programs::program::{in_language, InLanguage, Inputs, Script};
 use crate::protocol::{Seconds, TraceError};
-use crate::vocab::{py_literal, py_str};
+use crate::vocab::{fill_in, py_list_into, py_literal_into, py_str};
 use serde_json::Value;
 
 /// The templates, by language (the first is the default).
@@ -48,23 +48,35 @@ pub fn setup(function: Entry, inputs: &Inputs, script: &Script) -> String {
         Entry::RunLoop => &["model", "process", "run_loop"],
     };
     let text: Vec<&str> = parts.iter().map(|p| part(template, p)).collect();
-    let runs = match script.process {
-        Value::Array(list) => format!("iter({})", py_literal(&Value::Array(list.clone()), 12, ROOM)),
-        Value::Null => "iter([])".to_string(),
-        one => format!("repeat({})", py_literal(one, 14, ROOM)),
-    };
-    let replies = Value::Array(script.replies.to_vec());
     let string = |s: &str| Value::String(s.to_string()).to_string();
-    text.join("\n\n")
-        .replace("@QUESTION@", &string(inputs.question))
-        .replace("@SYSTEM@", &string(&inputs.setup.system))
-        .replace("@TOOLS@", &py_literal(&inputs.setup.tools, 8, ROOM))
-        .replace("@REPLIES@", &py_literal(&replies, 15, ROOM))
-        .replace("@RUNS@", &runs)
-        .replace("@CALL@", &py_literal(inputs.field("call"), 7, ROOM))
-        .replace("@TIMEOUT@", &Seconds(super::timeout_s(inputs)).to_string())
-        .replace("@MAX_CALLS@", &inputs.max_calls.to_string())
-        .replace("@OUTPUT_LIMIT@", &super::runtime::OUTPUT_LIMIT.to_string())
+    // (the scripted lists written straight into the text, never copied)
+    fill_in(&text.join("\n\n"), &mut |name, out| {
+        match name {
+            "QUESTION" => out.push_str(&string(inputs.question)),
+            "SYSTEM" => out.push_str(&string(&inputs.setup.system)),
+            "TOOLS" => py_literal_into(&inputs.setup.tools, 8, ROOM, out),
+            "REPLIES" => py_list_into(script.replies, 15, ROOM, out),
+            "RUNS" => match script.process {
+                Value::Null => out.push_str("iter([])"),
+                list @ Value::Array(_) => {
+                    out.push_str("iter(");
+                    py_literal_into(list, 12, ROOM, out);
+                    out.push(')');
+                }
+                one => {
+                    out.push_str("repeat(");
+                    py_literal_into(one, 14, ROOM, out);
+                    out.push(')');
+                }
+            },
+            "CALL" => py_literal_into(inputs.field("call"), 7, ROOM, out),
+            "TIMEOUT" => out.push_str(&Seconds(super::timeout_s(inputs)).to_string()),
+            "MAX_CALLS" => out.push_str(&inputs.max_calls.to_string()),
+            "OUTPUT_LIMIT" => out.push_str(&super::runtime::OUTPUT_LIMIT.to_string()),
+            _ => return false,
+        }
+        true
+    })
 }
 
 /// What the entry prints after `function` returned `result` (the Python's

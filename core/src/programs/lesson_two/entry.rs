@@ -9,7 +9,7 @@
 use crate::i18n::{Lang, Phrase};
 use crate::programs::program::{in_language, InLanguage, Inputs, Problems, Script};
 use crate::protocol::TraceError;
-use crate::vocab::{py_literal, py_str, Function};
+use crate::vocab::{fill_in, py_list_into, py_literal_into, py_str, Function};
 use serde_json::{Map, Value};
 
 /// The templates, by language (the first is the default).
@@ -25,20 +25,24 @@ const ROOM: usize = 76;
 pub fn setup(function: Function, inputs: &Inputs, script: &Script) -> String {
     let code = inputs.lang.code();
     let template = in_language(&TEMPLATES, code);
-    let replies = Value::Array(script.replies.to_vec());
     let string = |s: &str| Value::String(s.to_string()).to_string();
     // (the template's parts, `#@ name` each, one after the other)
     let parts: Vec<&str> =
         template.split("#@ ").filter_map(|p| p.split_once('\n')).map(|(_, body)| body).collect();
-    parts
-        .join("\n\n")
-        .replace("@QUESTION@", &string(inputs.question))
-        .replace("@SYSTEM@", &string(&inputs.setup.system))
-        .replace("@TOOLS@", &py_literal(&inputs.setup.tools, 8, ROOM))
-        .replace("@MAX_ITERS@", &inputs.max_calls.to_string())
-        .replace("@REPLIES@", &py_literal(&replies, 15, ROOM))
-        .replace("@TOOL_RESULTS@", &py_literal(inputs.field("tool_results"), 10, ROOM))
-        .replace("@FUNCTION@", function.name())
+    // (the scripted lists written straight into the text, never copied)
+    fill_in(&parts.join("\n\n"), &mut |name, out| {
+        match name {
+            "QUESTION" => out.push_str(&string(inputs.question)),
+            "SYSTEM" => out.push_str(&string(&inputs.setup.system)),
+            "TOOLS" => py_literal_into(&inputs.setup.tools, 8, ROOM, out),
+            "MAX_ITERS" => out.push_str(&inputs.max_calls.to_string()),
+            "REPLIES" => py_list_into(script.replies, 15, ROOM, out),
+            "TOOL_RESULTS" => py_literal_into(inputs.field("tool_results"), 10, ROOM, out),
+            "FUNCTION" => out.push_str(function.name()),
+            _ => return false,
+        }
+        true
+    })
 }
 
 /// What the entry prints: the loop's final text, or, when the program

@@ -1,0 +1,82 @@
+//! The seam to CPython that `check --listing` and `record` share: one run
+//! of `python3 <harness> <file> <file> <arguments…>`, the three texts
+//! written to a private folder made for the run, held to [`Bounds`] by
+//! whoever runs it (natively the binary, which watches the process and
+//! reads at most so many bytes of it; under Node the script, through
+//! spawnSync's `timeout` and `maxBuffer`), and what the run gave.
+
+use crate::shown;
+use agent_loop_core::vocab::Decimal;
+use std::ffi::OsString;
+
+/// The most bytes of standard output, and of standard error, a run may
+/// write before it is stopped: the harnesses' answers are far smaller
+/// (their steps and the printed text are bounded in Python), so more is a
+/// program writing past them (`os.write(1, …)`, standard error).
+pub const MAX_BYTES: u64 = 64 << 20;
+
+/// What the runner holds one run to.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bounds {
+    /// Seconds until python3 is stopped.
+    pub seconds: f64,
+    /// Bytes of standard output, and of standard error, read at most; one
+    /// more stops python3.
+    pub bytes: u64,
+}
+
+/// Why the runner stopped a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stopped {
+    /// It ran past [`Bounds::seconds`].
+    Time,
+    /// It wrote more than [`Bounds::bytes`] to standard output or error.
+    Output,
+}
+
+/// What one CPython run gave: whether it exited 0, its standard output
+/// and error (each at most the bytes of its bounds), and whether the
+/// runner stopped it.
+#[derive(Debug)]
+pub struct PyRun {
+    /// Whether python3 exited 0 (never, when it was stopped).
+    pub success: bool,
+    /// What it printed on standard output (the harness's JSON).
+    pub stdout: Vec<u8>,
+    /// What it printed on standard error (a traceback, said to the author).
+    pub stderr: String,
+    /// Set when the runner stopped it.
+    pub stopped: Option<Stopped>,
+}
+
+/// Runs `python3 harness.py a.py b.py <arguments…>` on these texts
+/// (harness, a, b) in a private folder made for the run, removed after,
+/// within the bounds, wherever the CLI runs: a process natively, a child
+/// process under Node. `Err` says why it could not start.
+pub type Python<'a> = &'a mut dyn FnMut([&str; 3], &[&str], Bounds) -> Result<PyRun, String>;
+
+/// What a run the runner stopped is said as; `flag` lifts the time limit.
+pub fn stopped(why: Stopped, bounds: Bounds, flag: &str) -> String {
+    match why {
+        Stopped::Time => format!(
+            "the run took longer than {} s and was stopped (the time limit; raise it with {flag})",
+            Decimal(bounds.seconds)
+        ),
+        Stopped::Output => format!(
+            "python3 wrote more than {} MB to its standard output or error and was stopped (the output limit)",
+            bounds.bytes >> 20
+        ),
+    }
+}
+
+/// The value of a `--timeout`: seconds above 0 (a day at most); `Err`
+/// says why not.
+pub fn seconds(value: &OsString) -> Result<f64, String> {
+    value
+        .to_str()
+        .and_then(|s| s.parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s > 0.0 && *s <= 86_400.0)
+        .ok_or_else(|| {
+            format!("--timeout: {} is not a number of seconds above 0", shown::text(&value.to_string_lossy()))
+        })
+}
