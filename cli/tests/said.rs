@@ -1,11 +1,16 @@
 //! What the CLI says of input it cannot take as it is, in every command:
 //! a file name (or a key of the file) that holds a control character is
 //! printed escaped, so it forges no line and drives no terminal; valid
-//! JSON nested deeper than the reader goes is said to be that.
+//! JSON nested deeper than the reader goes is said to be that; a trace
+//! larger than `trace` writes is said, none of it written. The Node build
+//! says the same bytes with the same exit codes.
 
 // The CLI is a native tool.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
+use common::record::{native, node};
 use std::ffi::OsStr;
 use std::process::Command;
 
@@ -208,4 +213,44 @@ fn trace_writes_at_most_its_output_limit_and_says_how_to_lift_it() {
         );
     }
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The Node build says what the native CLI says, byte for byte, of odd
+/// names, JSON nested too deep and a trace over its limit.
+#[test]
+fn the_node_build_says_the_same_of_odd_input() {
+    let Some(_) = node(&["--help"]) else { return };
+    let dir = scratch("node");
+    let forged = dir.join("x\nchecked 7 fixture(s): 7 ok\n\u{1b}[2J.json");
+    std::fs::write(&forged, "{").unwrap();
+    let deep = dir.join("deep.json");
+    std::fs::write(&deep, format!("{}{}", "[".repeat(200), "]".repeat(200))).unwrap();
+    let many = dir.join("many.json");
+    std::fs::write(&many, asks_for(40)).unwrap();
+    let (dir_s, forged_s, deep_s, many_s) =
+        (dir.to_str().unwrap(), forged.to_str().unwrap(), deep.to_str().unwrap(), many.to_str().unwrap());
+    let cases: [&[&str]; 9] = [
+        &["check", dir_s],
+        &["trace", forged_s],
+        &["setup", forged_s, "\u{1b}[31mfr"],
+        &["import", forged_s],
+        &["import", deep_s],
+        &["trace", deep_s],
+        &["trace", many_s, "--max-output", "1"],
+        &["trace", many_s, "--max-output", "0"],
+        &["record", forged_s],
+    ];
+    let mut differ = Vec::new();
+    for args in cases {
+        let (mine, theirs) = (native(args, None), node(args).unwrap());
+        // (a usage names each command by its own name: the reason before it is compared)
+        let first =
+            |r: &common::record::Ran| (r.code, r.out.clone(), r.err.lines().next().map(str::to_string));
+        let same = if mine.code == 2 { first(&mine) == first(&theirs) } else { mine == theirs };
+        if !same {
+            differ.push(format!("{args:?}:\n  native: {mine:?}\n  node:   {theirs:?}"));
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
