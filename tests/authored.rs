@@ -6,7 +6,7 @@
 
 use agent_loop_core::debugger::Command;
 use agent_loop_core::i18n::Lang;
-use agent_loop_core::lesson::{self, register_listing};
+use agent_loop_core::lesson::{self, register_listing, stamp};
 use agent_loop_core::programs::lesson_one;
 use agent_loop_core::session::{FixtureDoubles, Options, Session};
 use agent_loop_core::vocab::Code;
@@ -42,7 +42,9 @@ fn the_program_s_own_listings_pass_the_author_checks() {
 #[test]
 fn an_author_s_listing_is_shown_as_written_and_stepped() {
     let text = listing("lesson.zh.py");
-    let (code, remarks) = register_listing("lesson.zh.py", &text, zh()).expect("the good listing passes");
+    // (registered as the page registers it: its stamp line blanked)
+    let (code, remarks) =
+        register_listing("lesson.zh.py", &stamp::split(&text).0, zh()).expect("the good listing passes");
     assert!(matches!(code, Code::Authored(_)));
     let keys: Vec<&str> = remarks.iter().map(|r| r.key).collect();
     assert_eq!(keys, ["listing_own_words"], "its own emit line is said once");
@@ -157,4 +159,78 @@ fn marks_out_of_order_unknown_or_outside_a_function_are_named() {
     assert_eq!(keys(&good.replace("#| loop.saved", "#| loop.nope")), ["listing_unknown", "listing_missing"]);
     assert_eq!(keys(&format!("X = 1  #| loop.ask\n{good}")), ["listing_outside"]);
     assert_eq!(keys(&good.replace("def run_main(", "def run_other(")), ["listing_no_function"]);
+}
+
+/// The page's session on one listing for zh: the listing it shows and the
+/// keys of its notices.
+fn shown_with(file: &str, text: &str) -> (Code, Vec<&'static str>) {
+    let options = Options {
+        scenario: "report".into(),
+        lang: "zh".into(),
+        listings: vec![(file.into(), None, Ok(text.to_string()))],
+        ..Options::default()
+    };
+    let s = Session::new(Box::new(FixtureDoubles), &options).unwrap();
+    (s.replay().code(), s.notices().iter().map(|n| n.key).collect())
+}
+
+#[test]
+fn the_fixture_listing_s_stamp_is_current() {
+    let text = listing("lesson.zh.py");
+    let (blanked, found) = stamp::split(&text);
+    let found = found.expect("fixtures/listings/lesson.zh.py carries a stamp");
+    let now = stamp::of(&stamp::without(&text).0, stamp::fingerprint(&lesson_one::PROGRAM));
+    assert_eq!(
+        found.value, now,
+        "the lesson changed since the fixture was stamped: run \
+         `cargo run --release -- check --listing fixtures/listings/lesson.zh.py --stamp`"
+    );
+    // The stamp line is blanked, so no line of the listing moves.
+    assert_eq!(blanked.lines().count(), text.lines().count());
+    assert!(blanked.lines().nth(found.line as usize - 1).unwrap().is_empty());
+}
+
+#[test]
+fn a_listing_without_its_stamp_or_with_another_s_is_never_shown() {
+    let text = listing("lesson.zh.py");
+    let (blanked, _) = stamp::without(&text);
+    // Stamped: shown, with only the remark of its own words.
+    assert!(
+        matches!(shown_with("lesson.zh.py", &text), (Code::Authored(_), k) if k == ["listing_own_words"])
+    );
+    // No stamp: the built-in listing, and why.
+    let (code, keys) = shown_with("lesson.zh.py", &blanked);
+    assert_eq!((code, keys), (Code::Python, vec!["listing_unstamped", "listing_not_used"]));
+    // Its marks still pass and its code departs (CPython would take a
+    // blank text for an answer): the stamp is another listing's.
+    let departs = mistakes().into_iter().find(|m| m.0 == "departs.py").unwrap().1;
+    assert!(register_listing("departs.py", &stamp::split(&departs).0, zh()).is_ok());
+    let (code, keys) = shown_with("departs.py", &departs);
+    assert_eq!((code, keys), (Code::Python, vec!["listing_stamp_stale", "listing_not_used"]));
+    // A comment added anywhere is a change too: the stamp covers every byte.
+    let (code, _) = shown_with("lesson.zh.py", &format!("# 注释\n{text}"));
+    assert_eq!(code, Code::Python);
+    // The program's own listings are proven by the test suite: no stamp needed.
+    for (lang, own) in lesson_one::PROGRAM.python {
+        let (code, keys) = shown_with("runtime.py", own.get());
+        assert!(matches!(code, Code::Authored(_)), "{lang}: {keys:?}");
+        assert!(!keys.contains(&"listing_unstamped"), "{lang}");
+    }
+}
+
+#[test]
+fn a_stamp_covers_the_lesson_it_was_run_against() {
+    let text = stamp::without(&listing("lesson.zh.py")).0;
+    let one = stamp::fingerprint(&lesson_one::PROGRAM);
+    let two = stamp::fingerprint(&agent_loop_core::programs::lesson_two::PROGRAM);
+    assert_ne!(one, two);
+    assert_ne!(stamp::of(&text, one), stamp::of(&text, two));
+    assert_ne!(stamp::of(&text, one), stamp::of(&format!("{text} "), one));
+    // Written in, replaced, never doubled; no line moves.
+    let once = stamp::stamped(&text, "0123456789abcdef");
+    let twice = stamp::stamped(&once, &stamp::of(&text, one));
+    assert_eq!(once.lines().count(), text.lines().count() + 1);
+    assert_eq!(twice.lines().count(), once.lines().count());
+    assert_eq!(stamp::split(&twice).1.unwrap().value, stamp::of(&text, one));
+    assert_eq!(stamp::without(&twice).0, text);
 }

@@ -48,7 +48,7 @@ const CORE: Crate = Crate {
         ("programs", &[&["program"], &["*"]]),
         ("trace", &[&["locals"]]),
         ("scenario", &[&["fields"], &["doubles", "expect", "json_lines", "near", "questions"], &["shipped"]]),
-        ("lesson", &[&["listing"], &["python"], &["authored", "recorded"]]),
+        ("lesson", &[&["listing"], &["python"], &["authored", "recorded"], &["stamp"]]),
         (
             "session",
             &[

@@ -43,10 +43,11 @@ fn usage(me: &str) -> String {
   {me} check <dir|file>        validate every *.json fixture in <dir>, or one file
   {me} setup <scenario.json> [zh|en]
   {pad}                        print the setup and entry as Python (what runs after the listing)
-  {me} check --listing <lesson.py> [<dir>] [--timeout <s>]
+  {me} check --listing <lesson.py> [<dir>] [--timeout <s>] [--stamp]
   {pad}                        check an author's own listing; with python3, run it
   {pad}                        under CPython on the scenarios (shipped, or <dir>'s),
-  {pad}                        each run stopped after 10 s unless --timeout says
+  {pad}                        each run stopped after 10 s unless --timeout says;
+  {pad}                        --stamp writes the stamp the page asks for
   {me} import <file> [--id <id>]
   {pad}                        print a scenario that replays a logged Messages API
   {pad}                        request body; approximations warned on stderr
@@ -321,7 +322,29 @@ fn check_listing(io: &mut dyn Io, wanted: &listing::Args) -> Done {
     let lang = listing::language_of(&text);
     let report = listing::check(&name, &text, lang, &scenarios, io.python(), seconds);
     write_out(io, &listing::render(file, &report))?;
-    Ok(if report.passed() { OK } else { FAILED })
+    let wrote = wanted.stamp && listing::may_stamp(&report) && write_stamp(io, file, &text, &report)?;
+    if let Some(line) = listing::stamp_line(file, &report, wanted.stamp, wrote) {
+        write_out(io, &line)?;
+    }
+    Ok(if report.passed() && wrote == wanted.stamp { OK } else { FAILED })
+}
+
+/// Write the stamp the report found into the listing `file` (`text`).
+fn write_stamp(io: &mut dyn Io, file: &Path, text: &str, report: &listing::Report) -> Result<bool, u8> {
+    let Some((listing::Stamp::Current | listing::Stamp::Missing | listing::Stamp::Stale, now)) =
+        &report.stamp
+    else {
+        // (one of the program's own listings: it needs none)
+        return Ok(true);
+    };
+    let stamped = agent_loop_core::lesson::stamp::stamped(text, now);
+    match io.write(file, stamped.as_bytes()) {
+        Ok(()) => Ok(true),
+        Err(why) => {
+            io.err(&format!("{}: cannot write the stamp: {why}", shown::path(file)));
+            Err(FAILED)
+        }
+    }
 }
 
 /// The files `check` looks at: a folder's `*.json` files, or one file

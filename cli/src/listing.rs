@@ -1,4 +1,4 @@
-//! `agent-loop-cli check --listing <lesson.py> [<dir>] [--timeout <s>]`: an author's own
+//! `agent-loop-cli check --listing <lesson.py> [<dir>] [--timeout <s>] [--stamp]`: an author's own
 //! listing checked the way the page checks it (marks, functions, order:
 //! `lesson::register_listing`), and — when `python3` is on the machine —
 //! run under CPython after the setup the page shows, on every scenario of
@@ -8,11 +8,15 @@
 //! are one remark, not a departure: the page shows the built-in words.
 //! Each run is bounded: in time (`--timeout`, 10 s) and in what python3
 //! writes by the runner, in steps and printed characters by the harness.
+//!
+//! The page shows an author's listing only with a current stamp
+//! (`lesson::stamp`): `--stamp` writes it into the file when CPython ran
+//! the listing on every shipped scenario with the recorded run's lines.
 
 use crate::python::{self, Bounds, Python};
 use crate::shown;
 use agent_loop_core::i18n::Lang;
-use agent_loop_core::lesson::{self, register_listing};
+use agent_loop_core::lesson::{self, register_listing, stamp};
 use agent_loop_core::run::{message_shape, record_scenario, setup_text, Trace};
 use agent_loop_core::scenario::Scenario;
 use agent_loop_core::trace::Event;
@@ -39,23 +43,30 @@ pub struct Args {
     pub dir: Option<PathBuf>,
     /// Seconds one run may take.
     pub seconds: f64,
+    /// Whether to write the stamp into the listing when it passes.
+    pub stamp: bool,
 }
 
-/// Read the arguments after `--listing`: the listing, a folder and
-/// `--timeout <s>`, in any order after the listing; `Err` says what is
-/// wrong (said before the usage).
+/// Read the arguments after `--listing`: the listing, a folder,
+/// `--timeout <s>` and `--stamp`, in any order after the listing; `Err`
+/// says what is wrong (said before the usage).
 pub fn args(args: &[OsString]) -> Result<Args, String> {
-    let (mut paths, mut seconds) = (Vec::new(), SECONDS);
+    let (mut paths, mut seconds, mut stamp) = (Vec::new(), SECONDS, false);
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
-        match arg == "--timeout" {
-            true => seconds = python::seconds(rest.next().ok_or("--timeout needs a value")?)?,
-            false => paths.push(PathBuf::from(arg)),
+        match arg.to_str() {
+            Some("--timeout") => seconds = python::seconds(rest.next().ok_or("--timeout needs a value")?)?,
+            Some("--stamp") => stamp = true,
+            _ => paths.push(PathBuf::from(arg)),
         }
     }
     let mut paths = paths.into_iter();
     match (paths.next(), paths.next(), paths.next()) {
-        (Some(listing), dir, None) => Ok(Args { listing, dir, seconds }),
+        // (the page runs the shipped scenarios: a stamp proves those)
+        (Some(_), Some(_), None) if stamp => {
+            Err("--stamp runs the shipped scenarios, the ones the page runs: leave the folder out".into())
+        }
+        (Some(listing), dir, None) => Ok(Args { listing, dir, seconds, stamp }),
         _ => Err("check --listing takes a listing and at most one folder".into()),
     }
 }
@@ -73,6 +84,22 @@ pub struct Report {
     pub cpython: Option<Result<usize, String>>,
     /// Whether a limit stopped a run (then `cpython` says which).
     pub stopped: bool,
+    /// The listing's stamp as the page would judge it (none: the marks
+    /// did not pass), and the stamp it would have now.
+    pub stamp: Option<(Stamp, String)>,
+}
+
+/// What the page would say of a listing's stamp.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stamp {
+    /// It has one, and it is this listing's against this lesson.
+    Current,
+    /// It has one made for another text or another version of the lesson.
+    Stale,
+    /// It has none.
+    Missing,
+    /// It is one of the program's own listings, which need none.
+    Own,
 }
 
 impl Report {
@@ -100,7 +127,10 @@ pub fn check(
     seconds: f64,
 ) -> Report {
     let en = Lang::parse("en").unwrap_or(lang);
-    let mut report = Report::default();
+    let mut report = Report { stamp: Some(judge(text)), ..Report::default() };
+    // (the stamp line blanked: the lines CPython reports stay the file's)
+    let (blanked, _) = stamp::split(text);
+    let text = blanked.as_str();
     let code = match register_listing(name, text, lang) {
         Ok((code, remarks)) => {
             report.remarks = remarks.iter().map(|r| r.text(en)).collect();
@@ -108,6 +138,7 @@ pub fn check(
         }
         Err(problems) => {
             report.problems = problems.iter().map(|p| p.text(en)).collect();
+            report.stamp = None;
             return report;
         }
     };
@@ -117,6 +148,21 @@ pub fn check(
         report.cpython = Some(ran.map_err(|(Failed::Departs(why) | Failed::Stopped(why))| why));
     }
     report
+}
+
+/// The stamp a listing (`text`, as written) has as the page would judge
+/// it, and the one it would have now.
+fn judge(text: &str) -> (Stamp, String) {
+    let program = lesson::listing_program(text);
+    let (unstamped, found) = stamp::without(text);
+    let now = stamp::of(&unstamped, stamp::fingerprint(program));
+    let said = match found {
+        _ if stamp::is_own(program, text) => Stamp::Own,
+        None => Stamp::Missing,
+        Some(f) if f.value == now => Stamp::Current,
+        Some(_) => Stamp::Stale,
+    };
+    (said, now)
 }
 
 /// Why the runs did not all agree.
@@ -297,4 +343,31 @@ pub fn render(name: &Path, report: &Report) -> String {
         (Some(Err(why)), _) => out.push_str(&format!("{why}\n{name}: departs from the recorded run\n")),
     }
     out
+}
+
+/// What the CLI says of the stamp after the report: `wrote` when
+/// `--stamp` wrote it. Nothing for a listing whose marks failed, and
+/// nothing for one of the program's own listings (they need none).
+pub fn stamp_line(name: &Path, report: &Report, asked: bool, wrote: bool) -> Option<String> {
+    let name = shown::path(name);
+    let (said, now) = report.stamp.as_ref()?;
+    let line = match (said, asked, wrote) {
+        (Stamp::Own, ..) => return None,
+        (_, true, true) => format!("{name}: stamped {now}; the page shows it"),
+        (_, true, false) => format!(
+            "{name}: not stamped: CPython did not run it on every shipped scenario with the recorded lines"
+        ),
+        (Stamp::Current, ..) => format!("{name}: its stamp is current; the page shows it"),
+        (Stamp::Missing, ..) => format!("{name}: no stamp, so the page will not show it (--stamp writes it)"),
+        (Stamp::Stale, ..) => format!(
+            "{name}: its stamp is stale (the listing or the lesson changed since), so the page will not show it (--stamp writes it again)"
+        ),
+    };
+    Some(format!("{line}\n"))
+}
+
+/// Whether `--stamp` may write the stamp: the marks passed and CPython
+/// ran the listing on every shipped scenario with the recorded lines.
+pub fn may_stamp(report: &Report) -> bool {
+    report.passed() && matches!(report.cpython, Some(Ok(n)) if n > 0)
 }

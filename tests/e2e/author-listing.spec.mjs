@@ -1,7 +1,10 @@
 // listing-src="lesson.py": a course author's own wording of the lesson's
 // functions, fetched from their site, shown as written and stepped with
 // the recorded run; a listing with a mistake is named in a notice (file,
-// line, mark) and the built-in listing stays (docs/listing-format.md).
+// line, mark) and the built-in listing stays (docs/listing-format.md). A
+// listing is shown only with the stamp check --listing --stamp writes once
+// CPython ran it as the lesson ran: one that departs from the run, or has
+// no stamp, is refused and never shown.
 import fs from "node:fs";
 import path from "node:path";
 import { test, expect, EL, root, placeOnHost } from "./helpers.mjs";
@@ -9,7 +12,9 @@ import { test, expect, EL, root, placeOnHost } from "./helpers.mjs";
 const listing = (name) => fs.readFileSync(path.join(root, "fixtures/listings", name), "utf8");
 // The mistakes: lesson.zh.py with one text replaced each (fixtures/listings/mistakes.json).
 const MISTAKES = JSON.parse(listing("mistakes.json")).cases;
+// (unstamped.py: lesson.zh.py without the stamp line check --listing --stamp wrote)
 const SERVED = Object.fromEntries([["lesson.zh.py", listing("lesson.zh.py")],
+  ["unstamped.py", listing("lesson.zh.py").replace(/^#\| stamp .*\n/m, "")],
   ...MISTAKES.map((c) => [c.file, listing("lesson.zh.py").replace(c.replace[0], c.replace[1])])]);
 
 /** Serves fixtures/listings/ under /lessons/ and opens one element made from `attributes`. */
@@ -84,6 +89,36 @@ for (const { file, line, mark } of MISTAKES.filter((c) => c.finding)) {
     if (line) expect(said).toContain(`第 ${line} 行`);
     expect(said).toContain(`没有显示 lessons/${file}，显示的是内置的代码清单。`);
     await page.$eval(EL, (e) => { for (let i = 0; i < 3; i++) e.command("step"); });
+    expect((await rows(page, "run_loop")).join("\n"), "the built-in listing").toContain("请求失败就把控制权交回");
+    const warned = problems.filter((p) => p.startsWith("console.warning: agent-loop-playground:"));
+    expect(warned.length).toBe(2);
+    problems.splice(0, problems.length, ...problems.filter((p) => !warned.includes(p)));
+  });
+}
+
+const DEPARTS = MISTAKES.find((c) => c.file === "departs.py");
+for (const { file, says, hidden } of [
+  { file: "departs.py", says: "departs.py 第 ", hidden: DEPARTS.replace[1].split("  #| ")[0].trim() },
+  { file: "unstamped.py", says: "unstamped.py 没有戳记" },
+]) {
+  test(`a listing CPython has not run as the lesson ran is never shown: ${file}`, async ({ page, baseURL, problems }) => {
+    await place(page, baseURL, { "listing-src": `lessons/${file}`, scenario: "report", lang: "zh" });
+    const said = await notice(page);
+    expect(said).toContain(says);
+    expect(said).toContain(file === "departs.py" ? "戳记不属于这份代码清单" : "check --listing");
+    expect(said).toContain(`没有显示 lessons/${file}，显示的是内置的代码清单。`);
+    // Stepped to the end, the built-in listing is on screen and the departing line never is.
+    const seen = await page.$eval(EL, (e, hidden) => {
+      e.command("debug");
+      const shown = [];
+      for (let i = 0; i < 400 && e.state().status === "paused"; i++) {
+        shown.push(e.shadowRoot.querySelector('[aria-current="step"] code')?.textContent ?? "");
+        e.command("stepInto");
+      }
+      return { listing: e.state().listing, hit: hidden ? shown.some((l) => l.includes(hidden)) : false, steps: shown.length };
+    }, hidden ?? null);
+    expect(seen.steps).toBeGreaterThan(20);
+    expect([seen.listing, seen.hit]).toEqual(["python", false]);
     expect((await rows(page, "run_loop")).join("\n"), "the built-in listing").toContain("请求失败就把控制权交回");
     const warned = problems.filter((p) => p.startsWith("console.warning: agent-loop-playground:"));
     expect(warned.length).toBe(2);

@@ -26,7 +26,7 @@ pub struct Finding {
 }
 
 impl Finding {
-    fn new(key: &'static str, file: &str, values: &[(&'static str, String)]) -> Finding {
+    pub(super) fn new(key: &'static str, file: &str, values: &[(&'static str, String)]) -> Finding {
         let mut all = vec![("file", file.to_string())];
         all.extend(values.iter().cloned());
         Finding { key, values: all }

@@ -16,6 +16,7 @@ mod authored;
 mod listing;
 mod python;
 mod recorded;
+pub mod stamp;
 pub use authored::{program_of as listing_program, register as register_listing, Finding};
 pub use listing::{line, listing, Listing, ListingLine};
 pub use python::{keys, labels_of, python_listing, python_listing_in, python_names, step_key, Key};

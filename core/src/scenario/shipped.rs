@@ -45,9 +45,14 @@ pub fn language_pack(lang: Lang) -> String {
 
 /// The shipped scenarios of a program, as the page's module would have
 /// them (minified, without the test suite's `expect` and the authors'
-/// `notes`): its pack brings them (core/build.rs leaves them out).
+/// `notes`): its pack brings them (core/build.rs leaves them out). In the
+/// page's module, those whose pack has arrived are read from it, so the
+/// texts are the same in every build once the program is loaded.
 pub fn texts_of(program: &Program) -> impl Iterator<Item = (&'static str, String)> + '_ {
-    shipped().iter().filter_map(move |(file, text)| {
+    let packed = in_packs().iter().filter_map(|&(file, pack, ..)| {
+        crate::pack::text(&format!("{pack}/scenarios/{file}")).map(|text| (file, text))
+    });
+    shipped().iter().copied().chain(packed).filter_map(move |(file, text)| {
         let mut v: Value = serde_json::from_str(text).ok()?;
         let function = v.get("function").and_then(Value::as_str).and_then(programs::function)?;
         if programs::of(function).name != program.name {
@@ -56,7 +61,7 @@ pub fn texts_of(program: &Program) -> impl Iterator<Item = (&'static str, String
         let map = v.as_object_mut()?;
         map.remove("expect");
         map.remove("notes");
-        Some((*file, v.to_string()))
+        Some((file, v.to_string()))
     })
 }
 

@@ -1,6 +1,7 @@
 //! An author's own listings (`listing-src`, `listing-src-zh`,
-//! `listing-src-en`): each checked and registered, or its problems as
-//! notices (the built-in listing stays in use), and which one the page
+//! `listing-src-en`): each checked — its marks, then its stamp, the proof
+//! that CPython ran it (`lesson::stamp`) — and registered, or its problems
+//! as notices (the built-in listing stays in use), and which one the page
 //! shows in a language.
 
 use super::notice::{unreadable_file, Notice};
@@ -32,7 +33,15 @@ pub fn open(files: &[ListingFile], lang: Lang) -> Result<Opened, Refusal> {
                 continue;
             }
         };
-        match lesson::register_listing(file, text, for_lang.unwrap_or(lang)) {
+        // (the stamp line blanked: no line of the listing moves)
+        let (blanked, _) = lesson::stamp::split(text);
+        let checked = lesson::register_listing(file, &blanked, for_lang.unwrap_or(lang)).and_then(|passed| {
+            match lesson::stamp::problem(program(text), file, text) {
+                Some(unproved) => Err(vec![unproved]),
+                None => Ok(passed),
+            }
+        });
+        match checked {
             Ok((code, remarks)) => {
                 shown.push((for_lang, code));
                 notices.extend(remarks.into_iter().map(notice));
