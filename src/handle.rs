@@ -215,8 +215,8 @@ impl Playground {
     /// Add a program's texts from its pack file (`data/<pack>.json`), for
     /// every playground of the page. Returns the pack's name.
     #[wasm_bindgen(js_name = addPack)]
-    pub fn add_pack(text: &str) -> Result<String, JsError> {
-        agent_loop_core::programs::add_pack(text).map_err(js_err)
+    pub fn add_pack(name: &str, text: &str) -> Result<String, JsError> {
+        agent_loop_core::programs::add_pack(name, text).map_err(js_err)
     }
 
     /// The pack `pack` (its file `file`) could not be fetched: a notice in

@@ -41,7 +41,7 @@ fn a_language_not_arrived_is_refused_until_its_pack_comes_and_keeps_what_came_be
         .retain(|stage, _| !programs::lesson_two::PROGRAM.owns_caption(stage));
     table["words"]["step"] = "Qq-step".into();
     let file = serde_json::json!({ "pack": "qq_pack", "texts": {}, "language": table }).to_string();
-    assert_eq!(programs::add_pack(&file).as_deref(), Ok("qq_pack"));
+    assert_eq!(programs::add_pack("qq_pack", &file).as_deref(), Ok("qq_pack"));
     let qq = Lang::parse("qq").unwrap();
     assert_eq!(qq.waiting(), None);
     assert_eq!((qq.word("step"), qq.name()), ("Qq-step", "Qq-speak"));

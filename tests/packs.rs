@@ -84,8 +84,8 @@ fn a_pack_file_registers_and_a_second_time_changes_nothing() {
     let program = &programs::lesson_two::PROGRAM;
     let file = scenario::pack_file(program);
     let before = pack::generation();
-    assert_eq!(programs::add_pack(&file).as_deref(), Ok("lesson_two"));
-    assert_eq!(programs::add_pack(&file).as_deref(), Ok("lesson_two"));
+    assert_eq!(programs::add_pack("lesson_two", &file).as_deref(), Ok("lesson_two"));
+    assert_eq!(programs::add_pack("lesson_two", &file).as_deref(), Ok("lesson_two"));
     assert!(pack::generation() <= before + 1);
     assert!(program.loaded());
 }

@@ -115,20 +115,25 @@ pub fn check_built(name: &str, hash: u64) -> Result<(), String> {
     }
 }
 
-/// Add a pack from its file (`{"pack": name, "texts": {name: text, …},
-/// "captions": …}`, or a language's: `"language": its table`) whose hash
-/// is `hash` (checked against the build's, [`check_built`], where the
-/// texts are not compiled in). Returns its name and the file less its
-/// texts (null for a pack already here, which is left as it is:
-/// `crate::programs::add_pack` puts its captions and table into the
-/// language tables).
+/// Add the pack `expected` from its file (`{"pack": name, "texts": {name:
+/// text, …}, "captions": …}`, or a language's: `"language": its table`)
+/// whose hash is `hash`. Where the texts are not compiled in, the hash is
+/// checked against the build's for `expected` ([`check_built`]) before
+/// the file is parsed: a file of any other bytes (another pack's, an old
+/// copy, many megabytes of anything) is refused without being read as
+/// JSON. Returns its name and the file less its texts (null for a pack
+/// already here, which is left as it is: `crate::programs::add_pack` puts
+/// its captions and table into the language tables).
 /// Only texts the pack's own name prefixes are taken (`lesson_two/…`).
-pub fn register(file: &str, hash: u64) -> Result<(String, Value), String> {
+pub fn register(expected: &str, file: &str, hash: u64) -> Result<(String, Value), String> {
+    if !cfg!(feature = "built-in-packs") {
+        check_built(expected, hash)?;
+    }
     let mut value: Value = serde_json::from_str(file).map_err(|e| format!("not a pack (not JSON: {e})"))?;
     let name = value.get("pack").and_then(Value::as_str).filter(|n| !n.is_empty());
     let name = name.ok_or("not a pack: `pack` must be its name")?.to_string();
-    if !cfg!(feature = "built-in-packs") {
-        check_built(&name, hash)?;
+    if name != expected {
+        return Err(format!("{expected}.json holds the pack {name}, not {expected}"));
     }
     let Some(texts) = value.get("texts").and_then(Value::as_object) else {
         return Err(format!("pack {name}: `texts` must be an object of texts"));
@@ -267,27 +272,31 @@ mod tests {
         static CACHE: Cache<String> = Cache::new();
         assert_eq!(CACHE.get_or_init(|| text.get().to_string()), "");
         let file = r#"{"pack": "unit_pack", "texts": {"unit_pack/a.txt": "hello"}}"#;
-        assert_eq!(register(file, 0).map(|r| r.0).as_deref(), Ok("unit_pack"));
+        assert_eq!(register("unit_pack", file, 0).map(|r| r.0).as_deref(), Ok("unit_pack"));
         assert_eq!(text.get(), "hello");
         assert_eq!(CACHE.get_or_init(|| text.get().to_string()), "hello");
         // Again: left as it is (no new generation).
         let before = generation();
         let again = r#"{"pack": "unit_pack", "texts": {"unit_pack/a.txt": "changed"}}"#;
-        assert_eq!(register(again, 0), Ok(("unit_pack".to_string(), Value::Null)));
+        assert_eq!(register("unit_pack", again, 0), Ok(("unit_pack".to_string(), Value::Null)));
         assert_eq!((text.get(), generation()), ("hello", before));
     }
 
     #[test]
     fn a_broken_pack_is_refused_with_why() {
-        assert!(register("nope", 0).unwrap_err().contains("not JSON"));
-        assert!(register(r#"{"texts": {}}"#, 0).unwrap_err().contains("`pack`"));
-        assert!(register(r#"{"pack": "p"}"#, 0).unwrap_err().contains("`texts`"));
-        assert!(register(r#"{"pack": "p", "texts": {"p/a": 1}}"#, 0)
+        assert!(register("p", "nope", 0).unwrap_err().contains("not JSON"));
+        assert!(register("p", r#"{"texts": {}}"#, 0).unwrap_err().contains("`pack`"));
+        assert!(register("p", r#"{"pack": "p"}"#, 0).unwrap_err().contains("`texts`"));
+        assert!(register("p", r#"{"pack": "p", "texts": {"p/a": 1}}"#, 0)
             .unwrap_err()
             .contains("must be a string"));
-        assert!(register(r#"{"pack": "p", "texts": {"other/a": "x"}}"#, 0)
+        assert!(register("p", r#"{"pack": "p", "texts": {"other/a": "x"}}"#, 0)
             .unwrap_err()
             .contains("not one of its"));
+        // Another pack's file, asked for as this one: refused.
+        assert!(register("q", r#"{"pack": "p", "texts": {}}"#, 0)
+            .unwrap_err()
+            .contains("holds the pack p, not q"));
         assert!(!REGISTRY.read().unwrap().packs.contains(&"p".to_string()));
     }
 

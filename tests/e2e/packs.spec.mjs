@@ -260,3 +260,70 @@ test("a restart while the scenario attribute names lesson two and its pack canno
   const said = (p) => p.includes("lesson_two.json") || p.includes("status of 404") || p.includes("no children");
   problems.splice(0, problems.length, ...problems.filter((p) => !said(p)));
 });
+
+// Hardening (issue 46, breaks 4, 5 and 9): a pack is read within the byte
+// limit of src=, its hash is checked before it is parsed and must be the
+// pack's that was asked for, and a redirect is not followed.
+const EN = "/data/en.json";
+const bodyOf = async (page, baseURL, file) => (await page.request.get(`${baseURL}${file}`)).text();
+
+test("lesson_two.json serving English's bytes is refused as a wrong pack, and the element opens and works", async ({ page, baseURL, problems }) => {
+  const english = await bodyOf(page, baseURL, EN);
+  await page.route(`${baseURL}${PACK}`, (route) => route.fulfill({ contentType: "application/json", body: english }));
+  await open(page, "?scenario=core-weather&lang=zh");
+  await expect(page.locator(inside(SEL.problems))).toContainText("lesson_two.json");
+  await expect(page.locator(inside(SEL.problems))).toContainText("not the one this module was built with");
+  const r = await page.$eval(EL, (e) => { e.command("stepInto"); e.command("stepInto"); return e.state(); });
+  expect([r.program, r.scenario, r.lang, r.step]).toEqual(["lesson_one", "report", "zh", 1]);
+  problems.splice(0, problems.length, ...problems.filter((p) => !p.includes("lesson_two.json")));
+});
+
+test("en.json serving lesson two's bytes is refused: the language stays, with the notice a missing table gets", async ({ page, baseURL, problems }) => {
+  const lessonTwo = await bodyOf(page, baseURL, PACK);
+  await page.route(`${baseURL}${EN}`, (route) => route.fulfill({ contentType: "application/json", body: lessonTwo }));
+  await open(page, "?scenario=report&lang=zh");
+  await page.$eval(EL, (e) => { e.lang = "en"; });
+  await expect(page.locator(inside(SEL.problems))).toContainText("en.json");
+  await expect(page.locator(inside(SEL.problems))).toContainText("not the one this module was built with");
+  expect(await page.$eval(EL, (e) => e.state().lang)).toBe("zh");
+  problems.splice(0, problems.length, ...problems.filter((p) => !p.includes("en.json")));
+});
+
+test("a pack is checked by its hash before it is parsed, and read no further than the byte limit", async ({ page, baseURL, problems }) => {
+  // Not JSON at all, and 5 MB of it: neither is parsed.
+  const big = "[".repeat(5 * 1024 * 1024);
+  const small = "{ not json";
+  let serve = big;
+  await page.route(`${baseURL}${PACK}`, (route) => route.fulfill({ contentType: "application/json", body: serve }));
+  await open(page, "?scenario=report&lang=en");
+  await pick(page, "core-weather");
+  await expect(page.locator(inside(SEL.problems))).toContainText("larger than");
+  serve = small;
+  await pick(page, "core-weather");
+  await expect(page.locator(inside(SEL.problems))).toContainText("not the one this module was built with");
+  await expect(page.locator(inside(SEL.problems))).not.toContainText("not JSON");
+  expect(await page.$eval(EL, (e) => e.state().scenario)).toBe("report");
+  problems.splice(0, problems.length, ...problems.filter((p) => !p.includes("lesson_two.json")));
+});
+
+test("a pack answered with a redirect is not followed, not even to a site that allows it", async ({ page, baseURL, problems }) => {
+  const { serve } = await import("./server.mjs");
+  const lessonTwo = await bodyOf(page, baseURL, PACK);
+  const elsewhere = await serve([], {
+    "/lesson_two.json": (req, res) => {
+      res.writeHead(200, { "content-type": "application/json", "access-control-allow-origin": "*" });
+      res.end(lessonTwo);
+    },
+  });
+  try {
+    await page.route(`${baseURL}${PACK}`, (route) => route.fulfill({ status: 302, headers: { location: `${elsewhere.origin}/lesson_two.json` } }));
+    await open(page, "?scenario=report&lang=en");
+    await pick(page, "core-weather");
+    await expect(page.locator(inside(SEL.problems))).toContainText("redirect");
+    expect(elsewhere.seen, "the other site is never asked").toEqual([]);
+    expect(await page.$eval(EL, (e) => e.state().scenario)).toBe("report");
+  } finally {
+    elsewhere.close();
+  }
+  problems.splice(0, problems.length, ...problems.filter((p) => !p.includes("lesson_two.json")));
+});

@@ -35,7 +35,7 @@ export function fetchTimeoutOf(el) {
  * @param {Response} response
  * @returns {Promise<string | null>}
  */
-async function boundedText(response) {
+export async function boundedText(response) {
   const declared = Number(response.headers.get("content-length"));
   if (declared > MAX_FILE_BYTES) {
     response.body?.cancel().catch(() => {});

@@ -8,7 +8,7 @@
 // that a bundled build emits the file too.
 import { Playground } from "./agent-loop-playground.js";
 import { messageOf } from "./crossing.js";
-import { FETCH_TIMEOUT_MS } from "./fetching.js";
+import { FETCH_TIMEOUT_MS, MAX_FILE_BYTES, boundedText } from "./fetching.js";
 import { LANGUAGE_PACKS } from "./languages.js";
 import { loadWasm } from "./module.js";
 
@@ -50,12 +50,16 @@ export function loadPack(name) {
     loading = (async () => {
       try {
         if (!url) throw new Error("unknown pack");
-        // (a server that stalls is given up on, as a src= file is)
-        const response = await fetch(url, { credentials: "same-origin", signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+        // (as a src= file: a server that stalls is given up on, a redirect
+        // is not followed, and no more than the byte limit is read; the
+        // module checks the file's hash before it parses it)
+        const response = await fetch(url, { credentials: "same-origin", redirect: "manual", signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+        if (response.type === "opaqueredirect") throw new Error("answered with a redirect, which is not followed");
         if (!response.ok) throw new Error(`${response.status} ${response.statusText}`.trim());
-        const body = await response.text();
+        const body = await boundedText(response);
+        if (body === null) throw new Error(`larger than ${MAX_FILE_BYTES / 1048576} MB`);
         await loadWasm();
-        return Playground.addPack(body);
+        return Playground.addPack(name, body);
       } catch (error) {
         /** @type {PackFailure} */
         const failure = { pack: name, file, detail: messageOf(error) };

@@ -54,7 +54,7 @@ export interface PlaygroundOptions {
 export class Playground {
   constructor(root: HTMLElement, options: PlaygroundOptions);
   free(): void;
-  static addPack(text: string): string;
+  static addPack(name: string, text: string): string;
   isBusy(): boolean;
   lastPlace(): string;
   state(): PlaygroundState | null;

@@ -118,10 +118,10 @@ pub fn names() -> String {
 /// Add a pack from its file (`data/<pack>.json`): a program's texts and
 /// its captions into each language's table, or a language's table.
 /// Returns the pack's name.
-pub fn add_pack(file: &str) -> Result<String, String> {
+pub fn add_pack(expected: &str, file: &str) -> Result<String, String> {
     let mut hash = crate::preview::Fnv::new();
     hash.bytes(file.as_bytes());
-    let (name, pack) = pack::register(file, hash.0)?;
+    let (name, pack) = pack::register(expected, file, hash.0)?;
     if pack["language"].is_object() {
         crate::i18n::arrive(&pack["language"])?;
     }
