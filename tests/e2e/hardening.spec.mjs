@@ -262,3 +262,34 @@ test("the iframe talks only to the origin it is given, and answers a breakpoint 
   expect(wrong.length).toBe(1);
   problems.splice(0, problems.length, ...problems.filter((p) => !wrong.includes(p)));
 });
+
+// Issue 46, break 3: a model callback that assigns el.model (itself, or a
+// new function each call) from inside itself. Its setting is applied once,
+// after the recording it was made in; a setting made while that one is
+// being applied is not applied again, so the two never chase each other.
+for (const shape of ["itself", "a new function each call"]) {
+  test(`a model callback that assigns el.model to ${shape} is applied once, and the tab goes on`, async ({ page }) => {
+    await open(page, "?scenario=report&lang=en");
+    const result = await page.$eval(EL, async (e, shape) => {
+      let calls = 0;
+      const answer = () => ({ stop_reason: "end_turn", content: [{ type: "text", text: `answer ${calls}` }] });
+      function model() {
+        calls++;
+        e.model = shape === "itself" ? model : () => { calls++; e.model = model; return answer(); };
+        return answer();
+      }
+      e.model = model;
+      const first = calls;
+      // A task after it: never reached while microtasks chase each other.
+      await new Promise((ok) => setTimeout(ok, 0));
+      const settled = calls;
+      await new Promise((ok) => setTimeout(ok, 0));
+      e.command("run");
+      return { first, settled, later: calls, status: e.state().status, text: e.state().resultText ?? "" };
+    }, shape);
+    expect(result.first, "recorded once when assigned").toBe(1);
+    expect(result.settled, "and once more for the setting made inside it").toBe(2);
+    expect(result.later, "then nothing more: run replays the recording").toBe(2);
+    expect(result.status).toBe("answered");
+  });
+}

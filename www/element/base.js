@@ -34,6 +34,10 @@ export class PlaygroundElement extends HTMLElement {
     this._events = 0;
     /** Attributes set while it was busy. @type {Set<string>} */
     this._deferred = new Set();
+    /** el.model / el.process set from inside a callback, not given to the playground yet. @type {Set<"_model" | "_process">} */
+    this._pendingDoubles = new Set();
+    // (one of those being given to it now: a setting made meanwhile is kept, not applied)
+    this._applyingDouble = false;
     /** src= files that arrived. @type {import("./fetching.js").FetchedFile[]} */
     this._files = [];
     /** Scenarios given to addScenario (both kept for a restart). @type {string[]} */

@@ -199,10 +199,32 @@ export class AgentLoopPlayground extends PlaygroundElement {
   _setDouble(method, field) {
     if (!this._pg) return;
     if (this._pg.isBusy() && !this._dead()) {
-      queueMicrotask(() => this._setDouble(method, field));
+      // Applying a setting re-records, which calls the callbacks again: a
+      // setting made while one is being applied is kept (the getter
+      // answers it) but not applied again, or the two would chase each
+      // other in microtasks for ever.
+      if (this._applyingDouble || this._pendingDoubles.has(field)) return;
+      this._pendingDoubles.add(field);
+      queueMicrotask(() => this._applyDouble(method, field));
       return;
     }
     this._call(method, this[field]);
+  }
+  /**
+   * A setting made from inside a callback, once the update it was made in is over.
+   * @param {"setModel" | "setProcess"} method
+   * @param {"_model" | "_process"} field
+   */
+  _applyDouble(method, field) {
+    this._pendingDoubles.delete(field);
+    if (!this._pg) return;
+    if (this._pg.isBusy() && !this._dead()) return this._setDouble(method, field);
+    this._applyingDouble = true;
+    try {
+      this._call(method, this[field]);
+    } finally {
+      this._applyingDouble = false;
+    }
   }
   get lang() {
     return this.getAttribute("lang") || "";
