@@ -201,3 +201,21 @@ test("a fetch-timeout that is not a time is said once, and the default is used",
   expect(said[0]).toContain("using 10 s");
   problems.splice(0, problems.length, ...problems.filter((p) => !said.includes(p) && !/none\.py|status of 404/.test(p)));
 });
+
+// Issue 46, break 6: src with thousands of names. At most 50 files are
+// fetched; the names after are said once, and the good file among the
+// first is taken.
+test("src with 2,000 names fetches the first 50 and says the rest once", async ({ page, baseURL, problems }) => {
+  const asked = [];
+  page.on("request", (r) => { if (new URL(r.url()).pathname.startsWith("/lessons/")) asked.push(r.url()); });
+  const names = ["lessons/my-case.json", ...Array.from({ length: 1999 }, (_, i) => `lessons/missing-${i}.json`)];
+  const r = await place(page, baseURL, { src: names.join(" "), lang: "en" });
+  expect(r.options).toContain("my-case");
+  await expect.poll(() => page.$eval(EL, (e) => e.shadowRoot.querySelector('[data-role="notice"]').textContent))
+    .toContain("src names more than 50 files: lessons/missing-49.json and the names after it are not fetched.");
+  await expect.poll(() => page.$eval(EL, (e) => e.shadowRoot.querySelectorAll('[data-role="notice"] p').length)).toBe(50);
+  expect(asked).toHaveLength(50);
+  const said = problems.filter((p) => p.includes("lessons/missing-") || p.includes("status of 404"));
+  expect(said.length, "one warning per fetched file that failed, its 404, and the cap").toBeLessThanOrEqual(49 * 2 + 1);
+  problems.splice(0, problems.length, ...problems.filter((p) => !said.includes(p)));
+});

@@ -15,6 +15,8 @@ import { LANGUAGES } from "./languages.js";
 export const MAX_FILE_BYTES = 4 * 1024 * 1024;
 /** How long one file (or a pack) may take, unless fetch-timeout says otherwise. */
 export const FETCH_TIMEOUT_MS = 10000;
+/** The files of one src= value that are fetched; the names after are said once, not fetched. */
+export const MAX_SRC_FILES = 50;
 
 /**
  * fetch-timeout="10" (seconds), "2.5s" or "500ms"; anything else: the default, said once.
@@ -102,11 +104,19 @@ export async function fetchScenario(name, timeoutMs = FETCH_TIMEOUT_MS) {
  */
 export function fetchScenarios(src, timeoutMs) {
   const names = (src || "").split(/\s+/).filter(Boolean);
-  return names.map((name) => {
+  const pendings = names.slice(0, MAX_SRC_FILES).map((name) => {
     /** @type {Pending} */
     const pending = { file: null, promise: fetchScenario(name, timeoutMs).then((file) => (pending.file = file)) };
     return pending;
   });
+  // (thousands of names would be thousands of requests and notices: the
+  // first name left out stands for all of them, in one notice)
+  if (names.length > MAX_SRC_FILES) {
+    /** @type {FetchedFile} */
+    const file = { name: names[MAX_SRC_FILES], error: "count", detail: String(MAX_SRC_FILES) };
+    pendings.push({ file, promise: Promise.resolve(file) });
+  }
+  return pendings;
 }
 
 /**

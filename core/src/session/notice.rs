@@ -78,6 +78,7 @@ pub fn unreadable_file(file: &str, why: &str, detail: &str) -> Notice {
         "size" => "notice_src_size",
         "timeout" => "notice_src_timeout",
         "url" => "notice_src_url",
+        "count" => "notice_src_count",
         _ => "notice_src_network",
     };
     Notice { key, values: vec![("value", file.into()), ("detail", detail.into())] }
