@@ -293,3 +293,25 @@ for (const shape of ["itself", "a new function each call"]) {
     expect(result.status).toBe("answered");
   });
 }
+
+// Issue 46, break 7: the limits of a crossing hold for what is serialised,
+// not for a first look at the value: a getter that answers more the second
+// time it is read, and a toJSON that makes a long text, are both counted
+// as JSON.stringify reads them, once.
+for (const shape of ["a getter that answers more on its second read", "a toJSON that makes 9,000,000 characters"]) {
+  test(`a reply with ${shape} is refused as too big`, async ({ page }) => {
+    await open(page, "?scenario=report&lang=en");
+    const r = await page.$eval(EL, (e, shape) => {
+      let reads = 0;
+      const block = (i) => ({ type: "tool_use", id: `c${i}`, name: "run_main", input: {} });
+      e.model = shape.startsWith("a getter")
+        ? () => ({ stop_reason: "tool_use", get content() { return ++reads === 1 ? [block(0)] : Array.from({ length: 120000 }, (_, i) => block(i)); } })
+        : () => ({ toJSON: () => ({ stop_reason: "end_turn", content: [{ type: "text", text: "x".repeat(9000000) }] }) });
+      e.command("run");
+      const lowers = [1, 2, 3].map(() => (e.command("back"), e.shadowRoot.querySelector(".alp-lower")?.textContent ?? "")).join("\n");
+      return { status: e.state().finalStatus, lowers };
+    }, shape);
+    expect(r.status).toBe("model_error");
+    expect(r.lowers).toContain("too big for the playground: more than");
+  });
+}

@@ -12,6 +12,8 @@
  *  @typedef {Callback & {original: F}} Wrapped */
 
 export const CROSSING = { values: 100_000, chars: 8_000_000, thrown: 20_000 };
+// (as the module loaded: a page that replaces them later changes nothing here)
+const { stringify, parse } = JSON;
 const { isArray } = Array;
 const { isView } = ArrayBuffer;
 const Seen = Set;
@@ -31,14 +33,14 @@ export function tooBig(what, limit) {
 }
 
 /**
- * Throws (a TypeError naming the limit) when `value` holds more values or
- * characters than one crossing takes. Reads what JSON.stringify would read.
- * @template T
- * @param {T} value
+ * A first look, before JSON.stringify reads it: a typed array of ten
+ * million or an object of a million keys is refused here, without the
+ * list of its keys JSON.stringify would build first. (What is serialised
+ * is counted again: a getter may answer more the second time.)
+ * @param {unknown} value
  * @param {string} what
- * @returns {T}
  */
-export function bounded(value, what) {
+function glance(value, what) {
   let values = 0;
   let chars = 0;
   /** @type {unknown[]} */
@@ -71,7 +73,42 @@ export function bounded(value, what) {
       stack.push(object[k]);
     }
   }
-  return value;
+}
+
+/**
+ * `value` as it crosses: serialised once by JSON.stringify, every value
+ * and character it reads counted as it reads it (after each `toJSON`,
+ * through each getter once), and read back as plain data, so the module
+ * converts exactly what was counted. Throws (a TypeError naming the
+ * limit) when it holds more values or characters than one crossing takes.
+ * A value JSON cannot write (a cycle, a BigInt, a throwing `toJSON`) is
+ * handed over as it is: the module says why it cannot use it.
+ * @param {unknown} value
+ * @param {string} what
+ * @returns {unknown}
+ */
+export function bounded(value, what) {
+  let values = 0;
+  let chars = 0;
+  /** @type {TypeError | null} */
+  let over = null;
+  /** @this {unknown} @param {string} key @param {unknown} v */
+  const count = function (key, v) {
+    chars += key.length;
+    if (typeof v === "string") chars += v.length;
+    if (++values > CROSSING.values) throw (over = tooBig(what, "values"));
+    if (chars > CROSSING.chars) throw (over = tooBig(what, "chars"));
+    return v;
+  };
+  glance(value, what);
+  let text;
+  try {
+    text = stringify(value, count);
+  } catch (error) {
+    if (error === over) throw error;
+    return value;
+  }
+  return text === undefined ? value : parse(text);
 }
 
 /**
