@@ -64,6 +64,37 @@ test("keep-place=\"off\", another scenario attribute or a picked scenario start 
   expect(blocked.started).toBe(false);
 });
 
+// Issue 46, break 10: a place is the learner's on the element it was kept
+// from; an element with its own breakpoints, listing or step that differ
+// opens where its author says, and a kept place never sets the language.
+test("an element whose own breakpoints, listing or step differ from the kept place's opens where its author says", async ({ page, baseURL }) => {
+  await placeOnHost(page, baseURL, { scenario: "report", lang: "en" });
+  const kept = await page.$eval(EL, (e) => { e.toggleBreakpoint("run_loop", "loop.save_results"); e.command("debug"); e.command("step"); return e.state().breakpoints; });
+  const own = { scenario: "report", lang: "en", breakpoints: "loop.ask", listing: "rust", step: "3" };
+  const after = await navigateAwayAndBack(page, own);
+  expect([after.step, after.listing, after.breakpoints.length]).toEqual([3, "rust", 1]);
+  expect(after.breakpoints, "the author's loop.ask, not the learner's loop.save_results").not.toEqual(kept);
+  // A kept place with a language in it (the element never writes one) does not set it.
+  const key = await page.evaluate(() => `agent-loop-playground:place:${location.pathname.replace(/(\/index)?(\.html?)?$/, "").replace(/\/$/, "") || "/"}#n:0`);
+  const entry = await page.evaluate(async ([el, key]) => {
+    const old = document.querySelector(el);
+    old.command("reset"); old.command("debug"); old.command("step");
+    old.remove();
+    const kept = JSON.parse(sessionStorage.getItem(key));
+    sessionStorage.setItem(key, JSON.stringify({ ...kept, lang: "zh" }));
+    return kept;
+  }, [EL, key]);
+  expect(entry, "the first element's place was kept").not.toBeNull();
+  const back = await page.evaluate(async ([el, own]) => {
+    const again = document.createElement(el);
+    for (const [k, v] of Object.entries(own)) again.setAttribute(k, v);
+    document.querySelector("#slot").append(again);
+    await new Promise((ok) => again.addEventListener("playground-ready", ok, { once: true }));
+    return again.state();
+  }, [EL, own]);
+  expect([back.lang, back.started], "the place is taken, its language is not").toEqual(["en", true]);
+});
+
 test("a garbage entry in sessionStorage is ignored", async ({ page, baseURL }) => {
   await placeOnHost(page, baseURL, { scenario: "report", lang: "en" });
   const key = await page.evaluate(() => `agent-loop-playground:place:${location.pathname.replace(/(\/index)?(\.html?)?$/, "").replace(/\/$/, "") || "/"}#n:0`);

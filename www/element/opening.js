@@ -104,7 +104,7 @@ function fetchBeside(el) {
     lang: Promise.resolve(),
   };
   arriving.lang = Promise.resolve().then(() => {
-    const code = languagePack(langWanted(el, takePlace(placeKey(el), attrsOf(el), true)));
+    const code = languagePack(langWanted(el, null));
     return code ? loadPack(code).then(() => null, (why) => { arriving.langFailed = why; }) : null;
   });
   return arriving;
@@ -134,7 +134,7 @@ async function buildWithPacks(el, generation, place, width, arriving) {
     if (languagePack(built.pack)) {
       without.withoutLang = true;
       if (arriving.langFailed) failures.push(arriving.langFailed);
-      else lateLang = langWanted(el, place);
+      else lateLang = langWanted(el, null);
     } else {
       try {
         await withPack(el, built.pack);
@@ -196,7 +196,8 @@ export function build(el, place, { width = 0, compact = false, restarted = "", w
     const pg = new Playground(el._container(), {
       ...given,
       doubles: (script) => counted(el, fixtureDoubles(script)),
-      lang: withoutLang ? "" : langWanted(el, place),
+      // (a kept place's language is not taken: only a restart's)
+      lang: withoutLang ? "" : langWanted(el, restarted ? place : null),
       breakpoints: place ? place.breakpoints.join(",") : given.breakpoints,
       compact: compact ? "1" : "",
       listing: place ? place.listing : given.listing,

@@ -3,13 +3,16 @@
 // navigation: an element that leaves the page writes its step, breakpoints
 // and listing to sessionStorage (this tab only), keyed by the page's path
 // and the element (its id, else its place among the page's playgrounds);
-// one that connects under the same key with the same function, program and
-// scenario attributes, still on its own scenario, takes it back (and the
-// entry is removed: a reload starts afresh). keep-place="off" opts out.
+// one that connects under the same key with the same function, program,
+// scenario, breakpoints, listing and step attributes, still on its own
+// scenario, takes it back (and the entry is removed: a reload starts
+// afresh). keep-place="off" opts out. A kept place never sets the
+// language: that is the element's, or the page's.
 
 /** @typedef {import("../element.js").PlaygroundState} PlaygroundState */
 /**
- * Where a learner was, to open there again.
+ * Where a learner was, to open there again (`lang`: only where a
+ * playground that died was, never a kept place).
  * @typedef {object} Place
  * @property {number | null} step  null: not started
  * @property {string[]} breakpoints  each `function:line`
@@ -37,12 +40,14 @@ export function placeKey(el) {
 }
 
 /**
- * The attributes a kept place belongs to: another scenario, another place.
+ * The attributes a kept place belongs to: another scenario, another place;
+ * and the author's own breakpoints, listing and step, so that an element
+ * whose author asks for other ones opens where its author says.
  * @param {Element} el
  */
 export function attrsOf(el) {
-  const named = ["function", "program", "scenario", "program-src"].map((name) => el.getAttribute(name) || "");
-  return named.join("|");
+  const named = ["function", "program", "scenario", "program-src", "breakpoints", "listing", "step"];
+  return named.map((name) => el.getAttribute(name) || "").join("|");
 }
 
 /**
