@@ -120,9 +120,8 @@ fn function(name: String) -> Result<String, String> {
     match FUNCTIONS.contains(&name.as_str()) {
         true => Ok(name),
         false => Err(format!(
-            "--function: unknown function {} (import makes scenarios for {}; for your own program, \
+            "--function: unknown function {name:?} (import makes scenarios for {}; for your own program, \
              --manifest <manifest.json>)",
-            format!("{name:?}"),
             FUNCTIONS.join(", ")
         )),
     }

@@ -154,6 +154,14 @@ impl Importer {
         };
         let tools = match body.get("tools") {
             Some(tools @ Value::Array(_)) => tools.clone(),
+            None if !self.used.is_empty() => {
+                self.warn(
+                    "tools",
+                    "missing: the log defines no tools, so the API refuses every request after a tool \
+                     call (log the request body with its tools)",
+                );
+                json!([])
+            }
             None => {
                 self.facts.push("The log has no tools: the scenario's tools are empty.".into());
                 json!([])

@@ -176,7 +176,8 @@ fn compared(draft: &mut Draft, runs: &[(&str, Value)], manifest: &str) -> Vec<St
     let exact: Vec<&str> = verdicts.iter().filter(|(_, d)| d.is_none()).map(|(lang, _)| *lang).collect();
     let mut said = vec![format!("Recorded with {manifest}'s program by CPython {python} on this scenario.")];
     if !exact.is_empty() {
-        said.push(format!("The {} run reproduces the recorded messages exactly.", exact.join(" and ")));
+        let (runs, verb) = if exact.len() > 1 { ("runs", "reproduce") } else { ("run", "reproduces") };
+        said.push(format!("The {} {runs} {verb} the recorded messages exactly.", exact.join(" and ")));
         for (lang, d) in &verdicts {
             if let Some(d) = d {
                 said.push(format!("The {lang} run differs: {d}."));
