@@ -1,4 +1,9 @@
-//! Import a recorded conversation as a `run_loop` scenario.
+//! Import a recorded conversation as a scenario: lesson one's `run_loop`
+//! (below; [`import`]), lesson two's `agent_loop` ([`import_agent_loop`]),
+//! or a scenario file for an author's own program, drafted here
+//! ([`draft_for_program`]) and recorded by `crate::record`. The two tool
+//! loops keep the log's `system` and `tools` and read each tool result back
+//! into its tool's outcome (`draft.rs`, `tools.rs`).
 //!
 //! The file may be saved in any of the shapes `shapes.rs` reads (a list of
 //! messages, `{request, response}` pairs, JSONL, the SDK's `model_dump()`
