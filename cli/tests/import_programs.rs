@@ -102,6 +102,22 @@ fn every_lesson_three_log_replays_exactly_with_its_program() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// The log the docs import (examples/lesson-three/logs/) imports without
+/// a warning; its refund the code refused is scripted as raising.
+#[test]
+fn the_example_log_imports_without_a_warning() {
+    let Some(_) = python_version() else {
+        eprintln!("python3 is not on the PATH: the recording is not compared");
+        return;
+    };
+    let log = "../examples/lesson-three/logs/refund-twice.json";
+    let ran = native(&["import", log, "--manifest", MANIFEST], None);
+    assert_eq!((ran.code, ran.err.as_str()), (0, ""), "{ran:?}");
+    let scenario = scenario_of(&ran);
+    assert!(notes(&scenario).contains(&"The en run reproduces the recorded messages exactly.".to_string()));
+    assert_eq!(scenario["tool_results"]["refund"][1]["raises"], "Exception");
+}
+
 /// The scenario file goes where `-o` says, and nowhere else.
 #[test]
 fn the_scenario_goes_to_o_s_file() {

@@ -77,7 +77,9 @@ pub fn import_log(
     let replay = verify(machine, &m, manifest.dir, &entry, &mut draft, limits)?;
     let mut notes = replay;
     notes.push(format!(
-        "To record it, save this file beside {} and add it to its scenarios: {}.",
+        "To record it with the program, save it as scenarios/{}.json beside {} and add {} to its \
+         \"scenarios\".",
+        log.id,
         m.name,
         json!({"id": log.id, "title": entry.title, "file": format!("scenarios/{}.json", log.id)})
     ));
