@@ -198,3 +198,26 @@ fn a_log_a_tool_loop_cannot_take_is_refused_by_place() {
         assert!(refused.iter().any(|r| r.starts_with(expected)), "expected `{expected}` in {refused:#?}");
     }
 }
+
+/// A logged reply whose stop reason agent_loop runs tools on (any but
+/// end_turn) is replayed with it; end_turn with answered tool requests
+/// cannot be (the loop would stop), and is warned.
+#[test]
+fn a_logged_stop_reason_is_kept_where_agent_loop_runs_tools_on_it() {
+    let mut log: Value = serde_json::from_str(&sample("two-tools")).unwrap();
+    let reply = log["messages"][1].clone();
+    log["messages"][1] = json!({"id": "msg_0", "type": "message", "role": "assistant",
+        "content": reply["content"], "stop_reason": "max_tokens", "usage": {"output_tokens": 1024}});
+    let kept = import_agent_loop(&log.to_string(), "x", "x.json").unwrap();
+    assert_eq!(warnings(&kept), Vec::<String>::new());
+    assert_eq!(kept.scenario["model"][0]["stop_reason"], "max_tokens");
+    assert_eq!(replayed(&kept), vec![log["messages"][0].clone(), reply.clone(), log["messages"][2].clone()]);
+    log["messages"][1]["stop_reason"] = json!("end_turn");
+    let warned = import_agent_loop(&log.to_string(), "x", "x.json").unwrap();
+    assert_eq!(
+        warnings(&warned),
+        ["messages[1].stop_reason: \"end_turn\", but its tool requests were answered: replayed as \"tool_use\" \
+          (the loop runs tools on all but end_turn)"]
+    );
+    assert_eq!(warned.scenario["model"][0]["stop_reason"], "tool_use");
+}

@@ -258,16 +258,24 @@ impl Importer {
 
     pub(super) fn stop_reason(&mut self, turn: &Turn, has_calls: bool, answered: bool) -> Value {
         let derived = if has_calls { "tool_use" } else { "end_turn" };
+        // (agent_loop runs the tools of any reply but end_turn; run_loop,
+        // and a loop like lesson three's, only on tool_use)
+        let stops = |given: &Value| match self.target {
+            Target::AgentLoop => given == "end_turn",
+            _ => given != "tool_use",
+        };
         match turn.stop_reason {
             None => json!(derived),
             // Tool requests whose results follow: the loop went on, which it
-            // does only on tool_use (an SDK object logged with another one).
-            Some(Some(given)) if has_calls && answered && given != "tool_use" && !given.is_null() => {
+            // does not on this stop reason (an SDK object logged with another).
+            Some(Some(given)) if has_calls && answered && stops(given) && !given.is_null() => {
+                let on =
+                    if self.target == Target::AgentLoop { "on all but end_turn" } else { "only on tool_use" };
                 self.warn(
                     format!("{}.stop_reason", turn.at),
                     format!(
                         "{given}, but its tool requests were answered: replayed as \"tool_use\" (the \
-                         loop runs tools only on tool_use)"
+                         loop runs tools {on})"
                     ),
                 );
                 json!(derived)
