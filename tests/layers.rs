@@ -88,8 +88,8 @@ const CLI: Crate = Crate {
         &["commands"],
     ],
     inner: &[
-        ("import", &[&["runs", "turns"], &["importer", "shapes"], &["results"]]),
-        ("record", &[&["manifest", "harness"], &["program"], &["runs"], &["pack"]]),
+        ("import", &[&["runs", "turns"], &["importer", "shapes"], &["tools"], &["results"], &["draft"]]),
+        ("record", &[&["manifest", "harness"], &["program"], &["runs"], &["pack", "log"]]),
     ],
     browser: false,
 };

@@ -2,10 +2,10 @@
 //! visible line, every statement has a snapshot, and every statement is
 //! reached by some shipped scenario.
 //!
-//! Lessons tested: lesson_one.
+//! Lessons tested: lesson_one (and lesson two's label tables in docs/trace-format.md).
 
 use agent_loop_core::lesson::{self, listing};
-use agent_loop_core::programs::{self, lesson_one};
+use agent_loop_core::programs::{self, lesson_one, lesson_two};
 use agent_loop_core::run::record_scenario;
 use agent_loop_core::scenario::load_shipped;
 use agent_loop_core::trace::{Attach, Event, Function};
@@ -205,6 +205,58 @@ fn the_label_table_of_the_trace_format_is_the_listings() {
             cells[3]
         );
         assert_eq!(cells[4].trim_matches('`'), lesson_one::stage_of(label), "{label}: stage");
+    }
+}
+
+/// The cells of docs/trace-format.md's label tables (rows of seven).
+fn label_rows(text: &str) -> Vec<Vec<&str>> {
+    text.lines()
+        .filter(|l| l.starts_with("| `") && l.matches('|').count() == 8)
+        .map(|l| l.trim_matches('|').split('|').map(str::trim).collect())
+        .collect()
+}
+
+#[test]
+fn lesson_two_s_label_tables_are_its_listings() {
+    // docs/trace-format.md tabulates lesson two's labels twice: the
+    // lesson's loop and execute_tool by row, the three other loops by
+    // column ("Rust / Python", — where the loop has no such line).
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/trace-format.md")).unwrap();
+    let program = &lesson_two::PROGRAM;
+    // (a key's occurrence counts the label over the program's source, so
+    // it is found among the function's own keys)
+    let lines = |f: Function, label: &str| match lesson::keys(f).into_iter().find(|k| k.1 == label) {
+        Some(key) => (lesson::line_of_key(Code::Rust, key), lesson::line_of_key(Code::Python, key)),
+        None => (0, 0),
+    };
+    let mut documented = BTreeSet::new();
+    for cells in label_rows(&text) {
+        let label = cells[0].trim_matches('`');
+        let Some(f) = programs::function(cells[1]).filter(|f| program.functions.contains(f)) else {
+            let loops = [lesson_two::STOP_ON_TEXT, lesson_two::CAP_AS_BRAKE, lesson_two::KEEP_TEXT_ONLY];
+            if !label.starts_with("core.") && !label.starts_with("text.") && !label.starts_with("only.") {
+                continue;
+            }
+            for (f, cell) in loops.into_iter().zip(&cells[1..4]) {
+                let shown = match lines(f, label) {
+                    (0, _) => "—".to_string(),
+                    (rust, python) => format!("{rust} / {python}"),
+                };
+                assert_eq!(*cell, shown, "{label} in {}", f.name());
+                documented.insert((f, label.to_string()));
+            }
+            continue;
+        };
+        let (rust, python) = lines(f, label);
+        assert_eq!((cells[2], cells[3]), (rust.to_string().as_str(), python.to_string().as_str()), "{label}");
+        assert_eq!(cells[4].trim_matches('`'), (program.stage)(f, label), "{label}: stage");
+        documented.insert((f, label.to_string()));
+    }
+    // Every label of every function of the program is in a table.
+    for &f in program.functions {
+        for key in lesson::keys(f).into_iter().filter(|k| k.1 != "call") {
+            assert!(documented.contains(&(f, key.1.to_string())), "{} of {} is not tabled", key.1, f.name());
+        }
     }
 }
 

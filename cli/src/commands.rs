@@ -48,9 +48,12 @@ fn usage(me: &str) -> String {
   {pad}                        under CPython on the scenarios (shipped, or <dir>'s),
   {pad}                        each run stopped after 10 s unless --timeout says;
   {pad}                        --stamp writes the stamp the page asks for
-  {me} import <file> [--id <id>]
+  {me} import <file> [--id <id>] [-o <file>]
+  {pad}  [--function run_loop|agent_loop | --manifest <manifest.json>]
   {pad}                        print a scenario that replays a logged Messages API
-  {pad}                        request body; approximations warned on stderr
+  {pad}                        conversation: for lesson one's run_loop (the default),
+  {pad}                        lesson two's agent_loop, or your own program (recorded
+  {pad}                        to compare when python3 is there); warnings on stderr
   {me} record <manifest.json> [-o <pack.json>] [--max-steps <n>] [--timeout <s>]
   {pad}                        run your own Python program under CPython (3.10+) on
   {pad}                        each scenario of the manifest, traced line by line, and
@@ -108,10 +111,13 @@ fn dispatch(args: &[OsString], io: &mut dyn Io) -> Option<Done> {
                 return None;
             }
         },
-        (Some("import"), _) => {
-            let (file, id) = import_args(&args[1..])?;
-            import(io, Path::new(file), id)
-        }
+        (Some("import"), _) => match import::args(&args[1..]) {
+            Ok(wanted) => import(io, &wanted),
+            Err(why) => {
+                io.err(&why);
+                return None;
+            }
+        },
         (Some("record"), _) => match record::args(&args[1..]) {
             Ok(wanted) => record(io, &wanted),
             Err(why) => {
@@ -244,37 +250,50 @@ fn trace(io: &mut dyn Io, file: &Path, max_mb: u64) -> Done {
     }
 }
 
-/// `<file>`, `<file> --id <id>` or `--id <id> <file>`; the id must be
-/// UTF-8 (it is checked by the importer).
-fn import_args(args: &[OsString]) -> Option<(&OsString, Option<&str>)> {
-    match args {
-        [file] if file == "--id" => None,
-        [file] => Some((file, None)),
-        [flag, id, file] | [file, flag, id] if flag == "--id" && file != "--id" => {
-            Some((file, Some(id.to_str()?)))
-        }
-        _ => None,
-    }
-}
-
-fn import(io: &mut dyn Io, file: &Path, id: Option<&str>) -> Done {
+/// `import`: the scenario (to standard output or `-o`'s file) and its
+/// warnings, or the refusals and exit code 1.
+fn import(io: &mut dyn Io, wanted: &import::Args) -> Done {
+    let file = wanted.file.as_path();
     let text = read_or_say(io, file)?;
     let name = file
         .file_name()
         .map_or_else(|| file.to_string_lossy().into_owned(), |n| n.to_string_lossy().into_owned());
-    let id = id.map_or_else(|| import::id_from_file_name(&name), str::to_string);
-    match import::import(&text, &id, &name) {
+    let id = wanted.id.clone().unwrap_or_else(|| import::id_from_file_name(&name));
+    let shown_file = shown::path(file);
+    let lines = |problems: Vec<Problem>| -> Vec<String> {
+        problems.iter().map(|p| format!("{shown_file}: {}", shown::problem(p))).collect()
+    };
+    let imported = match (&wanted.manifest, wanted.function.as_deref()) {
+        (Some(manifest), _) => {
+            let manifest_text = read_or_say(io, manifest)?;
+            let manifest_name = shown::path(manifest);
+            let dir = manifest.parent().unwrap_or(Path::new(""));
+            let of = record::ManifestFile { name: &manifest_name, dir, text: &manifest_text };
+            let log = record::Log { text: &text, file_name: &name, shown: &shown_file, id: &id };
+            record::import_log(&mut OnIo(io), of, log, record::Limits::DEFAULT)
+        }
+        (None, Some("agent_loop")) => import::import_agent_loop(&text, &id, &name).map_err(lines),
+        (None, _) => import::import(&text, &id, &name).map_err(lines),
+    };
+    match imported {
         Ok(imported) => {
             for warning in &imported.warnings {
-                io.err(&format!("{}: warning: {}", shown::path(file), shown::problem(warning)));
+                io.err(&format!("{shown_file}: warning: {}", shown::problem(warning)));
             }
-            write_out(io, &import::to_pretty_json(&imported.scenario)).map(|()| OK)
+            let pretty = import::to_pretty_json(&imported.scenario);
+            match &wanted.out {
+                None => write_out(io, &pretty).map(|()| OK),
+                Some(path) => io.write(path, pretty.as_bytes()).map(|()| OK).map_err(|e| {
+                    io.err(&format!("{}: cannot write: {e}", shown::path(path)));
+                    FAILED
+                }),
+            }
         }
         Err(refusals) => {
             for refusal in &refusals {
-                io.err(&format!("{}: {}", shown::path(file), shown::problem(refusal)));
+                io.err(refusal);
             }
-            io.err(&format!("{}: not imported", shown::path(file)));
+            io.err(&format!("{shown_file}: not imported"));
             Err(FAILED)
         }
     }
@@ -424,6 +443,10 @@ impl record::Machine for OnIo<'_> {
         bounds: python::Bounds,
     ) -> Option<Result<python::PyRun, String>> {
         self.0.python().map(|run| run(texts, &[mode], bounds))
+    }
+
+    fn has_python(&mut self) -> bool {
+        self.0.python().is_some()
     }
 }
 

@@ -11,10 +11,12 @@
 //! `agent-loop-cli setup <scenario.json> [zh|en]` prints the setup and
 //! entry as Python, the text the setup panel shows and CPython runs after
 //! the listing (English unless a language is given).
-//! `agent-loop-cli import <conversation.json> [--id <id>]` turns a
-//! logged Messages API request body into a scenario on standard output;
-//! approximations are warnings on standard error, a refusal is exit 1 with
-//! nothing on standard output (see `agent_loop_cli::import`).
+//! `agent-loop-cli import <conversation.json> [--id <id>] [-o <file>]
+//! [--function run_loop|agent_loop | --manifest <manifest.json>]` turns a
+//! logged Messages API request body into a scenario (of lesson one's loop,
+//! lesson two's, or the manifest's own program) on standard output or in
+//! `-o`'s file; approximations are warnings on standard error, a refusal
+//! is exit 1 with nothing on standard output (see `agent_loop_cli::import`).
 //! `agent-loop-cli record <manifest.json> [-o <pack.json>] [--max-steps
 //! <n>] [--timeout <s>]` runs an author's own Python program under CPython
 //! on each scenario of the manifest and writes the program pack (see

@@ -497,10 +497,19 @@ fn wrong_arguments_are_said_and_help_is_an_answer() {
     let lines: Vec<&str> = out.lines().filter(|l| l.trim_start().starts_with("print")).collect();
     let first = out.lines().nth(1).unwrap();
     assert!(lines.iter().all(|l| column(l) == column(first)), "{out}");
-    for args in [&["check", "--listing"][..], &["import", "--id"], &["import", "--id", "x"]] {
+    let (code, _, err) = cli(&["check", "--listing"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("usage:"), "{err}");
+    // import says what is wrong before the usage.
+    for (args, why) in [
+        (&["import", "--id"][..], "--id needs a value"),
+        (&["import", "--id", "x"], "import needs a log file: import <file>"),
+        (&["import", "a.json", "b.json"], "import takes one log file"),
+        (&["import", "a.json", "--to", "x"], "import: unknown option --to"),
+    ] {
         let (code, _, err) = cli(args);
         assert_eq!(code, 2, "{args:?}");
-        assert!(err.starts_with("usage:"), "{args:?}: {err}");
+        assert!(err.starts_with(&format!("{why}\nusage:")), "{args:?}: {err}");
     }
     let (code, _, err) = cli(&["setup", "../fixtures/scenarios/report.json", "fr"]);
     assert_eq!(code, 2);

@@ -4,11 +4,36 @@
 
 use super::turns::*;
 use agent_loop_core::scenario::Problem;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
+
+/// The loop an import replays: lesson one's `run_loop` (its results read
+/// back into runs of main.py), or a loop over tools (lesson two's shape:
+/// its results read back into each tool's outcomes).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(super) enum Target {
+    #[default]
+    RunLoop,
+    /// Lesson two's `agent_loop`: every tool the log calls is scripted.
+    AgentLoop,
+    /// An author's own program, recorded by `record`: a tool it does not
+    /// have is not scripted (it answers it as it answers an unknown tool).
+    Program,
+}
 
 /// The state of one import: what was read so far, and the findings.
 #[derive(Default)]
 pub(super) struct Importer {
+    pub(super) target: Target,
+    /// A tool loop's scripted outcomes, by tool name.
+    pub(super) tool_results: Map<String, Value>,
+    /// Each tool the log calls, with the place of its first call.
+    pub(super) used: Vec<(String, String)>,
+    /// The program's tools (those its scenarios declare), `None` when not
+    /// known, and whose they are (`agent_loop`, a manifest's name).
+    pub(super) known_tools: Option<Vec<String>>,
+    pub(super) owner: String,
+    /// What was read besides the messages, for the notes.
+    pub(super) facts: Vec<String>,
     pub(super) warnings: Vec<Problem>,
     pub(super) refusals: Vec<Problem>,
     pub(super) replies: Vec<Value>,
@@ -155,10 +180,16 @@ impl Importer {
             let calls = self.reply(reply, turns.get(i + 1).is_some());
             let Some(results) = turns.get(i + 1) else {
                 if !calls.is_empty() {
+                    let then = match self.target {
+                        Target::RunLoop => "run_main with no recorded outcome cannot start",
+                        _ => "a tool with no recorded outcome raises ScriptExhausted",
+                    };
                     self.warn(
                         &reply.at,
-                        "the conversation ends with tool requests and no results: the replay goes on \
-                         where the recording stopped (run_main with no recorded outcome cannot start)",
+                        format!(
+                            "the conversation ends with tool requests and no results: the replay goes \
+                             on where the recording stopped ({then})"
+                        ),
                     );
                 }
                 return i + 1;
@@ -183,6 +214,9 @@ impl Importer {
             .filter(|(_, block)| block_type(block) == Some("tool_use"))
             .map(|(j, block)| Call { at: format!("{}.content[{j}]", turn.at), block: block.clone() })
             .collect();
+        if self.target != Target::RunLoop {
+            self.tool_calls(&calls);
+        }
         let stop_reason = self.stop_reason(turn, !calls.is_empty(), answered);
         let content: Vec<Value> = blocks.into_iter().map(|(_, block)| block).collect();
         self.replies.push(json!({"stop_reason": stop_reason, "content": content}));
@@ -207,6 +241,8 @@ impl Importer {
             let at = format!("{}.content[{j}]", turn.at);
             match block_type(block) {
                 Some("text" | "tool_use") => kept.push((j, block.clone())),
+                // (a tool loop saves the reply's content whole)
+                Some(_) if self.target != Target::RunLoop => kept.push((j, block.clone())),
                 Some(kind @ ("thinking" | "redacted_thinking")) => {
                     self.warn(at, format!("{kind} block: dropped (the lesson's loop never sees thinking)"))
                 }
@@ -222,16 +258,24 @@ impl Importer {
 
     pub(super) fn stop_reason(&mut self, turn: &Turn, has_calls: bool, answered: bool) -> Value {
         let derived = if has_calls { "tool_use" } else { "end_turn" };
+        // (agent_loop runs the tools of any reply but end_turn; run_loop,
+        // and a loop like lesson three's, only on tool_use)
+        let stops = |given: &Value| match self.target {
+            Target::AgentLoop => given == "end_turn",
+            _ => given != "tool_use",
+        };
         match turn.stop_reason {
             None => json!(derived),
             // Tool requests whose results follow: the loop went on, which it
-            // does only on tool_use (an SDK object logged with another one).
-            Some(Some(given)) if has_calls && answered && given != "tool_use" && !given.is_null() => {
+            // does not on this stop reason (an SDK object logged with another).
+            Some(Some(given)) if has_calls && answered && stops(given) && !given.is_null() => {
+                let on =
+                    if self.target == Target::AgentLoop { "on all but end_turn" } else { "only on tool_use" };
                 self.warn(
                     format!("{}.stop_reason", turn.at),
                     format!(
                         "{given}, but its tool requests were answered: replayed as \"tool_use\" (the \
-                         loop runs tools only on tool_use)"
+                         loop runs tools {on})"
                     ),
                 );
                 json!(derived)

@@ -1,4 +1,9 @@
-//! Import a recorded conversation as a `run_loop` scenario.
+//! Import a recorded conversation as a scenario: lesson one's `run_loop`
+//! (below; [`import`]), lesson two's `agent_loop` ([`import_agent_loop`]),
+//! or a scenario file for an author's own program, drafted here
+//! ([`draft_for_program`]) and recorded by `crate::record`. The two tool
+//! loops keep the log's `system` and `tools` and read each tool result back
+//! into its tool's outcome (`draft.rs`, `tools.rs`).
 //!
 //! The file may be saved in any of the shapes `shapes.rs` reads (a list of
 //! messages, `{request, response}` pairs, JSONL, the SDK's `model_dump()`
@@ -34,17 +39,27 @@
 //! Pure: text in, a scenario JSON value and its notes out. No file system;
 //! any input (malformed JSON, wrong types) is an answer, never a panic.
 
+use crate::shown;
 use agent_loop_core::run::{record_scenario, Trace};
-use agent_loop_core::scenario::{is_id, is_id_char, Expect, Problem, Scenario};
-use importer::Importer;
+use agent_loop_core::scenario::{is_id, is_id_char, Expect, Problem};
+pub use draft::Draft;
+use importer::{Importer, Target};
 use serde_json::{json, Value};
+use std::ffi::OsString;
+use std::path::PathBuf;
 use turns::*;
 
+mod draft;
 mod importer;
 mod results;
 mod runs;
 mod shapes;
+mod tools;
 mod turns;
+
+/// The built-in functions `import --function` makes a scenario for: lesson
+/// one's loop (the default) and lesson two's.
+pub const FUNCTIONS: [&str; 2] = ["run_loop", "agent_loop"];
 
 /// A conversation that could be imported.
 #[derive(Clone, Debug)]
@@ -56,12 +71,74 @@ pub struct Imported {
     pub warnings: Vec<Problem>,
 }
 
+/// The command line of `import`.
+#[derive(Debug, Default)]
+pub struct Args {
+    /// The log.
+    pub file: PathBuf,
+    /// `--id`: the scenario's id (else made from the file's name).
+    pub id: Option<String>,
+    /// `--function`: a built-in function of [`FUNCTIONS`] (`None`: run_loop).
+    pub function: Option<String>,
+    /// `--manifest`: an author's own program instead.
+    pub manifest: Option<PathBuf>,
+    /// `-o`: where the scenario goes (`None`: standard output).
+    pub out: Option<PathBuf>,
+}
+
+/// Read `import`'s arguments (after `import`): the log, and `--id`,
+/// `--function`, `--manifest`, `-o` in any order; `Err` says what is wrong
+/// (said before the usage, exit code 2).
+pub fn args(args: &[OsString]) -> Result<Args, String> {
+    let (mut wanted, mut file) = (Args::default(), None);
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        let flag = arg.to_str().filter(|a| a.starts_with('-') && a.len() > 1);
+        let mut value = |name: &str| rest.next().ok_or_else(|| format!("{name} needs a value"));
+        match flag {
+            Some("--id") => wanted.id = Some(utf8(value("--id")?, "--id")?),
+            Some("--function") => {
+                wanted.function = Some(function(utf8(value("--function")?, "--function")?)?)
+            }
+            Some("--manifest") => wanted.manifest = Some(PathBuf::from(value("--manifest")?)),
+            Some("-o" | "--out") => wanted.out = Some(PathBuf::from(value("-o")?)),
+            Some(other) => return Err(format!("import: unknown option {}", shown::text(other))),
+            None if file.is_none() => file = Some(PathBuf::from(arg)),
+            None => return Err("import takes one log file".into()),
+        }
+    }
+    if wanted.function.is_some() && wanted.manifest.is_some() {
+        return Err("--function and --manifest do not go together: --function names a built-in program, \
+                    --manifest your own"
+            .into());
+    }
+    wanted.file = file.ok_or("import needs a log file: import <file>")?;
+    Ok(wanted)
+}
+
+fn utf8(value: &OsString, flag: &str) -> Result<String, String> {
+    value.to_str().map(str::to_string).ok_or_else(|| format!("{flag}: not UTF-8 text"))
+}
+
+/// A function `--function` takes, or the ones it does.
+fn function(name: String) -> Result<String, String> {
+    match FUNCTIONS.contains(&name.as_str()) {
+        true => Ok(name),
+        false => Err(format!(
+            "--function: unknown function {name:?} (import makes scenarios for {}; for your own program, \
+             --manifest <manifest.json>)",
+            FUNCTIONS.join(", ")
+        )),
+    }
+}
+
 /// The order of keys in [`to_pretty_json`], the way the shipped fixtures
 /// read (a key not listed follows, in alphabetical order).
 #[rustfmt::skip]
-const KEY_ORDER: [&str; 34] = [
-    "type", "id", "function", "title", "zh", "en", "notes", "question", "max_calls", "timeout_s", "role",
-    "stop_reason", "model", "process", "tool_use_id", "name", "input", "text", "content", "is_error",
+const KEY_ORDER: [&str; 38] = [
+    "type", "id", "function", "title", "zh", "en", "notes", "question", "system", "tools", "max_calls",
+    "timeout_s", "role", "stop_reason", "model", "process", "tool_results", "raises", "tool_use_id", "name",
+    "input", "text", "content", "is_error",
     "returncode", "stdout", "stderr", "timeout", "os_error", "error", "status", "calls", "record",
     "results", "output_lines", "hits", "misses", "expect",
 ];
@@ -70,9 +147,7 @@ const KEY_ORDER: [&str; 34] = [
 /// the source in the title and the notes. `Err` holds the refusals:
 /// nothing was imported.
 pub fn import(text: &str, id: &str, file_name: &str) -> Result<Imported, Vec<Problem>> {
-    if !is_id(id) {
-        return Err(vec![note("--id", format!("{id:?}: use letters, digits, '-' or '_' (1-64 chars)"))]);
-    }
+    check_id(id)?;
     let shaped = shapes::request_body(text)?;
     let input = shaped.body;
     let mut importer = Importer { read_as: shaped.read_as, ..Importer::default() };
@@ -107,6 +182,76 @@ pub fn import(text: &str, id: &str, file_name: &str) -> Result<Imported, Vec<Pro
     drop(trace);
     let scenario = validated(scenario)?.raw;
     Ok(Imported { scenario, warnings: importer.warnings })
+}
+
+fn check_id(id: &str) -> Result<(), Vec<Problem>> {
+    match is_id(id) {
+        true => Ok(()),
+        false => Err(vec![note("--id", format!("{id:?}: use letters, digits, '-' or '_' (1-64 chars)"))]),
+    }
+}
+
+/// The title of a scenario imported from `file_name`.
+fn title(file_name: &str) -> Value {
+    json!({"zh": format!("导入的对话：{file_name}"), "en": format!("Imported conversation: {file_name}")})
+}
+
+/// Import `text` (a log, in any shape [`import`] reads) as the scenario
+/// `id` of lesson two's `agent_loop`: the log's `system`, `tools` and
+/// tool results kept, each result read back into its tool's outcome.
+/// Recorded by the core and compared with the log's messages like
+/// [`import`]'s scenario; every difference, and every tool lesson two's
+/// scenarios do not declare, is a warning.
+pub fn import_agent_loop(text: &str, id: &str, file_name: &str) -> Result<Imported, Vec<Problem>> {
+    check_id(id)?;
+    let wanted =
+        draft::For { target: Target::AgentLoop, tools: Some(draft::lesson_two_tools()), owner: "agent_loop" };
+    let mut drafted = draft::draft(text, file_name, wanted)?;
+    let mut scenario = std::mem::take(&mut drafted.scenario);
+    scenario["id"] = json!(id);
+    scenario["function"] = json!("agent_loop");
+    scenario["title"] = title(file_name);
+    let checked = validated(scenario)?;
+    let trace = record_scenario(&checked);
+    let mut replay = vec![match &trace.error {
+        Some(error) => format!("The replay stops with {}.", error.message),
+        None => "The replay returns its final text.".to_string(),
+    }];
+    match drafted.difference(&trace.record, false) {
+        None if drafted.ends_with_answer => replay.push(
+            "The replay reproduces the recorded messages exactly; agent_loop reads the last answer and \
+             stops without saving it, so its record ends before that answer."
+                .into(),
+        ),
+        None => replay.push("The replay reproduces the recorded messages exactly.".into()),
+        Some(differs) => {
+            let why = match drafted.warnings.is_empty() {
+                true => "unexpected: please report it",
+                false => "because of the warnings above",
+            };
+            drafted.warnings.push(note("(replay)", format!("{differs}, {why}")));
+        }
+    }
+    let mut scenario = checked.raw;
+    scenario["notes"] = drafted.notes(&replay);
+    scenario["expect"] = Expect::of(&trace);
+    drop(trace);
+    let scenario = validated(scenario)?.raw;
+    Ok(Imported { scenario, warnings: drafted.warnings })
+}
+
+/// Draft `text` as a scenario file for an author's own program (the
+/// `file` of a manifest's scenario): `owner` names the program (its
+/// manifest, as the CLI says it) and `tools` are the tools its file
+/// scenarios declare (`None`: none declares any). The caller records it
+/// with the program and compares ([`Draft::difference`]).
+pub fn draft_for_program(
+    text: &str,
+    file_name: &str,
+    owner: &str,
+    tools: Option<Vec<String>>,
+) -> Result<Draft, Vec<Problem>> {
+    draft::draft(text, file_name, draft::For { target: Target::Program, tools, owner })
 }
 
 /// A scenario id made from a file name: the name without its extension,
@@ -166,7 +311,7 @@ impl Importer {
         let mut scenario = json!({
             "id": id,
             "function": "run_loop",
-            "title": {"zh": format!("导入的对话：{file_name}"), "en": format!("Imported conversation: {file_name}")},
+            "title": title(file_name),
             "question": question,
             "max_calls": self.replies.len().max(1),
         });
@@ -186,25 +331,13 @@ impl Importer {
     /// The replayed record against the conversation's messages (each with
     /// its place).
     fn compare(&mut self, record: &[Value], turns: &[(String, Value)]) {
-        let len = record.len().max(turns.len());
-        let differs = |k: &usize| record.get(*k) != turns.get(*k).map(|t| &t.1);
-        let Some(first) = (0..len).find(differs) else { return };
-        let count = (first..len).filter(differs).count();
-        let place = turns.get(first).map_or_else(|| format!("record[{first}]"), |t| t.0.clone());
+        let Some(differs) = difference(record, turns) else { return };
         let why = if self.warnings.is_empty() {
             "unexpected: please report it"
         } else {
             "because of the approximations above"
         };
-        self.warn(
-            "(replay)",
-            format!(
-                "the replayed record differs from the conversation first at {place}: {count} of {len} \
-                 messages differ (the replay has {}, the conversation {}), {why}",
-                record.len(),
-                turns.len()
-            ),
-        );
+        self.warn("(replay)", format!("{differs}, {why}"));
     }
 
     /// The notes: what was imported (`(replies, runs)` of main.py) and how.
@@ -231,12 +364,4 @@ impl Importer {
         }
         json!(notes)
     }
-}
-
-/// The scenario as `check` reads it (its `raw` is the value given), or
-/// why not (an importer bug).
-fn validated(scenario: Value) -> Result<Scenario, Vec<Problem>> {
-    Scenario::from_value(scenario).map_err(|problems| {
-        problems.iter().map(|p| note("(import)", format!("the scenario does not validate: {p}"))).collect()
-    })
 }

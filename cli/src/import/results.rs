@@ -1,7 +1,8 @@
-//! The tool results of a turn read back into process outcomes, with what
-//! the loop cannot replay warned or refused by place.
+//! The tool results of a turn, paired with the calls they answer and read
+//! back into process outcomes (lesson one) or tool outcomes (`tools.rs`),
+//! with what the loop cannot replay warned or refused by place.
 
-use super::importer::Importer;
+use super::importer::{Importer, Target};
 use super::runs::*;
 use super::turns::*;
 use agent_loop_core::i18n::Lang;
@@ -57,11 +58,10 @@ impl Importer {
     /// One tool result: read back into a process outcome when `run_main`
     /// ran for it.
     pub(super) fn result(&mut self, at: &str, block: &Value, call: &Call) {
-        if let Some(fields) = block.as_object() {
-            let known = ["type", "tool_use_id", "content", "is_error"];
-            for key in fields.keys().filter(|k| !known.contains(&k.as_str())) {
-                self.warn(format!("{at}.{key}"), "dropped (the loop writes its own tool results)");
-            }
+        self.extra_result_keys(at, block);
+        if self.target != Target::RunLoop {
+            self.tool_result(at, block, call);
+            return;
         }
         let text = self.result_text(at, block);
         let is_error = block.get("is_error");
@@ -84,37 +84,6 @@ impl Importer {
         self.check_flag(at, is_error, run.is_error);
         self.check_timeout(at, run.timeout);
         self.outcomes.push(run.outcome);
-    }
-
-    /// A tool result's content as one text.
-    pub(super) fn result_text(&mut self, at: &str, block: &Value) -> String {
-        let parts = match block.get("content") {
-            Some(Value::String(text)) => return text.clone(),
-            Some(Value::Array(parts)) => parts,
-            None => {
-                self.warn(format!("{at}.content"), "missing: read as an empty text");
-                return String::new();
-            }
-            Some(_) => {
-                self.warn(format!("{at}.content"), "not a string or a list of blocks: read as an empty text");
-                return String::new();
-            }
-        };
-        self.warn(
-            format!("{at}.content"),
-            "a list of blocks: the replay writes one string (the texts joined by newlines)",
-        );
-        let mut texts = Vec::new();
-        for (k, part) in parts.iter().enumerate() {
-            match (block_type(part), part.get("text").and_then(Value::as_str)) {
-                (Some("text"), Some(text)) => texts.push(text),
-                (kind, _) => self.warn(
-                    format!("{at}.content[{k}]"),
-                    format!("{} block: dropped (run_main's result is text)", kind.unwrap_or("untyped")),
-                ),
-            }
-        }
-        texts.join("\n")
     }
 
     /// A call `run_main` rejects: the replay answers "unsupported tool or

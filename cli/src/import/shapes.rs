@@ -95,10 +95,21 @@ fn pair(map: &Map<String, Value>, at: &str) -> Result<Value, Vec<Problem>> {
         ));
     };
     let mut body = json!({ "messages": messages });
+    keep_setup(&map["request"], &mut body);
     if let Some(response) = map.get("response").filter(|r| !r.is_null()) {
         body["response"] = response.clone();
     }
     Ok(body)
+}
+
+/// A request's `system` and `tools` kept beside its messages: what a tool
+/// loop's scenario sends (lesson one's import does not read them).
+fn keep_setup(request: &Value, body: &mut Value) {
+    for key in ["system", "tools"] {
+        if let Some(value) = request.get(key) {
+            body[key] = value.clone();
+        }
+    }
 }
 
 /// What one entry of a list or a JSONL line is.
@@ -166,6 +177,7 @@ fn entries_body(entries: Vec<(String, Value)>, what: &str) -> Result<Shaped, Vec
         let (at, request) = &entries[i];
         let count = kinds.iter().filter(|k| matches!(k, Entry::Request)).count();
         let mut body = json!({ "messages": request["messages"] });
+        keep_setup(request, &mut body);
         let mut read_as = format!("{what}: the request at {at} (the last of {count})");
         if let Some(j) = (i + 1..entries.len()).find(|j| matches!(kinds[*j], Entry::Response)) {
             body["response"] = entries[j].1.clone();

@@ -2,7 +2,7 @@
 //! place in the input, the message the replay's record must hold there,
 //! and the checks of their order.
 
-use agent_loop_core::scenario::{Phrase, Problem};
+use agent_loop_core::scenario::{Phrase, Problem, Scenario};
 use serde_json::{json, Value};
 
 pub(super) fn note(at: impl Into<String>, message: impl Into<String>) -> Problem {
@@ -104,4 +104,28 @@ pub(super) fn alternation(turns: &[Turn]) -> Vec<Problem> {
         ));
     }
     refusals
+}
+
+/// Where a replayed record parts from the conversation (each message with
+/// its place), said as a sentence: `None` when they are equal.
+pub(super) fn difference(record: &[Value], turns: &[(String, Value)]) -> Option<String> {
+    let len = record.len().max(turns.len());
+    let differs = |k: &usize| record.get(*k) != turns.get(*k).map(|t| &t.1);
+    let first = (0..len).find(differs)?;
+    let count = (first..len).filter(differs).count();
+    let place = turns.get(first).map_or_else(|| format!("record[{first}]"), |t| t.0.clone());
+    Some(format!(
+        "the replayed record differs from the conversation first at {place}: {count} of {len} messages \
+         differ (the replay has {}, the conversation {})",
+        record.len(),
+        turns.len()
+    ))
+}
+
+/// The scenario as `check` reads it (its `raw` is the value given), or
+/// why not (an importer bug).
+pub(super) fn validated(scenario: Value) -> Result<Scenario, Vec<Problem>> {
+    Scenario::from_value(scenario).map_err(|problems| {
+        problems.iter().map(|p| note("(import)", format!("the scenario does not validate: {p}"))).collect()
+    })
 }

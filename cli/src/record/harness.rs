@@ -27,6 +27,9 @@ pub trait Machine {
     /// written to a private folder) within `bounds`; `None` when there is
     /// no `python3`.
     fn python(&mut self, texts: [&str; 3], mode: &str, bounds: Bounds) -> Option<Result<PyRun, String>>;
+    /// Whether there is a `python3` to run (nothing is run for it but,
+    /// once, `python3 --version`).
+    fn has_python(&mut self) -> bool;
 }
 
 /// A recording's budgets.

@@ -12,6 +12,7 @@
 //! with the harness `record.py` compiled in (`harness`).
 
 mod harness;
+mod log;
 mod manifest;
 mod pack;
 mod program;
@@ -19,6 +20,7 @@ mod runs;
 
 use crate::shown;
 pub use harness::{Limits, Machine};
+pub use log::{import_log, Log, ManifestFile};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 

@@ -31,7 +31,7 @@ pub(super) const MAX_REFUSED: usize = 16;
 /// title; lesson two's shape when it has `tools`, `tool_results` or
 /// `system`, else lesson one's). They are added on the line of the
 /// opening brace, so every problem keeps its line.
-fn parse_file(text: &str, entry: &Entry) -> Result<Scenario, Vec<String>> {
+pub(super) fn parse_file(text: &str, entry: &Entry) -> Result<Scenario, Vec<String>> {
     let said = |problems: Vec<agent_loop_core::scenario::Problem>| -> Vec<String> {
         problems
             .iter()
@@ -287,10 +287,33 @@ fn scenario(
             Some(s)
         }
     };
+    let runs = runs_of(machine, m, program, entry, parsed.as_ref(), limits)?;
+    let mut by_lang = Map::new();
+    for (listing, run) in runs {
+        by_lang.insert(listing.lang.to_string(), run);
+    }
+    let mut out = json!({"id": entry.id, "title": entry.title, "runs": by_lang});
+    if let Some(file) = &entry.file {
+        out["file"] = json!(file);
+    }
+    Ok(out)
+}
+
+/// One scenario (its file read, or `None`: the program's own stand-ins)
+/// run in every language of the program: each language's run as the pack
+/// keeps it, or what went wrong, said at the scenario.
+pub(super) fn runs_of<'p>(
+    machine: &mut dyn Machine,
+    m: &Manifest,
+    program: &'p Program,
+    entry: &Entry,
+    parsed: Option<&Scenario>,
+    limits: Limits,
+) -> Result<Vec<(&'p Listing, Value)>, Vec<String>> {
     let mut runs = Vec::new();
     for listing in &program.listings {
         let lang = Lang::parse(listing.lang).unwrap_or_else(Lang::english);
-        let script = parsed.as_ref().map_or(Value::Null, |s| script(s, lang));
+        let script = parsed.map_or(Value::Null, |s| script(s, lang));
         let here =
             |why: String| vec![m.said(&entry.field, &format!("{}, {}: {why}", entry.id, listing.lang))];
         let answer =
@@ -305,15 +328,7 @@ fn scenario(
             return Err(vec![m.said(&entry.field, &format!("{}: {why}", entry.id))]);
         }
     }
-    let mut by_lang = Map::new();
-    for (listing, run) in runs {
-        by_lang.insert(listing.lang.to_string(), run);
-    }
-    let mut out = json!({"id": entry.id, "title": entry.title, "runs": by_lang});
-    if let Some(file) = &entry.file {
-        out["file"] = json!(file);
-    }
-    Ok(out)
+    Ok(runs)
 }
 
 /// Record every scenario of the manifest (each one's problems said, the
