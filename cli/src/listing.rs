@@ -346,11 +346,16 @@ pub fn render(name: &Path, report: &Report) -> String {
 }
 
 /// What the CLI says of the stamp after the report: `wrote` when
-/// `--stamp` wrote it. Nothing for a listing whose marks failed, and
-/// nothing for one of the program's own listings (they need none).
+/// `--stamp` wrote it. Nothing for a listing whose marks failed or that
+/// CPython did not agree with (unless `--stamp` was asked: it was not
+/// written), and nothing for one of the program's own listings (they need
+/// none).
 pub fn stamp_line(name: &Path, report: &Report, asked: bool, wrote: bool) -> Option<String> {
     let name = shown::path(name);
     let (said, now) = report.stamp.as_ref()?;
+    if !asked && !report.passed() {
+        return None;
+    }
     let line = match (said, asked, wrote) {
         (Stamp::Own, ..) => return None,
         (_, true, true) => format!("{name}: stamped {now}; the page shows it"),

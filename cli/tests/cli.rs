@@ -405,8 +405,7 @@ fn check_listing_stamp_writes_the_proof_the_page_asks_for_only_when_cpython_agre
     std::fs::write(&departs, good.replace(from, to)).unwrap();
     let (code, out, _) = cli(&["check", "--listing", departs.to_str().unwrap()]);
     assert_eq!(code, 1, "{out}");
-    assert!(out.contains("departs from the recorded run"), "{out}");
-    assert!(out.contains("departs.py: its stamp is stale"), "{out}");
+    assert!(out.ends_with("departs.py: departs from the recorded run\n"), "{out}");
     // --stamp on a listing CPython does not agree with: refused, the file untouched.
     let before = std::fs::read_to_string(&departs).unwrap();
     let (code, out, _) = cli(&["check", "--listing", departs.to_str().unwrap(), "--stamp"]);
