@@ -83,3 +83,22 @@ test("author mistakes are shown in the element and said once in the console", as
   expect(warnings.length, "one console warning per notice").toBe(cases.length);
   problems.splice(0, problems.length, ...problems.filter((p) => !warnings.includes(p)));
 });
+
+// Issue 46, break 12: a burst of attribute changes (a framework that sets
+// them on every render) is applied once, with its last value.
+test("1,000 scenario and lang changes in one script are applied once, with the last value", async ({ page }) => {
+  await open(page, "?scenario=report&lang=en");
+  const r = await page.$eval(EL, async (e) => {
+    let steps = 0;
+    e.addEventListener("playground-step", () => steps++);
+    for (let i = 0; i < 1000; i++) {
+      e.setAttribute("scenario", i % 2 ? "limit" : "timeout");
+      e.setAttribute("lang", i % 2 ? "en" : "zh");
+    }
+    e.setAttribute("scenario", "truncated");
+    await new Promise((ok) => setTimeout(ok, 0));
+    return { steps, scenario: e.state().scenario, lang: e.state().lang };
+  });
+  expect([r.scenario, r.lang]).toEqual(["truncated", "en"]);
+  expect(r.steps, "one move: the last scenario shown").toBeLessThanOrEqual(2);
+});

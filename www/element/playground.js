@@ -27,14 +27,12 @@ export class AgentLoopPlayground extends PlaygroundElement {
     if (name === "src" && this._pg && value !== null && oldValue !== value) loadSrc(this, value);
     if (!this._pg || oldValue === value || !["predict", "scenario", "lang", "listing"].includes(name)) return;
     if (name !== "predict" && value === null) return;
-    // Set from inside one of the playground's own callbacks (a model that
-    // sets el.lang): applied once the update is over.
-    if (this._pg.isBusy()) {
-      if (!this._deferred.size) queueMicrotask(() => this._applyDeferred());
-      this._deferred.add(name);
-      return;
-    }
-    this._applyAttribute(name);
+    // Applied once the script that set it is done (a framework that sets
+    // them on every render, a burst of a thousand: once, the last value),
+    // or, set from inside one of the playground's own callbacks (a model
+    // that sets el.lang), once the update is over.
+    if (!this._deferred.size) queueMicrotask(() => this._applyDeferred());
+    this._deferred.add(name);
   }
 
   /**
