@@ -89,7 +89,7 @@ const CLI: Crate = Crate {
     ],
     inner: &[
         ("import", &[&["runs", "turns"], &["importer", "shapes"], &["results"]]),
-        ("record", &[&["manifest", "harness"], &["program"], &["runs"], &["pack"]]),
+        ("record", &[&["manifest", "harness"], &["program"], &["questions"], &["runs"], &["pack"]]),
     ],
     browser: false,
 };

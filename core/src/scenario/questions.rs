@@ -15,7 +15,7 @@
 //! label is ever reached is checked against a recording, one layer up
 //! (`crate::predict`): this parser only knows the shape.
 
-use super::fields::{in_language, label_expected, unknown_field};
+use super::fields::{in_language, label_expected, unknown_field, Problem};
 use crate::i18n::Phrase;
 use serde_json::{Map, Value};
 
@@ -117,6 +117,20 @@ fn parse_one(
         }
     };
     Some(Question { at, occurrence, text, choices, answer, explain })
+}
+
+/// An author's `questions` read on their own (a recorded program's, from
+/// its pack or its manifest): the questions, or every problem by field
+/// (`questions[1].answer`); `example` is a label for the problems' words.
+pub fn questions_of(v: &Value, example: &str) -> Result<Vec<Question>, Vec<Problem>> {
+    let mut problems = Vec::new();
+    let questions =
+        parse_questions(v, example, &mut |field: &str, say| problems.push(Problem::new(field, say)));
+    if problems.is_empty() {
+        Ok(questions)
+    } else {
+        Err(problems)
+    }
 }
 
 /// A text in every language: a string, or `{"zh": …, "en": …}`.
