@@ -112,7 +112,7 @@ fn the_authors_questions_are_asked_on_their_labels_stop_in_the_readers_language(
 fn ending(run: &Value, lang: Lang) -> String {
     let returned = &run["values"][run["end"]["returned"].as_u64().unwrap() as usize];
     let status = returned["status"].as_str().unwrap();
-    lang.fill("recorded_end_status", &[("status", format!("{status:?}"))])
+    lang.fill("recorded_end_status", &[("status", format!("\"{status}\""))])
 }
 
 #[test]

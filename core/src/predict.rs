@@ -258,7 +258,7 @@ fn ending_question(trace: &Trace, lang: Lang) -> Option<Ask> {
 /// An ending in words: `returns status "answered"`, `raises ValueError`.
 fn said_ending(ending: &Ending, lang: Lang) -> String {
     match ending {
-        Ending::Status(status) => lang.fill("recorded_end_status", &[("status", format!("{status:?}"))]),
+        Ending::Status(status) => lang.fill("recorded_end_status", &[("status", format!("\"{status}\""))]),
         Ending::Returned => lang.word("recorded_end_returned").to_string(),
         Ending::Raised(kind) if kind.is_empty() => lang.word("recorded_end_raised_any").to_string(),
         Ending::Raised(kind) => lang.fill("recorded_end_raised", &[("kind", kind.clone())]),

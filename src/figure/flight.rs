@@ -281,18 +281,20 @@ pub(super) fn staged(svg: &mut Svg, m: &Moment, locals: &Value) {
 fn unsaved<'a>(m: &Moment, step: &Step, locals: &'a Value) -> Option<(String, &'a Vec<Value>)> {
     let record = &m.trace.record[..(step.record_len as usize).min(m.trace.record.len())];
     let blocks = record.iter().filter_map(|message| message["content"].as_array()).flatten();
-    let answered: Vec<&Value> =
-        blocks.filter(|b| b["type"] == "tool_result").map(|b| &b["tool_use_id"]).collect();
+    // (ids compared as text: a JSON value's equality brings more code into the module)
+    let is_result = |b: &Value| b["type"].as_str() == Some("tool_result");
+    let answered: Vec<&str> =
+        blocks.filter(|b| is_result(b)).filter_map(|b| b["tool_use_id"].as_str()).collect();
     locals.as_object()?.iter().find_map(|(name, value)| {
         let list = value.as_array()?;
         let mut results = list.iter().filter(|r| r.is_object()).peekable();
         results.peek()?;
         let mut unsaved = false;
         for r in results {
-            if r["type"] != "tool_result" {
+            if !is_result(r) {
                 return None;
             }
-            unsaved |= !answered.contains(&&r["tool_use_id"]);
+            unsaved |= !r["tool_use_id"].as_str().is_some_and(|id| answered.contains(&id));
         }
         unsaved.then(|| (name.clone(), list))
     })

@@ -50,7 +50,7 @@ const KNOWN: [&str; 6] = ["at", "occurrence", "text", "choices", "answer", "expl
 pub(super) fn parse_questions(
     v: &Value,
     example: &str,
-    problem: &mut impl FnMut(&str, Phrase),
+    problem: &mut dyn FnMut(&str, Phrase),
 ) -> Vec<Question> {
     let Some(list) = v.as_array() else {
         problem("questions", Phrase::word("check_questions"));
@@ -64,7 +64,7 @@ fn parse_one(
     v: &Value,
     path: &str,
     example: &str,
-    problem: &mut impl FnMut(&str, Phrase),
+    problem: &mut dyn FnMut(&str, Phrase),
 ) -> Option<Question> {
     let Some(obj) = v.as_object() else {
         problem(path, Phrase::word("check_question"));
@@ -134,7 +134,7 @@ pub fn questions_of(v: &Value, example: &str) -> Result<Vec<Question>, Vec<Probl
 }
 
 /// A text in every language: a string, or `{"zh": …, "en": …}`.
-fn words(obj: &Map<String, Value>, key: &str, path: &str, problem: &mut impl FnMut(&str, Phrase)) -> Value {
+fn words(obj: &Map<String, Value>, key: &str, path: &str, problem: &mut dyn FnMut(&str, Phrase)) -> Value {
     match obj.get(key) {
         Some(v) if in_language(v, "en").is_some_and(|t| !t.trim().is_empty()) => v.clone(),
         _ => {
