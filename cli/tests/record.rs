@@ -72,6 +72,7 @@ const BAD: &[Case] = &[
         "scenarios[0].questions[0].at: no line of the program is marked #| count.nope (line 3)",
     ]),
     ("questions-unmarked-file", &[], &["@questions-unmarked.json: questions[1].at: no line of the program is marked #| count.gone (line 4)"]),
+    ("questions-unreached", &[], &["scenarios[0].questions[0].at: three, en: the run never reaches \"count.below\", so the question is never asked (line 3)"]),
     ("questions-never-asked", &[], &[
         "scenarios[0].questions[1].occurrence: three, en: the run reaches \"count.add\" 3 time(s), so occurrence 4 is never asked (line 4)",
         "@questions-scenario.json: questions[0].occurrence: three, en: the run reaches \"count.start\" 1 time(s), so occurrence 2 is never asked (line 3)",

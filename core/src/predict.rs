@@ -3,12 +3,14 @@
 //! A question belongs to a step: it is asked when a move would run that
 //! step's line, and the answer shows before the move goes on. Two sources:
 //!
-//! - **authored** in the scenario (`questions`, see `scenario::Question`),
-//!   attached to the n-th step with a label;
+//! - **authored** in the scenario (`questions`, see `scenario::Question`;
+//!   a recorded program's come from its pack), attached to the n-th step
+//!   with a label (a recorded program's n-th stop there);
 //! - **generated** from the recorded trace, so their answers are facts of
 //!   this run: how many messages the record holds after a line that
-//!   appends (the first two such lines), how the run ends (`run_loop`, on
-//!   the first line), and whether the first breakpoint is ever hit (on the
+//!   appends (the first two such lines), how the run ends (on the first
+//!   line: a loop's status, or for a recorded program the endings of its
+//!   pack's runs), and whether the first breakpoint is ever hit (on the
 //!   first move).
 //!
 //! At most one question per step; an authored one wins. Every generated
