@@ -229,6 +229,10 @@ fn the_request_in_flight_is_drawn_at_the_stop_it_is_sent_from() {
                 assert!(head.contains(&format!("tools: [{}]", tools.join(", "))), "{head}");
                 assert!(head.contains(&format!("max_tokens: {}", r["max_tokens"])), "{head}");
                 assert_eq!(r["messages"].as_u64(), Some(s.replay().trace().steps[stop].record_len as u64));
+                // The reply before is forgotten while the new request waits; the next stop reads its own.
+                assert!(!head.contains("stop_reason:"), "{id} {code} request {k}: {head}");
+                let next = stops.iter().copied().find(|&p| p > stop).unwrap();
+                assert!(drawn(&s, next)[0].contains("stop_reason:"), "{id} {code} after request {k}");
             }
             for &stop in stops.iter().filter(|p| !sent.contains(p)) {
                 assert!(!drawn(&s, stop)[0].contains(title), "{id} {code}: nothing in flight at {stop}");

@@ -34,8 +34,10 @@ pub(super) fn latest_reason(t: &Trace, position: usize) -> Option<String> {
     let end = position.min(t.steps.len().saturating_sub(1));
     let figure = figure_of(t);
     let asks = figure.asks.as_ref().map(|a| a.function);
-    for s in t.steps[..=end].iter().rev() {
-        if figure.fresh.contains(&s.label) {
+    for (i, s) in t.steps[..=end].iter().enumerate().rev() {
+        // (a recorded run's new request starts where its pack says one is sent)
+        let sent = || s.function.pack().is_some() && lesson::request_at(t, i).is_some();
+        if figure.fresh.contains(&s.label) || sent() {
             return None;
         }
         // (only the locals that can hold it are read: a tool loop of
