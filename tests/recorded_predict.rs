@@ -2,7 +2,8 @@
 //! (lesson three's pack): predict-first asks the author's questions (the
 //! manifest's and the scenario files', written into the pack) on the stop
 //! their label and occurrence name, in the reader's language, and asks how
-//! the run ends with the endings of the pack's runs; the figure draws the
+//! the run ends with the endings of the pack's runs (and the other way to
+//! end when they all end alike: the record tests' good pack); the figure draws the
 //! tool results a loop has collected until they are appended, and the
 //! request in flight at the stop each request is sent from, with the
 //! tools and max_tokens the pack kept. A pack recorded before questions,
@@ -271,4 +272,31 @@ fn a_pack_whose_questions_are_not_in_their_shape_is_refused() {
     let said: Vec<String> = s.notices().iter().map(|n| n.text(en)).collect();
     assert!(said.join(" ").contains("scenarios[2].questions[0].choices"), "{said:?}");
     assert_ne!(s.state()["program"], FILE, "nothing of it is shown");
+}
+
+#[test]
+fn a_run_whose_functions_runs_all_end_alike_is_weighed_against_the_other_way_to_end() {
+    // (the record tests' good pack: three entry functions, one scenario each)
+    let text = include_str!("../cli/tests/record/good.pack.json");
+    let pack: Value = serde_json::from_str(text).unwrap();
+    let en = Lang::parse("en").unwrap();
+    for (id, scenario) in scenarios(&pack) {
+        let run = &scenario["runs"]["en"];
+        let returned = &run["values"][run["end"]["returned"].as_u64().unwrap() as usize];
+        let ending = match returned["status"].as_str() {
+            Some(status) => en.fill("recorded_end_status", &[("status", format!("\"{status}\""))]),
+            None => en.word("recorded_end_returned").to_string(),
+        };
+        let mut s = session_of("en", text);
+        s.load(id).unwrap();
+        s.set_predict(true);
+        until_asked(&mut s, "status").unwrap_or_else(|| panic!("{id}: no ending question"));
+        let ask = s.predictions().pending().unwrap().clone();
+        let mut choices = ask.choices.clone();
+        choices.sort();
+        let mut want = vec![ending.clone(), en.word("recorded_end_raised_any").to_string()];
+        want.sort();
+        assert_eq!(choices, want, "{id}");
+        assert_eq!(ask.choices[ask.answer], ending, "{id}");
+    }
 }
