@@ -3,12 +3,14 @@
 //! manifest's and the scenario files', written into the pack) on the stop
 //! their label and occurrence name, in the reader's language, and asks how
 //! the run ends with the endings of the pack's runs (and the other way to
-//! end when they all end alike: the record tests' good pack); the figure draws the
-//! tool results a loop has collected until they are appended, and the
-//! request in flight at the stop each request is sent from, with the
-//! tools and max_tokens the pack kept. A pack recorded before questions,
-//! tools and max_tokens were kept still opens; one whose questions are not
-//! in their shape is refused.
+//! end when they all end alike: the record tests' good pack); the figure
+//! draws the tool results a loop has collected until they are appended,
+//! and the request in flight at the stop each request is sent from, with
+//! the tools and max_tokens the pack kept; every word the page adds to a
+//! recorded run comes from the language tables (the pseudo-locale of
+//! tests/i18n.rs). A pack recorded before questions, tools and max_tokens
+//! were kept still opens; one whose questions are not in their shape is
+//! refused.
 //!
 //! (No program name is written here: labels, steps and texts come from the
 //! pack.)
@@ -20,6 +22,9 @@ use agent_loop_core::i18n::Lang;
 use agent_loop_core::session::{FixtureDoubles, Options, Session};
 use agent_loop_playground::figure::{render_parts, Layout, Moment};
 use serde_json::{json, Value};
+
+#[path = "common/pseudo.rs"]
+mod pseudo;
 
 const PACK: &str = include_str!("../examples/lesson-three/lesson-three.pack.json");
 const FILE: &str = "lessons/lesson-three.pack.json";
@@ -299,4 +304,52 @@ fn a_run_whose_functions_runs_all_end_alike_is_weighed_against_the_other_way_to_
         assert_eq!(choices, want, "{id}");
         assert_eq!(ask.choices[ask.answer], ending, "{id}");
     }
+}
+
+#[test]
+fn a_pseudo_locale_reaches_every_word_the_page_adds_to_a_recorded_run() {
+    let xx = pseudo::pseudo_locale();
+    let pack = pack();
+    let (mut found, mut asked) = (Vec::new(), 0);
+    let mut s = session_of("xx", PACK);
+    s.set_predict(true);
+    for (id, _) in scenarios(&pack) {
+        s.load(id).unwrap();
+        let trace = s.replay().trace();
+        for position in 0..trace.steps.len() {
+            let place = format!("{id} step {position}");
+            let moment = Moment { lang: xx, ..Moment::at(trace, position, xx, Layout::WIDE) };
+            pseudo::check(
+                &format!("{place} figure"),
+                &agent_loop_playground::figure::render(&moment),
+                &mut found,
+            );
+            // (a marked line's caption is the author's, in the author's words)
+            let label = trace.steps[position].label;
+            if pack["captions"].get(label).is_none() {
+                let (title, body) = agent_loop_core::lesson::caption(xx, trace, position);
+                let esc = agent_loop_playground::markup::esc;
+                pseudo::check(
+                    &format!("{place} caption"),
+                    &format!("<p>{}</p><p>{}</p>", esc(&title), esc(&body)),
+                    &mut found,
+                );
+            }
+        }
+        for ask in s.predictions().questions().iter().filter(|a| !a.authored) {
+            let answer = agent_loop_core::session::Answer { key: ask.key.clone(), choice: 0, correct: false };
+            let panel = agent_loop_playground::explore::predict_panel(
+                Some(ask),
+                None,
+                Some((ask, &answer)),
+                (0, 1),
+                xx,
+            );
+            pseudo::check(&format!("{id} question {}", ask.key), &panel, &mut found);
+            asked += 1;
+        }
+    }
+    assert!(asked >= 7, "every scenario's ending, at least: {asked}");
+    found.dedup();
+    assert!(found.is_empty(), "hard-coded words:\n{}", found[..found.len().min(30)].join("\n"));
 }
