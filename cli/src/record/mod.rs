@@ -8,9 +8,10 @@
 //! scenario runs once per language of the program, a `file` scenario's
 //! requests checked by the page's own API checks (`runs`); the pack is
 //! written (`pack`), and read back by the page's own reader to check that
-//! every authored question is asked (`questions`). CPython is reached only through [`Machine`] (the
-//! CLI's Python runner: natively a process, under Node a child process),
-//! with the harness `record.py` compiled in (`harness`).
+//! every authored question is asked (`questions`). CPython is reached
+//! only through [`Machine`] (the CLI's Python runner: natively a process,
+//! under Node a child process), with the harness `record.py` compiled in
+//! (`harness`).
 
 mod harness;
 mod manifest;

@@ -99,6 +99,19 @@ impl Recorded {
         let (_, texts) = self.captions.iter().find(|(l, _)| *l == label)?;
         Recorded::in_language(texts, lang)
     }
+
+    /// The endings of the runs in `lang` of the scenarios `function`
+    /// starts, each once, in the pack's order.
+    pub fn endings(&self, function: Function, lang: &str) -> Vec<Ending> {
+        let mut out: Vec<Ending> = Vec::new();
+        for recording in self.scenarios.iter().filter(|s| s.function == function) {
+            let ending = recording.run(lang).ending();
+            if !out.contains(&ending) {
+                out.push(ending);
+            }
+        }
+        out
+    }
 }
 
 /// How a recorded run ended, as a question about it weighs endings.
@@ -135,21 +148,6 @@ impl Run {
             }
             Err(line) => Ending::Raised(line.split(':').next().unwrap_or(line).trim().to_string()),
         }
-    }
-}
-
-impl Recorded {
-    /// The endings of the runs in `lang` of the scenarios `function`
-    /// starts, each once, in the pack's order.
-    pub fn endings(&self, function: Function, lang: &str) -> Vec<Ending> {
-        let mut out: Vec<Ending> = Vec::new();
-        for recording in self.scenarios.iter().filter(|s| s.function == function) {
-            let ending = recording.run(lang).ending();
-            if !out.contains(&ending) {
-                out.push(ending);
-            }
-        }
-        out
     }
 }
 
