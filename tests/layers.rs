@@ -89,7 +89,7 @@ const CLI: Crate = Crate {
     ],
     inner: &[
         ("import", &[&["runs", "turns"], &["importer", "shapes"], &["tools"], &["results"], &["draft"]]),
-        ("record", &[&["manifest", "harness"], &["program"], &["runs"], &["pack", "log"]]),
+        ("record", &[&["manifest", "harness"], &["program"], &["questions"], &["runs"], &["pack", "log"]]),
     ],
     browser: false,
 };

@@ -421,15 +421,13 @@ fn predict_first_asks_the_questions_the_trace_answers() {
     s.command(Command::Run);
     let mut asked = 0;
     while let Some(ask) = s.predictions().pending() {
-        let (step, right) = (ask.step, ask.answer);
+        let (step, right, ask) = (ask.step, ask.answer, ask.clone());
         let before = s.replay().trace().steps[step].record_len;
         assert_eq!(s.replay().position(), step, "the question waits on its line");
         let detail = s.answer(right).unwrap();
         assert_eq!(detail["correct"], true, "{detail}");
-        assert!(
-            s.replay().trace().steps[step + 1].record_len > before,
-            "a question about a line that appends"
-        );
+        let appends = s.replay().trace().steps[step + 1].record_len > before;
+        assert!(appends || !ask.key.starts_with("record-"), "a record question is about a line that appends");
         asked += 1;
         assert!(asked < 20);
     }

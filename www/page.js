@@ -1,21 +1,21 @@
 // @ts-check
-// The stand-alone page: reads ?function=&program=&compare=&scenario=&lang=&embed=1 and sets
+// The stand-alone page: reads ?function=&program=&program-src=&compare=&scenario=&lang=&embed=1 and sets
 // up one playground. In embed mode (an iframe in a course page) it hides
 // the page chrome and talks to the parent with postMessage.
 import "./element.js";
 
 const params = new URLSearchParams(location.search);
-// #scenario=…&lang=…&listing=…&breakpoints=…&step=…: where the learner was
+// #program-src=…&scenario=…&lang=…&listing=…&breakpoints=…&step=…: where the learner was
 // (kept up to date below); it wins over the query.
 const fragment = new URLSearchParams(location.hash.slice(1));
 const found = document.querySelector("agent-loop-playground");
 if (!found) throw new Error("page.js: the page has no <agent-loop-playground>");
 const el = found;
-// The page's own default scenario is lesson one's: a function or program
-// asked for picks its own.
+// The page's own default scenario is lesson one's: a function, program or
+// recorded program (program-src) asked for picks its own.
 const asked = (/** @type {string} */ key) => fragment.get(key) ?? params.get(key);
-if ((asked("function") || asked("program")) && !asked("scenario")) el.removeAttribute("scenario");
-for (const key of ["function", "program", "compare", "scenario", "lang", "breakpoints", "controls", "listing", "theme", "step"]) {
+if ((asked("function") || asked("program") || asked("program-src")) && !asked("scenario")) el.removeAttribute("scenario");
+for (const key of ["function", "program", "program-src", "compare", "scenario", "lang", "breakpoints", "controls", "listing", "theme", "step"]) {
   const value = fragment.get(key) ?? params.get(key);
   if (value) el.setAttribute(key, value);
 }
@@ -69,6 +69,9 @@ const embed = params.get("embed") === "1";
  */
 function fragmentOf(state) {
   const f = new URLSearchParams();
+  // A recorded program's link names its pack: its scenarios are the pack's.
+  const pack = el.getAttribute("program-src");
+  if (pack) f.set("program-src", pack);
   f.set("scenario", state.scenario);
   f.set("lang", state.lang);
   f.set("listing", state.listing);
@@ -85,7 +88,7 @@ function fragmentOf(state) {
   const shared = f.has("edit") && (state.compare?.partsAt ?? Infinity) >= state.step;
   if (state.started && (!state.whatIf || beside || shared)) f.set("step", String(state.step));
   if (state.predict) f.set("predict", "1");
-  return f.toString().replaceAll("%3A", ":").replaceAll("%2C", ",");
+  return f.toString().replaceAll("%3A", ":").replaceAll("%2C", ",").replaceAll("%2F", "/");
 }
 // The address bar follows the learner once the browser is idle after a move
 // (writing it takes a few milliseconds: never between a click and its

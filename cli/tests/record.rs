@@ -30,7 +30,7 @@ const BAD: &[Case] = &[
         "scenarios[0].title.en: missing (line 3)",
         "scenarios[1].id: use letters, digits, '-' or '_' (1-64 chars) (line 4)",
         "scenarios[2].id: \"three\" is already used by scenarios[0] (line 5)",
-        "scenarios[3].colour: unknown field (known: id, title, file, notes) (line 6)",
+        "scenarios[3].colour: unknown field (known: id, title, file, questions, notes) (line 6)",
         "scenarios[3].file: must be a .json file's path, relative to the manifest (a scenario in the fixture format) (line 6)",
         "scenarios[4]: must be an object {\"id\": …, \"title\": {…}} (and \"file\" for a scenario file) (line 7)",
     ]),
@@ -66,6 +66,17 @@ const BAD: &[Case] = &[
     ("output-budget", &[], &["scenarios[0]: three, en: the run printed more than 200000 characters; a pack keeps at most that much of a run's output (line 2)"]),
     ("pack-too-large", &["--max-steps", "100000", "--timeout", "600"], &["the pack would be *"]),
     ("record-shrinks", &[], &["scenarios[0]: three, en: the record `messages` went from 3 to 2 messages at tests/record/bad/shrinks.py:3: a run has one record, and it only grows (append to it; record one conversation per scenario) (line 2)"]),
+    ("questions-not-a-list", &[], &["scenarios[0].questions: must be a list of questions (as a scenario file's) (line 2)"]),
+    ("questions-manifest", &[], &[
+        "scenarios[0].questions[1].choices: must be a list of 2 to 6 choices (line 4)",
+        "scenarios[0].questions[0].at: no line of the program is marked #| count.nope (line 3)",
+    ]),
+    ("questions-unmarked-file", &[], &["@questions-unmarked.json: questions[1].at: no line of the program is marked #| count.gone (line 4)"]),
+    ("questions-unreached", &[], &["scenarios[0].questions[0].at: three, en: the run never reaches \"count.below\", so the question is never asked (line 3)"]),
+    ("questions-never-asked", &[], &[
+        "scenarios[0].questions[1].occurrence: three, en: the run reaches \"count.add\" 3 time(s), so occurrence 4 is never asked (line 4)",
+        "@questions-scenario.json: questions[0].occurrence: three, en: the run reaches \"count.start\" 1 time(s), so occurrence 2 is never asked (line 3)",
+    ]),
     ("record-changes", &[], &["scenarios[0]: three, en: message 0 of the record `messages` was changed after it was appended (at step 2); the figure draws each message as it was appended: append a new message instead of changing one (line 2)"]),
 ];
 

@@ -3,12 +3,14 @@
 //! A question belongs to a step: it is asked when a move would run that
 //! step's line, and the answer shows before the move goes on. Two sources:
 //!
-//! - **authored** in the scenario (`questions`, see `scenario::Question`),
-//!   attached to the n-th step with a label;
+//! - **authored** in the scenario (`questions`, see `scenario::Question`;
+//!   a recorded program's come from its pack), attached to the n-th step
+//!   with a label (a recorded program's n-th stop there);
 //! - **generated** from the recorded trace, so their answers are facts of
 //!   this run: how many messages the record holds after a line that
-//!   appends (the first two such lines), how the run ends (`run_loop`, on
-//!   the first line), and whether the first breakpoint is ever hit (on the
+//!   appends (the first two such lines), how the run ends (on the first
+//!   line: a loop's status, or for a recorded program the endings of its
+//!   pack's runs), and whether the first breakpoint is ever hit (on the
 //!   first move).
 //!
 //! At most one question per step; an authored one wins. Every generated
@@ -19,6 +21,7 @@ use crate::debugger::{Command, Debugger};
 use crate::i18n::Lang;
 use crate::lesson;
 use crate::programs;
+use crate::programs::recorded::Ending;
 use crate::run::Trace;
 use crate::scenario::{Phrase, Problem, Scenario};
 use crate::trace::Event;
@@ -59,6 +62,7 @@ pub fn questions(
     let generated = breakpoint_question(trace, lang, code, breakpoints)
         .into_iter()
         .chain(status_question(trace, lang))
+        .chain(ending_question(trace, lang))
         .chain(record_questions(trace, lang));
     for ask in generated {
         if asks.iter().all(|a| a.step != ask.step) {
@@ -92,15 +96,31 @@ pub fn problems(scenario: &Scenario, trace: &Trace) -> Vec<Problem> {
         .collect()
 }
 
-/// The index of the `occurrence`-th line step labelled `label`.
+/// The steps where the run reaches `label`: each line step with it, but
+/// in a recorded program only the first of the steps of one line in a row
+/// (CPython reports a statement over several lines more than once; the
+/// learner meets it as one stop, where its question is asked).
+fn reaching<'a>(trace: &'a Trace, label: &'a str) -> impl Iterator<Item = usize> + 'a {
+    let steps = &trace.steps;
+    let again = |i: usize| {
+        let (a, b) = (&steps[i - 1], &steps[i]);
+        b.function.pack().is_some()
+            && a.event == Event::Line
+            && (a.function, a.depth, a.source_line()) == (b.function, b.depth, b.source_line())
+    };
+    (0..steps.len())
+        .filter(move |&i| steps[i].event == Event::Line && steps[i].label == label && (i == 0 || !again(i)))
+}
+
+/// The index of the `occurrence`-th step where the run reaches `label`.
 fn step_of(trace: &Trace, label: &str, occurrence: usize) -> Option<usize> {
-    trace
-        .steps
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| s.event == Event::Line && s.label == label)
-        .nth(occurrence.saturating_sub(1))
-        .map(|(i, _)| i)
+    reaching(trace, label).nth(occurrence.saturating_sub(1))
+}
+
+/// How many times the run reaches `label` (the most an authored question
+/// on it may ask for as its `occurrence`).
+pub fn times_reached(trace: &Trace, label: &str) -> usize {
+    reaching(trace, label).count()
 }
 
 fn authored(scenario: &Scenario, trace: &Trace, lang: Lang) -> Vec<Ask> {
@@ -202,6 +222,49 @@ fn status_question(trace: &Trace, lang: Lang) -> Option<Ask> {
         authored: false,
         about: None,
     })
+}
+
+/// "How will this run end?" on the first line of a recorded program's
+/// run: the endings of its scenarios' runs (a status it returns, another
+/// value, an exception), with the other way to end when they all end alike.
+fn ending_question(trace: &Trace, lang: Lang) -> Option<Ask> {
+    let recorded = programs::recorded::of(trace.function)?;
+    // (the run on screen is in the trace's language; the words in `lang`)
+    let ending = recorded.scenario(&trace.scenario)?.run(trace.lang.code()).ending();
+    let first = trace.steps.iter().position(|s| s.event == Event::Line)?;
+    let mut endings = recorded.endings(trace.function, trace.lang.code());
+    if endings.len() < 2 {
+        endings.push(ending.other());
+    }
+    let order = permutation(endings.len(), &format!("{}/status", trace.scenario));
+    let endings: Vec<&Ending> = order.iter().map(|&k| &endings[k]).collect();
+    let end = trace.steps.iter().rev().find(|s| s.event == Event::Return && s.depth == 0);
+    let values = [
+        ("function", trace.function.name().to_string()),
+        ("ending", said_ending(&ending, lang)),
+        ("line", end.map_or(0, |s| s.source_line()).to_string()),
+    ];
+    Some(Ask {
+        key: "status".into(),
+        step: first,
+        label: trace.steps[first].label,
+        text: lang.fill("ask_recorded_end", &values[..1]),
+        choices: endings.iter().map(|e| said_ending(e, lang)).collect(),
+        answer: endings.iter().position(|e| **e == ending)?,
+        explain: lang.fill("explain_recorded_end", &values),
+        authored: false,
+        about: None,
+    })
+}
+
+/// An ending in words: `returns status "answered"`, `raises ValueError`.
+fn said_ending(ending: &Ending, lang: Lang) -> String {
+    match ending {
+        Ending::Status(status) => lang.fill("recorded_end_status", &[("status", format!("\"{status}\""))]),
+        Ending::Returned => lang.word("recorded_end_returned").to_string(),
+        Ending::Raised(kind) if kind.is_empty() => lang.word("recorded_end_raised_any").to_string(),
+        Ending::Raised(kind) => lang.fill("recorded_end_raised", &[("kind", kind.clone())]),
+    }
 }
 
 /// A number from a text (FNV-1a): the same on every machine and in every

@@ -5,6 +5,7 @@ use super::canvas::*;
 use super::rows::*;
 use crate::markup::clip;
 use agent_loop_core::lesson;
+use agent_loop_core::programs::recorded::Sent;
 use agent_loop_core::programs::{self, Asks, Figure, Pipe, ToolRun};
 use agent_loop_core::run::Trace;
 use agent_loop_core::trace::{Event, Step};
@@ -33,8 +34,10 @@ pub(super) fn latest_reason(t: &Trace, position: usize) -> Option<String> {
     let end = position.min(t.steps.len().saturating_sub(1));
     let figure = figure_of(t);
     let asks = figure.asks.as_ref().map(|a| a.function);
-    for s in t.steps[..=end].iter().rev() {
-        if figure.fresh.contains(&s.label) {
+    for (i, s) in t.steps[..=end].iter().enumerate().rev() {
+        // (a recorded run's new request starts where its pack says one is sent)
+        let sent = || s.function.pack().is_some() && lesson::request_at(t, i).is_some();
+        if figure.fresh.contains(&s.label) || sent() {
             return None;
         }
         // (only the locals that can hold it are read: a tool loop of
@@ -65,7 +68,27 @@ pub(super) fn in_flight(svg: &mut Svg, m: &Moment, locals: &Value) {
     } else if let Some(tool) = figure.tool.as_ref().filter(|t| t.function == step.function) {
         tool_pipeline(svg, m, step, tool);
         tool_values(svg, m, step, locals, tool);
+    } else if let Some(sent) = lesson::request_at(m.trace, m.position) {
+        request_sent(svg, m, step, sent);
     }
+}
+
+/// A recorded program's request, drawn at the stop it is sent from: the
+/// tools and max_tokens it carries (when its pack kept them) and how many
+/// messages; the reply comes once the line has run.
+pub(super) fn request_sent(svg: &mut Svg, m: &Moment, step: &Step, sent: &Sent) {
+    let lang = m.lang;
+    let tools = sent.tools.as_ref().map(|t| format!("tools: [{}]", t.join(", ")));
+    let max_tokens = sent.max_tokens.map(|n| format!("max_tokens: {n}"));
+    let carried: Vec<String> = tools.into_iter().chain(max_tokens).collect();
+    let mut lines = Vec::new();
+    if !carried.is_empty() {
+        lines.push((carried.join("   "), true));
+    }
+    let n = sent.messages.unwrap_or(step.record_len);
+    lines.push((lang.fill("recorded_flight_messages", &[("n", n.to_string())]), false));
+    lines.push((lang.word("flight_waiting").to_string(), false));
+    panel(svg, lang.word("recorded_flight"), &lines, "alp-flight-ask");
 }
 
 /// The request being sent (with the tools and max_tokens it always
@@ -205,13 +228,20 @@ pub(super) fn panel(svg: &mut Svg, title: &str, lines: &[(String, bool)], class:
 /// Results collected but not yet appended to the record.
 pub(super) fn staged(svg: &mut Svg, m: &Moment, locals: &Value) {
     let Some(step) = m.trace.steps.get(m.position) else { return };
-    if !figure_of(m.trace).staged.contains(&step.function) {
+    let figure = figure_of(m.trace);
+    if !figure.staged.contains(&step.function) {
         return;
     }
-    let Some(results) = locals["results"].as_array().filter(|r| !r.is_empty()) else { return };
+    let lang = m.lang;
+    let found = match figure.staged_by_kind {
+        true => {
+            unsaved(m, step, locals).map(|(name, r)| (lang.fill("recorded_staged", &[("name", name)]), r))
+        }
+        false => locals["results"].as_array().map(|r| (lang.word("staged").to_string(), r)),
+    };
+    let Some((title, results)) = found.filter(|(_, r)| !r.is_empty()) else { return };
     // (the local's preview of a long list counts what it left out)
     let saved: Vec<&Value> = results.iter().filter(|r| r.is_object()).collect();
-    let lang = m.lang;
     let hidden = (saved.len() + agent_loop_core::preview::left_out(results)).saturating_sub(BLOCKS_SHOWN);
     let mut lines: Vec<String> = saved
         .iter()
@@ -238,12 +268,38 @@ pub(super) fn staged(svg: &mut Svg, m: &Moment, locals: &Value) {
         Decimal(l.card_w),
         Decimal(h)
     ));
-    svg.text(l.card_x + 10.0, svg.y + 17.0, "alp-card-head", m.lang.word("staged"));
+    svg.text(l.card_x + 10.0, svg.y + 17.0, "alp-card-head", &title);
     for (i, line) in lines.iter().enumerate() {
         svg.data(l.card_x + 14.0, svg.y + 26.0 + LINE_H * i as f64 + 12.0, "alp-t-dim", line);
     }
     svg.body.push_str("</g>");
     svg.y += h + 10.0;
+}
+
+/// A local of this step holding `tool_result` blocks not all in the record
+/// yet, found by what it holds (a recorded program's names are its
+/// author's): its name and the list. A list already appended (its ids all
+/// answered in the record so far) is the record's now.
+fn unsaved<'a>(m: &Moment, step: &Step, locals: &'a Value) -> Option<(String, &'a Vec<Value>)> {
+    let record = &m.trace.record[..(step.record_len as usize).min(m.trace.record.len())];
+    let blocks = record.iter().filter_map(|message| message["content"].as_array()).flatten();
+    // (ids compared as text: a JSON value's equality brings more code into the module)
+    let is_result = |b: &Value| b["type"].as_str() == Some("tool_result");
+    let answered: Vec<&str> =
+        blocks.filter(|b| is_result(b)).filter_map(|b| b["tool_use_id"].as_str()).collect();
+    locals.as_object()?.iter().find_map(|(name, value)| {
+        let list = value.as_array()?;
+        let mut results = list.iter().filter(|r| r.is_object()).peekable();
+        results.peek()?;
+        let mut unsaved = false;
+        for r in results {
+            if !is_result(r) {
+                return None;
+            }
+            unsaved |= !r["tool_use_id"].as_str().is_some_and(|id| answered.contains(&id));
+        }
+        unsaved.then(|| (name.clone(), list))
+    })
 }
 
 /// The output's length before the cap: at the step `cap_at` of the

@@ -216,3 +216,104 @@ test("keep-place: an element of a pack that leaves the page and comes back is wh
   const now = await page.$eval(EL, (e) => e.state());
   expect([now.program, now.scenario, now.step, now.line, now.started]).toEqual([FILE, "refund-over", was.step, was.line, true]);
 });
+
+const RIGHT = { en: "Right.", zh: "答对了。" };
+const predictPanel = `${EL} [data-role="predict"]`;
+
+for (const lang of ["zh", "en"]) {
+  test(`predict first in ${lang}: how the run ends is asked before its first line, then the author's question on its line, answered with its explanation`, async ({ page, baseURL }) => {
+    await place(page, baseURL, { "program-src": FILE, scenario: "refund-over", predict: "" }, lang);
+    const scenario = PACK.scenarios.find((s) => s.id === "refund-over");
+    const q = scenario.questions[0];
+    await page.$eval(EL, (e) => {
+      window.answers = [];
+      e.addEventListener("playground-answer", (ev) => window.answers.push(ev.detail));
+    });
+    const asked = [];
+    let authored = null;
+    for (let i = 0; i < 200 && !authored; i++) {
+      const s = await page.$eval(EL, (e) => e.state());
+      if (!s.question) {
+        await page.locator(`${EL} [data-command="step"]`).click();
+        continue;
+      }
+      asked.push(s.question.key);
+      if (s.question.key === "q0") authored = s;
+      else if (s.question.key === "status") {
+        // The run's ending, in the reader's words: it returns status "answered".
+        const texts = await page.$$eval(`${predictPanel} .alp-q-open [data-choice]`, (bs) => bs.map((b) => b.textContent));
+        const right = texts.findIndex((t) => t.includes('"answered"'));
+        expect(right, texts.join(" | ")).toBeGreaterThanOrEqual(0);
+        await page.locator(`${predictPanel} [data-choice="${right}"]`).click();
+        await expect(page.locator(`${predictPanel} .alp-q-result`)).toContainText(RIGHT[lang]);
+      } else await page.$eval(EL, (e) => e.answer(0));
+    }
+    expect(asked[0]).toBe("status");
+    expect(authored, `asked: ${asked}`).not.toBeNull();
+    // On the line its label marks, before it runs; the author's words in the reader's language.
+    expect(authored.line).toBe(PACK.labels["limit.check"]);
+    await expect(page.locator(`${predictPanel} .alp-q-open`)).toContainText(q.text[lang]);
+    const texts = await page.$$eval(`${predictPanel} .alp-q-open [data-choice]`, (bs) => bs.map((b) => b.textContent));
+    const right = texts.findIndex((t) => t.includes(q.choices[q.answer][lang]));
+    await page.locator(`${predictPanel} [data-choice="${right}"]`).click();
+    await expect(page.locator(`${predictPanel} .alp-q-result`)).toContainText(RIGHT[lang]);
+    await expect(page.locator(`${predictPanel} .alp-q-result`)).toContainText(q.explain[lang]);
+    const answers = await page.evaluate(() => window.answers);
+    expect(answers.at(-1)).toMatchObject({ question: "q0", correct: true, scenario: "refund-over", label: "limit.check" });
+  });
+}
+
+test("the figure draws the request at the step it is sent from and the staged results until they are appended", async ({ page, baseURL }) => {
+  await place(page, baseURL, { "program-src": FILE, scenario: "refund-under", breakpoints: "loop.ask,loop.save_results" }, "en");
+  const run = PACK.scenarios.find((s) => s.id === "refund-under").runs.en;
+  const figure = (sel) => page.$eval(EL, (e, sel) => e.shadowRoot.querySelector(sel)?.textContent ?? null, sel);
+  await page.$eval(EL, (e) => e.command("debug"));
+  for (const [k, request] of run.requests.entries()) {
+    // At the ask: the request in flight, with the tools and max_tokens the program sent.
+    const at = await page.$eval(EL, (e) => e.state());
+    expect([at.label, at.recordLength], `request ${k}`).toEqual(["loop.ask", request.messages]);
+    const flight = await figure(".alp-flight-ask");
+    expect(flight).toContain(`tools: [${request.tools.join(", ")}]`);
+    expect(flight).toContain(`max_tokens: ${request.max_tokens}`);
+    expect(flight).toContain(`messages: ${request.messages}`);
+    await page.$eval(EL, (e) => e.command("continue"));
+    if (k === run.requests.length - 1) break;
+    // At the line that appends the results: drawn below the record, then the record's.
+    const saving = await page.$eval(EL, (e) => e.state());
+    expect(saving.label).toBe("loop.save_results");
+    const staged = await figure('[data-role="staged"]');
+    for (const r of run.record[saving.recordLength].content) expect(staged).toContain(r.tool_use_id);
+    expect(await figure(".alp-flight-ask"), "nothing in flight while results are saved").toBeNull();
+    await page.$eval(EL, (e) => e.command("step"));
+    expect(await figure('[data-role="staged"]')).toBeNull();
+    await page.$eval(EL, (e) => e.command("continue"));
+  }
+});
+
+test("a link to a step of lesson three restores the pack, its scenario, step and breakpoints", async ({ page, context, baseURL }) => {
+  await context.route(`${baseURL}/lessons/**`, (route) => route.fulfill({ contentType: "application/json; charset=utf-8", body: TEXT }));
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
+  await page.goto(`/index.html?program-src=${FILE}&scenario=refund-twice&lang=zh`);
+  await page.waitForFunction((el) => document.querySelector(el)?.ready === true, EL);
+  expect(await page.$eval(EL, (e) => [e.state().program, e.state().scenario])).toEqual([FILE, "refund-twice"]);
+  await page.$eval(EL, (e) => {
+    e.toggleBreakpoint(e.state().function, "limit.check");
+    e.command("debug");
+    e.command("continue");
+    e.command("step");
+  });
+  const wanted = await page.$eval(EL, (e) => e.state());
+  expect(wanted.breakpoints).toHaveLength(1);
+  await page.locator("#copy-link").click();
+  await expect(page.locator("#copy-link-done")).toBeVisible();
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  expect(new URL(link).hash).toContain(`program-src=${FILE}&scenario=refund-twice`);
+  const fresh = await context.newPage();
+  await fresh.goto(link);
+  await fresh.waitForFunction((el) => document.querySelector(el)?.ready === true, EL);
+  expect(await fresh.$eval(EL, (e) => e.state())).toEqual(wanted);
+  await fresh.reload();
+  await fresh.waitForFunction((el) => document.querySelector(el)?.ready === true, EL);
+  expect(await fresh.$eval(EL, (e) => e.state()), "a reload keeps it too").toEqual(wanted);
+  await fresh.close();
+});

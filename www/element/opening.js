@@ -58,7 +58,11 @@ export async function open(el) {
   const arriving = fetchBeside(el);
   let listings = [];
   try {
-    [, listings, el._program] = await Promise.all([wasm, fetchListings(el, arriving.timeoutMs), fetchProgram(el, arriving.timeoutMs)]);
+    // (program-src read once the script that defined the element is over,
+    // as the language is: a page that sets it right after, as page.js does
+    // from a link, is heard)
+    const program = Promise.resolve().then(() => fetchProgram(el, arriving.timeoutMs));
+    [, listings, el._program] = await Promise.all([wasm, fetchListings(el, arriving.timeoutMs), program]);
     await Promise.race([Promise.all([...arriving.pending.map((p) => p.promise), arriving.lang]), after(FILES_GRACE_MS)]);
     await Promise.race([arriving.lang, after(LANG_GRACE_MS)]);
   } catch (error) {

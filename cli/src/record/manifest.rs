@@ -14,7 +14,7 @@ pub(super) const LANGS: [&str; 2] = ["zh", "en"];
 
 /// The fields a manifest may have.
 const KNOWN: [&str; 7] = ["program", "setup", "functions", "record", "scenarios", "captions", "notes"];
-const KNOWN_SCENARIO: [&str; 4] = ["id", "title", "file", "notes"];
+const KNOWN_SCENARIO: [&str; 5] = ["id", "title", "file", "questions", "notes"];
 
 /// One file for every language, or one per language (`zh`, `en`).
 #[derive(Clone, Debug)]
@@ -33,6 +33,10 @@ pub(super) struct Entry {
     pub(super) title: BTreeMap<String, String>,
     /// A scenario file in the fixture format, relative to the manifest.
     pub(super) file: Option<String>,
+    /// The questions asked in it (the fixture format's `questions`), as
+    /// written; their shape is checked once the program's marks are known
+    /// (`questions`).
+    pub(super) questions: Vec<Value>,
 }
 
 /// A manifest read and checked.
@@ -55,11 +59,18 @@ pub(super) struct Manifest {
 impl Manifest {
     /// `name: field: message (line N)`: a problem at a field of the manifest.
     pub(super) fn said(&self, field: &str, message: &str) -> String {
-        said_at(&self.name, &self.text, Problem::new(field, Phrase::english(message)))
+        self.said_problem(Problem::new(field, Phrase::english(message)))
+    }
+
+    /// The same of a problem found by the core (its words in English).
+    pub(super) fn said_problem(&self, problem: Problem) -> String {
+        said_at(&self.name, &self.text, problem)
     }
 }
 
-fn said_at(name: &str, text: &str, mut problem: Problem) -> String {
+/// `name: field: message (line N)`: a problem at a field of the JSON
+/// `text` (the file `name`).
+pub(super) fn said_at(name: &str, text: &str, mut problem: Problem) -> String {
     json_lines::at_lines(std::slice::from_mut(&mut problem), &[("", text)]);
     let said = shown::problem(&problem);
     match problem.line {
@@ -281,7 +292,19 @@ fn scenario(item: &Value, field: &str, found: &mut Found) -> Option<Entry> {
             None
         }
     });
-    (found.len() == before).then(|| Entry { field: field.to_string(), id, title, file })
+    let questions = match obj.get("questions") {
+        None => Vec::new(),
+        Some(Value::Array(list)) => list.clone(),
+        Some(_) => {
+            problem(
+                found,
+                &format!("{field}.questions"),
+                "must be a list of questions (as a scenario file's)",
+            );
+            Vec::new()
+        }
+    };
+    (found.len() == before).then(|| Entry { field: field.to_string(), id, title, file, questions })
 }
 
 /// A mark's label: letters, digits, `_`, `.`, `-`.

@@ -7,15 +7,18 @@
 //! read and CPython says what they define and mark (`program`); each
 //! scenario runs once per language of the program, a `file` scenario's
 //! requests checked by the page's own API checks (`runs`); the pack is
-//! written (`pack`). CPython is reached only through [`Machine`] (the
-//! CLI's Python runner: natively a process, under Node a child process),
-//! with the harness `record.py` compiled in (`harness`).
+//! written (`pack`), and read back by the page's own reader to check that
+//! every authored question is asked (`questions`). CPython is reached
+//! only through [`Machine`] (the CLI's Python runner: natively a process,
+//! under Node a child process), with the harness `record.py` compiled in
+//! (`harness`).
 
 mod harness;
 mod log;
 mod manifest;
 mod pack;
 mod program;
+mod questions;
 mod runs;
 
 use crate::shown;
@@ -86,6 +89,10 @@ pub fn record(
 ) -> Result<Recorded, Vec<String>> {
     let manifest = manifest::parse(name, text)?;
     let program = program::read(machine, &manifest, dir)?;
+    let unmarked = questions::check_manifest(&manifest, &program);
+    if !unmarked.is_empty() {
+        return Err(unmarked);
+    }
     let scenarios = runs::record(machine, &manifest, &program, dir, limits)?;
     let python = scenarios
         .first()
@@ -99,6 +106,10 @@ pub fn record(
             pack.len(),
             pack::MAX_BYTES >> 20
         )]);
+    }
+    let never_asked = questions::check_reached(machine, &manifest, dir, &pack);
+    if !never_asked.is_empty() {
+        return Err(never_asked);
     }
     let langs: Vec<&str> = program.listings.iter().map(|l| l.lang).collect();
     let summary = format!(

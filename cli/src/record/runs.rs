@@ -15,6 +15,7 @@
 use super::harness::{self, Failed, Limits, Machine};
 use super::manifest::{Entry, Manifest};
 use super::program::{Listing, Program};
+use super::questions;
 use crate::shown;
 use agent_loop_core::api;
 use agent_loop_core::i18n::Lang;
@@ -219,15 +220,25 @@ fn job(
     })
 }
 
-/// The run as the pack keeps it (a request's body is the record's, so
-/// only its step and the refusal stay).
+/// A logged request as the pack keeps it: its step and refusal, and what
+/// the figure draws of it in flight (its tools' names, `max_tokens`, how
+/// many messages); its messages are the record's.
+fn kept_request(logged: &Value) -> Value {
+    let request = &logged["request"];
+    // (only what the reader takes: names that are texts, a whole max_tokens)
+    let tools =
+        request["tools"].as_array().map(|t| t.iter().filter_map(|t| t["name"].as_str()).collect::<Vec<_>>());
+    json!({
+        "step": logged["step"], "refused": logged["refused"],
+        "tools": tools, "max_tokens": request["max_tokens"].as_u64().filter(|n| *n <= u64::from(u32::MAX)),
+        "messages": request["messages"].as_array().map(Vec::len),
+    })
+}
+
+/// The run as the pack keeps it.
 fn kept(mut answer: Value, checked: bool) -> Value {
-    let requests: Vec<Value> = answer["requests"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|r| json!({"step": r["step"], "refused": r["refused"]}))
-        .collect();
+    let requests: Vec<Value> =
+        answer["requests"].as_array().into_iter().flatten().map(kept_request).collect();
     let mut run = json!({});
     for key in ["python", "steps", "values", "record", "output", "printed", "end"] {
         run[key] = answer[key].take();
@@ -276,17 +287,20 @@ fn scenario(
     entry: &Entry,
     limits: Limits,
 ) -> Result<Value, Vec<String>> {
-    let parsed = match &entry.file {
-        None => None,
-        Some(file) => {
-            let path = shown::path(&dir.join(file));
-            let text = machine.read(&dir.join(file)).map_err(|why| vec![format!("{path}: {why}")])?;
-            let s = parse_file(&text.replace("\r\n", "\n"), entry).map_err(|problems| {
-                problems.into_iter().map(|p| format!("{path}: {p}")).collect::<Vec<_>>()
-            })?;
-            Some(s)
+    let (mut questions, mut parsed) = (entry.questions.clone(), None);
+    if let Some(file) = &entry.file {
+        let path = shown::path(&dir.join(file));
+        let text = machine.read(&dir.join(file)).map_err(|why| vec![format!("{path}: {why}")])?;
+        let text = text.replace("\r\n", "\n");
+        let s = parse_file(&text, entry)
+            .map_err(|problems| problems.into_iter().map(|p| format!("{path}: {p}")).collect::<Vec<_>>())?;
+        let unmarked = questions::check_file(&path, &text, program);
+        if !unmarked.is_empty() {
+            return Err(unmarked);
         }
-    };
+        questions.extend(questions::of_file(&text));
+        parsed = Some(s);
+    }
     let runs = runs_of(machine, m, program, entry, parsed.as_ref(), limits)?;
     let mut by_lang = Map::new();
     for (listing, run) in runs {
@@ -295,6 +309,9 @@ fn scenario(
     let mut out = json!({"id": entry.id, "title": entry.title, "runs": by_lang});
     if let Some(file) = &entry.file {
         out["file"] = json!(file);
+    }
+    if !questions.is_empty() {
+        out["questions"] = Value::Array(questions);
     }
     Ok(out)
 }

@@ -190,6 +190,12 @@ impl Serialize for TraceOut<'_> {
     }
 }
 
+/// The model request a recorded program's run sends from the stop at
+/// `position` (docs/program-format.md, `requests`), if it sends one there.
+pub fn request_at(trace: &Trace, position: usize) -> Option<&'static programs::recorded::Sent> {
+    recorded::request_at(recorded::of(trace.function)?, trace, position)
+}
+
 /// The caption of step `position` in `lang`, with live values filled in:
 /// `(title, body)`. Placeholders are `{name}`; see [`fill_value`]. A value
 /// is quoted as the run has it (the run speaks the caption's language); a

@@ -13,7 +13,7 @@ use super::listing::{Listing, ListingLine};
 use super::python::Key;
 use crate::i18n::{self, Lang};
 use crate::preview::read_record_ref;
-use crate::programs::recorded::Recorded;
+use crate::programs::recorded::{Recorded, Sent};
 use crate::run::Trace;
 use crate::trace::{Event, Step};
 use crate::vocab::Function;
@@ -149,4 +149,22 @@ fn line_caption(
         Some(next) => lang.fill("recorded_append", &[("n", next.record_len.to_string())]),
         None => lang.fill("recorded_line", &[("line", step.source_line().to_string())]),
     }
+}
+
+/// The model request a recorded run sends from the stop at `position`:
+/// one whose step is this one or a later step of the same line in a row
+/// (CPython reports a call over several lines more than once; the learner
+/// stands on the first of them). None: no request is sent from here.
+pub(super) fn request_at(
+    recorded: &'static Recorded,
+    trace: &Trace,
+    position: usize,
+) -> Option<&'static Sent> {
+    let run = recorded.scenario(&trace.scenario)?.run(trace.lang.code());
+    let here = trace.steps.get(position)?;
+    let place = |s: &Step| (s.function, s.depth, s.source_line());
+    let same = |s: &&Step| s.event == Event::Line && place(s) == place(here);
+    let last = position + trace.steps[position..].iter().take_while(same).count().saturating_sub(1);
+    let sent_here = |r: &&Sent| r.step.is_some_and(|s| (position..=last).contains(&(s as usize)));
+    run.requests.iter().find(sent_here)
 }

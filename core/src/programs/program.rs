@@ -168,6 +168,11 @@ pub struct Figure {
     /// Functions whose `results` local holds tool results not saved yet,
     /// drawn below the record.
     pub staged: &'static [Function],
+    /// Whether those results are found by what they hold, not by name:
+    /// any local of a `staged` function that is a non-empty list of
+    /// `tool_result` blocks not yet in the record (a recorded program's
+    /// names are its author's).
+    pub staged_by_kind: bool,
     /// Labels where a new request starts: the stop_reason shown before is
     /// forgotten.
     pub fresh: &'static [&'static str],
@@ -180,7 +185,8 @@ pub struct Figure {
 
 impl Figure {
     /// Nothing beyond the record and the status.
-    pub const NONE: Figure = Figure { budget: &[], staged: &[], fresh: &[], asks: None, tool: None };
+    pub const NONE: Figure =
+        Figure { budget: &[], staged: &[], staged_by_kind: false, fresh: &[], asks: None, tool: None };
 }
 
 /// A function that asks the model, and what its request always holds.

@@ -67,7 +67,7 @@ use fields::{in_language, Fields};
 pub use fields::{is_id, is_id_char};
 pub use fields::{not_json, too_deep, unknown_field, Problem};
 use questions::parse_questions;
-pub use questions::Question;
+pub use questions::{questions_of, Question};
 pub use shipped::{language_pack, pack_file, shipped, texts_of};
 
 /// A parsed scenario.

@@ -15,7 +15,7 @@
 //! label is ever reached is checked against a recording, one layer up
 //! (`crate::predict`): this parser only knows the shape.
 
-use super::fields::{in_language, label_expected, unknown_field};
+use super::fields::{in_language, label_expected, unknown_field, Problem};
 use crate::i18n::Phrase;
 use serde_json::{Map, Value};
 
@@ -50,7 +50,7 @@ const KNOWN: [&str; 6] = ["at", "occurrence", "text", "choices", "answer", "expl
 pub(super) fn parse_questions(
     v: &Value,
     example: &str,
-    problem: &mut impl FnMut(&str, Phrase),
+    problem: &mut dyn FnMut(&str, Phrase),
 ) -> Vec<Question> {
     let Some(list) = v.as_array() else {
         problem("questions", Phrase::word("check_questions"));
@@ -64,7 +64,7 @@ fn parse_one(
     v: &Value,
     path: &str,
     example: &str,
-    problem: &mut impl FnMut(&str, Phrase),
+    problem: &mut dyn FnMut(&str, Phrase),
 ) -> Option<Question> {
     let Some(obj) = v.as_object() else {
         problem(path, Phrase::word("check_question"));
@@ -119,8 +119,22 @@ fn parse_one(
     Some(Question { at, occurrence, text, choices, answer, explain })
 }
 
+/// An author's `questions` read on their own (a recorded program's, from
+/// its pack or its manifest): the questions, or every problem by field
+/// (`questions[1].answer`); `example` is a label for the problems' words.
+pub fn questions_of(v: &Value, example: &str) -> Result<Vec<Question>, Vec<Problem>> {
+    let mut problems = Vec::new();
+    let questions =
+        parse_questions(v, example, &mut |field: &str, say| problems.push(Problem::new(field, say)));
+    if problems.is_empty() {
+        Ok(questions)
+    } else {
+        Err(problems)
+    }
+}
+
 /// A text in every language: a string, or `{"zh": …, "en": …}`.
-fn words(obj: &Map<String, Value>, key: &str, path: &str, problem: &mut impl FnMut(&str, Phrase)) -> Value {
+fn words(obj: &Map<String, Value>, key: &str, path: &str, problem: &mut dyn FnMut(&str, Phrase)) -> Value {
     match obj.get(key) {
         Some(v) if in_language(v, "en").is_some_and(|t| !t.trim().is_empty()) => v.clone(),
         _ => {

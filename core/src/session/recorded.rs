@@ -7,7 +7,7 @@ use super::notice::{Notice, Unreadable};
 use super::scope::Scope;
 use crate::i18n::Lang;
 use crate::programs::recorded::{self, Recording};
-use crate::scenario::{ProcessScript, Scenario};
+use crate::scenario::{questions_of, ProcessScript, Scenario};
 use serde_json::{Map, Value};
 
 /// A `program-src` pack as opened.
@@ -39,28 +39,42 @@ pub fn open(given: &Option<(String, Result<String, Unreadable>)>) -> Opened {
         Ok(text) => text,
         Err((why, detail)) => return refused(why, detail),
     };
-    match recorded::load(file, text) {
-        Ok((pack, program)) => Opened {
+    let opened = recorded::load(file, text).and_then(|(pack, program)| {
+        // (a loop, not a collect into a Result: the page's module stays smaller)
+        let mut scenarios = Vec::with_capacity(pack.scenarios.len());
+        for (i, recording) in pack.scenarios.iter().enumerate() {
+            scenarios.push(scenario(recording, i)?);
+        }
+        Ok(Opened {
             file: file.clone(),
-            scenarios: pack.scenarios.iter().map(scenario).collect(),
+            scenarios,
             scope: Some(Scope { function: None, program: Some(program.name) }),
             notice: None,
-        },
-        Err((why, detail)) => refused(why, &detail),
-    }
+        })
+    });
+    opened.unwrap_or_else(|(why, detail)| refused(why, &detail))
 }
 
-/// A scenario of a recorded program: its id, title and entry function;
-/// its run is CPython's, read from the pack (`own.scenario` names it), so
-/// it has no replies or outcomes of its own.
-fn scenario(recording: &Recording) -> Scenario {
+/// A scenario of a recorded program (the pack's `i`-th): its id, title,
+/// entry function and the author's questions (a pack whose questions are
+/// not in their shape is refused by the first field that is not); its run
+/// is CPython's, read from the pack (`own.scenario` names it), so it has
+/// no replies or outcomes of its own.
+pub fn scenario(recording: &Recording, i: usize) -> Result<Scenario, recorded::Refused> {
+    let questions = match &recording.questions {
+        Value::Null => Vec::new(),
+        given => questions_of(given, "").map_err(|problems| {
+            let field = problems.first().map_or("questions", |p| p.field.as_str());
+            ("field", format!("scenarios[{i}].{field}"))
+        })?,
+    };
     let id = Value::String(recording.id.clone());
     let mut own = Map::new();
     own.insert("scenario".into(), id.clone());
     let mut raw = Map::new();
     raw.insert("id".into(), id);
     raw.insert("function".into(), Value::String(recording.function.name().into()));
-    Scenario {
+    Ok(Scenario {
         id: recording.id.clone(),
         function: recording.function,
         title: recording.title.clone(),
@@ -74,9 +88,9 @@ fn scenario(recording: &Recording) -> Scenario {
         process: ProcessScript::Each(Vec::new()),
         own,
         expect: None,
-        questions: Vec::new(),
+        questions,
         raw: Value::Object(raw),
-    }
+    })
 }
 
 /// The word that says why a pack cannot be used: why the element could

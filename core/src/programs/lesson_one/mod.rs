@@ -136,6 +136,7 @@ fn timeout_s(inputs: &Inputs) -> f64 {
 const FIGURE: Figure = Figure {
     budget: &[RUN_LOOP],
     staged: &[RUN_LOOP],
+    staged_by_kind: false,
     fresh: &["loop.ask", "ask.create"],
     asks: Some(Asks { function: ASK_CLAUDE, tools: "[run_main]", max_tokens: runtime::MAX_TOKENS }),
     tool: Some(ToolRun {

@@ -23,7 +23,9 @@ use std::sync::RwLock;
 
 mod read;
 mod steps;
-pub use read::{first_line, Caption, Recorded, Recording, Refused, Run, RunStep, Span, FORMAT, VERSION};
+pub use read::{
+    first_line, Caption, Recorded, Recording, Refused, Run, RunStep, Sent, Span, FORMAT, VERSION,
+};
 
 /// Every recorded program read so far: the hash of its pack's text, what
 /// was read and its program.
@@ -97,6 +99,56 @@ impl Recorded {
         let (_, texts) = self.captions.iter().find(|(l, _)| *l == label)?;
         Recorded::in_language(texts, lang)
     }
+
+    /// The endings of the runs in `lang` of the scenarios `function`
+    /// starts, each once, in the pack's order.
+    pub fn endings(&self, function: Function, lang: &str) -> Vec<Ending> {
+        let mut out: Vec<Ending> = Vec::new();
+        for recording in self.scenarios.iter().filter(|s| s.function == function) {
+            let ending = recording.run(lang).ending();
+            if !out.contains(&ending) {
+                out.push(ending);
+            }
+        }
+        out
+    }
+}
+
+/// How a recorded run ended, as a question about it weighs endings.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ending {
+    /// It returned an object with this `status` (a loop's word for its end).
+    Status(String),
+    /// It returned another value.
+    Returned,
+    /// It raised an exception of this kind (`ValueError`; empty: any).
+    Raised(String),
+}
+
+impl Ending {
+    /// The other way a run may end, for a question whose runs all end alike.
+    pub fn other(&self) -> Ending {
+        match self {
+            Ending::Raised(_) => Ending::Returned,
+            _ => Ending::Raised(String::new()),
+        }
+    }
+}
+
+impl Run {
+    /// How it ended.
+    pub fn ending(&self) -> Ending {
+        match &self.end {
+            Ok(i) => {
+                let value: Value = serde_json::from_str(&self.values[*i as usize].0).unwrap_or(Value::Null);
+                match value.get("status").and_then(Value::as_str) {
+                    Some(status) => Ending::Status(status.to_string()),
+                    None => Ending::Returned,
+                }
+            }
+            Err(line) => Ending::Raised(line.split(':').next().unwrap_or(line).trim().to_string()),
+        }
+    }
 }
 
 impl Recording {
@@ -107,9 +159,20 @@ impl Recording {
     }
 }
 
+/// What the figure draws of a pack's runs beyond the record: the tool
+/// results a function that holds the record has collected and not yet
+/// appended, found by what they hold (the request in flight is drawn at
+/// the steps of its run's `requests`, `lesson::request_at`).
+fn figure_of(recorded: &Recorded) -> &'static Figure {
+    let holds = recorded.names.iter().filter(|(_, names)| names.iter().any(|n| n == recorded.record));
+    let staged: Vec<Function> = holds.map(|(f, _)| *f).collect();
+    let staged = Box::leak(staged.into_boxed_slice());
+    Box::leak(Box::new(Figure { staged, staged_by_kind: true, ..Figure::NONE }))
+}
+
 /// The program a pack is: its functions, its entries (what its scenarios
-/// start from) and the rest nested, its setup, its run; no figure parts,
-/// no editors (a recorded run cannot be changed in the page).
+/// start from) and the rest nested, its setup, its run, its figure; no
+/// figure parts, no editors (a recorded run cannot be changed in the page).
 fn program_of(recorded: &'static Recorded) -> Program {
     let functions: Vec<Function> = recorded.spans.iter().map(|s| s.function).collect();
     let entries: Vec<Function> = recorded.scenarios.iter().map(|s| s.function).collect();
@@ -141,7 +204,7 @@ fn program_of(recorded: &'static Recorded) -> Program {
         asks: &[],
         endings: &[],
         edits: |_| &[],
-        figure: &Figure::NONE,
+        figure: figure_of(recorded),
     }
 }
 

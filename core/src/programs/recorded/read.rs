@@ -43,6 +43,8 @@ pub struct Recorded {
     pub labels: Vec<(&'static str, u32)>,
     /// The author's captions: label → language → text.
     pub captions: Vec<Caption>,
+    /// The name of the local that holds the message record.
+    pub record: &'static str,
     pub scenarios: Vec<Recording>,
     /// Per function: every local name its steps have.
     pub names: Vec<(Function, Vec<String>)>,
@@ -67,6 +69,10 @@ pub struct Recording {
     pub title: BTreeMap<String, String>,
     pub function: Function,
     pub runs: Vec<(String, Run)>,
+    /// The author's questions, as the manifest and the scenario file wrote
+    /// them (`Value::Null`: none; read by the session, which knows their
+    /// shape, `scenario::Question`).
+    pub questions: Value,
 }
 
 /// One run of a scenario in one language, as CPython ran it.
@@ -81,6 +87,21 @@ pub struct Run {
     pub printed: Vec<String>,
     /// What the entry returned (a value), or Python's last traceback line.
     pub end: Result<u32, String>,
+    /// The model requests the program sent (`file` scenarios), in order.
+    pub requests: Vec<Sent>,
+}
+
+/// A model request a run sent: the step on screen as it was sent (none:
+/// before the first), the tools' names, `max_tokens` and the number of
+/// messages it carried (none: a pack recorded before they were kept), and
+/// the API's refusal.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sent {
+    pub step: Option<u32>,
+    pub tools: Option<Vec<String>>,
+    pub max_tokens: Option<u32>,
+    pub messages: Option<u32>,
+    pub refused: Option<String>,
 }
 
 /// One step: its frame, the line shown (a statement's first), its label
@@ -166,6 +187,7 @@ pub(super) fn read(file: &str, pack: &str, number: usize) -> Result<Recorded, Re
     let spans = spans(&pack, &listings[0].1, number)?;
     let labels = labels(&pack, count, &statements)?;
     let captions = captions(&pack)?;
+    let record = leak(text(&pack, "record").map_err(|m| at("", None, m))?);
     let (scenarios, names, stops) = (Vec::new(), Vec::new(), Vec::new());
     let file = file.to_string();
     let mut recorded = Recorded {
@@ -178,6 +200,7 @@ pub(super) fn read(file: &str, pack: &str, number: usize) -> Result<Recorded, Re
         statements,
         labels,
         captions,
+        record,
         scenarios,
         names,
         stops,
@@ -330,11 +353,16 @@ fn recording(recorded: &Recorded, v: &Value, i: usize) -> Result<Recording, Refu
     if function.is_none() || runs.iter().any(|(_, run)| entry(run) != function) {
         return Err(("departs", format!("scenarios[{i}].runs")));
     }
+    let questions = v.get("questions").cloned().unwrap_or(Value::Null);
+    if !(questions.is_null() || questions.is_array()) {
+        return Err(at("scenarios", Some(i), field("questions")));
+    }
     Ok(Recording {
         id: id.to_string(),
         title,
         function: function.unwrap_or(recorded.spans[0].function),
         runs,
+        questions,
     })
 }
 

@@ -3,7 +3,7 @@
 //! locals the run has, a record and an output no longer than the run's),
 //! its record, output and end.
 
-use super::read::{field, first_line, leak, list, text, whole, Miss, Recorded, Run, RunStep};
+use super::read::{field, first_line, leak, list, text, whole, Miss, Recorded, Run, RunStep, Sent};
 use crate::preview::text_hash;
 use crate::trace::Event;
 use serde_json::Value;
@@ -48,7 +48,37 @@ pub(super) fn run(recorded: &Recorded, listing: &str, v: &Value) -> Result<Run, 
     if steps.is_empty() {
         return Err(whole_run(field("steps")));
     }
-    Ok(Run { python, steps, values, record, output, printed, end })
+    let requests = requests(v, steps.len()).map_err(whole_run)?;
+    Ok(Run { python, steps, values, record, output, printed, end, requests })
+}
+
+/// `requests` (left out: none): each `{step, refused}` and, in a pack
+/// recorded since they were kept, `tools` (their names), `max_tokens` and
+/// `messages` (how many).
+/// A request's step is one of the run's.
+fn requests(v: &Value, steps: usize) -> Result<Vec<Sent>, Miss> {
+    let Some(all) = v.get("requests").filter(|r| !r.is_null()) else { return Ok(Vec::new()) };
+    let mut out = Vec::new();
+    for r in all.as_array().ok_or(field("requests"))? {
+        let step = match &r["step"] {
+            Value::Null => None,
+            _ => {
+                Some(whole(r, "step").ok().filter(|s| (*s as usize) < steps).ok_or(("departs", "requests"))?)
+            }
+        };
+        let tools = match &r["tools"] {
+            Value::Null => None,
+            _ => Some(texts(r, "tools").map_err(|_| field("requests"))?),
+        };
+        let number = |key| match &r[key] {
+            Value::Null => Ok(None),
+            _ => whole(r, key).map(Some).map_err(|_| field("requests")),
+        };
+        let (max_tokens, messages) = (number("max_tokens")?, number("messages")?);
+        let refused = r["refused"].as_str().map(str::to_string);
+        out.push(Sent { step, tools, max_tokens, messages, refused });
+    }
+    Ok(out)
 }
 
 /// One step, checked against its listing's `lines`, the run's record and
