@@ -73,6 +73,7 @@ pub fn import_log(
             ("en".into(), format!("Imported conversation: {}", log.file_name)),
         ]),
         file: None,
+        questions: Vec::new(),
     };
     let replay = verify(machine, &m, manifest.dir, &entry, &mut draft, limits)?;
     let mut notes = replay;
