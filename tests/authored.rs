@@ -2,7 +2,7 @@
 //! Python, registered, shown as written and stepped with the recorded run;
 //! each mistake is a finding that names the file, the line and the mark.
 //!
-//! Lessons tested: lesson_one.
+//! Lessons tested: lesson_one, lesson_two.
 
 use agent_loop_core::debugger::Command;
 use agent_loop_core::i18n::Lang;

@@ -1,8 +1,9 @@
 //! The listings shown are the code that ran: every step points at a real
 //! visible line, every statement has a snapshot, and every statement is
-//! reached by some shipped scenario.
+//! reached by some shipped scenario; lesson two's label tables in
+//! docs/trace-format.md are its listings'.
 //!
-//! Lessons tested: lesson_one (and lesson two's label tables in docs/trace-format.md).
+//! Lessons tested: lesson_one, lesson_two.
 
 use agent_loop_core::lesson::{self, listing};
 use agent_loop_core::programs::{self, lesson_one, lesson_two};

@@ -373,53 +373,6 @@ fn check_listing_names_each_mistake_and_where_a_listing_departs() {
 }
 
 #[test]
-fn check_listing_stamp_writes_the_proof_the_page_asks_for_only_when_cpython_agrees() {
-    let good = std::fs::read_to_string(listing("lesson.zh.py")).unwrap();
-    let stamp_line = good.lines().find(|l| l.starts_with("#| stamp ")).expect("the fixture is stamped");
-    // The shipped fixture: its stamp is current.
-    let (code, out, _) = cli(&["check", "--listing", &listing("lesson.zh.py")]);
-    assert_eq!(code, 0, "{out}");
-    assert!(out.ends_with("lesson.zh.py: its stamp is current; the page shows it\n"), "{out}");
-    let dir = scratch("stamps");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("mine.py");
-    let path_text = path.to_str().unwrap();
-    // Without a stamp: said, and the check still passes.
-    let bare = good.replace(&format!("{stamp_line}\n"), "");
-    std::fs::write(&path, &bare).unwrap();
-    let (code, out, _) = cli(&["check", "--listing", path_text]);
-    assert_eq!(code, 0, "{out}");
-    assert!(out.contains("mine.py: no stamp, so the page will not show it (--stamp writes it)"), "{out}");
-    // --stamp writes the same stamp, at the end, and nothing else changes.
-    let (code, out, _) = cli(&["check", "--listing", path_text, "--stamp"]);
-    assert_eq!(code, 0, "{out}");
-    assert!(out.contains(&format!("mine.py: stamped {}; the page shows it", &stamp_line[9..])), "{out}");
-    assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("{bare}{stamp_line}\n"));
-    // Changed after it was stamped: stale.
-    // (departs.py of mistakes.json, written here: mistakes() has its own folder)
-    let cases: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(listing("mistakes.json")).unwrap()).unwrap();
-    let case = cases["cases"].as_array().unwrap().iter().find(|c| c["file"] == "departs.py").unwrap();
-    let departs = dir.join("departs.py");
-    let (from, to) = (case["replace"][0].as_str().unwrap(), case["replace"][1].as_str().unwrap());
-    std::fs::write(&departs, good.replace(from, to)).unwrap();
-    let (code, out, _) = cli(&["check", "--listing", departs.to_str().unwrap()]);
-    assert_eq!(code, 1, "{out}");
-    assert!(out.ends_with("departs.py: departs from the recorded run\n"), "{out}");
-    // --stamp on a listing CPython does not agree with: refused, the file untouched.
-    let before = std::fs::read_to_string(&departs).unwrap();
-    let (code, out, _) = cli(&["check", "--listing", departs.to_str().unwrap(), "--stamp"]);
-    assert_eq!(code, 1, "{out}");
-    assert!(out.contains("departs.py: not stamped: CPython did not run it"), "{out}");
-    assert_eq!(std::fs::read_to_string(&departs).unwrap(), before);
-    // A stamp proves the shipped scenarios, the page's: not with a folder.
-    let (code, _, err) = cli(&["check", "--listing", path_text, "../fixtures/scenarios", "--stamp"]);
-    assert_eq!(code, 2);
-    assert!(err.contains("--stamp runs the shipped scenarios"), "{err}");
-    std::fs::remove_dir_all(&dir).ok();
-}
-
-#[test]
 fn setup_prints_the_python_that_runs_after_the_listing() {
     let report = format!("{}/../fixtures/scenarios/report.json", env!("CARGO_MANIFEST_DIR"));
     let (code, en, _) = cli(&["setup", &report]);
