@@ -83,10 +83,20 @@ pub fn fingerprint(program: &Program) -> u64 {
     for text in program.texts() {
         add(text.name, text.get());
     }
-    let mut scenarios: Vec<(&str, String)> = crate::scenario::texts_of(program).collect();
+    // (each scenario as the page's module has it: its fields but the test
+    // suite's `expect` and the authors' `notes`, in the order JSON keeps)
+    let mut scenarios: Vec<(&str, serde_json::Value)> = crate::scenario::raw_texts()
+        .filter_map(|(file, text)| Some((file, serde_json::from_str(text).ok()?)))
+        .filter(|(_, v)| crate::scenario::is_of(v, program))
+        .collect();
     crate::vocab::sort_small_by(&mut scenarios, |a, b| a.0 > b.0);
-    for (file, text) in &scenarios {
-        add(file, text);
+    for (file, scenario) in &scenarios {
+        add("file", file);
+        for (key, value) in scenario.as_object().into_iter().flatten() {
+            if key != "expect" && key != "notes" {
+                add(key, &value.to_string());
+            }
+        }
     }
     h.0
 }

@@ -68,7 +68,7 @@ pub use fields::{is_id, is_id_char};
 pub use fields::{not_json, too_deep, unknown_field, Problem};
 use questions::parse_questions;
 pub use questions::{questions_of, Question};
-pub use shipped::{language_pack, pack_file, shipped, texts_of};
+pub use shipped::{is_of, language_pack, pack_file, raw_texts, shipped, texts_of};
 
 /// A parsed scenario.
 #[derive(Clone, Debug, PartialEq)]

@@ -43,19 +43,28 @@ pub fn language_pack(lang: Lang) -> String {
     serde_json::json!({ "pack": lang.code(), "texts": {}, "language": table }).to_string()
 }
 
-/// The shipped scenarios of a program, as the page's module would have
-/// them (minified, without the test suite's `expect` and the authors'
-/// `notes`): its pack brings them (core/build.rs leaves them out). In the
-/// page's module, those whose pack has arrived are read from it, so the
-/// texts are the same in every build once the program is loaded.
-pub fn texts_of(program: &Program) -> impl Iterator<Item = (&'static str, String)> + '_ {
+/// The text of every shipped scenario here: compiled in, or in a pack
+/// that has arrived (in the page's module), by file name.
+pub fn raw_texts() -> impl Iterator<Item = (&'static str, &'static str)> {
     let packed = in_packs().iter().filter_map(|&(file, pack, ..)| {
         crate::pack::text(&format!("{pack}/scenarios/{file}")).map(|text| (file, text))
     });
-    shipped().iter().copied().chain(packed).filter_map(move |(file, text)| {
+    shipped().iter().copied().chain(packed)
+}
+
+/// The program a shipped scenario's text (parsed) belongs to is `program`.
+pub fn is_of(scenario: &Value, program: &Program) -> bool {
+    let function = scenario.get("function").and_then(Value::as_str).and_then(programs::function);
+    function.is_some_and(|f| programs::of(f).name == program.name)
+}
+
+/// The shipped scenarios of a program, as the page's module would have
+/// them (minified, without the test suite's `expect` and the authors'
+/// `notes`): its pack brings them (core/build.rs leaves them out).
+pub fn texts_of(program: &Program) -> impl Iterator<Item = (&'static str, String)> + '_ {
+    raw_texts().filter_map(move |(file, text)| {
         let mut v: Value = serde_json::from_str(text).ok()?;
-        let function = v.get("function").and_then(Value::as_str).and_then(programs::function)?;
-        if programs::of(function).name != program.name {
+        if !is_of(&v, program) {
             return None;
         }
         let map = v.as_object_mut()?;
