@@ -149,7 +149,8 @@ if (embed) {
     try {
       parsed = new URL(wanted).origin;
     } catch {}
-    target = parsed && parsed !== "null" && parsed === wanted.replace(/\/$/, "") ? parsed : null;
+    // (a scheme and a host are case-insensitive: HTTPS://Course.Example is that origin)
+    target = parsed && parsed !== "null" && parsed === wanted.replace(/\/$/, "").toLowerCase() ? parsed : null;
     if (target === null) console.error(`agent-loop-playground: origin=${wanted} is not an origin (e.g. https://course.example); nothing will be posted`);
   }
   // Where the browser tells us the parent's origin, a mismatch posts nothing

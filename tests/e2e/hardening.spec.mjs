@@ -251,8 +251,11 @@ test("the iframe talks only to the origin it is given, and answers a breakpoint 
     return {
       mine: await frame(`&origin=${encodeURIComponent(location.origin)}`),
       other: await frame("&origin=https%3A%2F%2Fcourse.example"),
+      // (issue 46, break 15: a scheme and a host are case-insensitive)
+      upper: await frame(`&origin=${encodeURIComponent(location.origin.toUpperCase())}`),
     };
   });
+  expect(received.upper, "HTTP://127.0.0.1:… is this origin").toContain("ready");
   expect(received.mine).toContain("ready");
   expect(received.mine).toContain("breakpoint:true");
   expect(received.mine).toContain("error");
