@@ -35,3 +35,15 @@ for (const [width, height] of [[1440, 900], [1280, 800], [390, 844]]) {
     expect(out.missed).toEqual([]);
   });
 }
+
+// Issue 44, point 3: the lesson tells learners to press 调试, 下一步 and
+// 继续; the buttons carry those words (Debug, Next, Continue), with step
+// into and out beside the next step.
+for (const [lang, words] of [["zh", ["调试", "下一步", "单步进入", "单步跳出", "继续"]], ["en", ["Debug", "Next", "Step into", "Step out", "Continue"]]]) {
+  test(`the step buttons carry the lesson's words (${lang})`, async ({ page }) => {
+    await open(page, `?scenario=report&lang=${lang}`);
+    const shown = await page.$eval(EL, (e) => ["debug", "step", "stepInto", "stepOut", "continue"]
+      .map((c) => e.shadowRoot.querySelector(`[data-command="${c}"]`)?.textContent.trim() ?? ""));
+    expect(shown).toEqual(words);
+  });
+}
