@@ -141,6 +141,19 @@ for (const { theme, scheme } of THEMES) {
       await page.locator('#guarantee [data-command="step"]').click();
       expect((await state(page, "#guarantee")).label).toBe("limit.refuse");
       expect((await state(page, "#recover")).lang).toBe("zh");
+      // Lesson two's quick check, asked with prediction on where the run shows why.
+      await openChapter(page, CH3);
+      const quick = await page.$eval("#says-done", (e) => {
+        e.command("debug");
+        for (let i = 0; i < 200 && e.state().status !== "answered"; i++) {
+          const q = e.state().question;
+          if (q && q.text.includes("task complete")) return { label: q.label, predict: e.state().predict };
+          if (q) e.answer(0);
+          else e.command("step");
+        }
+        return null;
+      });
+      expect(quick).toEqual({ label: "core.stop", predict: true });
       // The breakpoints written in the chapter's Markdown were read.
       await openChapter(page, CH2);
       await page.locator('#report [data-command="debug"]').click();

@@ -59,3 +59,29 @@ test("course page under a sub-path: three independent playgrounds and an iframe"
     expect(requests.some((u) => new URL(u).pathname.startsWith("/agent-loop-playground")), "nothing from the site root").toBe(false);
   });
 });
+
+// Issue 44, point 7: the course page shows lesson two too, with the
+// lesson's quick check asked where the run shows why (at the break on
+// end_turn, after a reply that said "done" while it asked for a tool).
+test("the course page's lesson-two demo asks the lesson's quick check at the break", async ({ page }) => {
+  await openCourse(page);
+  const seen = await page.$eval("#demo-core", (e) => {
+    const asked = [];
+    e.command("debug");
+    for (let i = 0; i < 200 && e.state().status !== "answered"; i++) {
+      const q = e.state().question;
+      if (q) {
+        asked.push({ at: q.label, text: q.text });
+        e.answer(0);
+        continue;
+      }
+      if (e.state().status !== "paused") break;
+      e.command("step");
+    }
+    return { program: e.state().program, scenario: e.state().scenario, asked };
+  });
+  expect([seen.program, seen.scenario]).toEqual(["lesson_two", "core-says-done"]);
+  const quick = seen.asked.find((q) => q.text.includes("task complete"));
+  expect(quick, JSON.stringify(seen.asked)).toBeTruthy();
+  expect(quick.at).toBe("core.stop");
+});
