@@ -3,6 +3,9 @@
 //! a tool run reports is the result's last line: its caption says that
 //! line, in every shipped scenario and both languages.
 //!
+//! No Chinese question, answer, explanation or caption quotes a sentence
+//! of the English program, and no English one the Chinese (point 2).
+//!
 //! Lessons tested: lesson_one.
 
 use agent_loop_core::i18n::Lang;
@@ -10,6 +13,7 @@ use agent_loop_core::lesson;
 use agent_loop_core::programs::lesson_one;
 use agent_loop_core::run::record_scenario;
 use agent_loop_core::scenario::load_shipped;
+use agent_loop_core::session::{FixtureDoubles, Options, Session};
 
 #[test]
 fn the_reported_line_is_the_last_line_the_locals_show() {
@@ -33,4 +37,60 @@ fn the_reported_line_is_the_last_line_the_locals_show() {
         }
     }
     assert!(checked > 20, "{checked} steps checked");
+}
+
+/// The literal pieces (placeholders cut out) of the program's sentences in
+/// `code` (fixtures/i18n/<code>.json, `said`) at least `min` characters long.
+fn sentences(code: &str, min: usize) -> Vec<String> {
+    let path = format!("{}/fixtures/i18n/{code}.json", env!("CARGO_MANIFEST_DIR"));
+    let table: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut pieces = Vec::new();
+    for template in table["said"].as_object().unwrap().values().filter_map(|v| v.as_str()) {
+        let mut rest = template;
+        while !rest.is_empty() {
+            let (piece, after) = rest.split_once('{').unwrap_or((rest, ""));
+            if piece.trim().chars().count() >= min {
+                pieces.push(piece.trim().to_string());
+            }
+            rest = after.split_once('}').map_or("", |(_, r)| r);
+        }
+    }
+    pieces
+}
+
+/// Every question, choice and explanation a learner can be asked and every
+/// caption of every step, of every shipped scenario, in `code`.
+fn everything_said(code: &str) -> Vec<(String, String)> {
+    let lang = Lang::parse(code).unwrap();
+    let mut said = Vec::new();
+    for (_, scenario) in load_shipped() {
+        let Ok(scenario) = scenario else { continue };
+        let options = Options { scenario: scenario.id.clone(), lang: code.into(), ..Options::default() };
+        let Ok(mut session) = Session::new(Box::new(FixtureDoubles), &options) else { continue };
+        session.set_predict(true);
+        for q in session.predictions().questions() {
+            let all = [q.text.clone(), q.explain.clone()].into_iter().chain(q.choices.iter().cloned());
+            said.extend(all.map(|t| (format!("{} question {}", scenario.id, q.key), t)));
+        }
+        let trace = record_scenario(&scenario.localized(lang));
+        for i in 0..trace.steps.len() {
+            let (title, body) = lesson::caption(lang, &trace, i);
+            said.push((format!("{} caption at step {i}", scenario.id), format!("{title} {body}")));
+        }
+    }
+    said
+}
+
+#[test]
+fn no_chinese_feedback_quotes_the_english_program_and_no_english_the_chinese() {
+    for (code, other, min) in [("zh", "en", 8), ("en", "zh", 3)] {
+        let foreign = sentences(other, min);
+        let said = everything_said(code);
+        assert!(said.len() > 1000, "{code}: {} texts", said.len());
+        let found: Vec<String> = said
+            .iter()
+            .flat_map(|(at, text)| foreign.iter().filter(|s| text.contains(s.as_str())).map(move |s| format!("{at}: {s:?} in {text:?}")))
+            .collect();
+        assert!(found.is_empty(), "{code} says the {other} program's words:\n{}", found.join("\n"));
+    }
 }

@@ -9,7 +9,7 @@
 //! takes the recorded run's lines, writes one line into the file,
 //! `#| stamp <16 hex digits>`: a hash of the listing (less that line) and
 //! of the program it was run against (its Rust, its Python, its setup
-//! templates and its shipped scenarios). The page recomputes it and shows
+//! templates and what its shipped scenarios give the run). The page recomputes it and shows
 //! the listing only when it matches: a listing changed after the check,
 //! or checked against another version of the lesson, is refused.
 //!
@@ -83,8 +83,9 @@ pub fn fingerprint(program: &Program) -> u64 {
     for text in program.texts() {
         add(text.name, text.get());
     }
-    // (each scenario as the page's module has it: its fields but the test
-    // suite's `expect` and the authors' `notes`, in the order JSON keeps)
+    // (each scenario's fields that make its run: not the test suite's
+    // `expect`, the authors' `notes`, its `title` or its `questions`, so
+    // a question reworded leaves every stamp as it was)
     let mut scenarios: Vec<(&str, serde_json::Value)> = crate::scenario::raw_texts()
         .filter_map(|(file, text)| Some((file, serde_json::from_str(text).ok()?)))
         .filter(|(_, v)| crate::scenario::is_of(v, program))
@@ -93,7 +94,7 @@ pub fn fingerprint(program: &Program) -> u64 {
     for (file, scenario) in &scenarios {
         add("file", file);
         for (key, value) in scenario.as_object().into_iter().flatten() {
-            if key != "expect" && key != "notes" {
+            if !["expect", "notes", "title", "questions"].contains(&key.as_str()) {
                 add(key, &value.to_string());
             }
         }
