@@ -57,6 +57,17 @@ function showLanguage(tag) {
   }
 }
 showLanguage(el.getAttribute("lang"));
+// What the page says of where the steps come from: a run CPython recorded
+// (the program-src pack on screen), else the Rust core's.
+function showSource() {
+  const pack = el.getAttribute("program-src");
+  const recorded = Boolean(pack) && el.state()?.program === pack;
+  for (const part of document.querySelectorAll("[data-shows]")) {
+    if (part instanceof HTMLElement) part.hidden = (part.dataset.shows === "recorded") !== recorded;
+  }
+}
+showSource();
+el.addEventListener("playground-ready", showSource);
 for (const type of ["playground-ready", "playground-step"]) {
   el.addEventListener(type, () => showLanguage(el.shadowRoot?.querySelector(".alp-root")?.getAttribute("lang")));
 }

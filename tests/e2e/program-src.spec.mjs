@@ -317,3 +317,20 @@ test("a link to a step of lesson three restores the pack, its scenario, step and
   expect(await fresh.$eval(EL, (e) => e.state()), "a reload keeps it too").toEqual(wanted);
   await fresh.close();
 });
+
+// The stand-alone page's own words about where the steps come from follow
+// what it shows: a recorded program was run by CPython, not by the Rust core.
+for (const [lang, recorded, builtIn] of [["zh", "CPython 录下", "Rust 核心"], ["en", "CPython recorded", "Rust core"]]) {
+  test(`the stand-alone page says a recorded program's steps are CPython's (${lang})`, async ({ page, context, baseURL }) => {
+    await context.route(`${baseURL}/lessons/**`, (route) => route.fulfill({ contentType: "application/json; charset=utf-8", body: TEXT }));
+    const said = async () => page.evaluate(() => [...document.querySelectorAll(".page-head p, .page-foot p")].filter((p) => p.checkVisibility()).map((p) => p.textContent).join("\n"));
+    await page.goto(`/index.html?program-src=${FILE}&lang=${lang}`);
+    await page.waitForFunction((el) => document.querySelector(el)?.ready === true, EL);
+    const text = await said();
+    expect(text).toContain(recorded);
+    expect(text).not.toContain(builtIn);
+    await page.goto(`/index.html?scenario=report&lang=${lang}`);
+    await page.waitForFunction((el) => document.querySelector(el)?.ready === true, EL);
+    expect(await said()).toContain(builtIn);
+  });
+}
