@@ -31,7 +31,11 @@ fn the_reported_line_is_the_last_line_the_locals_show() {
                 let last = locals["last_line"].as_str().expect("report_tool has last_line");
                 let (_, body) = lesson::caption(lang, &trace, i);
                 let shown: String = last.chars().take(80).collect();
-                assert!(body.contains(&shown), "{} {code} step {i}: {body:?} does not say {last:?}", scenario.id);
+                assert!(
+                    body.contains(&shown),
+                    "{} {code} step {i}: {body:?} does not say {last:?}",
+                    scenario.id
+                );
                 checked += 1;
             }
         }
@@ -89,7 +93,12 @@ fn no_chinese_feedback_quotes_the_english_program_and_no_english_the_chinese() {
         assert!(said.len() > 1000, "{code}: {} texts", said.len());
         let found: Vec<String> = said
             .iter()
-            .flat_map(|(at, text)| foreign.iter().filter(|s| text.contains(s.as_str())).map(move |s| format!("{at}: {s:?} in {text:?}")))
+            .flat_map(|(at, text)| {
+                foreign
+                    .iter()
+                    .filter(|s| text.contains(s.as_str()))
+                    .map(move |s| format!("{at}: {s:?} in {text:?}"))
+            })
             .collect();
         assert!(found.is_empty(), "{code} says the {other} program's words:\n{}", found.join("\n"));
     }

@@ -77,6 +77,7 @@ const BAD: &[Case] = &[
         "scenarios[0].questions[1].occurrence: three, en: the run reaches \"count.add\" 3 time(s), so occurrence 4 is never asked (line 4)",
         "@questions-scenario.json: questions[0].occurrence: three, en: the run reaches \"count.start\" 1 time(s), so occurrence 2 is never asked (line 3)",
     ]),
+    ("questions-same-stop", &[], &["scenarios[0].questions[1].at: three: question 0 of this scenario is asked at the same stop (\"count.add\", occurrence 1); the page asks one question per stop, so this one is never asked (line 4)"]),
     ("record-changes", &[], &["scenarios[0]: three, en: message 0 of the record `messages` was changed after it was appended (at step 2); the figure draws each message as it was appended: append a new message instead of changing one (line 2)"]),
 ];
 

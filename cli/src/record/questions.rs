@@ -90,10 +90,6 @@ pub(super) fn check_reached(machine: &mut dyn Machine, m: &Manifest, dir: &Path,
         scenario.lang = Lang::parse(lang).unwrap_or_else(Lang::english);
         let trace = run::record_scenario(&scenario);
         for (j, q) in scenario.questions.iter().enumerate() {
-            let reached = predict::times_reached(&trace, &q.at);
-            if reached >= q.occurrence {
-                continue;
-            }
             let written = match j.checked_sub(entry.questions.len()) {
                 None => Written::Manifest(entry, j),
                 Some(i) => match &file {
@@ -101,7 +97,21 @@ pub(super) fn check_reached(machine: &mut dyn Machine, m: &Manifest, dir: &Path,
                     None => continue,
                 },
             };
-            said.push(never_asked(m, written, &q.at, q.occurrence, reached, &recording.id, lang));
+            // (the page asks one question per stop: a second one there is never asked)
+            let first =
+                scenario.questions[..j].iter().position(|o| o.at == q.at && o.occurrence == q.occurrence);
+            if let Some(first) = first {
+                let why = format!(
+                    "{}: question {first} of this scenario is asked at the same stop ({:?}, occurrence {}); the page asks one question per stop, so this one is never asked",
+                    recording.id, q.at, q.occurrence
+                );
+                said.push(said_where(m, written, "at", Phrase::english(why)));
+                continue;
+            }
+            let reached = predict::times_reached(&trace, &q.at);
+            if reached < q.occurrence {
+                said.push(never_asked(m, written, &q.at, q.occurrence, reached, &recording.id, lang));
+            }
         }
     }
     said
@@ -132,6 +142,11 @@ fn never_asked(
         )),
         ),
     };
+    said_where(m, written, key, why)
+}
+
+/// A problem of a question (its field `key`), said where it was written.
+fn said_where(m: &Manifest, written: Written, key: &str, why: Phrase) -> String {
     match written {
         Written::Manifest(entry, j) => {
             m.said_problem(Problem::new(format!("{}.questions[{j}].{key}", entry.field), why))
