@@ -78,6 +78,7 @@ const BAD: &[Case] = &[
         "@questions-scenario.json: questions[0].occurrence: three, en: the run reaches \"count.start\" 1 time(s), so occurrence 2 is never asked (line 3)",
     ]),
     ("questions-same-stop", &[], &["scenarios[0].questions[1].at: three: question 0 of this scenario is asked at the same stop (\"count.add\", occurrence 1); the page asks one question per stop, so this one is never asked (line 4)"]),
+    ("tracer-off", &[], &["scenarios[0]: three, en: the run turned the tracer off (sys.settrace) before its traced entry ended, so how it ends was not recorded; a pack keeps how each run ends (line 2)"]),
     ("record-changes", &[], &["scenarios[0]: three, en: message 0 of the record `messages` was changed after it was appended (at step 2); the figure draws each message as it was appended: append a new message instead of changing one (line 2)"]),
 ];
 

@@ -174,7 +174,16 @@ fn trouble(
         )),
         _ => None,
     };
-    if said.is_some() || answer["steps"].as_array().is_some_and(|s| !s.is_empty()) {
+    let stepped = answer["steps"].as_array().is_some_and(|s| !s.is_empty());
+    if said.is_none() && stepped && answer["end"].is_null() {
+        // (a pack keeps how each run ends: the figure's status and the ending question)
+        return Some(
+            "the run turned the tracer off (sys.settrace) before its traced entry ended, so how it ends was not \
+             recorded; a pack keeps how each run ends"
+                .into(),
+        );
+    }
+    if said.is_some() || stepped {
         return said;
     }
     let names: Vec<&str> = program.functions.iter().map(|f| f.name.as_str()).collect();
