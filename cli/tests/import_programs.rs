@@ -116,6 +116,11 @@ fn the_example_log_imports_without_a_warning() {
     let scenario = scenario_of(&ran);
     assert!(notes(&scenario).contains(&"The en run reproduces the recorded messages exactly.".to_string()));
     assert_eq!(scenario["tool_results"]["refund"][1]["raises"], "Exception");
+    // The manifest has a refund-twice scenario and file already: the advice
+    // names another, so following it overwrites nothing.
+    let advice = notes(&scenario).into_iter().find(|n| n.starts_with("To record it")).unwrap();
+    assert!(advice.contains("scenarios/refund-twice-imported.json"), "{advice}");
+    assert!(advice.contains("\"id\":\"refund-twice-imported\""), "{advice}");
 }
 
 /// The scenario file goes where `-o` says, and nowhere else.

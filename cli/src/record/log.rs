@@ -77,16 +77,34 @@ pub fn import_log(
     };
     let replay = verify(machine, &m, manifest.dir, &entry, &mut draft, limits)?;
     let mut notes = replay;
+    let id = free_id(&m, log.id);
     notes.push(format!(
-        "To record it with the program, save it as scenarios/{}.json beside {} and add {} to its \
+        "To record it with the program, save it as scenarios/{id}.json beside {} and add {} to its \
          \"scenarios\".",
-        log.id,
         m.name,
-        json!({"id": log.id, "title": entry.title, "file": format!("scenarios/{}.json", log.id)})
+        json!({"id": id, "title": entry.title, "file": format!("scenarios/{id}.json")})
     ));
     let mut scenario = std::mem::take(&mut draft.scenario);
     scenario["notes"] = draft.notes(&notes);
     Ok(Imported { scenario, warnings: draft.warnings })
+}
+
+/// `id`, or `id-imported` (then `-imported-2`, …) when the manifest has a
+/// scenario of that id or a file of that name already: the advice to add
+/// it must not overwrite one or repeat an id `record` would refuse.
+fn free_id(m: &manifest::Manifest, id: &str) -> String {
+    let taken = |c: &str| {
+        let file = format!("scenarios/{c}.json");
+        m.scenarios.iter().any(|e| e.id == c || e.file.as_deref() == Some(file.as_str()))
+    };
+    let mut candidate = id.to_string();
+    for n in 1.. {
+        if !taken(&candidate) {
+            break;
+        }
+        candidate = if n == 1 { format!("{id}-imported") } else { format!("{id}-imported-{n}") };
+    }
+    candidate
 }
 
 /// The tools the manifest's file scenarios declare, each name once in the
