@@ -80,7 +80,7 @@ fn quoted(value: &Value, lang: Lang) -> String {
             Some(n) => lang.fill("record_ref", &[("n", n.to_string())]),
             None => s.clone(),
         },
-        other => other.to_string(),
+        other => said_refs(&other.to_string(), lang),
     };
     let short: String = text.chars().take(80).collect();
     if short.len() < text.len() {
@@ -88,6 +88,32 @@ fn quoted(value: &Value, lang: Lang) -> String {
     } else {
         short
     }
+}
+
+/// `text` (a value as JSON) with each record it holds, the preview's
+/// `"(the record, n = 4)"`, said in the reader's language as the locals
+/// say it.
+fn said_refs(text: &str, lang: Lang) -> String {
+    const OPEN: &str = "\"(the record, n = ";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(OPEN) {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        let end = after.find(')').map(|e| e + 1);
+        match end.and_then(|e| Some((e, read_record_ref(&after[..e])?))) {
+            Some((e, n)) if after[e..].starts_with('"') => {
+                out.push_str(&format!("\"{}\"", lang.fill("record_ref", &[("n", n.to_string())])));
+                rest = &after[e + 1..];
+            }
+            _ => {
+                out.push('"');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The caption of step `position` of a recorded program's run:
