@@ -188,6 +188,9 @@ fn collected_tool_results_are_drawn_below_the_record_until_they_are_appended() {
                     "{id} at step {i}: the results are drawn before they are appended"
                 );
             }
+            // (is_error is drawn as the program wrote it, and not where it wrote none)
+            let flagged = results.iter().filter(|r| r.get("is_error").is_some()).count();
+            assert_eq!(staged.matches("is_error=").count(), flagged, "{id} step {i}: {staged}");
             assert!(staged.contains("results (tool results collected"), "named by its local: {staged}");
             assert_eq!(drawn(&s, i + 1)[2], "", "{id} step {}: appended, they are the record's", i + 1);
             seen += 1;

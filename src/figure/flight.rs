@@ -248,10 +248,11 @@ pub(super) fn staged(svg: &mut Svg, m: &Moment, locals: &Value) {
         .take(BLOCKS_SHOWN)
         .map(|r| {
             let content = r["content"].as_str().unwrap_or("");
+            // (is_error as the program wrote it: a result without one has none)
+            let flag = r["is_error"].as_bool().map_or(String::new(), |e| format!("is_error={e}  "));
             format!(
-                "tool_result → {}  is_error={}  {}",
+                "tool_result → {}  {flag}{}",
                 clip(r["tool_use_id"].as_str().unwrap_or("?"), 14),
-                r["is_error"].as_bool().unwrap_or(false),
                 clip(content.lines().next().unwrap_or(""), 22)
             )
         })
