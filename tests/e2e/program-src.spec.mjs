@@ -95,7 +95,7 @@ for (const lang of ["zh", "en"]) {
             // Who ran it: CPython, with its version; the model and the process were stand-ins.
             const note = await inShadow(page, ".alp-provenance");
             expect(note).toContain(`CPython ${run.python}`);
-            expect(note).toContain(lang === "zh" ? "替身" : "stand-ins");
+            expect(note).toContain(lang === "zh" ? "替身" : "was a stand-in");
           });
         }
         // One listing, the Python that ran: no Python / Rust switch.
@@ -332,5 +332,17 @@ for (const [lang, recorded, builtIn] of [["zh", "CPython 录下", "Rust 核心"]
     await page.goto(`/index.html?scenario=report&lang=${lang}`);
     await page.waitForFunction((el) => document.querySelector(el)?.ready === true, EL);
     expect(await said()).toContain(builtIn);
+  });
+}
+
+// A program-src that is no http(s) address (javascript:, data:) is said to
+// be no address to fetch from, not "another site (null)" (review finding).
+for (const bad of ["javascript:alert(1)", "data:application/json,{}"]) {
+  test(`program-src="${bad}" is said to be no address a file can be fetched from`, async ({ page, baseURL, problems }) => {
+    await place(page, baseURL, { "program-src": bad }, "en");
+    const text = await notice(page);
+    expect(text).toContain(`program-src ${bad} cannot be used: it is not an address a file can be fetched from`);
+    const said = problems.filter((p) => p.includes(bad));
+    problems.splice(0, problems.length, ...problems.filter((p) => !said.includes(p)));
   });
 }

@@ -76,6 +76,8 @@ export async function fetchScenario(name, timeoutMs = FETCH_TIMEOUT_MS) {
   } catch {
     return { name, error: "url", detail: "" };
   }
+  // (javascript:, data:, blob: … are no file of a site: "not an address", not "another site (null)")
+  if (url.protocol !== "http:" && url.protocol !== "https:") return { name, error: "url", detail: "" };
   if (url.origin !== location.origin) {
     return { name, error: "origin", detail: url.origin };
   }
