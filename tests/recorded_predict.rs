@@ -356,3 +356,31 @@ fn a_pseudo_locale_reaches_every_word_the_page_adds_to_a_recorded_run() {
     found.dedup();
     assert!(found.is_empty(), "hard-coded words:\n{}", found[..found.len().min(30)].join("\n"));
 }
+
+#[test]
+fn an_ending_question_offers_at_most_six_choices_the_right_one_among_them() {
+    // (lesson three's seven scenarios, each made to end with a status of its own)
+    let mut pack = pack();
+    for (k, scenario) in pack["scenarios"].as_array_mut().unwrap().iter_mut().enumerate() {
+        for lang in ["zh", "en"] {
+            let run = &mut scenario["runs"][lang];
+            let values = run["values"].as_array_mut().unwrap();
+            values.push(json!({ "status": format!("ending-{k}") }));
+            let at = values.len() - 1;
+            run["end"] = json!({ "returned": at });
+        }
+    }
+    let text = pack.to_string();
+    let mut asked = 0;
+    for (k, (id, _)) in scenarios(&pack).enumerate() {
+        let mut s = session_of("en", &text);
+        s.load(id).unwrap();
+        s.set_predict(true);
+        until_asked(&mut s, "status").unwrap_or_else(|| panic!("{id}: no ending question"));
+        let ask = s.predictions().pending().unwrap().clone();
+        assert!(ask.choices.len() <= 6, "{id}: {:?}", ask.choices);
+        assert!(ask.choices[ask.answer].contains(&format!("\"ending-{k}\"")), "{id}: {:?}", ask.choices);
+        asked += 1;
+    }
+    assert_eq!(asked, 7);
+}

@@ -236,6 +236,12 @@ fn ending_question(trace: &Trace, lang: Lang) -> Option<Ask> {
     if endings.len() < 2 {
         endings.push(ending.other());
     }
+    // (at most six choices, as an authored question has: the right one and
+    // the first five others)
+    if endings.len() > 6 {
+        let others: Vec<Ending> = endings.iter().filter(|e| **e != ending).take(5).cloned().collect();
+        endings = others.into_iter().chain(std::iter::once(ending.clone())).collect();
+    }
     let order = permutation(endings.len(), &format!("{}/status", trace.scenario));
     let endings: Vec<&Ending> = order.iter().map(|&k| &endings[k]).collect();
     let end = trace.steps.iter().rev().find(|s| s.event == Event::Return && s.depth == 0);
