@@ -384,3 +384,26 @@ fn an_ending_question_offers_at_most_six_choices_the_right_one_among_them() {
     }
     assert_eq!(asked, 7);
 }
+
+#[test]
+fn a_run_without_its_record_local_draws_no_record_and_the_record_is_named_as_the_pack_names_it() {
+    // (the record tests' good pack: `count` keeps no `messages` at all)
+    let text = include_str!("../cli/tests/record/good.pack.json");
+    for lang in ["zh", "en"] {
+        let l = Lang::parse(lang).unwrap();
+        let mut s = session_of(lang, text);
+        s.load("count").unwrap();
+        let [head, record, _] = drawn(&s, 0);
+        let figure = format!("{head}{record}");
+        assert!(!figure.contains(l.word("empty_record")), "{lang}: {figure}");
+        assert!(figure.contains(&l.fill("no_record", &[("name", "messages".into())])), "{lang}: {figure}");
+        // A pack whose record is called otherwise is drawn under that name.
+        let renamed = text
+            .replace("\"record\": \"messages\"", "\"record\": \"history\"")
+            .replace("\"messages\":", "\"history\":");
+        let mut s = session_of(lang, &renamed);
+        s.load("weather").unwrap();
+        let [head, record, _] = drawn(&s, s.replay().trace().steps.len() - 1);
+        assert!(format!("{head}{record}").contains("history"), "{lang}");
+    }
+}

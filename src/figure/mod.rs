@@ -170,10 +170,21 @@ struct Anchors {
 /// the tool_result that answers it.
 fn record_cards(svg: &mut Svg, m: &Moment, record_len: usize) {
     let (lang, l) = (m.lang, m.layout);
-    svg.text(10.0, svg.y + 12.0, "alp-h", &lang.fill("record_title", &[("n", record_len.to_string())]));
+    // (a recorded program's record is the local its pack names)
+    let recorded = agent_loop_core::programs::recorded::of(m.trace.function);
+    let name = recorded.map_or("messages", |r| r.record);
+    let title = lang.fill("record_title", &[("name", name.to_string()), ("n", record_len.to_string())]);
+    svg.text(10.0, svg.y + 12.0, "alp-h", &title);
     svg.y += 22.0;
     if record_len == 0 {
-        svg.text(l.card_x, svg.y + 14.0, "alp-t-dim", lang.word("empty_record"));
+        // A run that never had that local keeps no record: none, not an empty one.
+        let none = recorded.is_some() && !m.trace.steps.iter().any(|s| m.trace.local(s, name).is_some());
+        let said = if none {
+            lang.fill("no_record", &[("name", name.to_string())])
+        } else {
+            lang.word("empty_record").into()
+        };
+        svg.text(l.card_x, svg.y + 14.0, "alp-t-dim", &said);
         svg.y += 24.0;
     }
     let folded = record_len > FOLD_AFTER;
