@@ -19,23 +19,14 @@ use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson::{caption, line_in, listing_shown};
 use agent_loop_core::preview::text_hash;
 use agent_loop_core::programs::recorded::first_line;
-use agent_loop_core::session::{FixtureDoubles, Options, Session};
+use agent_loop_core::session::Session;
 use agent_loop_core::trace::Event;
 use agent_loop_core::vocab::Code;
 use serde_json::{json, Value};
 
-const PACK: &str = include_str!("../examples/lesson-three/lesson-three.pack.json");
-const FILE: &str = "lessons/lesson-three.pack.json";
-
-fn pack() -> Value {
-    serde_json::from_str(PACK).unwrap()
-}
-
-fn session_of(lang: &str, text: &str) -> Session {
-    let program_src = Some((FILE.to_string(), Ok(text.to_string())));
-    let options = Options { lang: lang.into(), program_src, ..Options::default() };
-    Session::new(Box::new(FixtureDoubles), &options).expect("a session")
-}
+#[path = "common/lesson_three.rs"]
+mod lesson_three;
+use lesson_three::{pack, session_of, FILE, PACK};
 
 fn session(lang: &str) -> Session {
     session_of(lang, PACK)

@@ -19,25 +19,16 @@
 
 use agent_loop_core::debugger::Command;
 use agent_loop_core::i18n::Lang;
-use agent_loop_core::session::{FixtureDoubles, Options, Session};
+use agent_loop_core::session::Session;
 use agent_loop_playground::figure::{render_parts, Layout, Moment};
 use serde_json::{json, Value};
 
 #[path = "common/pseudo.rs"]
 mod pseudo;
 
-const PACK: &str = include_str!("../examples/lesson-three/lesson-three.pack.json");
-const FILE: &str = "lessons/lesson-three.pack.json";
-
-fn pack() -> Value {
-    serde_json::from_str(PACK).unwrap()
-}
-
-fn session_of(lang: &str, text: &str) -> Session {
-    let program_src = Some((FILE.to_string(), Ok(text.to_string())));
-    let options = Options { lang: lang.into(), program_src, ..Options::default() };
-    Session::new(Box::new(FixtureDoubles), &options).expect("a session")
-}
+#[path = "common/lesson_three.rs"]
+mod lesson_three;
+use lesson_three::{pack, session_of, FILE, PACK};
 
 /// The pack's scenarios, each with its id.
 fn scenarios(pack: &Value) -> impl Iterator<Item = (&str, &Value)> {
@@ -397,6 +388,9 @@ fn a_run_without_its_record_local_draws_no_record_and_the_record_is_named_as_the
         let figure = format!("{head}{record}");
         assert!(!figure.contains(l.word("empty_record")), "{lang}: {figure}");
         assert!(figure.contains(&l.fill("no_record", &[("name", "messages".into())])), "{lang}: {figure}");
+        // The figure's text alternative says the same.
+        let said = agent_loop_playground::figure::text_alternative(s.replay().trace(), 0, l);
+        assert!(said.contains(&l.fill("no_record", &[("name", "messages".into())])), "{lang}: {said}");
         // A pack whose record is called otherwise is drawn under that name.
         let renamed = text
             .replace("\"record\": \"messages\"", "\"record\": \"history\"")

@@ -8,7 +8,9 @@
 //! middle so the figure stays readable.
 
 use crate::markup::{clip, esc};
+use agent_loop_core::i18n::Lang;
 use agent_loop_core::programs::Part;
+use agent_loop_core::run::Trace;
 use agent_loop_core::vocab::Decimal;
 use serde_json::Value;
 
@@ -157,6 +159,24 @@ fn on(m: &Moment, part: Part, class: &str) -> String {
     }
 }
 
+/// The name of the run's record: the local a recorded program's pack
+/// names, `messages` for the built-in lessons.
+fn record_name(t: &Trace) -> &'static str {
+    agent_loop_core::programs::recorded::of(t.function).map_or("messages", |r| r.record)
+}
+
+/// What the figure says of a record that holds no message: it is empty,
+/// or (a recorded run that never had its record local) there is none.
+pub(super) fn no_messages(t: &Trace, lang: Lang) -> String {
+    let recorded = agent_loop_core::programs::recorded::of(t.function).is_some();
+    let name = record_name(t);
+    if recorded && !t.steps.iter().any(|s| t.local(s, name).is_some()) {
+        lang.fill("no_record", &[("name", name.to_string())])
+    } else {
+        lang.word("empty_record").to_string()
+    }
+}
+
 /// Where the rows of tool_use and tool_result blocks sit (id, y), for the
 /// pairing lines.
 #[derive(Default)]
@@ -170,21 +190,12 @@ struct Anchors {
 /// the tool_result that answers it.
 fn record_cards(svg: &mut Svg, m: &Moment, record_len: usize) {
     let (lang, l) = (m.lang, m.layout);
-    // (a recorded program's record is the local its pack names)
-    let recorded = agent_loop_core::programs::recorded::of(m.trace.function);
-    let name = recorded.map_or("messages", |r| r.record);
-    let title = lang.fill("record_title", &[("name", name.to_string()), ("n", record_len.to_string())]);
+    let name = record_name(m.trace).to_string();
+    let title = lang.fill("record_title", &[("name", name), ("n", record_len.to_string())]);
     svg.text(10.0, svg.y + 12.0, "alp-h", &title);
     svg.y += 22.0;
     if record_len == 0 {
-        // A run that never had that local keeps no record: none, not an empty one.
-        let none = recorded.is_some() && !m.trace.steps.iter().any(|s| m.trace.local(s, name).is_some());
-        let said = if none {
-            lang.fill("no_record", &[("name", name.to_string())])
-        } else {
-            lang.word("empty_record").into()
-        };
-        svg.text(l.card_x, svg.y + 14.0, "alp-t-dim", &said);
+        svg.text(l.card_x, svg.y + 14.0, "alp-t-dim", &no_messages(m.trace, lang));
         svg.y += 24.0;
     }
     let folded = record_len > FOLD_AFTER;
