@@ -8,9 +8,7 @@
 //! middle so the figure stays readable.
 
 use crate::markup::{clip, esc};
-use agent_loop_core::i18n::Lang;
 use agent_loop_core::programs::Part;
-use agent_loop_core::run::Trace;
 use agent_loop_core::vocab::Decimal;
 use serde_json::Value;
 
@@ -156,24 +154,6 @@ fn on(m: &Moment, part: Part, class: &str) -> String {
         format!("{class} alp-on")
     } else {
         class.to_string()
-    }
-}
-
-/// The name of the run's record: the local a recorded program's pack
-/// names, `messages` for the built-in lessons.
-fn record_name(t: &Trace) -> &'static str {
-    agent_loop_core::programs::recorded::of(t.function).map_or("messages", |r| r.record)
-}
-
-/// What the figure says of a record that holds no message: it is empty,
-/// or (a recorded run that never had its record local) there is none.
-pub(super) fn no_messages(t: &Trace, lang: Lang) -> String {
-    let recorded = agent_loop_core::programs::recorded::of(t.function).is_some();
-    let name = record_name(t);
-    if recorded && !t.steps.iter().any(|s| t.local(s, name).is_some()) {
-        lang.fill("no_record", &[("name", name.to_string())])
-    } else {
-        lang.word("empty_record").to_string()
     }
 }
 

@@ -4,6 +4,7 @@
 use super::canvas::*;
 use crate::markup::clip;
 use agent_loop_core::i18n::{grouped, Lang};
+use agent_loop_core::run::Trace;
 use serde_json::Value;
 
 /// One line of a card: its text and, for pairing, a tool id.
@@ -148,4 +149,22 @@ pub(super) fn wrap_rows(rows: Vec<Row>, room: f64, mark_room: f64) -> Vec<Row> {
         out.extend(pieces.map(|text| Row { text, data, class, use_id: None, result_id: None, more: true }));
     }
     out
+}
+
+/// The name of the run's record: the local a recorded program's pack
+/// names, `messages` for the built-in lessons.
+pub(super) fn record_name(t: &Trace) -> &'static str {
+    agent_loop_core::programs::recorded::of(t.function).map_or("messages", |r| r.record)
+}
+
+/// What the figure says of a record that holds no message: it is empty,
+/// or (a recorded run that never had its record local) there is none.
+pub(super) fn no_messages(t: &Trace, lang: Lang) -> String {
+    let recorded = agent_loop_core::programs::recorded::of(t.function).is_some();
+    let name = record_name(t);
+    if recorded && !t.steps.iter().any(|s| t.local(s, name).is_some()) {
+        lang.fill("no_record", &[("name", name.to_string())])
+    } else {
+        lang.word("empty_record").to_string()
+    }
 }

@@ -39,7 +39,7 @@ pub fn text_alternative(t: &Trace, record_len: usize, lang: Lang) -> String {
         ));
     }
     if record_len == 0 {
-        html.push_str(&format!("<li>{}</li>", esc(&super::no_messages(t, lang))));
+        html.push_str(&format!("<li>{}</li>", esc(&no_messages(t, lang))));
     }
     html.push_str("</ol>");
     html
