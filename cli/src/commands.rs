@@ -350,9 +350,8 @@ fn check_listing(io: &mut dyn Io, wanted: &listing::Args) -> Done {
 
 /// Write the stamp the report found into the listing `file` (`text`).
 fn write_stamp(io: &mut dyn Io, file: &Path, text: &str, report: &listing::Report) -> Result<bool, u8> {
-    let Some((listing::Stamp::Current | listing::Stamp::Missing | listing::Stamp::Stale, now)) =
-        &report.stamp
-    else {
+    use agent_loop_core::lesson::stamp::Verdict;
+    let Some((Verdict::Current | Verdict::Missing | Verdict::Stale(_), now)) = &report.stamp else {
         // (one of the program's own listings: it needs none)
         return Ok(true);
     };

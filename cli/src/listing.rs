@@ -16,7 +16,8 @@
 use crate::python::{self, Bounds, Python};
 use crate::shown;
 use agent_loop_core::i18n::Lang;
-use agent_loop_core::lesson::{self, register_listing, stamp};
+use agent_loop_core::lesson::stamp::{self, Verdict};
+use agent_loop_core::lesson::{self, register_listing};
 use agent_loop_core::run::{message_shape, record_scenario, setup_text, Trace};
 use agent_loop_core::scenario::Scenario;
 use agent_loop_core::trace::Event;
@@ -86,20 +87,7 @@ pub struct Report {
     pub stopped: bool,
     /// The listing's stamp as the page would judge it (none: the marks
     /// did not pass), and the stamp it would have now.
-    pub stamp: Option<(Stamp, String)>,
-}
-
-/// What the page would say of a listing's stamp.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stamp {
-    /// It has one, and it is this listing's against this lesson.
-    Current,
-    /// It has one made for another text or another version of the lesson.
-    Stale,
-    /// It has none.
-    Missing,
-    /// It is one of the program's own listings, which need none.
-    Own,
+    pub stamp: Option<(Verdict, String)>,
 }
 
 impl Report {
@@ -127,7 +115,8 @@ pub fn check(
     seconds: f64,
 ) -> Report {
     let en = Lang::parse("en").unwrap_or(lang);
-    let mut report = Report { stamp: Some(judge(text)), ..Report::default() };
+    let mut report =
+        Report { stamp: Some(stamp::verdict(lesson::listing_program(text), text)), ..Report::default() };
     // (the stamp line blanked: the lines CPython reports stay the file's)
     let (blanked, _) = stamp::split(text);
     let text = blanked.as_str();
@@ -148,21 +137,6 @@ pub fn check(
         report.cpython = Some(ran.map_err(|(Failed::Departs(why) | Failed::Stopped(why))| why));
     }
     report
-}
-
-/// The stamp a listing (`text`, as written) has as the page would judge
-/// it, and the one it would have now.
-fn judge(text: &str) -> (Stamp, String) {
-    let program = lesson::listing_program(text);
-    let (unstamped, found) = stamp::without(text);
-    let now = stamp::of(&unstamped, stamp::fingerprint(program));
-    let said = match found {
-        _ if stamp::is_own(program, text) => Stamp::Own,
-        None => Stamp::Missing,
-        Some(f) if f.value == now => Stamp::Current,
-        Some(_) => Stamp::Stale,
-    };
-    (said, now)
 }
 
 /// Why the runs did not all agree.
@@ -357,14 +331,14 @@ pub fn stamp_line(name: &Path, report: &Report, asked: bool, wrote: bool) -> Opt
         return None;
     }
     let line = match (said, asked, wrote) {
-        (Stamp::Own, ..) => return None,
+        (Verdict::Own, ..) => return None,
         (_, true, true) => format!("{name}: stamped {now}; the page shows it"),
         (_, true, false) => format!(
             "{name}: not stamped: CPython did not run it on every shipped scenario with the recorded lines"
         ),
-        (Stamp::Current, ..) => format!("{name}: its stamp is current; the page shows it"),
-        (Stamp::Missing, ..) => format!("{name}: no stamp, so the page will not show it (--stamp writes it)"),
-        (Stamp::Stale, ..) => format!(
+        (Verdict::Current, ..) => format!("{name}: its stamp is current; the page shows it"),
+        (Verdict::Missing, ..) => format!("{name}: no stamp, so the page will not show it (--stamp writes it)"),
+        (Verdict::Stale(_), ..) => format!(
             "{name}: its stamp is stale (the listing or the lesson changed since), so the page will not show it (--stamp writes it again)"
         ),
     };

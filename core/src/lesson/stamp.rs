@@ -128,17 +128,43 @@ pub fn stamped(text: &str, stamp: &str) -> String {
     }
 }
 
+/// What a listing's stamp says of it, as the page judges it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// One of the program's own listings: it needs none.
+    Own,
+    /// It has none.
+    Missing,
+    /// It has this listing's against this program.
+    Current,
+    /// It has one made for another text or another version of the
+    /// program; at this line.
+    Stale(u32),
+}
+
+/// The stamp `text`, a listing of `program`, has, and the stamp it would
+/// have now: the one judgement the page and `check --listing` make.
+pub fn verdict(program: &Program, text: &str) -> (Verdict, String) {
+    let (unstamped, found) = without(text);
+    let now = of(&unstamped, fingerprint(program));
+    let verdict = match found {
+        _ if is_own(program, text) => Verdict::Own,
+        None => Verdict::Missing,
+        Some(f) if f.value == now => Verdict::Current,
+        Some(f) => Verdict::Stale(f.line),
+    };
+    (verdict, now)
+}
+
 /// Why the page may not show `text` (from `file`), a listing of `program`
 /// whose marks passed: it has no stamp, or one that is not this listing's
 /// against this program. `None`: it may, or it is one of the program's own.
 pub fn problem(program: &Program, file: &str, text: &str) -> Option<Finding> {
-    if is_own(program, text) {
-        return None;
-    }
-    let (unstamped, found) = without(text);
-    match found {
-        None => Some(Finding::new("listing_unstamped", file, &[])),
-        Some(f) if f.value == of(&unstamped, fingerprint(program)) => None,
-        Some(f) => Some(Finding::new("listing_stamp_stale", file, &[("line", f.line.to_string())])),
+    match verdict(program, text).0 {
+        Verdict::Own | Verdict::Current => None,
+        Verdict::Missing => Some(Finding::new("listing_unstamped", file, &[])),
+        Verdict::Stale(line) => {
+            Some(Finding::new("listing_stamp_stale", file, &[("line", line.to_string())]))
+        }
     }
 }
