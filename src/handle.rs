@@ -15,7 +15,7 @@ use agent_loop_core::protocol::{Model, Process};
 use agent_loop_core::scenario::{Phrase, Problem, Scenario};
 use agent_loop_core::session::notice;
 use agent_loop_core::session::options::ListingFile;
-use agent_loop_core::session::{Maker, Options, Session, Unreadable};
+use agent_loop_core::session::{Maker, Options, Override, Session, Unreadable};
 use js_sys::{Function as JsFunction, Reflect};
 use serde_json::json;
 use std::cell::RefCell;
@@ -342,14 +342,14 @@ impl Playground {
     #[wasm_bindgen(js_name = setModel)]
     pub fn set_model(&self, model: JsValue) -> Result<(), JsError> {
         let maker = maker(model, "model", |f| Box::new(JsModel::new(f)) as Box<dyn Model>)?;
-        self.apply(|s| s.set_model(maker))
+        self.apply(|s| s.set_double(Override::Model(maker)))
     }
 
     /// Replace the process double (`null` restores the fixture double).
     #[wasm_bindgen(js_name = setProcess)]
     pub fn set_process(&self, process: JsValue) -> Result<(), JsError> {
         let maker = maker(process, "process", |f| Box::new(JsProcess::new(f)) as Box<dyn Process>)?;
-        self.apply(|s| s.set_process(maker))
+        self.apply(|s| s.set_double(Override::Process(maker)))
     }
 
     /// Switch language by code (`zh`, `en`). Unknown codes are refused; a

@@ -8,7 +8,7 @@ use agent_loop_core::lesson::line_of_label;
 use agent_loop_core::programs::lesson_one;
 use agent_loop_core::protocol::{Model, ModelError, Request};
 use agent_loop_core::scenario::Scenario;
-use agent_loop_core::session::{parse_breakpoint, FixtureDoubles, Maker, Options, Session};
+use agent_loop_core::session::{parse_breakpoint, FixtureDoubles, Maker, Options, Override, Session};
 use agent_loop_core::vocab::{Code, Function};
 use serde_json::{json, Value};
 
@@ -132,10 +132,10 @@ fn an_author_model_replaces_the_double_and_back() {
     let mut s = session("limit", "en", "");
     assert_eq!(s.replay().trace().ending(), Some("call_limit"));
     let maker: Maker<dyn Model> = Box::new(|| Box::new(Answers) as Box<dyn Model>);
-    s.set_model(Some(maker));
+    s.set_double(Override::Model(Some(maker)));
     assert_eq!(s.replay().trace().ending(), Some("answered"));
     assert_eq!(s.replay().trace().result["text"], "I saw 1 messages");
-    s.set_model(None);
+    s.set_double(Override::Model(None));
     assert_eq!(s.replay().trace().ending(), Some("call_limit"));
 }
 
@@ -432,4 +432,44 @@ fn presentation_attributes_are_checked_too() {
     let s = Session::new(Box::new(FixtureDoubles), &good).unwrap();
     let p = s.presentation();
     assert_eq!((p.heading_level, s.notices().len(), p.controls.len()), (Some(3), 0, Command::ALL.len()));
+}
+
+#[test]
+fn an_authors_file_is_recorded_once_for_its_checks_and_its_display() {
+    // (issue 46, break 8: a src= file of 50,000 tool calls was recorded
+    // twice on arrival, each up to the time budget)
+    use agent_loop_core::trace::recordings;
+    let text = fixture_as("my-case", "report");
+    let options = Options {
+        scenario: "my-case".into(),
+        files: vec![("lessons/my-case.json".into(), Ok(text.clone()))],
+        ..Options::default()
+    };
+    let before = recordings();
+    let s = Session::new(Box::new(FixtureDoubles), &options).unwrap();
+    assert_eq!(s.scenario().unwrap().id, "my-case");
+    assert_eq!(recordings() - before, 1, "a file there when the playground opens");
+    let shown = s.replay().trace().steps.len();
+
+    let mut s = session("report", "en", "");
+    let before = recordings();
+    let id = s.add_file("lessons/my-case.json", Scenario::parse(&text), Some(&text)).unwrap();
+    s.load(&id).unwrap();
+    assert_eq!(recordings() - before, 1, "a file that arrives, then shown");
+    assert_eq!(s.replay().trace().steps.len(), shown, "the same run");
+
+    let mut changed: Value = serde_json::from_str(&fixture_as("report", "report")).unwrap();
+    changed["max_calls"] = json!(1);
+    changed.as_object_mut().unwrap().remove("questions");
+    let before = recordings();
+    s.load("report").unwrap();
+    s.add_file("mine/report.json", Ok(Scenario::from_value(changed).unwrap()), None).unwrap();
+    assert_eq!(recordings() - before, 2, "the shipped report, then the author's on screen, once");
+    assert_eq!(s.scenario().unwrap().max_calls, 1);
+    // (what is kept is for the display that follows, not a cache: later
+    // loads record again, and another language is another run)
+    let before = recordings();
+    s.set_lang(Lang::parse("zh").unwrap()).unwrap();
+    s.load(&id).unwrap();
+    assert_eq!(recordings() - before, 2);
 }

@@ -380,6 +380,14 @@ pub fn warnings(scenario: &Scenario, limits: impl Into<Limits>) -> Vec<crate::sc
     warnings_of(scenario, &CheckRun::record(scenario, limits))
 }
 
+/// The run a valid author's file was recorded for its checks, kept for
+/// its display (a file is recorded once for both).
+pub struct Checked {
+    pub file: String,
+    pub id: String,
+    pub trace: Trace,
+}
+
 /// One recording of a scenario's own doubles for `check`, with what they
 /// handed out: the warnings and the questions' checks share it.
 pub struct CheckRun {
@@ -391,10 +399,22 @@ pub struct CheckRun {
 }
 
 impl CheckRun {
+    /// On the scenario's own Rust doubles (the CLI, the tests).
     pub fn record(scenario: &Scenario, limits: impl Into<Limits>) -> CheckRun {
-        /// Counts the replies the model double hands out.
-        struct Counted<'a>(&'a mut dyn Model, usize);
-        impl Model for Counted<'_> {
+        let (mut model, mut process) = scenario.doubles();
+        CheckRun::record_on(scenario, &mut model, &mut process, limits)
+    }
+
+    /// On the doubles given (the page's, whose run it then shows).
+    pub fn record_on(
+        scenario: &Scenario,
+        model: &mut dyn Model,
+        process: &mut dyn Process,
+        limits: impl Into<Limits>,
+    ) -> CheckRun {
+        /// Counts what a double hands out.
+        struct Counted<'a, T: ?Sized>(&'a mut T, usize);
+        impl Model for Counted<'_, dyn Model + '_> {
             fn create(
                 &mut self,
                 request: &crate::protocol::Request,
@@ -403,10 +423,15 @@ impl CheckRun {
                 self.0.create(request)
             }
         }
-        let (mut model, mut process) = scenario.doubles();
-        let mut counted = Counted(&mut model, 0);
-        let trace = record(scenario, &mut counted, &mut process, limits);
-        CheckRun { trace, reads: counted.1, runs: process.runs() }
+        impl Process for Counted<'_, dyn Process + '_> {
+            fn run(&mut self, command: &[&str], timeout: Seconds) -> ProcessOutcome {
+                self.1 += 1;
+                self.0.run(command, timeout)
+            }
+        }
+        let (mut model, mut process) = (Counted(model, 0), Counted(process, 0));
+        let trace = record(scenario, &mut model, &mut process, limits);
+        CheckRun { trace, reads: model.1, runs: process.1 }
     }
 }
 

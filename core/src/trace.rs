@@ -193,6 +193,13 @@ struct Recorder {
 
 thread_local! {
     static RECORDER: RefCell<Option<Recorder>> = const { RefCell::new(None) };
+    static RECORDINGS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many recordings this thread has started: the work a test counts
+/// (a file recorded once for its checks and its display, not twice).
+pub fn recordings() -> u64 {
+    RECORDINGS.with(std::cell::Cell::get)
 }
 
 /// Run `body` with a fresh recorder and return what it recorded. Nested
@@ -201,6 +208,7 @@ pub fn recording<R>(limits: impl Into<Limits>, body: impl FnOnce() -> R) -> (R, 
     let mut limits: Limits = limits.into();
     limits.steps = limits.steps.max(1);
     let started = (limits.clock)();
+    RECORDINGS.with(|n| n.set(n.get() + 1));
     let fresh = Recorder {
         rec: Recording::default(),
         frames: Vec::new(),

@@ -5,8 +5,8 @@
 use super::notice::{unreadable_file, Notice, Unreadable};
 use super::scope::Scope;
 use crate::pack::Refusal;
+use crate::run::{CheckRun, Checked};
 use crate::scenario::{load_shipped, Problem, Scenario};
-use crate::trace::Limits;
 
 /// A scenario file as loaded: parsed, or its problems.
 #[derive(Clone, Debug)]
@@ -20,6 +20,11 @@ pub struct Entry {
 
 /// A file read as a scenario, or its problems.
 pub type Parsed = Result<Scenario, Vec<Problem>>;
+
+/// How an author's file is recorded for its checks: on the page's
+/// doubles, in the page's language, within its budgets — the run the page
+/// then shows of it, so that a file is recorded once for both.
+pub type Check<'a> = &'a mut dyn FnMut(&Scenario) -> CheckRun;
 
 /// The file name of a scenario added through the API (`addScenario`), which
 /// reports its problems to the caller itself.
@@ -45,6 +50,8 @@ pub struct Opened {
     pub unreadable: Vec<Notice>,
     /// The scenario asked for is not the one shown.
     pub mismatch: Option<Notice>,
+    /// The run of the file shown first, when it is an author's.
+    pub checked: Option<Checked>,
 }
 
 impl Catalogue {
@@ -57,7 +64,7 @@ impl Catalogue {
         recorded: (&str, Vec<Scenario>),
         wanted: Option<&str>,
         only: Scope,
-        limits: Limits,
+        check: Check,
     ) -> Result<Opened, Refusal> {
         let mut entries = shipped_entries();
         for scenario in recorded.1 {
@@ -65,6 +72,7 @@ impl Catalogue {
             entries.push(Entry { file, parsed: Ok(scenario), warnings: Vec::new() });
         }
         let mut unreadable = Vec::new();
+        let mut runs = Vec::new();
         for (file, text) in files {
             match text {
                 Ok(text) => {
@@ -73,7 +81,9 @@ impl Catalogue {
                     if let Some(pack) = parsed.as_ref().ok().and_then(pack_of) {
                         return Err(crate::pack::needed(pack));
                     }
-                    add_entry(&mut entries, entry(file, parsed, Some(text), limits));
+                    let (entry, run) = entry(file, parsed, Some(text), check);
+                    runs.extend(run);
+                    add_entry(&mut entries, entry);
                 }
                 Err((why, detail)) => unreadable.push(unreadable_file(file, why, detail)),
             }
@@ -95,12 +105,17 @@ impl Catalogue {
         };
         let mismatch = empty.or_else(|| wanted.and_then(|w| scenario_notice(&entries, current, w, only)));
         let catalogue = Catalogue { entries, current, only };
+        let shown = &catalogue.entries[current];
+        let checked = runs
+            .into_iter()
+            .rev()
+            .find(|run| shown.file == run.file && shown.parsed.as_ref().is_ok_and(|s| s.id == run.id));
         // A program whose texts have not arrived is never shown: the page
         // fetches its pack and starts again (crate::pack).
         if let Some(pack) = catalogue.missing_pack(None) {
             return Err(crate::pack::needed(pack));
         }
-        Ok(Opened { catalogue, unreadable, mismatch })
+        Ok(Opened { catalogue, unreadable, mismatch, checked })
     }
 
     /// Every file, shipped first, parsed or with its problems.
@@ -121,6 +136,11 @@ impl Catalogue {
     /// The scenario of the entry on screen.
     pub fn shown(&self) -> Option<&Scenario> {
         self.entries.get(self.current).and_then(|e| e.parsed.as_ref().ok())
+    }
+
+    /// The file of the entry on screen.
+    pub fn shown_file(&self) -> &str {
+        self.entries.get(self.current).map_or("", |e| &e.file)
     }
 
     /// The pack the program of the valid scenario `id` (the one on screen
@@ -166,19 +186,20 @@ impl Catalogue {
     /// Add a scenario read from `file` (from `text`, when there is one: its
     /// warnings name their lines), with the checks `check` adds: a valid
     /// one replaces the one with its id. Returns its id, or its problems
-    /// naming the file; and whether it replaced the one on screen.
+    /// naming the file; whether it replaced the one on screen; and the run
+    /// its checks recorded.
     pub fn add(
         &mut self,
         file: &str,
         parsed: Result<Scenario, Vec<Problem>>,
         text: Option<&str>,
-        limits: Limits,
-    ) -> (Result<String, Refusal>, bool) {
+        check: Check,
+    ) -> (Result<String, Refusal>, bool, Option<Checked>) {
         // (its checks read the program's texts: the page fetches them first)
         if let Some(pack) = parsed.as_ref().ok().and_then(pack_of) {
-            return (Err(crate::pack::needed(pack)), false);
+            return (Err(crate::pack::needed(pack)), false, None);
         }
-        let entry = entry(file, parsed, text, limits);
+        let (entry, run) = entry(file, parsed, text, check);
         let outcome = match &entry.parsed {
             Ok(scenario) => Ok(scenario.id.clone()),
             Err(problems) => {
@@ -189,7 +210,7 @@ impl Catalogue {
         if stale.is_some_and(|j| j < self.current) {
             self.current -= 1;
         }
-        (outcome, replaced == Some(self.current))
+        (outcome, replaced == Some(self.current), run)
     }
 }
 
@@ -211,27 +232,29 @@ fn find(entries: &[Entry], id: &str, scope: Scope) -> Option<usize> {
 /// An author's file as an entry: with the checks `check` adds to parsing
 /// (each of its questions must sit on a line its run reaches), and its
 /// warnings (at their lines of `text`, when there is one). Both read one
-/// recording, which keeps to the page's budgets (`limits`): a scenario of
-/// 50,000 tool calls is checked as far as one recording may go.
-fn entry(file: &str, parsed: Parsed, text: Option<&str>, limits: Limits) -> Entry {
-    let (parsed, mut warnings) = match parsed {
-        Err(problems) => (Err(problems), Vec::new()),
+/// recording (`check`), which keeps to the page's budgets: a scenario of
+/// 50,000 tool calls is checked as far as one recording may go. The
+/// recording of a valid file is returned for its display.
+fn entry(file: &str, parsed: Parsed, text: Option<&str>, check: Check) -> (Entry, Option<Checked>) {
+    let (parsed, mut warnings, run) = match parsed {
+        Err(problems) => (Err(problems), Vec::new(), None),
         Ok(scenario) => {
-            let checked = crate::run::CheckRun::record(&scenario, limits);
+            let checked = check(&scenario);
             let problems = crate::predict::problems_within(&scenario, &checked);
             match problems.is_empty() {
                 true => {
                     let warnings = crate::run::unexpected_warnings(&scenario, &checked);
-                    (Ok(scenario), warnings)
+                    let (file, id) = (file.to_string(), scenario.id.clone());
+                    (Ok(scenario), warnings, Some(Checked { file, id, trace: checked.trace }))
                 }
-                false => (Err(problems), Vec::new()),
+                false => (Err(problems), Vec::new(), None),
             }
         }
     };
     if let Some(text) = text {
         crate::scenario::json_lines::at_lines(&mut warnings, &[("", text)]);
     }
-    Entry { file: file.to_string(), parsed, warnings }
+    (Entry { file: file.to_string(), parsed, warnings }, run)
 }
 
 /// Add a parsed file to the catalogue; a valid scenario replaces one with

@@ -22,3 +22,9 @@ impl Doubles for FixtureDoubles {
 
 /// Makes a fresh author-supplied model (or process) for each recording.
 pub type Maker<T> = Box<dyn Fn() -> Box<T>>;
+
+/// The author's model or process (`None`: back to the scenario's double).
+pub enum Override {
+    Model(Option<Maker<dyn Model>>),
+    Process(Option<Maker<dyn Process>>),
+}

@@ -21,7 +21,6 @@ use crate::debugger::Command;
 use crate::i18n::Lang;
 use crate::pack::Refusal;
 use crate::programs;
-use crate::protocol::{Model, Process};
 use crate::scenario::json_lines::at_lines;
 use crate::scenario::{Problem, Scenario};
 use crate::trace::Limits;
@@ -50,7 +49,7 @@ pub use amount::parse_amount;
 pub use breakpoints::{parse_breakpoint, place_all, stop_line, NOTICES_SHOWN};
 pub use catalogue::{Catalogue, Entry, Parsed, ADDED};
 pub use changes::Changes;
-pub use doubles::{Doubles, FixtureDoubles, Maker};
+pub use doubles::{Doubles, FixtureDoubles, Maker, Override};
 pub use notice::{Notice, Unreadable};
 pub use options::{Options, Presentation, Settings};
 pub use predictions::{Answer, Pending, Predictions};
@@ -79,7 +78,9 @@ impl Session {
     pub fn new(doubles: Box<dyn Doubles>, options: &Options) -> Result<Session, Refusal> {
         let settings = Settings::read(options);
         settings.lang.waiting().map_or(Ok(()), |pack| Err(crate::pack::needed(pack)))?;
-        let start = opening::start(options, &settings)?;
+        let (mut recorder, lang) = (Recorder::new(doubles, settings.limits), settings.lang);
+        let start = opening::start(options, &settings, &mut |s| recorder.checked(s, lang))?;
+        recorder.keep(start.checked, lang);
         let mut session = Session {
             catalogue: start.catalogue,
             lang: settings.lang,
@@ -90,7 +91,7 @@ impl Session {
                 reveal: false,
             },
             authored: start.authored,
-            recorder: Recorder::new(doubles, settings.limits),
+            recorder,
             notices: start.notices,
             changes: Changes::all(),
             predictions: Predictions::new(settings.predict),
@@ -456,7 +457,10 @@ impl Session {
     /// replaces it; replacing the one on screen re-records it in place.
     pub fn add_file(&mut self, file: &str, parsed: Parsed, text: Option<&str>) -> Result<String, Refusal> {
         self.changes.catalogue = true;
-        let (outcome, replaced) = self.catalogue.add(file, parsed, text, *self.limits());
+        let lang = self.lang;
+        let (outcome, replaced, run) =
+            self.catalogue.add(file, parsed, text, &mut |s| self.recorder.checked(s, lang));
+        self.recorder.keep(run, lang);
         if replaced {
             // A new version of the scenario on screen: what-if was about the old one.
             self.what_if.changed = None;
@@ -472,22 +476,19 @@ impl Session {
         (self.changes.notices, self.changes.catalogue) = (true, true);
     }
 
-    /// Replace the model (`None` restores the scenario's double). Re-records.
-    pub fn set_model(&mut self, model: Option<Maker<dyn Model>>) {
-        self.recorder.model = model;
-        self.rerecord();
-    }
-
-    /// The same for the process.
-    pub fn set_process(&mut self, process: Option<Maker<dyn Process>>) {
-        self.recorder.process = process;
+    /// Replace the model or the process (`None`: the scenario's double again). Re-records.
+    pub fn set_double(&mut self, given: Override) {
+        match given {
+            Override::Model(model) => self.recorder.model = model,
+            Override::Process(process) => self.recorder.process = process,
+        }
         self.rerecord();
     }
 
     /// Record the current scenario again, back at the start (breakpoints stay).
     fn rerecord(&mut self) {
         let Some(lesson) = self.catalogue.shown().map(|s| s.localized(self.lang)) else { return };
-        let lesson_run = self.recorder.lesson(&lesson);
+        let lesson_run = self.recorder.lesson(&lesson, self.catalogue.shown_file());
         // What if: the changed version on its own doubles, the lesson's run beside it.
         let changed_run =
             self.what_if.changed.as_ref().map(|s| self.recorder.changed(&s.localized(self.lang)));

@@ -3,13 +3,14 @@
 //! one), the notices in the order the author meets them, the author's
 //! listings and the listing shown.
 
-use super::catalogue::Catalogue;
+use super::catalogue::{Catalogue, Check};
 use super::listings;
 use super::notice::Notice;
 use super::options::{Options, Settings};
 use super::recorded;
 use crate::i18n::Lang;
 use crate::pack::Refusal;
+use crate::run::Checked;
 use crate::vocab::Code;
 
 /// The parts a session starts from.
@@ -20,15 +21,17 @@ pub struct Start {
     pub authored: Vec<(Option<Lang>, Code)>,
     /// The listing shown (a recorded program's: its Python, the one that ran).
     pub code: Code,
+    /// The run the checks of the author's file shown first recorded.
+    pub checked: Option<Checked>,
 }
 
 /// Open a session's parts (refused while a pack they need has not arrived).
-pub fn start(options: &Options, settings: &Settings) -> Result<Start, Refusal> {
+pub fn start(options: &Options, settings: &Settings, check: Check) -> Result<Start, Refusal> {
     let program = recorded::open(&options.program_src);
     let scope = program.scope.unwrap_or(settings.scope);
     let wanted = settings.scenario.as_deref();
     let pack = (program.file.as_str(), program.scenarios);
-    let opened = Catalogue::open(&options.files, pack, wanted, scope, settings.limits)?;
+    let opened = Catalogue::open(&options.files, pack, wanted, scope, check)?;
     // Unreadable files, then the attributes' mistakes, then the scenario asked for.
     let mut notices = opened.unreadable;
     notices.extend(program.notice);
@@ -39,5 +42,5 @@ pub fn start(options: &Options, settings: &Settings) -> Result<Start, Refusal> {
         Some(_) => Code::Python,
         None => listings::shown(settings.code, &authored, settings.lang),
     };
-    Ok(Start { catalogue: opened.catalogue, notices, authored, code })
+    Ok(Start { catalogue: opened.catalogue, notices, authored, code, checked: opened.checked })
 }
