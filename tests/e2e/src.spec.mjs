@@ -26,6 +26,11 @@ const routeLessons = (page, baseURL) =>
 async function place(page, baseURL, attributes) {
   await routeLessons(page, baseURL);
   await placeOnHost(page, baseURL, attributes);
+  // (a file that comes after the playground was built joins it then: on a
+  // busy machine that is after ready; every named file has come, read or not)
+  // (at most 50 are fetched)
+  const named = Math.min((attributes.src ?? "").split(/\s+/).filter(Boolean).length, 50);
+  await page.waitForFunction(([sel, n]) => document.querySelector(sel)._files.length >= n, [EL, named]);
   return page.$eval(EL, (el) => {
     const notice = el.shadowRoot.querySelector('[data-role="notice"]');
     const options = [...el.shadowRoot.querySelectorAll(".alp-select option")].map((o) => o.value || o.textContent);
