@@ -282,16 +282,20 @@ fn doing(places: &Places, lang: Lang, other_loop: bool, names: (&str, &str)) -> 
     lang.fill(key, &said)
 }
 
+/// What the comparison calls each run (the lesson's, the changed one's):
+/// beside another loop, its loop's name.
+pub fn run_names(c: &Comparison, lang: Lang) -> (String, String) {
+    match c.lesson.function != c.changed.function {
+        true => (c.lesson.function.name().to_string(), c.changed.function.name().to_string()),
+        false => (lang.word("compare_lesson").to_string(), lang.word("compare_changed").to_string()),
+    }
+}
+
 /// The two runs side by side, where they part, and where the lesson's run
 /// is at the step shown (so both can be stepped in lockstep).
 pub fn compare(c: &Comparison, places: &Places, lang: Lang) -> String {
-    // Beside another loop, each run is named by its loop.
     let other_loop = c.lesson.function != c.changed.function;
-    let (lesson_name, changed_name) = if other_loop {
-        (c.lesson.function.name().to_string(), c.changed.function.name().to_string())
-    } else {
-        (lang.word("compare_lesson").to_string(), lang.word("compare_changed").to_string())
-    };
+    let (lesson_name, changed_name) = run_names(c, lang);
     let rows = summary_rows(c, lang);
     let place = |at: At| {
         at.map_or_else(

@@ -14,7 +14,7 @@ use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson::listing_shown;
 use agent_loop_core::programs;
 use agent_loop_core::session::{Changes, Session};
-use agent_loop_core::step_view::{comparison_places, edit_problems, question_line, step_view};
+use agent_loop_core::step_view::{edit_problems, question_line, step_view};
 use agent_loop_core::vocab::{Code, Function};
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement};
@@ -163,6 +163,12 @@ impl Page {
         self.root.query_selector(selector).ok().flatten()
     }
 
+    /// The same, for a panel hidden while it has nothing to show.
+    fn set_panel(&mut self, selector: &'static str, html: &str) {
+        self.set_html(selector, html);
+        dom::set_hidden(self.q(selector), html.is_empty());
+    }
+
     /// Replace a panel's markup, only when it changed.
     fn set_html(&mut self, selector: &'static str, html: &str) {
         let known = self.shown.iter().position(|(part, _)| *part == selector);
@@ -250,8 +256,7 @@ impl Page {
                 explore::beside(scenario, beside.filter(|f| *f != scenario.function), lang)
             })
             .unwrap_or_default();
-        dom::set_hidden(self.q(".alp-beside"), html.is_empty());
-        self.set_html(".alp-beside", &html);
+        self.set_panel(".alp-beside", &html);
     }
 
     /// A refused edit: only its message changes; the learner's text stays
@@ -306,14 +311,10 @@ impl Page {
 
     /// The lesson's run beside the changed one (what if), in lockstep.
     fn draw_compare(&mut self) {
-        let s = &self.session;
-        let html = match (s.what_if_state().comparison.as_ref(), comparison_places(s)) {
-            (Some(c), Some(places)) => explore::compare(c, &places, s.lang()),
-            _ => String::new(),
-        };
+        let (html, pair) = view::comparison(&self.session);
         let hidden = html.is_empty();
-        self.set_html(".alp-compare", &html);
-        dom::set_hidden(self.q(".alp-compare"), hidden);
+        self.set_panel(".alp-compare", &html);
+        self.set_panel(".alp-fig-pair", &pair);
         // The answer to "run this version" where the learner looks next.
         if std::mem::take(&mut self.show_compare) && !hidden {
             if let Some(panel) = self.q(".alp-compare").and_then(|e| e.dyn_into::<HtmlElement>().ok()) {
@@ -327,9 +328,7 @@ impl Page {
         dom::warn_in_console(&self.session, &mut self.warned, &mut self.warned_files);
         let s = &self.session;
         let html = view::problems(s.catalogue().entries(), s.notices(), s.lang());
-        let hidden = html.is_empty();
-        self.set_html(".alp-problems", &html);
-        dom::set_hidden(self.q(".alp-problems"), hidden);
+        self.set_panel(".alp-problems", &html);
     }
 
     fn draw_reveal(&self) {
@@ -358,9 +357,7 @@ impl Page {
             .collect();
         self.set_html(".alp-ticks", &ticks);
         let note = view::unreached(&self.session.replay().unreached_breakpoints(), self.session.lang());
-        let hidden = note.is_empty();
-        self.set_html(".alp-bp-note", &note);
-        dom::set_hidden(self.q(".alp-bp-note"), hidden);
+        self.set_panel(".alp-bp-note", &note);
     }
 
     /// The breakpoint buttons of the listing on screen. (The timeline's

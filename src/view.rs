@@ -16,7 +16,8 @@ use agent_loop_core::preview::{cut, SHOWN_CHARS};
 use agent_loop_core::programs;
 use agent_loop_core::run::Trace;
 use agent_loop_core::scenario::{Problem, Scenario};
-use agent_loop_core::session::{Entry, Notice, Scope};
+use agent_loop_core::session::{Entry, Notice, Scope, Session};
+use agent_loop_core::step_view::{comparison_places, pair};
 use agent_loop_core::vocab::{Code, Function};
 use serde_json::Value;
 
@@ -204,7 +205,7 @@ pub fn shell(heading_level: Option<u8>) -> String {
 <p class="alp-bp-note" data-role="unreached" aria-live="polite" hidden></p>
 <div class="alp-main">
   <section class="alp-code-panel"><div class="alp-h3"{h}><span class="alp-l-code"></span> <span class="alp-stack" translate="no"></span></div><div class="alp-code" tabindex="-1"></div><p class="alp-provenance alp-l-provenance"></p></section>
-  <section class="alp-figure-panel"><section class="alp-caption" data-role="caption"><div class="alp-caption-title"{h}></div><p class="alp-caption-body"></p></section><section class="alp-predict-panel" data-role="predict" hidden></section><div class="alp-h3 alp-l-record"{h}></div><div class="alp-figure"><div class="alp-fig-head"></div><div class="alp-fig-record"></div><div class="alp-fig-staged"></div></div><div class="alp-card-full" data-role="card" aria-live="polite"></div><div class="alp-sr alp-figure-text"></div></section>
+  <section class="alp-figure-panel"><section class="alp-caption" data-role="caption"><div class="alp-caption-title"{h}></div><p class="alp-caption-body"></p></section><section class="alp-predict-panel" data-role="predict" hidden></section><section class="alp-fig-pair" data-role="pair" hidden></section><div class="alp-h3 alp-l-record"{h}></div><div class="alp-figure"><div class="alp-fig-head"></div><div class="alp-fig-record"></div><div class="alp-fig-staged"></div></div><div class="alp-card-full" data-role="card" aria-live="polite"></div><div class="alp-sr alp-figure-text"></div></section>
 </div>
 <section class="alp-beside" data-role="beside" hidden></section>
 <section class="alp-compare" data-role="compare" tabindex="-1" hidden></section>
@@ -227,6 +228,18 @@ pub const LABELS: [(&str, &str); 7] = [
     (".alp-l-locals", "locals"),
     (".alp-l-output", "output"),
 ];
+
+/// The comparison panel and the two records side by side in the figure
+/// panel, while a changed version is on screen (empty otherwise).
+pub fn comparison(s: &Session) -> (String, String) {
+    match (s.what_if_state().comparison.as_ref(), comparison_places(s), pair(s)) {
+        (Some(c), Some(places), Some(p)) => {
+            let (names, lang) = (crate::explore::run_names(c, s.lang()), s.lang());
+            (crate::explore::compare(c, &places, lang), crate::figure::pair(&p, (&names.0, &names.1), lang))
+        }
+        _ => (String::new(), String::new()),
+    }
+}
 
 /// Where the steps on screen come from, under the code: the Rust core
 /// recorded in the page, or a recorded program's CPython, with its

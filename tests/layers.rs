@@ -73,7 +73,7 @@ const PAGE: Crate = Crate {
         &["events"],
         &["handle"],
     ],
-    inner: &[("figure", &[&["canvas"], &["rows"], &["flight", "text"]])],
+    inner: &[("figure", &[&["canvas"], &["rows"], &["flight", "pair", "text"]])],
     browser: true,
 };
 

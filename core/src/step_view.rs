@@ -195,3 +195,42 @@ fn shown_locals(locals: Value, code: Code, function: Function) -> Value {
     }
     Value::Object(kept)
 }
+
+/// The two records side by side (what if): each run with how much of its
+/// record exists at the step shown — the lesson's at the step that stands
+/// beside it — or all of it before the learner starts, and the first
+/// message where the two final records differ.
+pub struct Pair<'a> {
+    pub lesson: (&'a crate::run::Trace, usize),
+    pub changed: (&'a crate::run::Trace, usize),
+    /// None: the same records, message for message.
+    pub differs_at: Option<usize>,
+    /// How each run ends, as the comparison says it (the lesson's, the changed one's).
+    pub endings: (&'a str, &'a str),
+    pub started: bool,
+}
+
+/// The [`Pair`], when a changed version is on screen.
+pub fn pair(session: &Session) -> Option<Pair<'_>> {
+    let what_if = session.what_if_state();
+    let (lesson, replay) = (what_if.lesson_run.as_ref()?, session.replay());
+    let changed = replay.trace();
+    let c = what_if.comparison.as_ref()?;
+    let beside = match c.lesson.function != c.changed.function {
+        true => crate::session::counterpart(lesson, changed, replay.position()),
+        false => Some(replay.position()),
+    };
+    let len_at = |t: &crate::run::Trace, at: Option<usize>| match replay.started() {
+        true => at.and_then(|i| t.steps.get(i)).map_or(t.record.len(), |s| s.record_len as usize),
+        false => t.record.len(),
+    };
+    let (a, b) = (&lesson.record, &changed.record);
+    let differs_at = (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i));
+    Some(Pair {
+        lesson: (lesson, len_at(lesson, beside).min(a.len())),
+        changed: (changed, len_at(changed, Some(replay.position())).min(b.len())),
+        differs_at,
+        endings: (&c.lesson.ending, &c.changed.ending),
+        started: replay.started(),
+    })
+}

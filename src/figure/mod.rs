@@ -14,12 +14,14 @@ use serde_json::Value;
 
 mod canvas;
 mod flight;
+mod pair;
 mod rows;
 mod text;
 
 use canvas::*;
 pub use canvas::{Layout, Moment, FOLD_AFTER};
 use flight::*;
+pub use pair::pair;
 use rows::*;
 pub use text::{card_text, text_alternative};
 
