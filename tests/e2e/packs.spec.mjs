@@ -346,7 +346,10 @@ test("a slow lesson_two.json that then fails is said, and the notice that it was
   const r = await shown(page);
   expect(r.notice).not.toContain(WAITING.en);
   expect([r.state.program, r.state.scenario, r.busy]).toEqual(["lesson_one", "report", null]);
-  // (said once in the console, as any pack that does not come; the browser's 404)
+  // Said once in the console, as any pack that does not come (that it was
+  // on its way is no mistake: said in the element only); and the browser's 404.
+  const said = problems.filter((p) => p.startsWith("console.warning: agent-loop-playground:"));
+  expect(said).toEqual([expect.stringContaining("could not be loaded from lesson_two.json (404")]);
   problems.splice(0, problems.length, ...problems.filter((p) => !p.includes("lesson_two.json") && !p.includes("status of 404")));
 });
 
