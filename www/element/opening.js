@@ -158,7 +158,7 @@ async function buildWithPacks(el, generation, place, width, arriving) {
   }
   for (const failed of failures) el._call("packUnavailable", failed.file, failed.detail, failed.pack);
   if (lateLang) setLang(el, lateLang);
-  if (latePack) reopenWhenIn(el, latePack, (lang) => build(el, null, { width: el.getBoundingClientRect().width, compact, lang }));
+  if (latePack) reopenWhenIn(el, latePack, (lang) => build(el, place, { width: el.getBoundingClientRect().width, compact, lang }));
   return true;
 }
 
