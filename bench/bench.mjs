@@ -557,6 +557,12 @@ function hostileInputs() {
   const figures = { longest_task_ms: most("longestTask"), slowest_move_ms: most("slowestMove"), cases,
     budget_task_ms: BUDGET.hostileTaskMs, budget_move_ms: BUDGET.hostileMoveMs };
   console.log(`hostile inputs (${cases.length} cases): longest task ${figures.longest_task_ms} ms, slowest move ${figures.slowest_move_ms} ms`);
+  // Each case's own figures (a break of issue 46 is one case or two).
+  const timed = [["longestTask", "longest task"], ["slowestMove", "slowest move"], ["ready", "ready"]];
+  for (const c of cases) {
+    const said = timed.filter(([key]) => typeof c[key] === "number").map(([key, label]) => `${label} ${c[key]} ms`);
+    if (said.length) console.log(`  ${c.name}: ${said.join(", ")}`);
+  }
   return figures;
 }
 

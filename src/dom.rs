@@ -249,12 +249,14 @@ pub(crate) fn mark_row(
 /// Say in the console, once each, the notices and the broken scenario files
 /// (`src=`) the page has not said yet: for the author, who reads it.
 pub(crate) fn warn_in_console(session: &Session, warned: &mut usize, warned_files: &mut usize) {
-    // Each notice is also said once in the console, for the author.
-    for notice in session.notices().iter().skip(*warned) {
+    // Each notice is also said once in the console, for the author (not
+    // what is under way: the learner's only, and not counted).
+    let said: Vec<_> = session.notices().iter().filter(|n| !n.is_progress()).collect();
+    for notice in said.iter().skip(*warned) {
         let text = format!("agent-loop-playground: {}", notice.text(session.lang()));
         web_sys::console::warn_1(&wasm_bindgen::JsValue::from_str(&text));
     }
-    *warned = session.notices().len();
+    *warned = said.len();
     // And so is each broken scenario file (src=), with its problems, and
     // each one with near misses; the API's addScenario throws its
     // problems to its caller instead.

@@ -108,7 +108,7 @@ impl Playground {
     /// `timeBudget`, `memoryBudget`), and what the element adds
     /// (`PlaygroundOptions` in www/types/agent-loop-playground.d.ts):
     /// `doubles` (`fixtureDoubles` from doubles.js), `files`, `listings`,
-    /// `programSrc`, `width`, `restarted`. tests/js/check.mjs fails when the keys read
+    /// `programSrc`, `width`, `restarted`, `waiting`. tests/js/check.mjs fails when the keys read
     /// below and those differ.
     #[wasm_bindgen(constructor)]
     pub fn new(root: HtmlElement, options: JsValue) -> Result<Playground, JsValue> {
@@ -136,6 +136,7 @@ impl Playground {
             predict: !opt_str(&options, "predict").is_empty(),
             step: opt_str(&options, "step"),
             restarted: opt_str(&options, "restarted"),
+            waiting: opt_str(&options, "waiting"),
         };
         let session = Session::new(Box::new(JsDoubles { factory }), &wanted).map_err(|e| match e.pack() {
             Some(name) => pack_needed(name),

@@ -473,3 +473,26 @@ fn an_authors_file_is_recorded_once_for_its_checks_and_its_display() {
     s.load(&id).unwrap();
     assert_eq!(recordings() - before, 2);
 }
+
+#[test]
+fn a_pack_on_its_way_is_said_until_a_choice_or_its_failure_replaces_it() {
+    use agent_loop_core::session::notice;
+    let options = Options { waiting: "data/a-pack.json".into(), lang: "en".into(), ..Options::default() };
+    let open = || Session::new(Box::new(FixtureDoubles), &options).unwrap();
+    let en = Lang::parse("en").unwrap();
+    let said = |s: &Session| s.notices().iter().map(|n| (n.is_progress(), n.text(en))).collect::<Vec<_>>();
+    let mut s = open();
+    let waiting = "The lesson asked for is on its way from data/a-pack.json and opens here when it arrives.";
+    assert_eq!(said(&s), [(true, waiting.to_string())], "under way: the page says it, the console does not");
+    // A choice made meanwhile wins: what was asked for is no longer opened.
+    s.load("limit").unwrap();
+    assert_eq!(said(&s), []);
+    // The pack fails: its failure takes the place of the notice, once.
+    let mut s = open();
+    for _ in 0..2 {
+        s.file_unreadable(notice::unreadable_file("data/a-pack.json", "pack", "404"));
+    }
+    let said = said(&s);
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(!said[0].0 && said[0].1.contains("could not be loaded from data/a-pack.json (404)"), "{said:?}");
+}

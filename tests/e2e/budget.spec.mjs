@@ -1,6 +1,7 @@
 // Budgets that bound everything (issue 23 §1): huge callback values, huge
 // but legal scenario files, huge error texts, slow callbacks and a record
-// bigger than the memory budget. What is asserted is work, never time (no
+// bigger than the memory budget; and (issue 46) a language pack of 50 MB or
+// a gzip bomb, and src= with thousands of names. What is asserted is work, never time (no
 // test depends on the machine's speed): what reaches the page is bounded (a
 // move writes a bounded number of nodes and characters into the element,
 // whatever the size of the input), what is refused is refused, the time
@@ -357,3 +358,125 @@ test("a link with 100,000 breakpoints opens, with each breakpoint once", async (
   expect(kept).toBeLessThanOrEqual(20);
   expect(await page.$eval(EL, (e) => e.state().scenario)).toBe("report");
 });
+
+// ---- Packs and src= names that are hostile (issue 46) --------------------
+// hardening.spec.mjs and packs.spec.mjs hold what is refused and said; here
+// each case's figures (the longest task from before the input to the end of
+// its moves) and a check that the work stays bounded.
+
+const EN_PACK = "/data/en.json";
+/** A page in Chinese whose English table is answered by `answer(req, res)`
+ *  (a server of the test's own, as a real one sends it: the browser inflates
+ *  what it is told is gzip; the page sees its own URL), switched to English;
+ *  waits until the element says why it stays in Chinese. The figures: the
+ *  longest task since before the switch, and the time from the switch to
+ *  the notice (`ready`). */
+async function refusedTable(page, baseURL, name, answer) {
+  const { serve } = await import("./server.mjs");
+  const server = await serve([], { "/en.json": answer });
+  try {
+    await page.route(`${baseURL}${EN_PACK}`, (route) => route.continue({ url: `${server.origin}/en.json` }));
+    await open(page, "?scenario=report&lang=zh");
+    await watchTasks(page);
+    const t = Date.now();
+    await page.$eval(EL, (e) => { e.lang = "en"; });
+    const notice = page.locator(`${EL} [data-role="notice"]`);
+    await expect(notice).toContainText("没能从 en.json 载入 English 的界面文字", { timeout: 20_000 });
+    const ready = Date.now() - t;
+    // Refused by its size as it is read (never parsed, never hashed
+    // whole), once; and the element works on, in Chinese.
+    await expect(notice).toContainText("larger than 4 MB");
+    const r = await page.$eval(EL, (e) => {
+      e.command("run");
+      const s = e.state();
+      return { lang: s.lang, status: s.status, said: [...e.shadowRoot.querySelectorAll('[data-role="notice"] p')].filter((p) => p.textContent.includes("en.json")).length };
+    });
+    expect(r).toEqual({ lang: "zh", status: "answered", said: 1 });
+    expect(server.seen).toEqual(["/en.json"]);
+    return { ready, done: (figures) => movesStayBounded(page, name, { ready, ...figures }) };
+  } finally {
+    server.close();
+  }
+}
+
+test("a 50 MB data/en.json that is no pack is refused at 4 MB, and the element works on in Chinese", async ({ page, baseURL, problems }) => {
+  // (sent as a server that does not say its length, a megabyte at a time
+  // as the reader takes them: what is read is counted)
+  const MB = Buffer.alloc(1024 * 1024, "[");
+  let sent = 0;
+  const refused = await refusedTable(page, baseURL, "data/en.json of 50 MB, not a pack", (req, res) => {
+    res.writeHead(200, { "content-type": "application/json" });
+    const more = () => {
+      while (sent < 50 && !res.destroyed) {
+        sent++;
+        if (!res.write(MB)) return void res.once("drain", more);
+      }
+      if (!res.destroyed) res.end();
+    };
+    more();
+  });
+  // The reader stopped at the limit: the server could not send it all
+  // (what it sent is the limit and what the sockets hold meanwhile).
+  expect(sent, "megabytes the server got to send").toBeLessThan(50);
+  await refused.done({ sentMB: sent });
+  problems.splice(0, problems.length, ...problems.filter((p) => !p.includes("en.json")));
+});
+
+test("a gzip bomb for data/en.json (200 MB inflated) is refused at 4 MB of what it inflates to", async ({ page, baseURL, problems }) => {
+  const zlib = await import("node:zlib");
+  const bomb = zlib.gzipSync(Buffer.alloc(200 * 1024 * 1024, " "), { level: 9 });
+  expect(bomb.length, "small on the wire: only what it inflates to is over the limit").toBeLessThan(4 * 1024 * 1024);
+  const refused = await refusedTable(page, baseURL, "data/en.json gzip bomb, 200 MB inflated", (req, res) => {
+    res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip", "content-length": bomb.length });
+    res.end(bomb);
+  });
+  await refused.done({ gzipBytes: bomb.length });
+  problems.splice(0, problems.length, ...problems.filter((p) => !p.includes("en.json")));
+});
+
+for (const count of [2_000, 10_000]) {
+  test(`src with ${count.toLocaleString("en")} names that do not exist: 50 fetched, the rest said in one notice`, async ({ page, baseURL, problems }) => {
+    const asked = [];
+    page.on("request", (r) => { if (new URL(r.url()).pathname.startsWith("/missing/")) asked.push(r.url()); });
+    await page.route(`${baseURL}/host.html`, (route) =>
+      route.fulfill({ contentType: "text/html", body: '<!doctype html><html lang="en"><title>Course</title><body><main id="slot"></main>' }));
+    await page.goto("/host.html");
+    await watchTasks(page);
+    const names = Array.from({ length: count }, (_, i) => `missing/n-${i}.json`).join(" ");
+    // (the dist server answers 404 to each: no route between)
+    const { ready, saidAtReady } = await page.evaluate(async (names) => {
+      await import("./element.js");
+      const t = performance.now();
+      const el = document.createElement("agent-loop-playground");
+      el.setAttribute("lang", "en");
+      el.setAttribute("src", names);
+      document.querySelector("#slot").append(el);
+      // Every time the notice box is drawn (its markup replaced), from the start.
+      window.__draws = 0;
+      const count = (records) => records.filter((r) => r.target instanceof Element && r.target.matches('[data-role="notice"]')).length;
+      window.__noticeDraws = new MutationObserver((records) => { window.__draws += count(records); });
+      window.__noticeDraws.observe(/** @type {ShadowRoot} */ (el.shadowRoot), { subtree: true, childList: true });
+      window.__drawsNow = () => window.__draws + count(window.__noticeDraws.takeRecords());
+      // (what the notice holds when the playground is built: the files there by then)
+      const saidAtReady = await new Promise((ok) => el.addEventListener("playground-ready",
+        () => ok(el.shadowRoot.querySelectorAll('[data-role="notice"] p').length), { once: true }));
+      return { ready: Math.round(performance.now() - t), saidAtReady };
+    }, names);
+    // Each of the 50 fetched files said, and the names after them in one notice.
+    const notice = page.locator(`${EL} [data-role="notice"]`);
+    await expect(notice).toContainText("src names more than 50 files: missing/n-50.json and the names after it are not fetched.");
+    await expect.poll(() => page.$eval(EL, (e) => e.shadowRoot.querySelectorAll('[data-role="notice"] p').length), { timeout: 20_000 }).toBe(51);
+    const draws = await page.evaluate(() => window.__drawsNow());
+    expect(asked).toHaveLength(50);
+    // Drawn once when the playground is built (with every file there by
+    // then and the names left out), and once more for each file that came
+    // after it: never once per name. (On a quick server every 404 is there
+    // at the build: drawn once.)
+    const late = 51 - saidAtReady;
+    expect(draws, `the notice box's draws (${late} files came after the build)`).toBeLessThanOrEqual(1 + late);
+    expect(draws).toBeGreaterThanOrEqual(1);
+    await movesStayBounded(page, `src with ${count.toLocaleString("en")} names, each a 404`, { ready, noticeDraws: draws, lateFiles: late });
+    const said = problems.filter((p) => p.includes("missing/n-") || p.includes("status of 404"));
+    problems.splice(0, problems.length, ...problems.filter((p) => !said.includes(p)));
+  });
+}

@@ -11,7 +11,7 @@ import { fetchListings, fetchProgram, fetchScenarios, fetchTimeoutOf } from "./f
 import { counted, watchEvents } from "./keeper.js";
 import { DEFAULT_LANGUAGE, languagePack, speaks } from "./languages.js";
 import { loadWasm } from "./module.js";
-import { isPackNeeded, loadPack, setLang, withPack } from "./packs.js";
+import { isPackNeeded, loadPack, packInGrace, reopenWhenIn, setLang } from "./packs.js";
 import { attrsOf, forgetPlace, placeKey, takePlace } from "./place.js";
 import { addFile, loadSrc } from "./sources.js";
 import { followPage } from "./theme.js";
@@ -24,15 +24,16 @@ import { followPage } from "./theme.js";
  * How to build: `width` of the element, `compact`, `restarted` (what
  * killed the one before), `withoutPack` (without what needs a program's
  * pack: the attributes that name one, the src= files and listings),
- * `withoutLang` (in the default language).
- * @typedef {{width?: number, compact?: boolean, restarted?: string, withoutPack?: boolean, withoutLang?: boolean}} BuildOptions
+ * `withoutLang` (in the default language), `lang` (in this one), `waiting`
+ * (the file of a pack on its way, said in the notice).
+ * @typedef {{width?: number, compact?: boolean, restarted?: string, withoutPack?: boolean, withoutLang?: boolean, lang?: string, waiting?: string}} BuildOptions
  */
 /** Built; not (the element says why); or waiting for a pack. @typedef {boolean | {pack: string}} Built */
 
 // How long a playground whose module is ready waits for its files before
 // it is built without them (they are added when they arrive), and for its
-// language's table (small: a slow server shows the other language only
-// when it is very slow).
+// language's table or a program's pack (small: a slow server shows the
+// other language, or lesson one, only when it is very slow).
 const FILES_GRACE_MS = 300;
 const LANG_GRACE_MS = 1000;
 
@@ -119,8 +120,9 @@ function fetchBeside(el) {
  * or the scenario (a src= file, a listing) asked for, may be in a pack. A
  * language's table not here yet (a slow server): the playground opens in
  * the default language and switches when it comes. A program's: fetched,
- * then built again. One that cannot come is said; the playground opens in
- * the default language, or on lesson one. False when it was not built.
+ * then built again; one not here after the same grace: built without it,
+ * and again when it comes. One that cannot come is said; the playground
+ * opens in the default language, or on lesson one. False when not built.
  * @param {Host} el
  * @param {number} generation
  * @param {Place | null} place
@@ -130,23 +132,23 @@ function fetchBeside(el) {
 async function buildWithPacks(el, generation, place, width, arriving) {
   const compact = el._compact;
   let built = build(el, place, { width, compact });
-  const without = { withoutPack: false, withoutLang: false };
+  const without = { withoutPack: false, withoutLang: false, waiting: "" };
   /** @type {PackFailure[]} */
   const failures = [];
   let lateLang = null;
+  /** @type {import("./packs.js").LatePack | null} */
+  let latePack = null;
   for (let tries = 0; typeof built === "object" && tries < 2; tries++) {
     if (languagePack(built.pack)) {
       without.withoutLang = true;
       if (arriving.langFailed) failures.push(arriving.langFailed);
       else lateLang = langWanted(el, null);
     } else {
-      try {
-        await withPack(el, built.pack);
-      } catch (error) {
-        failures.push(/** @type {PackFailure} */ (error));
-        without.withoutPack = true;
-      }
+      const pack = await packInGrace(el, built.pack, LANG_GRACE_MS);
       if (generation !== el._generation || !el.isConnected || el._pg) return false;
+      without.withoutPack = pack !== true;
+      if (pack !== true && "failed" in pack) failures.push(pack.failed);
+      else if (pack !== true) [latePack, without.waiting] = [pack, pack.file];
     }
     built = build(el, place, { width, compact, ...without });
   }
@@ -156,6 +158,7 @@ async function buildWithPacks(el, generation, place, width, arriving) {
   }
   for (const failed of failures) el._call("packUnavailable", failed.file, failed.detail, failed.pack);
   if (lateLang) setLang(el, lateLang);
+  if (latePack) reopenWhenIn(el, latePack, (lang) => build(el, place, { width: el.getBoundingClientRect().width, compact, lang }));
   return true;
 }
 
@@ -193,7 +196,7 @@ function opened(el, { srcGeneration, pending }, srcChanged) {
  * @param {BuildOptions} options
  * @returns {Built}
  */
-export function build(el, place, { width = 0, compact = false, restarted = "", withoutPack = false, withoutLang = false } = {}) {
+export function build(el, place, { width = 0, compact = false, restarted = "", withoutPack = false, withoutLang = false, lang, waiting = "" } = {}) {
   el._calls++; // (what the playground calls meanwhile runs inside this)
   try {
     const given = optionsOf(el, withoutPack);
@@ -201,7 +204,7 @@ export function build(el, place, { width = 0, compact = false, restarted = "", w
       ...given,
       doubles: (script) => counted(el, fixtureDoubles(script)),
       // (a kept place's language is not taken: only a restart's)
-      lang: withoutLang ? "" : langWanted(el, restarted ? place : null),
+      lang: withoutLang ? "" : lang ?? langWanted(el, restarted ? place : null),
       breakpoints: place ? place.breakpoints.join(",") : given.breakpoints,
       compact: compact ? "1" : "",
       listing: place ? place.listing : given.listing,
@@ -212,6 +215,7 @@ export function build(el, place, { width = 0, compact = false, restarted = "", w
       width,
       step: place && !restarted ? (place.step === null ? "" : String(place.step)) : given.step,
       restarted,
+      waiting,
     });
     el._pg = pg;
     watchEvents(el);

@@ -15,6 +15,8 @@ import { loadWasm } from "./module.js";
 /** @typedef {import("./base.js").PlaygroundElement} Host */
 /** Why a pack did not come: `{pack, file, detail}`.
  *  @typedef {{pack: string, file: string, detail: string}} PackFailure */
+/** A pack not in within the grace: its file, and whether it came (once it
+ *  has, or has failed). @typedef {{file: string, came: Promise<boolean>}} LatePack */
 
 /** @type {Record<string, () => URL>} */
 const PACKS = {
@@ -37,6 +39,9 @@ export function isPackNeeded(error) {
     && "pack" in error && typeof error.pack === "string";
 }
 
+/** The file a pack is fetched from (`lesson_two.json`). @param {string} name */
+const fileOf = (name) => (Object.hasOwn(PACKS, name) ? PACKS[name]().pathname.split("/").pop() || "" : `${name}.json`);
+
 /**
  * Loads a pack (once for the page); rejects with a PackFailure.
  * @param {string} name
@@ -46,7 +51,7 @@ export function loadPack(name) {
   let loading = packs.get(name);
   if (!loading) {
     const url = Object.hasOwn(PACKS, name) ? PACKS[name]() : null;
-    const file = url ? url.pathname.split("/").pop() || "" : `${name}.json`;
+    const file = fileOf(name);
     loading = (async () => {
       try {
         if (!url) throw new Error("unknown pack");
@@ -131,4 +136,59 @@ export function setLang(el, code) {
       .then(() => ticket === el._langTicket && el._pg && el._call("setLang", code))
       .catch((why) => why.pack || console.warn(`agent-loop-playground: lang=${code}: ${messageOf(why)}`));
   }
+}
+
+/**
+ * A program's pack an element being built needs: in within `graceMs`
+ * (true), not coming (its PackFailure), or late (a slow server): then the
+ * element is built without it, busy and saying it is on its way, as it
+ * opens without a late language's table (opening.js).
+ * @param {Host} el
+ * @param {string} name
+ * @param {number} graceMs
+ * @returns {Promise<true | {failed: PackFailure} | LatePack>}
+ */
+export async function packInGrace(el, name, graceMs) {
+  /** @type {Promise<true | {failed: PackFailure}>} */
+  const loading = withPack(el, name).then(() => true, (failed) => ({ failed }));
+  const first = await Promise.race([loading, new Promise((ok) => setTimeout(ok, graceMs, null))]);
+  return first ?? { file: fileOf(name), came: loading.then((x) => x === true) };
+}
+
+/**
+ * A late pack is in: the playground is built again with it (`rebuild`,
+ * in the language on screen), unless another scenario was chosen
+ * meanwhile, which wins (one that cannot come is said by withPack). The
+ * host page hears it as a move.
+ * @param {Host} el
+ * @param {LatePack} late
+ * @param {(lang: string) => unknown} rebuild  true when built
+ */
+export function reopenWhenIn(el, late, rebuild) {
+  const [ticket, generation, from] = [el._packTicket, el._generation, el._pg?.state()?.scenario];
+  late.came.then((came) => {
+    const old = el._pg;
+    const now = came && old && !el._dead() ? old.state() : null;
+    if (!old || !now || ticket !== el._packTicket || generation !== el._generation || now.scenario !== from) return;
+    // (the new one in a new container; the old one back if it cannot be built)
+    const box = el._container();
+    box.remove();
+    el._pg = null;
+    if (rebuild(now.lang) !== true) {
+      el.shadowRoot?.querySelector(".alp-root")?.remove();
+      el.shadowRoot?.append(box);
+      el._pg = old;
+      return;
+    }
+    old.free();
+    for (const fixture of el._added) {
+      try {
+        el._call("addScenario", fixture);
+      } catch {}
+    }
+    if (el._added.length) el._flushSoon();
+    el._followScheme();
+    el._placeScenario = el.state()?.scenario;
+    el.dispatchEvent(new CustomEvent("playground-step", { bubbles: true, composed: true, detail: el.state() }));
+  });
 }

@@ -48,6 +48,7 @@ export interface PlaygroundOptions {
   programSrc: FetchedFile | null;
   width: number;
   restarted: string;
+  waiting: string;
 }
 
 /** One playground in one element (src/handle.rs). */

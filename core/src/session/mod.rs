@@ -471,8 +471,7 @@ impl Session {
 
     /// A file not fetched (`notice::unreadable_file`, `language_unavailable`), said once.
     pub fn file_unreadable(&mut self, notice: Notice) {
-        self.notices.retain(|n| *n != notice);
-        self.notices.push(notice);
+        notice::unreadable(&mut self.notices, notice);
         (self.changes.notices, self.changes.catalogue) = (true, true);
     }
 

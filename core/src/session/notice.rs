@@ -21,23 +21,49 @@ pub struct Notice {
 /// console only, never in the learner's notice box.
 const REMARKS: [&str; 1] = ["listing_own_words"];
 
+/// Notices that say what is under way, not a mistake: said in the
+/// learner's notice box only, never in the console.
+const PROGRESS: [&str; 1] = ["notice_pack_waiting"];
+
 /// The notices that say the scenario asked for is not the one shown.
 const MISMATCH: [&str; 3] = ["notice_scenario", "notice_scenario_function", "notice_scenario_program"];
 
 /// `id` is shown now (a scenario asked for that arrived late, in a src=
 /// file, or whose program's pack has come): the notices saying it is not
-/// go, and those of a pack that did not come before. Whether any went.
+/// go, and those of a pack that did not come before or is on its way (what
+/// was asked for before this choice is not opened over it). Whether any went.
 pub fn forget_mismatch(notices: &mut Vec<Notice>, id: &str) -> bool {
     let before = notices.len();
     let about_id = |n: &Notice| n.values.iter().any(|(k, v)| *k == "value" && v == id);
-    notices.retain(|n| !(MISMATCH.contains(&n.key) && about_id(n)) && n.key != "notice_pack");
+    let pack = |n: &Notice| n.key == "notice_pack" || n.key == "notice_pack_waiting";
+    notices.retain(|n| !(MISMATCH.contains(&n.key) && about_id(n)) && !pack(n));
     notices.len() != before
+}
+
+/// A program's pack (its file, `file`) is on its way: the element opens
+/// without it and opens what was asked for once it is in.
+pub fn pack_waiting(file: &str) -> Notice {
+    Notice { key: "notice_pack_waiting", values: vec![("value", file.into())] }
+}
+
+/// A file that could not be fetched, said once: a pack's says its file is
+/// no longer on its way.
+pub fn unreadable(notices: &mut Vec<Notice>, notice: Notice) {
+    let file = notice.values.iter().find(|(k, _)| *k == "value").map(|(_, v)| v.as_str());
+    let waiting = file.filter(|_| notice.key == "notice_pack").map(pack_waiting);
+    notices.retain(|n| *n != notice && Some(n) != waiting.as_ref());
+    notices.push(notice);
 }
 
 impl Notice {
     /// A remark for the author (the console), not a problem (the page).
     pub fn is_remark(&self) -> bool {
         REMARKS.contains(&self.key)
+    }
+
+    /// What is under way (the page), not a mistake (the console).
+    pub fn is_progress(&self) -> bool {
+        PROGRESS.contains(&self.key)
     }
 
     /// The notice in `lang`'s words (a reason given as a word of its own,

@@ -73,6 +73,9 @@ pub struct Options {
     /// Why the element started this playground again (an error in the page
     /// killed the one before): said in a notice. Empty: a first start.
     pub restarted: String,
+    /// The file of a program's pack the element is waiting for, built
+    /// meanwhile without what needs it: said in a notice. Empty: none.
+    pub waiting: String,
 }
 
 /// The options as typed values, and what was wrong with them.
@@ -148,6 +151,9 @@ impl Settings {
         if !options.restarted.trim().is_empty() {
             let detail = options.restarted.trim().chars().take(500).collect();
             notices.push(Notice { key: "notice_restarted", values: vec![("detail", detail)] });
+        }
+        if !options.waiting.trim().is_empty() {
+            notices.push(super::notice::pack_waiting(options.waiting.trim()));
         }
         let scope = read_scope(options, &mut notices);
         let scenario = Some(options.scenario.trim()).filter(|s| !s.is_empty()).map(str::to_string);
