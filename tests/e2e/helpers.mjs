@@ -107,15 +107,26 @@ export function strictTest(origin, { aborted = false } = {}) {
 
 // ---- Helpers ----------------------------------------------------------------
 /** Opens the stand-alone page (`query` like "?scenario=report&lang=en") and waits for the element. */
-export async function open(page, query = "") {
+export async function open(page, query = "", { settled = true } = {}) {
   await page.goto(`/index.html${query}`);
   await page.waitForFunction((el) => document.querySelector(el)?.ready === true, EL, { timeout: 15000 });
+  if (settled) await packsIn(page);
 }
 /** Opens the course page under its sub-path and waits for every playground. */
 export async function openCourse(page) {
   await page.goto(COURSE.path);
   await page.waitForFunction((el) => [...document.querySelectorAll(el)].every((e) => e.ready), EL, { timeout: 15000 });
+  await packsIn(page);
 }
+/** Waits until no playground waits for a program's pack: a slow one (a
+ *  busy machine) opens the element without it after a grace, dimmed
+ *  (aria-busy), and builds it again when it comes. */
+const packsIn = (page) =>
+  page.waitForFunction(
+    (el) => [...document.querySelectorAll(el)].every((e) => !e.shadowRoot?.querySelector(".alp-root[aria-busy]")),
+    EL,
+    { timeout: 15000 },
+  );
 /** Opens a minimal course page (/host.html, `lang`) and places one element
  *  made from `attributes` in it, after the element is ready. Files the
  *  element fetches are the caller's routes. */

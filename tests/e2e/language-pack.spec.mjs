@@ -95,7 +95,7 @@ test("pressing 中文 while English's table loads wins: the playground stays in 
 
 test("a page in English whose table is slow opens in Chinese a second after the module and switches when it comes", async ({ page, baseURL, requests }) => {
   const release = await holdTable(page, baseURL);
-  await open(page, "?scenario=report&lang=en");
+  await open(page, "?scenario=report&lang=en", { settled: false });
   // (built without it once the module was ready: usable, in Chinese)
   expect(await page.$eval(EL, (e) => { e.command("stepInto"); return e.state().lang; })).toBe("zh");
   release();

@@ -325,7 +325,7 @@ for (const lang of ["zh", "en"]) {
 
 test("a pick made while a slow lesson_two.json is on its way wins: the scenario asked for is not opened over it", async ({ page, baseURL }) => {
   const release = await holdPack(page, baseURL);
-  await open(page, "?scenario=core-cap&lang=en");
+  await open(page, "?scenario=core-cap&lang=en", { settled: false });
   expect((await shown(page)).notice).toContain(WAITING.en);
   await pick(page, "limit");
   const picked = await shown(page);
@@ -339,7 +339,7 @@ test("a pick made while a slow lesson_two.json is on its way wins: the scenario 
 
 test("a slow lesson_two.json that then fails is said, and the notice that it was on its way goes", async ({ page, baseURL, problems }) => {
   const release = await holdPack(page, baseURL);
-  await open(page, "?scenario=core-weather&lang=en");
+  await open(page, "?scenario=core-weather&lang=en", { settled: false });
   expect((await shown(page)).notice).toContain(WAITING.en);
   release(404);
   await expect(page.locator(inside(SEL.problems))).toContainText("could not be loaded from lesson_two.json (404");
