@@ -179,3 +179,50 @@ test("an edit that names a function of another lesson is refused by field", asyn
   });
   expect(message).toContain("function:");
 });
+
+// Issue 44, point 4: "run beside" drew one run. Both records side by side,
+// the first difference marked in both, the verdict on the first screen,
+// and stepping the run on screen moves the lesson's marker too.
+test("beside another loop both records are drawn side by side, the verdict on the first screen", async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await open(page, "?scenario=core-says-done&compare=stop_on_text&lang=en");
+  const pair = (e) => {
+    const box = e.shadowRoot.querySelector('[data-role="pair"]');
+    const column = (k) => [...box.querySelectorAll(".alp-pair-row")].map((r) => r.children[k]);
+    const marked = (k, cls) => column(k).flatMap((c, i) => (c.classList.contains(cls) ? [i] : []));
+    const rect = box.querySelector(".alp-pair-verdict").getBoundingClientRect();
+    return {
+      hidden: box.hidden,
+      heads: [...box.querySelectorAll('[role="columnheader"]')].map((h) => h.textContent),
+      verdict: box.querySelector(".alp-pair-verdict").textContent,
+      inView: rect.top >= 0 && rect.bottom <= innerHeight,
+      parts: [marked(0, "alp-pair-parts"), marked(1, "alp-pair-parts")],
+      here: [marked(0, "alp-pair-here"), marked(1, "alp-pair-here")],
+    };
+  };
+  const before = await page.$eval(EL, pair);
+  expect(before.hidden).toBe(false);
+  expect(before.heads).toEqual(["agent_loop", "stop_on_text"]);
+  expect(before.verdict).toMatch(/agent_loop: done, \d+ messages; stop_on_text: done, 1 message\. The records differ from message #1 on\./);
+  expect(before.inView, "the verdict is on the first screen").toBe(true);
+  expect(before.parts, "the first difference, in both columns").toEqual([[1], [1]]);
+  expect(before.here, "no run is anywhere before the start").toEqual([[], []]);
+  // Step the run on screen to its end: the lesson's marker moves with it.
+  const places = await page.$eval(EL, (e, pairSrc) => {
+    const read = new Function(`return (${pairSrc})`)();
+    e.command("debug");
+    const seen = [];
+    for (let i = 0; i < 40 && e.state().status !== "done"; i++) {
+      seen.push(JSON.stringify(read(e).here));
+      e.command("step");
+    }
+    return seen;
+  }, pair.toString());
+  expect(new Set(places.map((p) => JSON.parse(p)[0].join())).size, places.join(" ")).toBeGreaterThan(1);
+  // (one marker each, once its record has a message)
+  expect(places.every((p) => JSON.parse(p).every((marks) => marks.length <= 1)), places.join(" ")).toBe(true);
+  expect(JSON.parse(places.at(-1))[1], "the run on screen at its last message").toEqual([0]);
+  // Back to the lesson: no pair.
+  await page.$eval(EL, (e) => e.whatIf(null));
+  expect(await page.$eval(EL, (e) => e.shadowRoot.querySelector('[data-role="pair"]').hidden)).toBe(true);
+});
