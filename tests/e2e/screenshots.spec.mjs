@@ -54,12 +54,12 @@ test.describe("predict and what-if 1280x900", () => {
     await page.screenshot({ path: path.join(root, "docs/setup-output-zh.png") });
   });
   test("docs/compare-zh.png", async ({ page }) => {
-    await open(page, "?scenario=report&lang=zh");
+    // (another loop beside the lesson's, stepped to where it stops: the two
+    // records side by side above the figure)
+    await open(page, "?scenario=core-says-done&compare=stop_on_text&lang=zh");
     await page.$eval(EL, (e) => {
-      const first = JSON.parse(e.shadowRoot.querySelector('textarea[data-edit="model"]').value)[0];
-      e.whatIf({ model: [first, { stop_reason: "max_tokens", content: [] }] });
-      e.command("run");
-      e.shadowRoot.querySelector('[data-role="compare"]').scrollIntoView({ block: "start" });
+      e.command("debug");
+      for (let i = 0; i < 8; i++) e.command("step");
     });
     await page.waitForTimeout(100);
     await page.screenshot({ path: path.join(root, "docs/compare-zh.png") });
