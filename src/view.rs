@@ -232,10 +232,12 @@ pub const LABELS: [(&str, &str); 7] = [
 /// The comparison panel and the two records side by side in the figure
 /// panel, while a changed version is on screen (empty otherwise).
 pub fn comparison(s: &Session) -> (String, String) {
-    match (s.what_if_state().comparison.as_ref(), comparison_places(s), pair(s)) {
-        (Some(c), Some(places), Some(p)) => {
+    match (s.what_if_state().comparison.as_ref(), comparison_places(s)) {
+        (Some(c), Some(places)) => {
             let (names, lang) = (crate::explore::run_names(c, s.lang()), s.lang());
-            (crate::explore::compare(c, &places, lang), crate::figure::pair(&p, (&names.0, &names.1), lang))
+            let loops = c.lesson.function != c.changed.function;
+            let pair = pair(s).map(|p| crate::figure::pair(&p, ((&names.0, &names.1), loops), lang));
+            (crate::explore::compare(c, &places, lang), pair.unwrap_or_default())
         }
         _ => (String::new(), String::new()),
     }
@@ -361,7 +363,9 @@ pub fn problems(entries: &[Entry], notices: &[Notice], lang: Lang) -> String {
     let mut html = String::new();
     // (a remark for the author is said in the console only)
     for n in notices.iter().filter(|n| !n.is_remark()) {
-        html.push_str(&format!("<p>{}</p>", esc(&n.text(lang))));
+        // (a pack on its way is news, not a problem: styled apart)
+        let class = if n.is_progress() { r#" class="alp-progress""# } else { "" };
+        html.push_str(&format!("<p{class}>{}</p>", esc(&n.text(lang))));
     }
     // Each broken file with its problems, then each valid file's near misses
     // (what `check` warns about), said in the reader's language.

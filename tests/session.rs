@@ -482,7 +482,7 @@ fn a_pack_on_its_way_is_said_until_a_choice_or_its_failure_replaces_it() {
     let en = Lang::parse("en").unwrap();
     let said = |s: &Session| s.notices().iter().map(|n| (n.is_progress(), n.text(en))).collect::<Vec<_>>();
     let mut s = open();
-    let waiting = "The lesson asked for is on its way from data/a-pack.json and opens here when it arrives.";
+    let waiting = "The lesson you asked for is loading from data/a-pack.json; it opens here when it arrives.";
     assert_eq!(said(&s), [(true, waiting.to_string())], "under way: the page says it, the console does not");
     // A choice made meanwhile wins: what was asked for is no longer opened.
     s.load("limit").unwrap();

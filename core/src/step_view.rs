@@ -196,41 +196,70 @@ fn shown_locals(locals: Value, code: Code, function: Function) -> Value {
     Value::Object(kept)
 }
 
-/// The two records side by side (what if): each run with how much of its
-/// record exists at the step shown — the lesson's at the step that stands
-/// beside it — or all of it before the learner starts, and the first
+/// The two records side by side (what if): each run's record, how much
+/// of it exists at the step shown — the lesson's at the step that stands
+/// beside it — and whether its column marks that place, and the first
 /// message where the two final records differ.
 pub struct Pair<'a> {
-    pub lesson: (&'a crate::run::Trace, usize),
-    pub changed: (&'a crate::run::Trace, usize),
+    pub lesson: Side<'a>,
+    pub changed: Side<'a>,
     /// None: the same records, message for message.
     pub differs_at: Option<usize>,
-    /// How each run ends, as the comparison says it (the lesson's, the changed one's).
-    pub endings: (&'a str, &'a str),
-    pub started: bool,
+    /// Predict first, before the run on screen has ended: only what both
+    /// runs have made so far is drawn, and no verdict (it would answer).
+    pub hide_unmade: bool,
 }
 
-/// The [`Pair`], when a changed version is on screen.
+/// One run of a [`Pair`].
+pub struct Side<'a> {
+    pub trace: &'a crate::run::Trace,
+    /// Messages made at the step shown (all of them before the start, or
+    /// past where another loop parted from the lesson's).
+    pub made: usize,
+    /// Its place is marked (started, and a step of it stands here).
+    pub here: bool,
+    /// How the run ends, as the comparison says it.
+    pub ending: &'a str,
+}
+
+/// The [`Pair`], when a changed version whose record the comparison sets
+/// side by side is on screen (a tool run's comparison sets its results
+/// side by side instead: no pair).
 pub fn pair(session: &Session) -> Option<Pair<'_>> {
     let what_if = session.what_if_state();
     let (lesson, replay) = (what_if.lesson_run.as_ref()?, session.replay());
-    let changed = replay.trace();
-    let c = what_if.comparison.as_ref()?;
-    let beside = match c.lesson.function != c.changed.function {
-        true => crate::session::counterpart(lesson, changed, replay.position()),
-        false => Some(replay.position()),
-    };
-    let len_at = |t: &crate::run::Trace, at: Option<usize>| match replay.started() {
-        true => at.and_then(|i| t.steps.get(i)).map_or(t.record.len(), |s| s.record_len as usize),
-        false => t.record.len(),
+    let (changed, at, started) = (replay.trace(), replay.position(), replay.started());
+    let c = what_if
+        .comparison
+        .as_ref()
+        .filter(|c| c.lesson.tool_result.is_none() && c.changed.tool_result.is_none())?;
+    let other_loop = c.lesson.function != c.changed.function;
+    // (beside another loop, past where they part no lesson step stands here)
+    let parted = other_loop && c.parts_at.is_some_and(|p| at > p);
+    let beside = match other_loop {
+        _ if parted => None,
+        true => crate::session::counterpart(lesson, changed, at),
+        false => Some(at.min(lesson.steps.len().saturating_sub(1))),
     };
     let (a, b) = (&lesson.record, &changed.record);
-    let differs_at = (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i));
-    Some(Pair {
-        lesson: (lesson, len_at(lesson, beside).min(a.len())),
-        changed: (changed, len_at(changed, Some(replay.position())).min(b.len())),
-        differs_at,
-        endings: (&c.lesson.ending, &c.changed.ending),
-        started: replay.started(),
-    })
+    let hide_unmade = session.predictions().on() && !(started && at + 1 >= changed.steps.len());
+    let mut pair = Pair {
+        lesson: side(lesson, beside.filter(|_| started), &c.lesson.ending),
+        changed: side(changed, Some(at).filter(|_| started), &c.changed.ending),
+        differs_at: (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i)),
+        hide_unmade,
+    };
+    // (predicting, nothing is made before the start)
+    if hide_unmade && !started {
+        (pair.lesson.made, pair.changed.made) = (0, 0);
+    }
+    Some(pair)
+}
+
+/// A run of the pair at its `step` (none: not started, or no step of it
+/// stands beside the one shown).
+fn side<'a>(trace: &'a crate::run::Trace, step: Option<usize>, ending: &'a str) -> Side<'a> {
+    let made = step.and_then(|i| trace.steps.get(i)).map(|s| s.record_len as usize);
+    let all = trace.record.len();
+    Side { trace, made: made.unwrap_or(all).min(all), here: made.is_some(), ending }
 }

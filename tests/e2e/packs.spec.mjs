@@ -290,7 +290,7 @@ const shown = (page) => page.$eval(EL, (e, sel) => {
     state: e.state(),
   };
 }, SEL.problems);
-const WAITING = { zh: "正在从 lesson_two.json 载入", en: "on its way from lesson_two.json" };
+const WAITING = { zh: "正在从 lesson_two.json 载入", en: "is loading from lesson_two.json" };
 
 for (const lang of ["zh", "en"]) {
   test(`a slow lesson_two.json: the element opens without it, says the lesson is on its way, and opens the scenario when it comes (${lang})`, async ({ page, baseURL, requests }) => {
