@@ -330,6 +330,7 @@ test("a pick made while a slow lesson_two.json is on its way wins: the scenario 
   await pick(page, "limit");
   const picked = await shown(page);
   expect(picked.state.scenario).toBe("limit");
+  expect(picked.busy, "the scenario chosen is not dimmed while a pack it does not need is on its way").toBe(null);
   expect(picked.notice, "the lesson on its way is not said to open any more").not.toContain("lesson_two.json");
   release();
   // (until the pack has arrived and been read: the busy mark gone)

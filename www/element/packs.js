@@ -166,6 +166,15 @@ export async function packInGrace(el, name, graceMs) {
  */
 export function reopenWhenIn(el, late, rebuild) {
   const [ticket, generation, from] = [el._packTicket, el._generation, el._pg?.state()?.scenario];
+  // Another scenario chosen meanwhile wins: it is not dimmed while the
+  // pack it does not need is still on its way.
+  const chosen = () => {
+    if (el._pg?.state()?.scenario === from) return;
+    el._container().removeAttribute("aria-busy");
+    el.removeEventListener("playground-step", chosen);
+  };
+  el.addEventListener("playground-step", chosen);
+  late.came.finally(() => el.removeEventListener("playground-step", chosen));
   late.came.then((came) => {
     const old = el._pg;
     const now = came && old && !el._dead() ? old.state() : null;
