@@ -36,7 +36,8 @@ pub fn forget_mismatch(notices: &mut Vec<Notice>, id: &str) -> bool {
     let before = notices.len();
     let about_id = |n: &Notice| n.values.iter().any(|(k, v)| *k == "value" && v == id);
     let pack = |n: &Notice| n.key == "notice_pack" || n.key == "notice_pack_waiting";
-    notices.retain(|n| !(MISMATCH.contains(&n.key) && about_id(n)) && !pack(n));
+    let gone = |n: &Notice| pack(n) || (MISMATCH.contains(&n.key) && about_id(n));
+    notices.retain(|n| !gone(n));
     notices.len() != before
 }
 
