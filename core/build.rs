@@ -11,7 +11,8 @@
 //! (`waiting_fixtures.rs`: its file, pack, id, function and title), and of
 //! a language whose table is a pack (`www/data/<code>.json`), what its
 //! button says and the words said in English on any page
-//! (`waiting_languages.rs`).
+//! (`waiting_languages.rs`). A table's `element` words are never compiled
+//! in: the element says them itself (www/element/words.js).
 use serde_json::Value;
 use std::{env, fs, path::Path};
 
@@ -182,6 +183,10 @@ fn main() {
         .unwrap();
     let packed = if lean { packed_captions() } else { Vec::new() };
     let strip = |table: &mut Value| {
+        // (the words the element says itself are www/element/words.js's)
+        if let Some(map) = table.as_object_mut() {
+            map.remove("element");
+        }
         let code = table["code"].as_str().unwrap_or("").to_string();
         if let Some(captions) = table.get_mut("captions").and_then(Value::as_object_mut) {
             captions.retain(|key, _| !packed.iter().any(|(c, k)| *c == code && k == key));

@@ -146,7 +146,9 @@ impl Playground {
         let width = Reflect::get(&options, &JsValue::from_str("width")).ok().and_then(|w| w.as_f64());
         let page = Page::new(root.clone(), session, compact, width.unwrap_or(0.0));
         if let Some(why) = &page.failure {
-            return Err(js_err(format!("the page refused the playground's markup: {why}")).into());
+            // (the element shows it: in the reader's language)
+            let said = page.session.lang().fill("markup_refused", &[("why", why.clone())]);
+            return Err(js_err(said).into());
         }
         let place = events::Place::default();
         events::remember(&place, &page);

@@ -9,6 +9,11 @@
 //
 // Both must be synchronous. A course page may pass its own functions of
 // the same shape (el.model = …, el.process = …).
+//
+// The built-ins they call are the page's as they were when this module
+// loaded (www/element/builtins.js; the build bundles it into this file):
+// a page that replaces JSON.parse or Array.isArray later changes nothing.
+import { Error, isArray, parse, stringify } from "./element/builtins.js";
 
 /**
  * An error with a name (the model's error class, as the SDK names it).
@@ -28,7 +33,7 @@ function named(name, message) {
 export function fixtureDoubles(fixture) {
   const scripted = fixture ? fixture.model : undefined;
   /** @type {unknown[]} */
-  const replies = Array.isArray(scripted) ? scripted : [];
+  const replies = isArray(scripted) ? scripted : [];
   let nextReply = 0;
   /** @param {unknown} request */
   function model(request) {
@@ -41,7 +46,7 @@ export function fixtureDoubles(fixture) {
       throw named(reply.error, "");
     }
     // Untouched, but a copy: the core must not be able to edit the script.
-    return JSON.parse(JSON.stringify(reply));
+    return parse(stringify(reply));
   }
 
   const script = fixture ? fixture.process : undefined;
@@ -51,13 +56,13 @@ export function fixtureDoubles(fixture) {
    * @param {unknown} options
    */
   function process(command, options) {
-    const run = Array.isArray(script) ? script[nextRun] : script;
+    const run = isArray(script) ? script[nextRun] : script;
     nextRun += 1;
     if (run === undefined) {
       // (in the scenario's language: the run writes it into the record)
       throw new Error(fixture?.no_more_runs || "the fixture has no more process outcomes");
     }
-    return JSON.parse(JSON.stringify(run));
+    return parse(stringify(run));
   }
 
   return { model, process };

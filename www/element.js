@@ -23,11 +23,44 @@
 // (agent-loop-playground.js), doubles.js, element-style.js, the module and
 // data/. Every path in them is relative to that element.js.
 
+import { failIn } from "./element/base.js";
+import { define, definedAs } from "./element/builtins.js";
+import { messageOf } from "./element/crossing.js";
 import { AgentLoopPlayground } from "./element/playground.js";
 import { loadWasm, wasmMemoryBytes } from "./element/module.js";
+import { say } from "./element/words.js";
+import { langWanted } from "./element/languages.js";
 
-if (!customElements.get("agent-loop-playground")) {
-  customElements.define("agent-loop-playground", AgentLoopPlayground);
+// Defined with the registry's define as the page had it when this module
+// loaded; where that throws (or what calls it, Reflect.apply, is broken),
+// with the page's own of now; where that throws too, each element already
+// in the page says why.
+const NAME = "agent-loop-playground";
+/** @type {(() => unknown)[]} */
+const DEFINE = [
+  () => definedAs(customElements, NAME) || define(customElements, NAME, AgentLoopPlayground),
+  () => customElements.get(NAME) || customElements.define(NAME, AgentLoopPlayground),
+];
+let undefinedBecause = null;
+for (let i = 0; i < DEFINE.length; i++) {
+  try {
+    DEFINE[i]();
+    undefinedBecause = null;
+    break;
+  } catch (error) {
+    undefinedBecause ??= error;
+  }
+}
+if (undefinedBecause) {
+  const elements = document.querySelectorAll(NAME);
+  for (let i = 0; i < elements.length; i++) {
+    const el = /** @type {HTMLElement} */ (elements[i]);
+    let lang = "";
+    try {
+      lang = langWanted(el, null);
+    } catch {}
+    failIn(el, say(lang, "not_defined", { detail: messageOf(undefinedBecause) }));
+  }
 }
 
 export { AgentLoopPlayground, loadWasm, wasmMemoryBytes };

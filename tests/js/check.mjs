@@ -9,13 +9,17 @@
 //   - the languages (www/element/languages.js) against the language
 //     tables, fixtures/i18n/ and www/data/, and no language code written
 //     anywhere else in www/'s JavaScript;
-//   - the glue's declared methods (www/types/) against src/handle.rs.
+//   - the glue's declared methods (www/types/) against src/handle.rs;
+//   - the element's own words (www/element/words.js) against the `element`
+//     part of the language tables (tests/js/words.mjs).
 //   node tests/js/check.mjs            check; prints each failure, exit 1 on any
-//   node tests/js/check.mjs --write    write element.d.ts's attribute types from the table
+//   node tests/js/check.mjs --write    write element.d.ts's attribute types from the table,
+//                                      and words.js's words from the language tables
 import fs from "node:fs";
 import path from "node:path";
 import { againstDocs, againstHandle, declared, unknownNames, writeTypes } from "./attributes.mjs";
 import { elementTables, functionName, read, root, syntax, walk, wwwModules } from "./source.mjs";
+import { checkWords, writeWords } from "./words.mjs";
 
 const MAX_FILE = 300;
 const MAX_FUNCTION = 80;
@@ -103,7 +107,8 @@ async function main() {
   const tables = await elementTables();
   if (process.argv.includes("--write")) {
     writeTypes(tables.ATTRIBUTES, tables.LANGUAGES);
-    console.log("check-js: wrote the attribute types of www/element.d.ts");
+    writeWords(tables.DEFAULT_LANGUAGE);
+    console.log("check-js: wrote the attribute types of www/element.d.ts and the words of www/element/words.js");
   }
   const files = wwwModules();
   const element = files.filter((f) => f === "www/element.js" || f === "www/page.js" || f.startsWith("www/element/"));
@@ -116,6 +121,7 @@ async function main() {
       ? ["www/element.d.ts: its attribute types are not the table's (node tests/js/check.mjs --write)"] : []),
     "languages against the language tables": () => languages(tables, files),
     "the glue's methods against src/handle.rs": glue,
+    "the element's words against the language tables": () => checkWords(tables.DEFAULT_LANGUAGE),
   };
   let failed = 0;
   for (const [name, check] of Object.entries(checks)) {

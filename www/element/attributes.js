@@ -6,6 +6,7 @@
 // types in element.d.ts (written from it by `node tests/js/check.mjs
 // --write`); tests/js/check.mjs fails when docs/element-api.md's table of
 // attributes names one this table does not, or leaves one out.
+import { Error } from "./builtins.js";
 import { DEFAULT_LANGUAGE, LANGUAGES } from "./languages.js";
 
 /**
@@ -20,8 +21,37 @@ import { DEFAULT_LANGUAGE, LANGUAGES } from "./languages.js";
  * @property {boolean} [needsPack]  names what may be in a program's pack: left out when the pack cannot come
  */
 
+/**
+ * An attribute for each language, made by `make` from its code.
+ * @param {(code: string) => Attribute} make
+ */
+function perLanguage(make) {
+  /** @type {Attribute[]} */
+  const made = [];
+  for (let i = 0; i < LANGUAGES.length; i++) made[i] = make(LANGUAGES[i]);
+  return made;
+}
+
+/**
+ * The entries, those made for each language in their place (with loops,
+ * not a spread: as the module loads, nothing the page may have broken is
+ * called).
+ * @param {(Attribute | Attribute[])[]} entries
+ * @returns {Attribute[]}
+ */
+function table(entries) {
+  /** @type {Attribute[]} */
+  const out = [];
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
+    if ("name" in entry) out[out.length] = entry;
+    else for (let j = 0; j < entry.length; j++) out[out.length] = entry[j];
+  }
+  return out;
+}
+
 /** @type {readonly Attribute[]} */
-export const ATTRIBUTES = [
+export const ATTRIBUTES = table([
   { name: "function", type: "string", default: "all functions", about: "An entry function (run_loop, agent_loop, …): the picker offers its scenarios.", option: "function", needsPack: true },
   { name: "program", type: "string", default: "all programs", about: "A program (lesson_one, lesson_two): the picker offers its scenarios.", option: "program", needsPack: true },
   { name: "compare", type: "string", default: "none", about: "Another loop of the scenario's lesson, run beside it on the same replies.", option: "compare", needsPack: true },
@@ -38,7 +68,7 @@ export const ATTRIBUTES = [
   { name: "fetch-timeout", type: "string", default: "10 s", about: "How long each file of src and listing-src may take: seconds, \"2.5s\" or \"500ms\", up to 600 s." },
   { name: "program-src", type: "string", default: "none: the built-in lessons", about: "A program pack on this site (agent-loop-cli record): an author's Python recorded by CPython, its scenarios the ones shown (docs/program-format.md)." },
   { name: "listing-src", type: "string", default: "the built-in listing", about: "An author's own Python listing on this site, for any language (docs/listing-format.md)." },
-  ...LANGUAGES.map((code) => ({
+  perLanguage((code) => ({
     name: `listing-src-${code}`, type: "string", default: "listing-src", about: `An author's own Python listing on this site, for ${code}.`,
   })),
   { name: "heading-level", type: "\"1\" | \"2\" | \"3\" | \"4\" | \"5\" | \"6\"", default: "none: panel titles are not headings", about: "Panel titles become headings of this level.", option: "headingLevel" },
@@ -46,12 +76,19 @@ export const ATTRIBUTES = [
   { name: "step", type: "string", default: "not started", about: "The step to open at: a step number or a label.", option: "step" },
   { name: "time-budget", type: "string", default: "2 s", about: "How long one recording may run: seconds, \"0.5s\" or \"500ms\".", option: "timeBudget" },
   { name: "memory-budget", type: "string", default: "256 MB", about: "How large one recording may grow: megabytes, \"64MB\".", option: "memoryBudget" },
-];
+]);
 
-/** The attributes read again on every change. */
-export const LIVE = ATTRIBUTES.filter((a) => a.live).map((a) => a.name);
-
-const BY_NAME = new Map(ATTRIBUTES.map((a) => [a.name, a]));
+/** The attributes read again on every change. @type {string[]} */
+export const LIVE = [];
+/** Each attribute by its name. @type {Record<string, Attribute>} */
+const BY_NAME = /** @type {any} */ ({ __proto__: null });
+// (with loops: worked out as the module loads, before anything is known of
+// what the page broke, this must not call a built-in it could have)
+for (let i = 0; i < ATTRIBUTES.length; i++) {
+  const attribute = ATTRIBUTES[i];
+  if (attribute.live) LIVE[LIVE.length] = attribute.name;
+  BY_NAME[attribute.name] = attribute;
+}
 
 /**
  * An attribute's value as the playground takes it: its text ("" when
@@ -72,7 +109,7 @@ function read(el, { name, flag }) {
  * @param {string} name
  */
 export function valueOf(el, name) {
-  const attribute = BY_NAME.get(name);
+  const attribute = BY_NAME[name];
   if (!attribute) throw new Error(`agent-loop-playground: no attribute ${name} in www/element/attributes.js`);
   return read(el, attribute);
 }
@@ -87,7 +124,8 @@ export function valueOf(el, name) {
 export function optionsOf(el, withoutPack) {
   /** @type {Record<string, string>} */
   const options = {};
-  for (const attribute of ATTRIBUTES) {
+  for (let i = 0; i < ATTRIBUTES.length; i++) {
+    const attribute = ATTRIBUTES[i];
     if (attribute.option) options[attribute.option] = withoutPack && attribute.needsPack ? "" : read(el, attribute);
   }
   return options;

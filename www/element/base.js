@@ -4,11 +4,16 @@
 // (connecting, building the playground), keeper.js (every call into it; a
 // new one where a dead one was), place.js (the learner's place kept across
 // a navigation), theme.js. playground.js adds its attributes and its API.
+import {
+  TypeError, append, attachShadow, createElement, queueMicrotask, replaceChildren, replaceInFragment, setTimeout, test, trim,
+} from "./builtins.js";
 import { call, revive } from "./keeper.js";
+import { langWanted } from "./languages.js";
 import { open, rebuild } from "./opening.js";
 import { keepPlace } from "./place.js";
 import { elementSheet } from "./style.js";
 import { followPage, schemeOfPage } from "./theme.js";
+import { say } from "./words.js";
 
 /** @typedef {import("./agent-loop-playground.js").Playground} Playground */
 /** @typedef {import("./agent-loop-playground.js").Method} Method */
@@ -32,10 +37,12 @@ export class PlaygroundElement extends HTMLElement {
     // unwound through it and left it so (keeper.js).
     this._calls = 0;
     this._events = 0;
-    /** Attributes set while it was busy. @type {Set<string>} */
-    this._deferred = new Set();
-    /** el.model / el.process set from inside a callback, not given to the playground yet. @type {Set<"_model" | "_process">} */
-    this._pendingDoubles = new Set();
+    // (lists, not Sets: an element is made before anything is known of
+    // what the page broke, and must be made whatever it broke)
+    /** Attributes set while it was busy, each once. @type {string[]} */
+    this._deferred = [];
+    /** el.model / el.process set from inside a callback, not given to the playground yet. @type {("_model" | "_process")[]} */
+    this._pendingDoubles = [];
     // (one of those being given to it now: a setting made meanwhile is kept, not applied)
     this._applyingDouble = false;
     /** src= files that arrived. @type {import("./fetching.js").FetchedFile[]} */
@@ -73,13 +80,15 @@ export class PlaygroundElement extends HTMLElement {
   // element (appendChild elsewhere) keeps its trace and state, and a
   // callback that removes its own element is not cut off mid-recording.
   disconnectedCallback() {
-    if (!this._pg) {
-      this._generation++; // cancels a start still waiting for the module
-      followPage(this, false);
-      return;
+    this._generation += this._pg ? 0 : 1; // cancels a start still waiting for the module
+    try {
+      if (!this._pg) return followPage(this, false);
+      // Written now: an element that replaces this one in the same task reads it.
+      keepPlace(this._placeKey, this._placeAttrs, this._placeScenario, this._pg.state());
+    } catch {
+      // (a page that broke what this reads: nothing kept, nothing thrown at it)
     }
-    // Written now: an element that replaces this one in the same task reads it.
-    keepPlace(this._placeKey, this._placeAttrs, this._placeScenario, this._pg.state());
+    if (!this._pg) return;
     setTimeout(() => {
       if (this.isConnected || !this._pg) return;
       followPage(this, false);
@@ -96,8 +105,9 @@ export class PlaygroundElement extends HTMLElement {
    * @param {string | null} value
    */
   _applyHeight(value) {
-    const valid = value && /^\d+(\.\d+)?(px|rem|em|vh)?$/.test(value.trim());
-    if (valid) this.style.setProperty("--alp-panel-height", /\d$/.test(value.trim()) ? `${value.trim()}px` : value.trim());
+    const given = value ? trim(value) : "";
+    const valid = given && test(/^\d+(\.\d+)?(px|rem|em|vh)?$/, given);
+    if (valid) this.style.setProperty("--alp-panel-height", test(/\d$/, given) ? `${given}px` : given);
     else this.style.removeProperty("--alp-panel-height");
   }
 
@@ -112,32 +122,26 @@ export class PlaygroundElement extends HTMLElement {
 
   /** The shadow root's container of the playground (made on first use, with the stylesheet). */
   _container() {
-    let shadow = this.shadowRoot;
-    if (!shadow) {
-      shadow = this.attachShadow({ mode: "open" });
-      shadow.adoptedStyleSheets = [elementSheet()];
-    }
-    let box = /** @type {HTMLElement | null} */ (shadow.querySelector(".alp-root"));
-    if (!box) {
-      box = document.createElement("div");
-      box.className = "alp-root";
-      shadow.append(box);
-    }
-    return box;
+    return containerOf(this);
   }
 
   /**
-   * The element says it could not start (in its container, as an alert).
-   * @param {string} message
+   * A word of the element's own (words.js) in the reader's language.
+   * @param {string} key
+   * @param {Record<string, string>} [values]
    */
-  _fail(message) {
-    const container = this._container();
-    container.textContent = "";
-    const box = document.createElement("p");
-    box.className = "alp-crash";
-    box.setAttribute("role", "alert");
-    box.textContent = `Agent Loop Playground: ${message}`;
-    container.appendChild(box);
+  _words(key, values) {
+    return say(langWanted(this, null), key, values);
+  }
+
+  /**
+   * The element says it could not start (or, `stopped`, that its module
+   * stopped): failIn.
+   * @param {string} detail
+   * @param {boolean} [stopped]
+   */
+  _fail(detail, stopped = false) {
+    failIn(this, detail, stopped);
   }
 
   /** The playground, started again first if it died. */
@@ -189,5 +193,76 @@ export class PlaygroundElement extends HTMLElement {
       } catch {}
     }
     return this._pg ? this._pg.state() : null;
+  }
+}
+
+/**
+ * An element's container of the playground, in its shadow root (both made
+ * on first use, the root with the stylesheet). Any element of the name
+ * has one: element.js says in those it could not define why.
+ * @param {HTMLElement} host
+ */
+function containerOf(host) {
+  let shadow = host.shadowRoot;
+  if (!shadow) {
+    shadow = /** @type {ShadowRoot} */ (attachShadow(host, { mode: "open" }));
+    shadow.adoptedStyleSheets = [elementSheet()];
+  }
+  let box = /** @type {HTMLElement | null} */ (shadow.querySelector(".alp-root"));
+  if (!box) {
+    box = /** @type {HTMLElement} */ (createElement(document, "div"));
+    box.className = "alp-root";
+    append(shadow, box);
+  }
+  return box;
+}
+
+/**
+ * Says in `host` that the playground could not start on this page (or,
+ * `stopped`, that its module stopped), in the reader's language, as an
+ * alert in its container: `detail` says what failed. Where the page broke
+ * even that, in the shadow root, else inside the element itself; never
+ * outside it.
+ * @param {HTMLElement} host
+ * @param {string} detail
+ * @param {boolean} [stopped]
+ */
+export function failIn(host, detail, stopped = false) {
+  let lang = "";
+  try {
+    lang = langWanted(host, null);
+  } catch {}
+  const text = say(lang, stopped ? "crash_stopped" : "crash_start", { detail });
+  /** @param {() => HTMLElement} make */
+  const made = (make) => {
+    try {
+      const box = make();
+      box.className = "alp-crash";
+      box.setAttribute("role", "alert");
+      box.textContent = text;
+      return box;
+    } catch {
+      return null;
+    }
+  };
+  // (the kept built-ins first; the page's own of now where those are what it broke)
+  const box = made(() => createElement(document, "p")) || made(() => document.createElement("p"));
+  const need = () => {
+    if (!box) throw new TypeError("no box");
+    return box;
+  };
+  /** @type {(() => unknown)[]} */
+  const ways = [
+    () => replaceChildren(containerOf(host), need()),
+    () => replaceInFragment(host.shadowRoot, need()),
+    () => (host.shadowRoot || host.attachShadow({ mode: "open" })).replaceChildren(need()),
+    () => host.replaceChildren(need()),
+    () => (host.textContent = text),
+  ];
+  for (let i = 0; i < ways.length; i++) {
+    try {
+      ways[i]();
+      return;
+    } catch {}
   }
 }

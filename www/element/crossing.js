@@ -4,6 +4,12 @@
 // before it is converted, so that a huge value is refused in milliseconds
 // instead of freezing the tab while it is copied. docs/element-api.md#limits.
 // And the callbacks themselves: synchronous, their thrown values clipped.
+// (Every built-in here is the one the page had when the element loaded:
+// builtins.js.)
+import {
+  Promise, Set, String, TypeError, apply, assign, getPrototypeOf, isArray, isView, parse, pop, push, resolved, setAdd, setHas,
+  stringify, textSlice, then,
+} from "./builtins.js";
 
 /** A model or process callback as the playground calls it.
  *  @typedef {(...args: unknown[]) => unknown} Callback */
@@ -12,11 +18,6 @@
  *  @typedef {Callback & {original: F}} Wrapped */
 
 export const CROSSING = { values: 100_000, chars: 8_000_000, thrown: 20_000 };
-// (as the module loaded: a page that replaces them later changes nothing here)
-const { stringify, parse } = JSON;
-const { isArray } = Array;
-const { isView } = ArrayBuffer;
-const Seen = Set;
 
 // (the count is written only when it is said: formatting it for every
 // callback reply cost a 10,000-call recording half a second)
@@ -45,16 +46,16 @@ function glance(value, what) {
   let chars = 0;
   /** @type {unknown[]} */
   const stack = [value];
-  const seen = new Seen();
+  const seen = new Set();
   while (stack.length) {
-    const v = stack.pop();
+    const v = pop(stack);
     if (++values > CROSSING.values) throw tooBig(what, "values");
     if (typeof v === "string") {
       if ((chars += v.length) > CROSSING.chars) throw tooBig(what, "chars");
       continue;
     }
-    if (v === null || typeof v !== "object" || seen.has(v)) continue;
-    seen.add(v);
+    if (v === null || typeof v !== "object" || setHas(seen, v)) continue;
+    setAdd(seen, v);
     if (isView(v)) {
       const view = /** @type {ArrayBufferView & {length?: number}} */ (v);
       if ((values += view.length ?? view.byteLength) > CROSSING.values) throw tooBig(what, "values");
@@ -62,7 +63,7 @@ function glance(value, what) {
     }
     if (isArray(v)) {
       if (values + v.length > CROSSING.values) throw tooBig(what, "values");
-      for (let i = 0; i < v.length; i++) stack.push(v[i]);
+      for (let i = 0; i < v.length; i++) push(stack, v[i]);
       continue;
     }
     const object = /** @type {Record<string, unknown>} */ (v);
@@ -70,7 +71,7 @@ function glance(value, what) {
     for (const k in object) {
       if (values + ++keys > CROSSING.values) throw tooBig(what, "values");
       if ((chars += k.length) > CROSSING.chars) throw tooBig(what, "chars");
-      stack.push(object[k]);
+      push(stack, object[k]);
     }
   }
 }
@@ -117,13 +118,13 @@ export function bounded(value, what) {
  * @param {unknown} error
  */
 export function clipped(error) {
-  const cut = (/** @type {string} */ s) => `${s.slice(0, CROSSING.thrown)}… (${(s.length - CROSSING.thrown).toLocaleString("en")} more characters)`;
+  const cut = (/** @type {string} */ s) => `${textSlice(s, 0, CROSSING.thrown)}… (${(s.length - CROSSING.thrown).toLocaleString("en")} more characters)`;
   try {
     if (typeof error === "string") return error.length > CROSSING.thrown ? cut(error) : error;
     const thrown = /** @type {{message?: unknown, name?: unknown} | null | undefined} */ (error);
     const message = thrown?.message;
     if (typeof message === "string" && message.length > CROSSING.thrown) {
-      const name = typeof thrown?.name === "string" ? thrown.name.slice(0, 200) : "Error";
+      const name = typeof thrown?.name === "string" ? textSlice(thrown.name, 0, 200) : "Error";
       return { name, message: cut(message) };
     }
   } catch {}
@@ -131,12 +132,17 @@ export function clipped(error) {
 }
 
 /**
- * The message of a thrown value, whatever was thrown.
+ * The message of a thrown value, whatever was thrown (a getter that
+ * throws, a value String cannot write: "an error").
  * @param {unknown} error
  */
 export function messageOf(error) {
-  const message = error && typeof error === "object" && "message" in error ? error.message : "";
-  return String(message || error);
+  try {
+    const message = error && typeof error === "object" && "message" in error ? error.message : "";
+    return String(message || error);
+  } catch {
+    return "an error";
+  }
 }
 
 /**
@@ -159,6 +165,20 @@ function refuse(message) {
 }
 
 /**
+ * Whether a callback's value is a promise or one's stand-in: a Promise, or
+ * an object with a `then` of its own kind (not the one a page may have
+ * given every object: then a reply is still a reply).
+ * @param {unknown} value
+ * @returns {value is PromiseLike<unknown>}
+ */
+function promised(value) {
+  if (value instanceof Promise) return true;
+  if (value === null || (typeof value !== "object" && typeof value !== "function")) return false;
+  const own = /** @type {{then?: unknown}} */ (value).then;
+  return typeof own === "function" && own !== /** @type {{then?: unknown}} */ (Object.prototype).then;
+}
+
+/**
  * Callbacks must be synchronous: the loop is recorded in one go. An async
  * function is refused when it is assigned; a function that returns a
  * Promise anyway is treated as one that throws (model_error, or a "cannot
@@ -172,7 +192,7 @@ export function synchronous(fn, what) {
   if (fn === null || fn === undefined) return null;
   if (typeof fn !== "function") refuse(`el.${what} must be a function or null`);
   const author = fn;
-  const kind = Object.getPrototypeOf(author)?.constructor?.name;
+  const kind = getPrototypeOf(author)?.constructor?.name;
   if (kind === "AsyncFunction" || kind === "AsyncGeneratorFunction") {
     refuse(`el.${what} must be synchronous; an async function returns a Promise, and the playground records the whole loop at once`);
   }
@@ -180,15 +200,15 @@ export function synchronous(fn, what) {
   const wrapped = /** @this {unknown} */ function (...args) {
     let result;
     try {
-      result = author.apply(this, args);
+      result = apply(author, this, args);
     } catch (error) {
       throw clipped(error);
     }
-    if (result !== null && (typeof result === "object" || typeof result === "function") && typeof result.then === "function") {
-      Promise.resolve(result).catch(() => {});
+    if (promised(result)) {
+      then(resolved(result), undefined, () => {});
       throw new TypeError(`the ${what} callback returned a Promise; callbacks must be synchronous`);
     }
     return bounded(result, `what the ${what} callback returned`);
   };
-  return Object.assign(wrapped, { original: author });
+  return assign(wrapped, { original: author });
 }

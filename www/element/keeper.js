@@ -6,6 +6,7 @@
 // inside it is counted here; a playground found busy with none of them
 // running is dead, and a new one is built where the learner was
 // (`lastPlace`), with a notice saying what failed.
+import { RuntimeError, apply, assign, parse, queueMicrotask, listen, setTimeout, textSlice, then } from "./builtins.js";
 import { messageOf } from "./crossing.js";
 import { setLang, showAfterPack } from "./packs.js";
 
@@ -32,15 +33,15 @@ export function call(el, name, args) {
   let failed = null;
   el._calls++;
   try {
-    return method.apply(pg, args);
+    return apply(method, pg, args);
   } catch (error) {
     failed = error;
     throw error;
   } finally {
     el._calls--;
-    if (failed && failed instanceof WebAssembly.RuntimeError) {
+    if (failed && RuntimeError && failed instanceof RuntimeError) {
       el._pg = null;
-      el._fail(`the module stopped (${failed.message}); reload the page`);
+      el._fail(failed.message, true);
     } else if (failed && el._pg === pg && el._dead()) {
       revive(el, failed);
     }
@@ -58,14 +59,14 @@ export function revive(el, error) {
   const old = el._pg;
   let place = null;
   try {
-    place = old && JSON.parse(old.lastPlace());
+    place = old && parse(old.lastPlace());
   } catch {}
   el._pg = null;
   try {
     old?.free();
   } catch {}
   const what = error ? messageOf(error) : "";
-  el._lost = { place, restarted: (what || "an error in a script of the page").slice(0, 500) };
+  el._lost = { place, restarted: textSlice(what || "an error in a script of the page", 0, 500) };
   setTimeout(() => el._lost && el.isConnected && el._rebuild(), 0);
 }
 
@@ -79,7 +80,7 @@ function countedCall(el, fn) {
   return (...args) => {
     el._calls++;
     try {
-      return fn(...args);
+      return apply(fn, undefined, args);
     } finally {
       el._calls--;
     }
@@ -94,7 +95,7 @@ function countedCall(el, fn) {
  * @returns {Wrapped<F> | null}
  */
 export function countedFn(el, fn) {
-  return fn && Object.assign(countedCall(el, fn), { original: fn.original });
+  return fn && assign(countedCall(el, fn), { original: fn.original });
 }
 
 /**
@@ -120,9 +121,11 @@ export function watchEvents(el) {
   const box = el._container();
   const root = /** @type {ShadowRoot} */ (el.shadowRoot);
   if (!el._watching) listenForPacks(el, root);
-  for (const type of ["click", "change", "input", "keydown"]) {
+  const types = ["click", "change", "input", "keydown"];
+  for (let i = 0; i < types.length; i++) {
+    const type = types[i];
     if (!el._watching) {
-      root.addEventListener(type, (event) => {
+      listen(root, type, (/** @type {Event} */ event) => {
         if (el._pg && el._dead()) {
           event.stopImmediatePropagation();
           revive(el, "");
@@ -132,7 +135,7 @@ export function watchEvents(el) {
         el._events++;
       }, true);
     }
-    box.addEventListener(type, () => { el._events = Math.max(0, el._events - 1); });
+    listen(box, type, () => { el._events = el._events > 0 ? el._events - 1 : 0; });
   }
   el._watching = true;
 }
@@ -146,14 +149,15 @@ export function watchEvents(el) {
 function listenForPacks(el, root) {
   // A language button pressed: the latest switch asked for wins over one
   // still waiting for its table.
-  root.addEventListener("click", (event) => {
-    if (event.target instanceof Element && event.target.closest("[data-lang]")) el._langTicket++;
+  listen(root, "click", (/** @type {Event} */ event) => {
+    const target = /** @type {Element | null} */ (event.target);
+    if (target && typeof target.closest === "function" && target.closest("[data-lang]")) el._langTicket++;
   }, { capture: true });
-  root.addEventListener("alp-pack", (event) => {
+  listen(root, "alp-pack", (/** @type {Event} */ event) => {
     const { pack, scenario, lang } = /** @type {CustomEvent} */ (event).detail || {};
     // (one that cannot be fetched is a notice in the element, said in
     // the console too; after the pick's own update, which is running)
     if (lang) queueMicrotask(() => setLang(el, lang));
-    else queueMicrotask(() => showAfterPack(el, pack, () => el._call("load", scenario)).catch(() => {}));
+    else queueMicrotask(() => then(showAfterPack(el, pack, () => el._call("load", scenario)), undefined, () => {}));
   });
 }

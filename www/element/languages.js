@@ -9,17 +9,21 @@
 //
 // (The modules of www/element/ are bundled into element.js: a path here is
 // relative to element.js, as the literal bundlers recognise must be.)
+import { String, hasOwn, includes, split, toLowerCase, trim } from "./builtins.js";
 
 /** The language whose table is in the module. */
 export const DEFAULT_LANGUAGE = "zh";
 
 /** Every other language: the URL of its table's pack. @type {Record<string, () => URL>} */
-export const LANGUAGE_PACKS = {
+export const LANGUAGE_PACKS = /** @type {any} */ ({
+  __proto__: null,
   en: () => new URL("./data/en.json", import.meta.url),
-};
+});
 
 /** Every language code the element knows, the default first. */
-export const LANGUAGES = [DEFAULT_LANGUAGE, ...Object.keys(LANGUAGE_PACKS)];
+export const LANGUAGES = [DEFAULT_LANGUAGE];
+// (a loop: as the module loads, nothing the page may have broken is called)
+for (const code in LANGUAGE_PACKS) LANGUAGES[LANGUAGES.length] = code;
 
 /**
  * The code of a language tag, known or not (`en-GB`, `EN`, `zh_CN` → `en`, `zh`),
@@ -27,7 +31,7 @@ export const LANGUAGES = [DEFAULT_LANGUAGE, ...Object.keys(LANGUAGE_PACKS)];
  * @param {unknown} tag
  */
 export function codeOf(tag) {
-  return String(tag || "").trim().toLowerCase().split(/[-_]/)[0];
+  return split(toLowerCase(trim(String(tag || ""))), /[-_]/)[0];
 }
 
 /**
@@ -35,7 +39,7 @@ export function codeOf(tag) {
  * @param {unknown} tag
  */
 export function speaks(tag) {
-  return LANGUAGES.includes(codeOf(tag));
+  return includes(LANGUAGES, codeOf(tag));
 }
 
 /**
@@ -45,5 +49,17 @@ export function speaks(tag) {
  */
 export function languagePack(tag) {
   const code = codeOf(tag);
-  return Object.hasOwn(LANGUAGE_PACKS, code) ? code : null;
+  return hasOwn(LANGUAGE_PACKS, code) ? code : null;
+}
+
+/**
+ * The language an element opens in: the place's (where a playground that
+ * died was), the element's own lang, else the page's when it is one the
+ * element speaks, else the default.
+ * @param {Element} el
+ * @param {{lang?: string} | null} place
+ */
+export function langWanted(el, place) {
+  const page = document.documentElement.lang;
+  return (place && place.lang) || el.getAttribute("lang") || (speaks(page) ? page : DEFAULT_LANGUAGE);
 }

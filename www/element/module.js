@@ -6,20 +6,26 @@
 // (Vite, webpack 5, Rollup, Parcel) recognise: a bundled build emits it
 // with a hashed name and rewrites this line to find it.
 import init from "./agent-loop-playground.js";
+import { markTime, then } from "./builtins.js";
 
 /** @type {Promise<import("./agent-loop-playground.js").InitOutput> | null} */
 let ready = null;
 
-/** The module's exports, once it is instantiated (one load for the page). */
+/**
+ * The module's exports, once it is instantiated (one load for the page).
+ * @returns {Promise<import("./agent-loop-playground.js").InitOutput>}
+ */
 export function loadWasm() {
   if (!ready) {
-    performance.mark("alp:wasm-start");
-    ready = init({ module_or_path: new URL("./agent-loop-playground_bg.wasm", import.meta.url) }).then((wasm) => {
-      performance.mark("alp:wasm-ready");
+    markTime("alp:wasm-start");
+    // (what it resolves with, the module's exports, has no prototype: a
+    // page's Object.prototype.then is never asked)
+    ready = then(init({ module_or_path: new URL("./agent-loop-playground_bg.wasm", import.meta.url) }), (/** @type {import("./agent-loop-playground.js").InitOutput} */ wasm) => {
+      markTime("alp:wasm-ready");
       return wasm;
     });
   }
-  return ready;
+  return /** @type {Promise<import("./agent-loop-playground.js").InitOutput>} */ (ready);
 }
 
 /** Bytes of wasm linear memory in use (for the benchmark harness). */

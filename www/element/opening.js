@@ -5,21 +5,27 @@
 // playground built again, where the learner was, after one died.
 import { Playground } from "./agent-loop-playground.js";
 import { optionsOf, valueOf } from "./attributes.js";
+import {
+  CustomEvent, Promise, String, all, cancelAnimationFrame, dispatchEvent, filter, flatMap, join, markTime, push, race,
+  requestAnimationFrame, resolved, setTimeout, then,
+} from "./builtins.js";
 import { messageOf } from "./crossing.js";
 import { fixtureDoubles } from "./doubles.js";
-import { fetchListings, fetchProgram, fetchScenarios, fetchTimeoutOf } from "./fetching.js";
+import { fetchListings, fetchProgram } from "./fetching.js";
 import { counted, watchEvents } from "./keeper.js";
-import { DEFAULT_LANGUAGE, languagePack, speaks } from "./languages.js";
+import { languagePack, langWanted } from "./languages.js";
 import { loadWasm } from "./module.js";
-import { isPackNeeded, loadPack, packInGrace, reopenWhenIn, setLang } from "./packs.js";
+import { detailOf, isPackNeeded, packInGrace, reopenWhenIn, setLang } from "./packs.js";
 import { attrsOf, forgetPlace, placeKey, takePlace } from "./place.js";
-import { addFile, loadSrc } from "./sources.js";
+import { refusal } from "./probe.js";
+import { addFile, fetchBeside, loadSrc } from "./sources.js";
 import { followPage } from "./theme.js";
 
 /** @typedef {import("./base.js").PlaygroundElement} Host */
 /** @typedef {import("./place.js").Place} Place */
 /** @typedef {import("./packs.js").PackFailure} PackFailure */
 /** @typedef {import("./fetching.js").Pending} Pending */
+/** @typedef {import("./fetching.js").FetchedFile} FetchedFile */
 /**
  * How to build: `width` of the element, `compact`, `restarted` (what
  * killed the one before), `withoutPack` (without what needs a program's
@@ -42,77 +48,68 @@ const after = (ms) => new Promise((ok) => setTimeout(ok, ms));
 
 /**
  * connectedCallback: a new element, or one moved in the page (removed and
- * added back in one task), which keeps everything.
+ * added back in one task), which keeps everything. Whatever fails on the
+ * way is said in the element, never thrown at the page.
  * @param {Host} el
  */
 export async function open(el) {
+  try {
+    await start(el);
+  } catch (error) {
+    el._fail(messageOf(error));
+  }
+}
+
+/** @param {Host} el */
+async function start(el) {
   if (el._pg) {
     forgetPlace(el._placeKey);
     return;
   }
   const generation = ++el._generation;
+  // (a page that broke what the element needs before it loaded: said instead)
+  const refused = refusal(el);
+  if (refused) return el._fail(refused);
   // The module compiles off the main thread while the rest is set up.
   const wasm = loadWasm();
-  el._container();
   followPage(el, true);
   el._followScheme();
   const arriving = fetchBeside(el);
+  /** @type {import("./fetching.js").FetchedListing[]} */
   let listings = [];
   try {
     // (program-src read once the script that defined the element is over,
     // as the language is: a page that sets it right after, as page.js does
     // from a link, is heard)
-    const program = Promise.resolve().then(() => fetchProgram(el, arriving.timeoutMs));
-    [, listings, el._program] = await Promise.all([wasm, fetchListings(el, arriving.timeoutMs), program]);
-    await Promise.race([Promise.all([...arriving.pending.map((p) => p.promise), arriving.lang]), after(FILES_GRACE_MS)]);
-    await Promise.race([arriving.lang, after(LANG_GRACE_MS)]);
+    const program = (async () => {
+      await resolved();
+      el._program = await fetchProgram(el, arriving.timeoutMs);
+    })();
+    const listed = then(fetchListings(el, arriving.timeoutMs), (/** @type {typeof listings} */ got) => void (listings = got));
+    await all([wasm, listed, program]);
+    const files = [arriving.lang];
+    for (let i = 0; i < arriving.pending.length; i++) push(files, arriving.pending[i].promise);
+    await race([all(files), after(FILES_GRACE_MS)]);
+    await race([arriving.lang, after(LANG_GRACE_MS)]);
   } catch (error) {
-    el._fail(`could not load the WebAssembly module: ${error}`);
+    el._fail(el._words("module_failed", { detail: messageOf(error) }));
     return;
   }
   if (generation !== el._generation || !el.isConnected || el._pg) return;
   // src= changed while the module loaded: the new value's files are fetched instead.
   const srcChanged = el.getAttribute("src") !== el._src;
-  el._files = srcChanged ? [] : arriving.pending.flatMap((p) => (p.file ? [p.file] : []));
+  el._files = srcChanged ? [] : flatMap(arriving.pending, (/** @type {Pending} */ p) => (p.file ? [p.file] : []));
   el._listings = listings;
   el._applyHeight(el.getAttribute("height"));
   // (read before the playground's markup exists: no layout is forced)
   const width = el.getBoundingClientRect().width;
   el._compact = valueOf(el, "compact") === "1";
-  performance.mark("alp:construct");
+  markTime("alp:construct");
   el._placeKey = placeKey(el);
   el._placeAttrs = attrsOf(el);
   const place = takePlace(el._placeKey, el._placeAttrs);
   if (!(await buildWithPacks(el, generation, place, width, arriving))) return;
   opened(el, arriving, srcChanged);
-}
-
-/**
- * What is fetched beside the module: the src= files, and the language's
- * table when it is a pack (after this task's script: a page that sets lang
- * just after adding the element, as the stand-alone page does, is heard).
- * One that fails is said once the playground is built (not asked for again).
- * @param {Host} el
- */
-function fetchBeside(el) {
-  // (those not there shortly after the module, a slow or stalled server,
-  // are added when they arrive)
-  el._src = el.getAttribute("src");
-  const srcGeneration = ++el._srcGeneration;
-  const timeoutMs = fetchTimeoutOf(el);
-  const pending = fetchScenarios(el._src, timeoutMs);
-  const arriving = {
-    srcGeneration, timeoutMs, pending,
-    /** @type {PackFailure | null} */
-    langFailed: null,
-    /** @type {Promise<unknown>} */
-    lang: Promise.resolve(),
-  };
-  arriving.lang = Promise.resolve().then(() => {
-    const code = languagePack(langWanted(el, null));
-    return code ? loadPack(code).then(() => null, (why) => { arriving.langFailed = why; }) : null;
-  });
-  return arriving;
 }
 
 /**
@@ -141,22 +138,22 @@ async function buildWithPacks(el, generation, place, width, arriving) {
   for (let tries = 0; typeof built === "object" && tries < 2; tries++) {
     if (languagePack(built.pack)) {
       without.withoutLang = true;
-      if (arriving.langFailed) failures.push(arriving.langFailed);
+      if (arriving.langFailed) push(failures, arriving.langFailed);
       else lateLang = langWanted(el, null);
     } else {
       const pack = await packInGrace(el, built.pack, LANG_GRACE_MS);
       if (generation !== el._generation || !el.isConnected || el._pg) return false;
       without.withoutPack = pack !== true;
-      if (pack !== true && "failed" in pack) failures.push(pack.failed);
+      if (pack !== true && "failed" in pack) push(failures, pack.failed);
       else if (pack !== true) [latePack, without.waiting] = [pack, pack.file];
     }
     built = build(el, place, { width, compact, ...without });
   }
   if (built !== true) {
-    if (typeof built === "object") el._fail(`the playground still needs ${built.pack}.json after it arrived`);
+    if (typeof built === "object") el._fail(el._words("pack_still_needed", { file: `${built.pack}.json` }));
     return false;
   }
-  for (const failed of failures) el._call("packUnavailable", failed.file, failed.detail, failed.pack);
+  for (let i = 0; i < failures.length; i++) el._call("packUnavailable", failures[i].file, detailOf(el, failures[i]), failures[i].pack);
   if (lateLang) setLang(el, lateLang);
   if (latePack) reopenWhenIn(el, latePack, (lang) => build(el, place, { width: el.getBoundingClientRect().width, compact, lang }));
   return true;
@@ -171,9 +168,8 @@ async function buildWithPacks(el, generation, place, width, arriving) {
  */
 function opened(el, { srcGeneration, pending }, srcChanged) {
   el._placeScenario = el._pg?.state()?.scenario;
-  for (const late of pending.filter((p) => !p.file)) {
-    late.promise.then((file) => addFile(el, file, srcGeneration));
-  }
+  const late = filter(pending, (/** @type {Pending} */ p) => !p.file);
+  for (let i = 0; i < late.length; i++) then(late[i].promise, (/** @type {FetchedFile} */ file) => addFile(el, file, srcGeneration));
   if (srcChanged) loadSrc(el, el.getAttribute("src") || "");
   // A narrow element (a phone, a course's side column) gets a narrow figure.
   // (its width comes with the entry: nothing is measured again)
@@ -183,8 +179,8 @@ function opened(el, { srcGeneration, pending }, srcChanged) {
     el._resizeFrame = requestAnimationFrame(() => el._pg && el._call("relayout", width));
   });
   el._resize.observe(el);
-  performance.mark("alp:ready");
-  el.dispatchEvent(new CustomEvent("playground-ready", { bubbles: true, detail: el.state() }));
+  markTime("alp:ready");
+  dispatchEvent(el, new CustomEvent("playground-ready", { bubbles: true, detail: el.state() }));
 }
 
 /**
@@ -205,7 +201,7 @@ export function build(el, place, { width = 0, compact = false, restarted = "", w
       doubles: (script) => counted(el, fixtureDoubles(script)),
       // (a kept place's language is not taken: only a restart's)
       lang: withoutLang ? "" : lang ?? langWanted(el, restarted ? place : null),
-      breakpoints: place ? place.breakpoints.join(",") : given.breakpoints,
+      breakpoints: place ? join(place.breakpoints, ",") : given.breakpoints,
       compact: compact ? "1" : "",
       listing: place ? place.listing : given.listing,
       files: withoutPack ? [] : el._files,
@@ -268,9 +264,9 @@ export function rebuild(el) {
  */
 function backTo(el, place) {
   const pg = /** @type {Playground} */ (el._pg);
-  for (const fixture of el._added) {
+  for (let i = 0; i < el._added.length; i++) {
     try {
-      pg.addScenario(fixture);
+      pg.addScenario(el._added[i]);
     } catch {}
   }
   if (!place) return;
@@ -278,15 +274,4 @@ function backTo(el, place) {
     if (pg.state()?.scenario !== place.scenario) pg.load(place.scenario);
     if (place.started && !place.whatIf) pg.seek(place.step);
   } catch {}
-}
-
-/**
- * The language to open in: the place's, the element's own lang, else the
- * page's when it is one the playground speaks.
- * @param {Host} el
- * @param {Place | null} place
- */
-export function langWanted(el, place) {
-  const page = document.documentElement.lang;
-  return (place && place.lang) || el.getAttribute("lang") || (speaks(page) ? page : DEFAULT_LANGUAGE);
 }

@@ -7,14 +7,18 @@
 // recognise, relative to element.js (these modules are bundled into it), so
 // that a bundled build emits the file too.
 import { Playground } from "./agent-loop-playground.js";
+import {
+  Error, assign, fetch, hasOwn, listen, race, setTimeout, split, then, thenEverywhere, timeoutAfter, trim,
+} from "./builtins.js";
 import { messageOf } from "./crossing.js";
 import { FETCH_TIMEOUT_MS, MAX_FILE_BYTES, boundedText } from "./fetching.js";
 import { LANGUAGE_PACKS } from "./languages.js";
 import { loadWasm } from "./module.js";
 
 /** @typedef {import("./base.js").PlaygroundElement} Host */
-/** Why a pack did not come: `{pack, file, detail}`.
- *  @typedef {{pack: string, file: string, detail: string}} PackFailure */
+/** Why a pack did not come: `{pack, file, detail}` (`then`: the page set
+ *  Object.prototype.then, said in the reader's language where it is shown).
+ *  @typedef {{pack: string, file: string, detail: string, then?: string}} PackFailure */
 /** A pack not in within the grace: its file, and whether it came (once it
  *  has, or has failed). @typedef {{file: string, came: Promise<boolean>}} LatePack */
 
@@ -24,8 +28,8 @@ const PACKS = {
   ...LANGUAGE_PACKS,
 };
 
-/** name → the pack's name once it is in, while it loads or once it has. @type {Map<string, Promise<string>>} */
-const packs = new Map();
+/** name → the pack's name once it is in, while it loads or once it has. @type {Record<string, Promise<string>>} */
+const packs = /** @type {any} */ ({ __proto__: null });
 
 /**
  * What the playground throws when what it is asked to show is in a pack
@@ -40,7 +44,10 @@ export function isPackNeeded(error) {
 }
 
 /** The file a pack is fetched from (`lesson_two.json`). @param {string} name */
-const fileOf = (name) => (Object.hasOwn(PACKS, name) ? PACKS[name]().pathname.split("/").pop() || "" : `${name}.json`);
+const fileOf = (name) => {
+  const parts = hasOwn(PACKS, name) ? split(PACKS[name]().pathname, "/") : [];
+  return parts.length ? parts[parts.length - 1] : `${name}.json`;
+};
 
 /**
  * Loads a pack (once for the page); rejects with a PackFailure.
@@ -48,19 +55,23 @@ const fileOf = (name) => (Object.hasOwn(PACKS, name) ? PACKS[name]().pathname.sp
  * @returns {Promise<string>}
  */
 export function loadPack(name) {
-  let loading = packs.get(name);
+  let loading = packs[name];
   if (!loading) {
-    const url = Object.hasOwn(PACKS, name) ? PACKS[name]() : null;
+    const url = hasOwn(PACKS, name) ? PACKS[name]() : null;
     const file = fileOf(name);
     loading = (async () => {
+      // (a page that gave every object a `then`: the Response would never
+      // be handed over; said at once, in the reader's words, where it is shown)
+      const everywhere = thenEverywhere();
+      if (everywhere) throw { pack: name, file, detail: everywhere, then: everywhere };
       try {
         if (!url) throw new Error("unknown pack");
         // (as a src= file: a server that stalls is given up on, a redirect
         // is not followed, and no more than the byte limit is read; the
         // module checks the file's hash before it parses it)
-        const response = await fetch(url, { credentials: "same-origin", redirect: "manual", signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+        const response = await fetch(url, { credentials: "same-origin", redirect: "manual", signal: timeoutAfter(FETCH_TIMEOUT_MS) });
         if (response.type === "opaqueredirect") throw new Error("answered with a redirect, which is not followed");
-        if (!response.ok) throw new Error(`${response.status} ${response.statusText}`.trim());
+        if (!response.ok) throw new Error(trim(`${response.status} ${response.statusText}`));
         const body = await boundedText(response);
         if (body === null) throw new Error(`larger than ${MAX_FILE_BYTES / 1048576} MB`);
         await loadWasm();
@@ -72,10 +83,20 @@ export function loadPack(name) {
       }
     })();
     // (a failed fetch is tried again next time)
-    loading.catch(() => packs.delete(name));
-    packs.set(name, loading);
+    then(loading, undefined, () => delete packs[name]);
+    packs[name] = loading;
   }
   return loading;
+}
+
+/**
+ * Why a pack did not come, as the element says it (in the reader's
+ * language when the page broke promises for every object).
+ * @param {Host} el
+ * @param {PackFailure} why
+ */
+export function detailOf(el, why) {
+  return why.then ? el._words("broken_then", { name: why.then }) : why.detail;
 }
 
 /**
@@ -93,9 +114,10 @@ export async function withPack(el, name) {
     return await loadPack(name);
   } catch (thrown) {
     const why = /** @type {PackFailure} */ (thrown);
-    if (el._pg) el._call("packUnavailable", why.file, why.detail, name);
-    const error = new Error(`agent-loop-playground: could not load ${why.file} (${why.detail})`);
-    throw Object.assign(error, { pack: name, file: why.file, detail: why.detail });
+    const detail = detailOf(el, why);
+    if (el._pg) el._call("packUnavailable", why.file, detail, name);
+    const error = new Error(`agent-loop-playground: could not load ${why.file} (${detail})`);
+    throw assign(error, { pack: name, file: why.file, detail });
   } finally {
     box.removeAttribute("aria-busy");
   }
@@ -113,7 +135,7 @@ export async function withPack(el, name) {
 export function showAfterPack(el, name, show) {
   const ticket = ++el._packTicket;
   const from = el._pg ? el._pg.state()?.scenario : null;
-  return withPack(el, name).then(() => {
+  return then(withPack(el, name), () => {
     const now = el._pg ? el._pg.state()?.scenario : null;
     if (ticket === el._packTicket && el._pg && now === from) show();
   });
@@ -132,9 +154,8 @@ export function setLang(el, code) {
     el._call("setLang", code);
   } catch (error) {
     if (!isPackNeeded(error)) throw error;
-    withPack(el, error.pack)
-      .then(() => ticket === el._langTicket && el._pg && el._call("setLang", code))
-      .catch((why) => why.pack || console.warn(`agent-loop-playground: lang=${code}: ${messageOf(why)}`));
+    const shown = then(withPack(el, error.pack), () => ticket === el._langTicket && el._pg && el._call("setLang", code));
+    then(shown, undefined, (/** @type {{pack?: string}} */ why) => why.pack || console.warn(`agent-loop-playground: lang=${code}: ${messageOf(why)}`));
   }
 }
 
@@ -150,9 +171,9 @@ export function setLang(el, code) {
  */
 export async function packInGrace(el, name, graceMs) {
   /** @type {Promise<true | {failed: PackFailure}>} */
-  const loading = withPack(el, name).then(() => true, (failed) => ({ failed }));
-  const first = await Promise.race([loading, new Promise((ok) => setTimeout(ok, graceMs, null))]);
-  return first ?? { file: fileOf(name), came: loading.then((x) => x === true) };
+  const loading = then(withPack(el, name), () => true, (failed) => ({ failed }));
+  const first = await race([loading, new Promise((ok) => setTimeout(() => ok(null), graceMs))]);
+  return first ?? { file: fileOf(name), came: then(loading, (/** @type {unknown} */ x) => x === true) };
 }
 
 /**
@@ -173,9 +194,10 @@ export function reopenWhenIn(el, late, rebuild) {
     el._container().removeAttribute("aria-busy");
     el.removeEventListener("playground-step", chosen);
   };
-  el.addEventListener("playground-step", chosen);
-  late.came.finally(() => el.removeEventListener("playground-step", chosen));
-  late.came.then((came) => {
+  listen(el, "playground-step", chosen);
+  const done = () => el.removeEventListener("playground-step", chosen);
+  then(late.came, done, done);
+  then(late.came, (/** @type {boolean} */ came) => {
     const old = el._pg;
     const now = came && old && !el._dead() ? old.state() : null;
     if (!old || !now || ticket !== el._packTicket || generation !== el._generation || now.scenario !== from) return;

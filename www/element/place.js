@@ -24,6 +24,8 @@
 /** Where a playground that died was (its lastPlace(), src/events.rs).
  *  @typedef {Place & {scenario: string, step: number, started: boolean, whatIf: boolean}} LastPlace */
 
+import { every, indexOf, isArray, join, map, parse, replace, stringify, test } from "./builtins.js";
+
 const PLACE = "agent-loop-playground:place:";
 
 /**
@@ -32,11 +34,10 @@ const PLACE = "agent-loop-playground:place:";
  */
 export function placeKey(el) {
   if (el.getAttribute("keep-place") === "off") return null;
-  /** @type {Element[]} */
-  const all = [...document.querySelectorAll("agent-loop-playground")];
+  const all = document.querySelectorAll("agent-loop-playground");
   // (/lesson, /lesson/, /lesson/index.html are one page; /a.html and /a too)
-  const page = location.pathname.replace(/(\/index)?(\.html?)?$/, "").replace(/\/$/, "") || "/";
-  return `${PLACE}${page}#${el.id ? `id:${el.id}` : `n:${all.indexOf(el)}`}`;
+  const page = replace(replace(location.pathname, /(\/index)?(\.html?)?$/, ""), /\/$/, "") || "/";
+  return `${PLACE}${page}#${el.id ? `id:${el.id}` : `n:${indexOf(all, el)}`}`;
 }
 
 /**
@@ -47,7 +48,7 @@ export function placeKey(el) {
  */
 export function attrsOf(el) {
   const named = ["function", "program", "scenario", "program-src", "breakpoints", "listing", "step"];
-  return named.map((name) => el.getAttribute(name) || "").join("|");
+  return join(map(named, (/** @type {string} */ name) => el.getAttribute(name) || ""), "|");
 }
 
 /**
@@ -61,14 +62,14 @@ export function takePlace(key, attrs, peek = false) {
   if (!key) return null;
   let place = null;
   try {
-    place = JSON.parse(sessionStorage.getItem(key) || "null");
+    place = parse(sessionStorage.getItem(key) || "null");
     if (!peek) sessionStorage.removeItem(key);
   } catch {
     return null;
   }
   const ok = place && typeof place === "object" && place.attrs === attrs
     && (place.step === null || (Number.isInteger(place.step) && place.step >= 0))
-    && Array.isArray(place.breakpoints) && place.breakpoints.every((/** @type {unknown} */ b) => typeof b === "string" && /^[a-z_]+:\d+$/.test(b))
+    && isArray(place.breakpoints) && every(place.breakpoints, (/** @type {unknown} */ b) => typeof b === "string" && test(/^[a-z_]+:\d+$/, b))
     && (place.listing === "python" || place.listing === "rust");
   return ok ? place : null;
 }
@@ -101,10 +102,10 @@ export function keepPlace(key, attrs, own, state) {
     attrs,
     // An edited version opens again as the lesson's run: from its start.
     step: state.started && !state.whatIf ? state.step : null,
-    breakpoints: state.breakpoints.map((b) => `${b.function}:${b.line}`),
+    breakpoints: map(state.breakpoints, (/** @type {{function: string, line: number}} */ b) => `${b.function}:${b.line}`),
     listing: state.listing,
   };
   try {
-    sessionStorage.setItem(key, JSON.stringify(place));
+    sessionStorage.setItem(key, stringify(place));
   } catch {}
 }

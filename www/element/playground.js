@@ -5,6 +5,9 @@
 // life in the page are base.js's.
 import { LIVE } from "./attributes.js";
 import { PlaygroundElement } from "./base.js";
+import {
+  TypeError, includes, indexOf, isArray, push, queueMicrotask, resolved, setTimeout, splice, stringify, then,
+} from "./builtins.js";
 import { bounded, CROSSING, messageOf, synchronous, text, tooBig } from "./crossing.js";
 import { countedFn } from "./keeper.js";
 import { languagePack } from "./languages.js";
@@ -22,17 +25,31 @@ export class AgentLoopPlayground extends PlaygroundElement {
    * @param {string | null} value
    */
   attributeChangedCallback(name, oldValue, value) {
+    try {
+      this._attributeChanged(name, oldValue, value);
+    } catch (error) {
+      // (a page that broke what this reads: said, never thrown at the page)
+      console.warn(`agent-loop-playground: ${name}=${value}: ${messageOf(error)}`);
+    }
+  }
+
+  /**
+   * @param {string} name
+   * @param {string | null} oldValue
+   * @param {string | null} value
+   */
+  _attributeChanged(name, oldValue, value) {
     if (name === "height") this._applyHeight(value);
     if (name === "theme") this._followScheme();
     if (name === "src" && this._pg && value !== null && oldValue !== value) loadSrc(this, value);
-    if (!this._pg || oldValue === value || !["predict", "scenario", "lang", "listing"].includes(name)) return;
+    if (!this._pg || oldValue === value || !includes(["predict", "scenario", "lang", "listing"], name)) return;
     if (name !== "predict" && value === null) return;
     // Applied once the script that set it is done (a framework that sets
     // them on every render, a burst of a thousand: once, the last value),
     // or, set from inside one of the playground's own callbacks (a model
     // that sets el.lang), once the update is over.
-    if (!this._deferred.size) queueMicrotask(() => this._applyDeferred());
-    this._deferred.add(name);
+    if (!this._deferred.length) queueMicrotask(() => this._applyDeferred());
+    if (!includes(this._deferred, name)) push(this._deferred, name);
   }
 
   /**
@@ -45,7 +62,7 @@ export class AgentLoopPlayground extends PlaygroundElement {
       if (name === "predict") this._call("setPredict", value !== null);
       else if (value === null) return;
       // (a pack that does not come is said by the element itself)
-      else if (name === "scenario") Promise.resolve(this.load(value)).catch((error) => error.pack || console.warn(`agent-loop-playground: scenario=${value}: ${messageOf(error)}`));
+      else if (name === "scenario") then(resolved(this.load(value)), undefined, (/** @type {{pack?: string}} */ error) => error.pack || console.warn(`agent-loop-playground: scenario=${value}: ${messageOf(error)}`));
       else if (name === "lang") setLang(this, value);
       else if (name === "listing") this._call("setListing", value);
     } catch (error) {
@@ -54,13 +71,14 @@ export class AgentLoopPlayground extends PlaygroundElement {
   }
 
   _applyDeferred() {
-    if (!this._pg) return this._deferred.clear();
+    if (!this._pg) return void splice(this._deferred, 0, this._deferred.length);
     // Still busy (a callback that runs long, or a chain of them): after this task.
     if (this._pg.isBusy() && !this._dead()) return void setTimeout(() => this._applyDeferred(), 0);
-    const names = [...this._deferred];
-    this._deferred.clear();
+    /** @type {string[]} */
+    const names = splice(this._deferred, 0, this._deferred.length);
     const now = this._pg.state();
-    for (const name of names) {
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i];
       const value = this.getAttribute(name);
       const same = name === "predict" ? now?.predict === (value !== null) : name === "lang" ? now?.lang === value : false;
       if (!same) this._applyAttribute(name);
@@ -127,19 +145,19 @@ export class AgentLoopPlayground extends PlaygroundElement {
     if (typeof fixture === "string" && fixture.length > CROSSING.chars) {
       throw tooBig("the scenario", "chars");
     }
-    const given = typeof fixture === "string" ? fixture : JSON.stringify(bounded(fixture, "the scenario"));
+    const given = typeof fixture === "string" ? fixture : stringify(bounded(fixture, "the scenario"));
     let id;
     try {
       id = this._call("addScenario", given);
     } catch (error) {
       // A scenario of a program whose pack is not here yet (its checks
       // read its texts): added once it is, a Promise of its id meanwhile.
-      if (isPackNeeded(error)) return withPack(this, error.pack).then(() => this.addScenario(given));
+      if (isPackNeeded(error)) return then(withPack(this, error.pack), () => this.addScenario(given));
       throw error;
     } finally {
       this._flushSoon();
     }
-    this._added.push(given); // (kept for a restart)
+    push(this._added, given); // (kept for a restart)
     return id;
   }
   get predict() {
@@ -158,7 +176,7 @@ export class AgentLoopPlayground extends PlaygroundElement {
   }
   /** @param {unknown} edit  `{model, process, tool_results, call, function}` or null */
   whatIf(edit) {
-    if (edit !== null && edit !== undefined && (typeof edit !== "object" || Array.isArray(edit))) {
+    if (edit !== null && edit !== undefined && (typeof edit !== "object" || isArray(edit))) {
       throw new TypeError("whatIf takes {model: [...], process: ...} or null");
     }
     return this._call("whatIf", bounded(edit ?? null, "the edit"));
@@ -201,8 +219,8 @@ export class AgentLoopPlayground extends PlaygroundElement {
       // setting made while one is being applied is kept (the getter
       // answers it) but not applied again, or the two would chase each
       // other in microtasks for ever.
-      if (this._applyingDouble || this._pendingDoubles.has(field)) return;
-      this._pendingDoubles.add(field);
+      if (this._applyingDouble || includes(this._pendingDoubles, field)) return;
+      push(this._pendingDoubles, field);
       queueMicrotask(() => this._applyDouble(method, field));
       return;
     }
@@ -214,7 +232,8 @@ export class AgentLoopPlayground extends PlaygroundElement {
    * @param {"_model" | "_process"} field
    */
   _applyDouble(method, field) {
-    this._pendingDoubles.delete(field);
+    const at = indexOf(this._pendingDoubles, field);
+    if (at >= 0) splice(this._pendingDoubles, at, 1);
     if (!this._pg) return;
     if (this._pg.isBusy() && !this._dead()) return this._setDouble(method, field);
     this._applyingDouble = true;

@@ -1,11 +1,50 @@
 // @ts-check
-// src= files that arrive after the playground was built, and a changed
-// src= (its files fetched and added; those shown stay).
+// What an element fetches beside the module as it opens (its src= files,
+// its language's table), src= files that arrive after the playground was
+// built, and a changed src= (its files fetched and added; those shown stay).
+import { indexOf, push, resolved, splice, then } from "./builtins.js";
 import { fetchScenarios, fetchTimeoutOf } from "./fetching.js";
-import { isPackNeeded, withPack } from "./packs.js";
+import { languagePack, langWanted } from "./languages.js";
+import { isPackNeeded, loadPack, withPack } from "./packs.js";
 
 /** @typedef {import("./base.js").PlaygroundElement} Host */
 /** @typedef {import("./fetching.js").FetchedFile} FetchedFile */
+/** @typedef {import("./packs.js").PackFailure} PackFailure */
+
+/**
+ * What is fetched beside the module: the src= files, and the language's
+ * table when it is a pack (after this task's script: a page that sets lang
+ * just after adding the element, as the stand-alone page does, is heard).
+ * One that fails is said once the playground is built (not asked for again).
+ * @param {Host} el
+ */
+export function fetchBeside(el) {
+  // (those not there shortly after the module, a slow or stalled server,
+  // are added when they arrive)
+  el._src = el.getAttribute("src");
+  const srcGeneration = ++el._srcGeneration;
+  const timeoutMs = fetchTimeoutOf(el);
+  const pending = fetchScenarios(el._src, timeoutMs);
+  const arriving = {
+    srcGeneration, timeoutMs, pending,
+    /** @type {PackFailure | null} */
+    langFailed: null,
+    /** @type {Promise<unknown>} */
+    lang: resolved(),
+  };
+  arriving.lang = (async () => {
+    await resolved();
+    const code = languagePack(langWanted(el, null));
+    if (!code) return;
+    try {
+      await loadPack(code);
+    } catch (why) {
+      arriving.langFailed = /** @type {PackFailure} */ (why);
+    }
+  })();
+  return arriving;
+}
+
 
 /**
  * Files named by a changed src= are fetched and added (shown ones stay);
@@ -17,9 +56,8 @@ export function loadSrc(el, value) {
   if (value === el._src) return;
   el._src = value;
   const srcGeneration = ++el._srcGeneration;
-  for (const p of fetchScenarios(value, fetchTimeoutOf(el))) {
-    p.promise.then((file) => addFile(el, file, srcGeneration));
-  }
+  const pending = fetchScenarios(value, fetchTimeoutOf(el));
+  for (let i = 0; i < pending.length; i++) then(pending[i].promise, (/** @type {FetchedFile} */ file) => addFile(el, file, srcGeneration));
 }
 
 /**
@@ -32,7 +70,7 @@ export function loadSrc(el, value) {
 export function addFile(el, file, srcGeneration) {
   if (srcGeneration !== el._srcGeneration || !el._pg) return;
   // (kept for a restart, which reads every file again)
-  el._files.push(file);
+  push(el._files, file);
   try {
     if (!("text" in file)) {
       el._call("fileUnreadable", file.name, file.error, file.detail);
@@ -49,8 +87,8 @@ export function addFile(el, file, srcGeneration) {
     // once it is. (A broken file is already shown in the notice box and
     // said once in the console by the playground itself.)
     if (isPackNeeded(error)) {
-      el._files.splice(el._files.indexOf(file), 1);
-      withPack(el, error.pack).then(() => addFile(el, file, srcGeneration), () => {});
+      splice(el._files, indexOf(el._files, file), 1);
+      then(withPack(el, error.pack), () => addFile(el, file, srcGeneration), () => {});
     }
   }
 }

@@ -2,12 +2,13 @@
 // The theme follows the host page's declared color-scheme (an mdBook
 // theme, a dark course site), else the reader's system; theme="light|dark"
 // wins (element.css reads it).
+import { includes, indexOf, push, splice, split } from "./builtins.js";
 
 /** An element that follows the page: told when the page's scheme may have changed.
  *  @typedef {{_followScheme(): void}} Follower */
 
-/** @type {Set<Follower>} */
-const following = new Set();
+/** @type {Follower[]} */
+const following = [];
 /** @type {MutationObserver | null} */
 let observer = null;
 // Read once per change of the page (reading a computed style costs a style
@@ -20,9 +21,10 @@ let pageScheme = null;
 export function schemeOfPage() {
   if (pageScheme === null) {
     const from = document.body || document.documentElement;
-    const words = (getComputedStyle(from).colorScheme || "normal").split(/\s+/);
-    pageScheme = words.includes("dark") && !words.includes("light") ? "dark"
-      : words.includes("light") && !words.includes("dark") ? "light" : "";
+    const words = split(getComputedStyle(from).colorScheme || "normal", /\s+/);
+    const dark = includes(words, "dark");
+    const light = includes(words, "light");
+    pageScheme = dark && !light ? "dark" : light && !dark ? "light" : "";
   }
   return pageScheme;
 }
@@ -34,18 +36,19 @@ export function schemeOfPage() {
  * @param {boolean} on
  */
 export function followPage(el, on) {
-  if (on) following.add(el);
-  else following.delete(el);
-  if (following.size && !observer) {
+  const at = indexOf(following, el);
+  if (on && at < 0) push(following, el);
+  if (!on && at >= 0) splice(following, at, 1);
+  if (following.length && !observer) {
     // Course sites switch themes with a class or attribute on <html> or <body>.
     observer = new MutationObserver(() => {
       pageScheme = null;
-      following.forEach((e) => e._followScheme());
+      for (let i = 0; i < following.length; i++) following[i]._followScheme();
     });
     const watch = { attributes: true, attributeFilter: ["class", "style", "data-theme", "data-color-scheme"] };
     observer.observe(document.documentElement, watch);
     if (document.body) observer.observe(document.body, watch);
-  } else if (!following.size && observer) {
+  } else if (!following.length && observer) {
     observer.disconnect();
     observer = null;
   }
