@@ -171,7 +171,7 @@ export function setLang(el, code) {
  */
 export async function packInGrace(el, name, graceMs) {
   /** @type {Promise<true | {failed: PackFailure}>} */
-  const loading = then(withPack(el, name), () => true, (failed) => ({ failed }));
+  const loading = then(withPack(el, name), () => true, (/** @type {PackFailure} */ failed) => ({ failed }));
   const first = await race([loading, new Promise((ok) => setTimeout(() => ok(null), graceMs))]);
   return first ?? { file: fileOf(name), came: then(loading, (/** @type {unknown} */ x) => x === true) };
 }
