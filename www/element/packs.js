@@ -8,7 +8,7 @@
 // that a bundled build emits the file too.
 import { Playground } from "./agent-loop-playground.js";
 import {
-  Error, assign, fetch, hasOwn, listen, race, setTimeout, split, then, thenEverywhere, timeoutAfter, trim,
+  Error, assign, fetch, hasOwn, listen, setTimeout, split, then, thenEverywhere, timeoutAfter, trim,
 } from "./builtins.js";
 import { messageOf } from "./crossing.js";
 import { FETCH_TIMEOUT_MS, MAX_FILE_BYTES, boundedText } from "./fetching.js";
@@ -172,7 +172,11 @@ export function setLang(el, code) {
 export async function packInGrace(el, name, graceMs) {
   /** @type {Promise<true | {failed: PackFailure}>} */
   const loading = then(withPack(el, name), () => true, (/** @type {PackFailure} */ failed) => ({ failed }));
-  const first = await race([loading, new Promise((ok) => setTimeout(() => ok(null), graceMs))]);
+  // (the first of the pack and the grace; race() keeps no value)
+  const first = await new Promise((ok) => {
+    then(loading, ok);
+    setTimeout(() => ok(null), graceMs);
+  });
   return first ?? { file: fileOf(name), came: then(loading, (/** @type {unknown} */ x) => x === true) };
 }
 
