@@ -11,9 +11,12 @@
 // the same shape (el.model = …, el.process = …).
 //
 // The built-ins they call are the page's as they were when this module
-// loaded (www/element/builtins.js; the build bundles it into this file):
-// a page that replaces JSON.parse or Array.isArray later changes nothing.
-import { Error, isArray, parse, stringify } from "./element/builtins.js";
+// loaded, kept here (as www/element/builtins.js keeps the element's): a
+// page that replaces JSON.parse or Array.isArray later changes nothing.
+// (This file imports nothing: the browser tests load it as it is.)
+const { parse, stringify } = JSON;
+const { isArray } = Array;
+const { Error } = globalThis;
 
 /**
  * An error with a name (the model's error class, as the SDK names it).
