@@ -145,10 +145,13 @@ pub(crate) fn clear_of_bar(row: &Element, stage: Option<Element>, bar: Option<El
     // An element lower in a course page (controls on screen, its code
     // taller than what is left of the window): the line comes up into
     // view, the controls no higher than the window's top.
+    let mut r = r;
     if moved && !stuck && r.bottom() > height && b.top() >= 0.0 && b.top() < height {
         window.scroll_by_with_x_and_y(0.0, (r.bottom() - height + 8.0).min(b.top()));
-        return;
+        // (then the stage, measured where the scroll left it)
+        r = row.get_bounding_client_rect();
     }
+    let b = bar.get_bounding_client_rect();
     let Some(s) = stage.map(|s| s.get_bounding_client_rect()) else { return };
     let row_on_screen = r.top() >= b.bottom().min(height) && r.bottom() <= height;
     if row_on_screen && s.top() > r.top() && s.bottom() > height {
@@ -157,6 +160,45 @@ pub(crate) fn clear_of_bar(row: &Element, stage: Option<Element>, bar: Option<El
             window.scroll_by_with_x_and_y(0.0, up);
         }
     }
+}
+
+/// The phone's code | record switch: which of the two fills the panel
+/// under the controls (the caption stays under it either way), its own
+/// place kept: the current `row` in the code, the new card in the record.
+pub(crate) fn show_view(root: &Element, record: bool, row: Option<&Element>) {
+    let view = if record { "record" } else { "code" };
+    set_attr(root, "data-view", view);
+    set_pressed(root, ".alp-view", |b| b.get_attribute("data-view").as_deref() == Some(view));
+    let q = |selector: &str| root.query_selector(selector).ok().flatten();
+    match row {
+        _ if record => scroll_to_change(q(".alp-figure")),
+        Some(row) => scroll_into_code(row, q(".alp-code")),
+        None => {}
+    }
+    if let Some(shown) = in_view(root, row) {
+        clear_of_bar(&shown, q(".alp-caption"), q(".alp-dock"), true);
+    }
+}
+
+/// What a step keeps on screen, clear of the dock: the current `row`, or
+/// the record while the phone's switch shows it instead of the code.
+pub(crate) fn in_view(root: &Element, row: Option<&Element>) -> Option<Element> {
+    if root.get_attribute("data-view").as_deref() == Some("record") {
+        root.query_selector(".alp-figure").ok().flatten()
+    } else {
+        row.cloned()
+    }
+}
+
+/// The switch's record button: how many messages the record holds, and
+/// whether this step added one (a mark, for a learner reading the code).
+pub(crate) fn record_count(root: &Element, len: usize, grew: bool) {
+    let Ok(Some(count)) = root.query_selector(".alp-view-count") else { return };
+    let len = len.to_string();
+    if count.text_content().as_deref() != Some(len.as_str()) {
+        count.set_text_content(Some(&len));
+    }
+    set_attr(&count, "data-grew", if grew { "true" } else { "false" });
 }
 
 /// A roving Tab stop among the line numbers: `key` (↑ ↓ Home End) moves

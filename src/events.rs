@@ -201,6 +201,10 @@ fn on_click(p: &mut Page, e: &Event) -> bool {
         };
         p.session.toggle_card(i);
         return false;
+    } else if let Some(b) = hit("[data-view]") {
+        let record = b.get_attribute("data-view").as_deref() == Some("record");
+        dom::show_view(&p.root, record, p.current_row.as_ref());
+        return false;
     } else if let Some(b) = hit(".alp-listing") {
         let Some(code) = b.get_attribute("data-listing").and_then(|c| Code::from_name(&c)) else {
             return false;

@@ -33,7 +33,7 @@ pub(crate) struct Page {
     listing_cache: Vec<((Function, Code, Lang), Element)>,
     /// The language the listing on screen was drawn in.
     shown_lang: Option<Lang>,
-    current_row: Option<Element>,
+    pub(crate) current_row: Option<Element>,
     /// A `playground-step` event is being sent (see `events::send_step`).
     pub dispatching: bool,
     /// A handler moved the playground again during that event.
@@ -472,6 +472,7 @@ impl Page {
         self.set_text(".alp-caption-body", body);
         self.set_text(".alp-live", live);
         self.set_text(".alp-counter", counter);
+        dom::record_count(&self.root, view.record_len, view.record_grew);
         if let Some(slider) = self.q(".alp-slider").and_then(|e| e.dyn_into::<HtmlInputElement>().ok()) {
             dom::set_attr(&slider, "max", &total.saturating_sub(1).to_string());
             let value = position.to_string();
@@ -487,7 +488,9 @@ impl Page {
         // layout serves the whole step.
         if let Some(row) = &self.current_row {
             dom::scroll_into_code(row, self.q(".alp-code"));
-            dom::clear_of_bar(row, self.q(".alp-caption"), self.q(".alp-controls"), view.started);
+        }
+        if let Some(shown) = dom::in_view(&self.root, self.current_row.as_ref()) {
+            dom::clear_of_bar(&shown, self.q(".alp-caption"), self.q(".alp-dock"), view.started);
         }
         if figure_changed && view.started {
             dom::scroll_to_change(self.q(".alp-figure"));

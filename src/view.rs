@@ -200,8 +200,9 @@ pub fn shell(heading_level: Option<u8>) -> String {
   <label class="alp-predict"><input type="checkbox" class="alp-predict-box"> <span class="alp-l-predict"></span></label>
 </div>
 <div class="alp-problems" data-role="notice" role="status" hidden></div>
-<div class="alp-controls" role="toolbar"></div>
+<div class="alp-dock"><div class="alp-controls" role="toolbar"></div>
 <div class="alp-timeline"><input type="range" class="alp-slider" min="0" max="0" value="0"><svg class="alp-ticks" viewBox="0 0 1000 8" preserveAspectRatio="none" aria-hidden="true"></svg><span class="alp-counter" aria-live="off"></span></div>
+<div class="alp-views" role="group"><button type="button" class="alp-view" data-view="code" aria-pressed="true"><span class="alp-l-vcode"></span></button><button type="button" class="alp-view" data-view="record" aria-pressed="false"><span class="alp-l-vrecord"></span> <span class="alp-view-count"></span></button></div></div>
 <p class="alp-bp-note" data-role="unreached" aria-live="polite" hidden></p>
 <div class="alp-main">
   <section class="alp-code-panel"><div class="alp-h3"{h}><span class="alp-l-code"></span> <span class="alp-stack" translate="no"></span></div><div class="alp-code" tabindex="-1"></div><p class="alp-provenance alp-l-provenance"></p></section>
@@ -219,7 +220,7 @@ pub fn shell(heading_level: Option<u8>) -> String {
 }
 
 /// The label elements of the shell and the word each shows.
-pub const LABELS: [(&str, &str); 7] = [
+pub const LABELS: [(&str, &str); 9] = [
     (".alp-l-predict", "predict"),
     (".alp-l-scenario", "scenario"),
     (".alp-l-reveal", "reveal"),
@@ -227,6 +228,8 @@ pub const LABELS: [(&str, &str); 7] = [
     (".alp-l-record", "record"),
     (".alp-l-locals", "locals"),
     (".alp-l-output", "output"),
+    (".alp-l-vcode", "code"),
+    (".alp-l-vrecord", "record"),
 ];
 
 /// The comparison panel and the two records side by side in the figure

@@ -322,3 +322,36 @@ fn every_shipped_scenario_s_own_replies_and_outcome_pass_the_edit_check() {
     let bad = s.what_if(Some(&json!({"process": {"returncode": 0, "stdot": "hi"}}))).unwrap_err();
     assert!(bad.iter().any(|p| p.field == "process.stdot"), "{bad:?}");
 }
+
+/// The phone's record button: it counts the record the figure draws, and
+/// marks exactly the moves that made it longer (a Step, a Continue past
+/// several appends), never a move back.
+#[test]
+fn the_record_count_marks_the_moves_that_added_a_message() {
+    let mut s = session("report", "en", false);
+    assert_eq!((step_view(&s).record_len, step_view(&s).record_grew), (0, false));
+    s.command(Command::Debug);
+    let (mut grew, mut steps) = (0, 0);
+    let mut before = step_view(&s).record_len;
+    while s.replay().position() + 1 < s.replay().trace().steps.len() && steps < 500 {
+        s.command(Command::StepInto);
+        let v = step_view(&s);
+        assert_eq!(v.record_len, s.replay().record_len());
+        assert_eq!(v.record_grew, v.record_len > before, "step {}: {before} → {}", v.position, v.record_len);
+        grew += usize::from(v.record_grew);
+        before = v.record_len;
+        steps += 1;
+    }
+    assert!(grew >= 3, "report appends at least three messages one step at a time: {grew}");
+    s.command(Command::Back);
+    assert!(!step_view(&s).record_grew, "a move back adds nothing");
+    s.command(Command::Reset);
+    s.command(Command::Debug);
+    s.command(Command::Continue);
+    let v = step_view(&s);
+    assert!(
+        v.record_len >= 4 && v.record_grew,
+        "Continue to the end adds messages at once: {}",
+        v.record_len
+    );
+}

@@ -44,6 +44,10 @@ pub struct StepView {
     pub output_len: usize,
     pub at_end: bool,
     pub status: String,
+    /// How many messages the record holds at this step, and whether the
+    /// move that led here added any (the phone's record button says so).
+    pub record_len: usize,
+    pub record_grew: bool,
     /// A refused what-if edit, `field: why` per problem, in the reader's
     /// language (empty: none).
     pub edit_problems: Vec<String>,
@@ -94,6 +98,8 @@ pub fn step_view(session: &Session) -> StepView {
         output_len: step.map_or(0, |s| s.output_len as usize),
         at_end: started && position + 1 >= total,
         status: session.replay().status().to_string(),
+        record_len: session.replay().record_len(),
+        record_grew: session.replay().record_len() > session.replay().previous_len(),
         edit_problems: edit_problems(session),
     }
 }

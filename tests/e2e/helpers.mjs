@@ -36,6 +36,12 @@ export const inside = (sel, scope = EL) => (scope ? `${scope} ${sel}` : sel);
 export const command = (name, scope = EL) => inside(`[data-command="${name}"]`, scope);
 /** The breakpoint button of a listing line (the listing shows one function at a time). */
 export const bp = (line, fn, scope = EL) => inside(`.alp-bp${fn ? `[data-function="${fn}"]` : ""}[data-line="${line}"]`, scope);
+/** On a phone the code and the record share one panel: show `which`
+ *  ("record" or "code") by its switch; nothing to do where both show. */
+export async function showView(page, which, scope = EL) {
+  const button = page.locator(inside(`.alp-view[data-view="${which}"]`, scope));
+  if (await button.isVisible()) await button.click();
+}
 /** A language button. */
 export const langButton = (lang, scope = EL) => inside(`[data-lang="${lang}"]`, scope);
 

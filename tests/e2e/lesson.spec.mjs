@@ -1,7 +1,7 @@
 // The lesson's panels: the setup and entry point as Python, the output
 // ending with what the entry prints, and message cards that open their
 // full text.
-import { test, expect, EL, open, command } from "./helpers.mjs";
+import { test, expect, EL, open, command, showView } from "./helpers.mjs";
 
 for (const [lang, width] of [["zh", 1440], ["en", 1440], ["zh", 390], ["en", 390]]) {
   test(`setup, output and cards in ${lang} at ${width} px`, async ({ page }) => {
@@ -36,6 +36,7 @@ for (const [lang, width] of [["zh", 1440], ["en", 1440], ["zh", 390], ["en", 390
       expect(lines.at(-1)).toBe(state.split("\n").at(-1));
     });
     await test.step("the tool_result card shows the last line of the traceback", async () => {
+      await showView(page, "record");
       const card = await page.locator(`${EL} [data-message-index="2"]`).textContent();
       expect(card).toContain("ZeroDivisionError: division by zero");
     });
@@ -130,7 +131,7 @@ test("on a 390 px phone nothing sticky covers the current line, the stage sits u
   await open(page, "?scenario=report&lang=zh&breakpoints=loop.ask,loop.save_results");
   const place = () => page.$eval(EL, (e) => {
     const box = (sel) => e.shadowRoot.querySelector(sel).getBoundingClientRect();
-    const row = box('[aria-current="step"]'), bar = box(".alp-controls"), stage = box(".alp-caption");
+    const row = box('[aria-current="step"]'), bar = box(".alp-dock"), stage = box(".alp-caption");
     return {
       row: [row.top, row.bottom], bar: [bar.top, bar.bottom],
       covered: row.bottom > bar.top && row.top < bar.bottom,
@@ -141,8 +142,8 @@ test("on a 390 px phone nothing sticky covers the current line, the stage sits u
   await page.locator(command("debug")).click();
   // A learner scrolls the code up, part of it under the sticky controls.
   await page.$eval(EL, (e) => {
-    const code = e.shadowRoot.querySelector(".alp-code-panel").getBoundingClientRect();
-    scrollBy(0, code.top - e.shadowRoot.querySelector(".alp-controls").getBoundingClientRect().height + 150);
+    const code = e.shadowRoot.querySelector(".alp-code").getBoundingClientRect();
+    scrollBy(0, code.top - e.shadowRoot.querySelector(".alp-dock").getBoundingClientRect().height + 150);
   });
   for (const name of ["continue", "continue", "step", "continue", "back", "step", "step", "step"]) {
     await page.locator(command(name)).click();
@@ -151,8 +152,9 @@ test("on a 390 px phone nothing sticky covers the current line, the stage sits u
     expect(at.rowInView, `the current line is on screen after ${name}`).toBe(true);
     expect(at.stageInView, `the stage is on screen under the code after ${name}`).toBe(true);
   }
-  // Scrolled on to read the figure, a Step leaves the page where it is.
-  await page.$eval(EL, (e) => e.shadowRoot.querySelector(".alp-figure").scrollIntoView());
+  // Switched to the record, its figure and the stage on screen, a Step
+  // leaves the page where it is.
+  await showView(page, "record");
   const y = await page.evaluate(() => scrollY);
   await page.locator(command("step")).click();
   expect(await page.evaluate(() => scrollY), "reading the figure, the page stays").toBe(y);
@@ -167,14 +169,15 @@ test("on a 390 px phone nothing sticky covers the current line, the stage sits u
     };
   });
   expect(sizes.clipped, "the figure fits the width").toBe(false);
-  expect(sizes.smallest, "breakpoint targets").toBeGreaterThanOrEqual(24);
-  expect(sizes.buttons, "control targets").toBeGreaterThanOrEqual(24);
+  expect(sizes.smallest, "breakpoint targets").toBeGreaterThanOrEqual(44);
+  expect(sizes.buttons, "control targets").toBeGreaterThanOrEqual(44);
 });
 
 test("a narrow element lays its figure out narrow (wrapped, not shrunk), and follows a resize", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await open(page, "?scenario=two-calls&lang=en");
   await page.locator(command("run")).click();
+  await showView(page, "record");
   const figure = () => page.$eval(EL, (e) => {
     const svg = e.shadowRoot.querySelector('svg[data-role="record"]');
     const box = e.shadowRoot.querySelector(".alp-figure");

@@ -1,10 +1,11 @@
 // Refreshes the README screenshots docs/screenshot-{desktop,narrow}-{zh,en}.png,
-// docs/predict-en.png, docs/compare-zh.png and docs/setup-output-zh.png
+// docs/predict-en.png, docs/compare-zh.png, docs/setup-output-zh.png and
+// the phone's screens docs/phone-*.png
 // (the old `run.mjs --screenshots`). Skipped unless SCREENSHOTS=1:
 //   SCREENSHOTS=1 npx playwright test screenshots
 // zh text needs a CJK font on the machine (Debian: fonts-noto-cjk).
 import path from "node:path";
-import { test, EL, root, open } from "./helpers.mjs";
+import { test, EL, root, open, showView } from "./helpers.mjs";
 
 test.skip(!process.env.SCREENSHOTS, "set SCREENSHOTS=1 to refresh docs/*.png");
 
@@ -64,4 +65,30 @@ test.describe("predict and what-if 1280x900", () => {
     await page.waitForTimeout(100);
     await page.screenshot({ path: path.join(root, "docs/compare-zh.png") });
   });
+});
+
+// A phone (issue 44, point 6): the code or the record under the dock, the
+// caption under either; the two records side by side and two tools in one
+// reply, in the record view; light and dark.
+test.describe("phone 390x844", () => {
+  test.use({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
+  for (const [name, query, view, scheme, steps] of [
+    ["phone-code-zh", "?scenario=report&lang=zh&breakpoints=loop.save_results", "code", "light", 0],
+    ["phone-record-zh-dark", "?scenario=report&lang=zh&breakpoints=loop.save_results", "record", "dark", 0],
+    ["phone-compare-zh", "?scenario=core-says-done&compare=stop_on_text&lang=zh", "record", "light", 8],
+    ["phone-two-tools-zh-dark", "?scenario=core-two-tools&lang=zh", "record", "dark", 40],
+  ]) {
+    test(`docs/${name}.png`, async ({ page }) => {
+      await page.emulateMedia({ colorScheme: scheme });
+      await open(page, query);
+      await page.$eval(EL, (e, n) => {
+        e.command("debug");
+        if (n === 0) e.command("continue");
+        for (let i = 0; i < n; i++) e.command("step");
+      }, steps);
+      await showView(page, view);
+      await page.waitForTimeout(100);
+      await page.screenshot({ path: path.join(root, `docs/${name}.png`) });
+    });
+  }
 });

@@ -1,0 +1,134 @@
+// A phone screen that teaches (issue 44, point 6): at 390 × 844 the
+// controls, the timeline and a code | record switch stay at the top; under
+// them one panel, the code or the record, with the caption under it in both
+// views; the record button counts the messages and marks a step that added
+// one; every tap target is at least 44 × 44 px; a wrapped row's number
+// stands by its first line. At 1440 px nothing of this shows.
+//! Lessons tested: lesson one (report, two-calls).
+import { test, expect, EL, open, command } from "./helpers.mjs";
+
+const PHONE = { width: 390, height: 844 };
+const view = (name) => `${EL} .alp-view[data-view="${name}"]`;
+
+/** In the page: where the parts are, and which panel shows. */
+function parts() {
+  const root = document.querySelector("agent-loop-playground").shadowRoot;
+  const box = (sel) => {
+    const el = root.querySelector(sel);
+    const r = el?.getBoundingClientRect();
+    return r && r.height > 0 ? { top: r.top, bottom: r.bottom } : null;
+  };
+  const onScreen = (r) => !!r && r.top >= -1 && r.bottom <= innerHeight + 1;
+  const dock = box(".alp-dock");
+  const clear = (r) => onScreen(r) && r.top >= dock.bottom - 1;
+  const count = root.querySelector(".alp-view-count");
+  return {
+    code: !!box(".alp-code"),
+    figure: !!box(".alp-figure"),
+    lineOnScreen: clear(box('[aria-current="step"]')),
+    figureOnScreen: clear(box(".alp-figure")),
+    captionOnScreen: clear(box(".alp-caption")),
+    switchOnScreen: onScreen(box('.alp-view[data-view="record"]')),
+    count: count?.textContent ?? "",
+    grew: count?.dataset.grew ?? "",
+    record: root.querySelectorAll('svg[data-role="record"] [data-message-index]').length,
+    pressed: [...root.querySelectorAll(".alp-view")].filter((b) => b.getAttribute("aria-pressed") === "true").map((b) => b.dataset.view),
+  };
+}
+
+for (const lang of ["zh", "en"]) {
+  for (const scheme of ["light", "dark"]) {
+    test(`a phone (${lang}, ${scheme}): one panel under the dock, the caption always under it, the record one tap away on every step`, async ({ page }) => {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.setViewportSize(PHONE);
+      await open(page, `?scenario=report&lang=${lang}`);
+      expect(await page.evaluate(parts), "before the start: the code, not the figure").toMatchObject({ code: true, figure: false, pressed: ["code"] });
+      await page.locator(command("debug")).click();
+      const problems = [];
+      let steps = 0, grewSeen = 0;
+      for (; steps < 80; steps++) {
+        const before = await page.evaluate(parts);
+        const at = `step ${steps}`;
+        if (!before.lineOnScreen) problems.push(`${at}: the line is not on screen clear of the dock`);
+        if (!before.captionOnScreen) problems.push(`${at}: the caption is not on screen (code view)`);
+        if (!before.switchOnScreen) problems.push(`${at}: the record button is not on screen`);
+        if (before.figure) problems.push(`${at}: the figure shows beside the code`);
+        // One tap: the record, the caption still under it, the code gone.
+        await page.locator(view("record")).click();
+        const record = await page.evaluate(parts);
+        if (!record.figureOnScreen || !record.captionOnScreen || record.code) problems.push(`${at}: record view ${JSON.stringify(record)}`);
+        if (record.count !== String(record.record)) problems.push(`${at}: the button counts ${record.count}, the record has ${record.record}`);
+        if (record.grew === "true") grewSeen++;
+        await page.locator(view("code")).click();
+        const state = await page.$eval(EL, (e) => e.state());
+        if (state.status !== "paused") break;
+        await page.locator(command("step")).click();
+      }
+      expect(problems.slice(0, 6)).toEqual([]);
+      expect(steps, "walked the run").toBeGreaterThan(20);
+      expect(grewSeen, "steps that added a message were marked").toBeGreaterThanOrEqual(3);
+    });
+  }
+}
+
+test("on a phone the record view stays through steps, and the step that adds a message is marked on its button", async ({ page }) => {
+  await page.setViewportSize(PHONE);
+  await open(page, "?scenario=two-calls&lang=en");
+  await page.locator(command("debug")).click();
+  await page.locator(view("record")).click();
+  const marks = [];
+  for (let i = 0; i < 60; i++) {
+    const before = await page.evaluate(parts);
+    await page.locator(command("step")).click();
+    const after = await page.evaluate(parts);
+    expect(after.pressed, "the record view is kept").toEqual(["record"]);
+    expect(after.figureOnScreen && after.captionOnScreen, `step ${i}: figure and caption on screen`).toBe(true);
+    marks.push([Number(after.count) > Number(before.count), after.grew === "true"]);
+    if ((await page.$eval(EL, (e) => e.state().status)) !== "paused") break;
+  }
+  expect(marks.filter(([added]) => added).length, "messages were added").toBeGreaterThanOrEqual(3);
+  expect(marks.filter(([added, grew]) => added !== grew), "the mark is on exactly the steps that added a message").toEqual([]);
+  // Back one step past an append: the record shrinks, nothing is marked new.
+  await page.locator(command("back")).click();
+  expect((await page.evaluate(parts)).grew).toBe("false");
+});
+
+test("on a phone every tap target is at least 44 × 44 px, and a wrapped row's number stands by its first line", async ({ page }) => {
+  await page.setViewportSize(PHONE);
+  await open(page, "?scenario=report&lang=zh");
+  const sizes = await page.$eval(EL, (e) => {
+    const r = e.shadowRoot;
+    const small = [];
+    for (const el of r.querySelectorAll(".alp-btn, .alp-bp, .alp-view, .alp-lang, .alp-listing, .alp-select, .alp-predict, .alp-slider")) {
+      const b = el.getBoundingClientRect();
+      if (b.height === 0) continue;
+      if (b.width < 44 || b.height < 44) small.push(`${el.className} ${el.textContent.trim().slice(0, 12)}: ${Math.round(b.width)} × ${Math.round(b.height)}`);
+    }
+    // The rows that wrap: the number's text at the first line's height.
+    const off = [];
+    for (const row of r.querySelectorAll(".alp-row:not(.alp-instr)")) {
+      const code = row.querySelector("code").getBoundingClientRect();
+      const bp = row.querySelector(".alp-bp, .alp-gutter");
+      if (code.height < 60 || !bp) continue;
+      const range = document.createRange();
+      range.selectNodeContents(bp);
+      const number = range.getBoundingClientRect();
+      const text = document.createTreeWalker(row.querySelector("code"), NodeFilter.SHOW_TEXT, { acceptNode: (n) => n.data.trim() ? 1 : 3 }).nextNode();
+      const first = document.createRange();
+      first.setStart(text, text.data.search(/\S/));
+      first.setEnd(text, text.data.search(/\S/) + 1);
+      const line = first.getBoundingClientRect();
+      if (Math.abs(number.top - line.top) > 4) off.push(`line ${row.dataset.line}: number at ${Math.round(number.top - code.top)} px, first line at ${Math.round(line.top - code.top)} px`);
+    }
+    return { small: small.slice(0, 8), off: off.slice(0, 5) };
+  });
+  expect(sizes.small, "targets smaller than 44 × 44").toEqual([]);
+  expect(sizes.off, "numbers beside a wrapped row's first line").toEqual([]);
+});
+
+test("at 1440 px the switch is not there: code and record side by side", async ({ page }) => {
+  await open(page, "?scenario=report&lang=en");
+  await page.locator(command("debug")).click();
+  const p = await page.evaluate(parts);
+  expect(p).toMatchObject({ code: true, figure: true, switchOnScreen: false });
+});
