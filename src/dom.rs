@@ -180,14 +180,44 @@ pub(crate) fn show_view(root: &Element, record: bool, row: Option<&Element>) {
     }
 }
 
+/// After a step is written: its row in the code panel, what it shows
+/// clear of the dock with the caption on screen (`moved`: a move, not a
+/// redraw), and the figure at the card that changed.
+pub(crate) fn keep_in_view(root: &Element, row: Option<&Element>, moved: bool, figure_changed: bool) {
+    let q = |selector: &str| root.query_selector(selector).ok().flatten();
+    if let (true, Some(dock), Some(window)) = (moved && phone(root), q(".alp-dock"), web_sys::window()) {
+        // A phone: the column comes up whole under the dock, as tall as the screen.
+        let (top, height) =
+            (dock.get_bounding_client_rect().top(), window.inner_height().ok().and_then(|h| h.as_f64()));
+        if top > 1.0 && height.is_some_and(|h| top < h) {
+            window.scroll_by_with_x_and_y(0.0, top);
+        }
+    }
+    if let Some(row) = row {
+        scroll_into_code(row, q(".alp-code"));
+    }
+    if let Some(shown) = in_view(root, row) {
+        clear_of_bar(&shown, q(".alp-caption"), q(".alp-dock"), moved);
+    }
+    if figure_changed {
+        scroll_to_change(q(".alp-figure"));
+    }
+}
+
 /// What a step keeps on screen, clear of the dock: the current `row`, or
 /// the record while the phone's switch shows it instead of the code.
 pub(crate) fn in_view(root: &Element, row: Option<&Element>) -> Option<Element> {
-    if root.get_attribute("data-view").as_deref() == Some("record") {
+    if root.get_attribute("data-view").as_deref() == Some("record") && phone(root) {
         root.query_selector(".alp-figure").ok().flatten()
     } else {
         row.cloned()
     }
+}
+
+/// Whether the element is laid out as on a phone (its switch shown).
+fn phone(root: &Element) -> bool {
+    let views = root.query_selector(".alp-views").ok().flatten();
+    views.is_some_and(|v| v.get_bounding_client_rect().height() > 0.0)
 }
 
 /// The switch's record button: how many messages the record holds, and

@@ -4,7 +4,7 @@
 //! nothing itself (ARCHITECTURE.md).
 //!
 //! - [`markup`]: escaping and clipping, the rules every panel follows.
-//! - [`view`], [`figure`], [`explore`]: the markup of the panels, the SVG
+//! - [`shell`], [`view`], [`figure`], [`explore`]: the frame, the markup of the panels, the SVG
 //!   record figure, and the prediction / what-if panels, as escaped
 //!   strings. Pure: they compile and are tested natively.
 //! - `handle`: the opaque `Playground` handle JS holds (one per element).
@@ -19,6 +19,7 @@
 pub mod explore;
 pub mod figure;
 pub mod markup;
+pub mod shell;
 pub mod view;
 
 #[cfg(all(target_arch = "wasm32", feature = "bench"))]

@@ -9,6 +9,7 @@ use crate::dom;
 use crate::explore;
 use crate::figure::{self, Layout, Moment};
 use crate::markup::esc;
+use crate::shell;
 use crate::view;
 use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson::listing_shown;
@@ -34,6 +35,8 @@ pub(crate) struct Page {
     /// The language the listing on screen was drawn in.
     shown_lang: Option<Lang>,
     pub(crate) current_row: Option<Element>,
+    /// A drawn step's scrolls, made after the rest is written: (a move, the figure changed).
+    scroll_pending: Option<(bool, bool)>,
     /// A `playground-step` event is being sent (see `events::send_step`).
     pub dispatching: bool,
     /// A handler moved the playground again during that event.
@@ -66,7 +69,7 @@ impl Page {
     /// markup; the element's resize observer corrects a wrong guess.
     pub(crate) fn new(root: HtmlElement, session: Session, compact: bool, width: f64) -> Page {
         let _ = root.class_list().add_2("alp", if compact { "alp-compact" } else { "alp" });
-        let failure = builtins::set_html(&root, &view::shell(session.presentation().heading_level)).err();
+        let failure = builtins::set_html(&root, &shell::shell(session.presentation().heading_level)).err();
         if width > 0.0 {
             dom::fit_width(&root, compact, width);
         }
@@ -81,6 +84,7 @@ impl Page {
             listing_cache: Vec::new(),
             shown_lang: None,
             current_row: None,
+            scroll_pending: None,
             dispatching: false,
             event_pending: false,
             warned: 0,
@@ -112,6 +116,7 @@ impl Page {
         self.shown
             .retain(|(part, _)| ![".alp-fig-head", ".alp-fig-record", ".alp-fig-staged"].contains(part));
         self.draw_step();
+        self.keep_in_view();
         true
     }
 
@@ -157,6 +162,7 @@ impl Page {
         if changes.breakpoints || changes.trace || changes.lang {
             self.draw_breakpoints();
         }
+        self.keep_in_view();
     }
 
     fn q(&self, selector: &str) -> Option<Element> {
@@ -206,17 +212,11 @@ impl Page {
     fn draw_words(&mut self) {
         let lang = self.session.lang();
         let _ = self.root.set_attribute("lang", lang.html_lang());
-        for (selector, key) in view::LABELS {
+        for (selector, key) in shell::LABELS {
             self.set_text(selector, lang.word(key));
         }
-        if let Some(bar) = self.q(".alp-controls") {
-            let _ = bar.set_attribute("aria-label", lang.word("controls"));
-        }
-        if let Some(slider) = self.q(".alp-slider") {
-            let _ = slider.set_attribute("aria-label", lang.word("timeline"));
-        }
-        if let Some(group) = self.q(".alp-langs") {
-            let _ = group.set_attribute("aria-label", lang.word("language"));
+        for (el, key) in shell::NAMED.iter().filter_map(|(selector, key)| Some((self.q(selector)?, *key))) {
+            let _ = el.set_attribute("aria-label", lang.word(key));
         }
         dom::set_pressed(&self.root, ".alp-lang", |b| {
             b.get_attribute("data-lang").as_deref() == Some(lang.code())
@@ -484,16 +484,15 @@ impl Page {
         self.set_html(".alp-locals", &locals);
         self.set_html(".alp-output", &output);
         dom::set_attr(&self.root, "data-status", status);
-        // Scrolling reads positions: only after every write, so that one
-        // layout serves the whole step.
-        if let Some(row) = &self.current_row {
-            dom::scroll_into_code(row, self.q(".alp-code"));
-        }
-        if let Some(shown) = dom::in_view(&self.root, self.current_row.as_ref()) {
-            dom::clear_of_bar(&shown, self.q(".alp-caption"), self.q(".alp-dock"), view.started);
-        }
-        if figure_changed && view.started {
-            dom::scroll_to_change(self.q(".alp-figure"));
+        // Scrolling reads positions: only after every write (a question's
+        // panel too), so that one layout serves the whole step.
+        self.scroll_pending = Some((view.started, figure_changed && view.started));
+    }
+
+    /// The scrolls a drawn step asked for, once every panel is written.
+    fn keep_in_view(&mut self) {
+        if let Some((moved, figure)) = self.scroll_pending.take() {
+            dom::keep_in_view(&self.root, self.current_row.as_ref(), moved, figure);
         }
     }
 }

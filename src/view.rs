@@ -52,9 +52,8 @@ pub fn controls(lang: Lang, shown: &[Command]) -> String {
     html
 }
 
-/// The rows of a listing. A row carries its indentation as a class
-/// (`alp-i8`: eight spaces), so that a row too long for the panel wraps
-/// with its continuation indented past the row's own code.
+/// The rows of a listing. A row carries its indentation as a class (`alp-i8`: eight
+/// spaces), so that a row too long for the panel wraps with its continuation indented.
 pub fn listing_rows(listing: &Listing, code: Code, lang: Lang) -> String {
     let f = listing.function.name();
     let mut html = String::with_capacity(listing.lines.len() * 120);
@@ -65,7 +64,12 @@ pub fn listing_rows(listing: &Listing, code: Code, lang: Lang) -> String {
         let shown = if in_doc { docstring_rest(line.text, code) } else { highlight(line.text, code) };
         in_doc ^= quotes % 2 == 1;
         let i = indent_class(line.text);
-        let code = shown;
+        // (the indentation on its own, which a phone draws narrower)
+        let lead = shown.len() - shown.trim_start_matches(' ').len();
+        let code = match lead {
+            0 => shown,
+            _ => format!(r#"<span class="alp-lead">{}</span>{}"#, &shown[..lead], &shown[lead..]),
+        };
         match line.number {
             Some(n) => html.push_str(&format!(
                 r#"<div class="alp-row alp-i{i}" data-function="{f}" data-line="{n}"><button type="button" class="alp-bp" data-function="{f}" data-line="{n}" aria-pressed="false" aria-label="{label}" tabindex="-1">{n}</button><code translate="no">{code}</code></div>"#,
@@ -171,66 +175,6 @@ pub fn highlight(line: &str, language: Code) -> String {
     }
     out
 }
-
-/// The page's frame: bar, notices, controls, timeline, panels. Filled in
-/// by the renderer; every word is set from the language tables. The panel
-/// titles are headings of `heading_level` when given; otherwise plain text,
-/// so that an embedded playground adds nothing to the host page's outline.
-pub fn shell(heading_level: Option<u8>) -> String {
-    let h = heading_level.map_or(String::new(), |n| format!(r#" role="heading" aria-level="{n}""#));
-    // The course's language first, then the others.
-    let first = Lang::default_lang();
-    let langs: String = std::iter::once(first)
-        .chain(Lang::all().into_iter().filter(|l| *l != first))
-        .map(|l| {
-            format!(
-                r#"<button type="button" class="alp-lang" data-lang="{code}" lang="{html}">{name}</button>"#,
-                code = esc(l.code()),
-                html = esc(l.html_lang()),
-                name = esc(l.name())
-            )
-        })
-        .collect();
-    format!(
-        r#"<div class="alp-bar">
-  <label class="alp-pick"><span class="alp-l-scenario"></span> <select class="alp-select"></select></label>
-  <div class="alp-langs" role="group">{langs}</div>
-  <div class="alp-listings" role="group"><button type="button" class="alp-listing" data-listing="python" translate="no">Python</button><button type="button" class="alp-listing" data-listing="rust" translate="no">Rust</button></div>
-  <label class="alp-reveal"><input type="checkbox" class="alp-reveal-box"> <span class="alp-l-reveal"></span></label>
-  <label class="alp-predict"><input type="checkbox" class="alp-predict-box"> <span class="alp-l-predict"></span></label>
-</div>
-<div class="alp-problems" data-role="notice" role="status" hidden></div>
-<div class="alp-dock"><div class="alp-controls" role="toolbar"></div>
-<div class="alp-timeline"><input type="range" class="alp-slider" min="0" max="0" value="0"><svg class="alp-ticks" viewBox="0 0 1000 8" preserveAspectRatio="none" aria-hidden="true"></svg><span class="alp-counter" aria-live="off"></span></div>
-<div class="alp-views" role="group"><button type="button" class="alp-view" data-view="code" aria-pressed="true"><span class="alp-l-vcode"></span></button><button type="button" class="alp-view" data-view="record" aria-pressed="false"><span class="alp-l-vrecord"></span> <span class="alp-view-count"></span></button></div></div>
-<p class="alp-bp-note" data-role="unreached" aria-live="polite" hidden></p>
-<div class="alp-main">
-  <section class="alp-code-panel"><div class="alp-h3"{h}><span class="alp-l-code"></span> <span class="alp-stack" translate="no"></span></div><div class="alp-code" tabindex="-1"></div><p class="alp-provenance alp-l-provenance"></p></section>
-  <section class="alp-figure-panel"><section class="alp-caption" data-role="caption"><div class="alp-caption-title"{h}></div><p class="alp-caption-body"></p></section><section class="alp-predict-panel" data-role="predict" hidden></section><section class="alp-fig-pair" data-role="pair" hidden></section><div class="alp-h3 alp-l-record"{h}></div><div class="alp-figure"><div class="alp-fig-head"></div><div class="alp-fig-record"></div><div class="alp-fig-staged"></div></div><div class="alp-card-full" data-role="card" aria-live="polite"></div><div class="alp-sr alp-figure-text"></div></section>
-</div>
-<section class="alp-beside" data-role="beside" hidden></section>
-<section class="alp-compare" data-role="compare" tabindex="-1" hidden></section>
-<div class="alp-sr alp-live" aria-live="polite"></div>
-<div class="alp-lower">
-  <section class="alp-locals-panel"><div class="alp-h3 alp-l-locals"{h}></div><dl class="alp-locals" translate="no"></dl></section>
-  <section class="alp-output-panel"><div class="alp-h3 alp-l-output"{h}></div><pre class="alp-output" data-role="output" translate="no"></pre></section>
-</div>
-<details class="alp-setup" data-role="setup" open></details>"#
-    )
-}
-
-/// The label elements of the shell and the word each shows.
-pub const LABELS: [(&str, &str); 9] = [
-    (".alp-l-predict", "predict"),
-    (".alp-l-scenario", "scenario"),
-    (".alp-l-reveal", "reveal"),
-    (".alp-l-code", "code"),
-    (".alp-l-record", "record"),
-    (".alp-l-locals", "locals"),
-    (".alp-l-output", "output"),
-    (".alp-l-vcode", "code"),
-    (".alp-l-vrecord", "record"),
-];
 
 /// The comparison panel and the two records side by side in the figure
 /// panel, while a changed version is on screen (empty otherwise).

@@ -20,7 +20,7 @@ use agent_loop_core::scenario::{load_shipped, Problem, Scenario};
 use agent_loop_core::session::{Answer, Comparison, Entry, Notice, Summary};
 use agent_loop_core::step_view::Places;
 use agent_loop_core::vocab::Code;
-use agent_loop_playground::{explore, figure, view};
+use agent_loop_playground::{explore, figure, shell, view};
 
 #[path = "common/pseudo.rs"]
 mod pseudo;
@@ -52,11 +52,11 @@ fn a_pseudo_locale_reaches_every_word_of_the_page() {
 /// the listings. Returns the catalogue it drew.
 fn check_frame(xx: Lang, found: &mut Vec<String>) -> Vec<Entry> {
     // The frame: labels, controls, the picker (with a broken file), notices.
-    for (selector, key) in view::LABELS {
+    for (selector, key) in shell::LABELS.iter().chain(&shell::NAMED) {
         check(selector, &format!("<span>{}</span>", xx.word(key)), found);
     }
     check("controls", &view::controls(xx, &Command::ALL), found);
-    for key in ["controls", "timeline", "language", "not_started", "figure_title"] {
+    for key in ["not_started", "figure_title"] {
         check(key, xx.word(key), found);
     }
     let mut entries: Vec<Entry> = load_shipped()

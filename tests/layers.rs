@@ -67,7 +67,7 @@ const PAGE: Crate = Crate {
     layers: &[
         &["markup"],
         &["figure", "explore"],
-        &["view"],
+        &["view", "shell"],
         &["callbacks", "bench", "dom", "builtins"],
         &["render"],
         &["events"],

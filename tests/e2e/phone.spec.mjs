@@ -36,61 +36,90 @@ function parts() {
   };
 }
 
+/** In the page: `parts` given to it, the walk of a whole run by the
+ *  element's own buttons (a click each, no round trip per step). */
+async function withParts(page) {
+  await page.evaluate(`window.alpParts = ${parts}`);
+}
+
+/** In the page, after Debug: every step in the code view, then one tap
+ *  to the record and one back, what is wrong at each. */
+function walkBothViews() {
+  const root = document.querySelector("agent-loop-playground").shadowRoot;
+  const el = root.host;
+  const tap = (sel) => root.querySelector(sel).click();
+  const problems = [];
+  let steps = 0, grewSeen = 0;
+  for (; steps < 80; steps++) {
+    const before = window.alpParts();
+    const at = `step ${el.state().step}`;
+    if (!before.lineOnScreen) problems.push(`${at}: the line is not on screen clear of the dock`);
+    if (!before.captionOnScreen) problems.push(`${at}: the caption is not on screen (code view)`);
+    if (!before.switchOnScreen) problems.push(`${at}: the record button is not on screen`);
+    if (before.figure) problems.push(`${at}: the figure shows beside the code`);
+    tap('.alp-view[data-view="record"]');
+    const record = window.alpParts();
+    if (!record.figureOnScreen || !record.captionOnScreen || record.code) problems.push(`${at}: record view ${JSON.stringify(record)}`);
+    if (record.count !== String(record.record)) problems.push(`${at}: the button counts ${record.count}, the record has ${record.record}`);
+    if (record.grew === "true") grewSeen++;
+    tap('.alp-view[data-view="code"]');
+    if (el.state().status !== "paused") break;
+    tap('[data-command="step"]');
+  }
+  return { problems: problems.slice(0, 6), steps, grewSeen };
+}
+
 for (const lang of ["zh", "en"]) {
   for (const scheme of ["light", "dark"]) {
     test(`a phone (${lang}, ${scheme}): one panel under the dock, the caption always under it, the record one tap away on every step`, async ({ page }) => {
       await page.emulateMedia({ colorScheme: scheme });
       await page.setViewportSize(PHONE);
       await open(page, `?scenario=report&lang=${lang}`);
-      expect(await page.evaluate(parts), "before the start: the code, not the figure").toMatchObject({ code: true, figure: false, pressed: ["code"] });
+      await withParts(page);
+      expect(await page.evaluate(() => window.alpParts()), "before the start: the code, not the figure").toMatchObject({ code: true, figure: false, pressed: ["code"] });
       await page.locator(command("debug")).click();
-      const problems = [];
-      let steps = 0, grewSeen = 0;
-      for (; steps < 80; steps++) {
-        const before = await page.evaluate(parts);
-        const at = `step ${steps}`;
-        if (!before.lineOnScreen) problems.push(`${at}: the line is not on screen clear of the dock`);
-        if (!before.captionOnScreen) problems.push(`${at}: the caption is not on screen (code view)`);
-        if (!before.switchOnScreen) problems.push(`${at}: the record button is not on screen`);
-        if (before.figure) problems.push(`${at}: the figure shows beside the code`);
-        // One tap: the record, the caption still under it, the code gone.
-        await page.locator(view("record")).click();
-        const record = await page.evaluate(parts);
-        if (!record.figureOnScreen || !record.captionOnScreen || record.code) problems.push(`${at}: record view ${JSON.stringify(record)}`);
-        if (record.count !== String(record.record)) problems.push(`${at}: the button counts ${record.count}, the record has ${record.record}`);
-        if (record.grew === "true") grewSeen++;
-        await page.locator(view("code")).click();
-        const state = await page.$eval(EL, (e) => e.state());
-        if (state.status !== "paused") break;
-        await page.locator(command("step")).click();
-      }
-      expect(problems.slice(0, 6)).toEqual([]);
-      expect(steps, "walked the run").toBeGreaterThan(20);
-      expect(grewSeen, "steps that added a message were marked").toBeGreaterThanOrEqual(3);
+      // A real tap (nothing covers the switch), then the walk.
+      await page.locator(view("record")).click();
+      expect(await page.evaluate(() => window.alpParts())).toMatchObject({ code: false, figureOnScreen: true, captionOnScreen: true, pressed: ["record"] });
+      await page.locator(view("code")).click();
+      const walk = await page.evaluate(walkBothViews);
+      expect(walk.problems).toEqual([]);
+      expect(walk.steps, "walked the run").toBeGreaterThan(20);
+      expect(walk.grewSeen, "steps that added a message were marked").toBeGreaterThanOrEqual(3);
     });
   }
+}
+
+/** In the page, in the record view: Step to the end; at each step whether
+ *  the view is kept, figure and caption on screen, and whether the record
+ *  grew beside whether the button says so. */
+function walkRecord() {
+  const root = document.querySelector("agent-loop-playground").shadowRoot;
+  const el = root.host;
+  const out = [];
+  for (let i = 0; i < 60; i++) {
+    const before = window.alpParts();
+    root.querySelector('[data-command="step"]').click();
+    const after = window.alpParts();
+    out.push({ kept: after.pressed.join() === "record", seen: after.figureOnScreen && after.captionOnScreen, added: Number(after.count) > Number(before.count), grew: after.grew === "true" });
+    if (el.state().status !== "paused") break;
+  }
+  return out;
 }
 
 test("on a phone the record view stays through steps, and the step that adds a message is marked on its button", async ({ page }) => {
   await page.setViewportSize(PHONE);
   await open(page, "?scenario=two-calls&lang=en");
+  await withParts(page);
   await page.locator(command("debug")).click();
   await page.locator(view("record")).click();
-  const marks = [];
-  for (let i = 0; i < 60; i++) {
-    const before = await page.evaluate(parts);
-    await page.locator(command("step")).click();
-    const after = await page.evaluate(parts);
-    expect(after.pressed, "the record view is kept").toEqual(["record"]);
-    expect(after.figureOnScreen && after.captionOnScreen, `step ${i}: figure and caption on screen`).toBe(true);
-    marks.push([Number(after.count) > Number(before.count), after.grew === "true"]);
-    if ((await page.$eval(EL, (e) => e.state().status)) !== "paused") break;
-  }
-  expect(marks.filter(([added]) => added).length, "messages were added").toBeGreaterThanOrEqual(3);
-  expect(marks.filter(([added, grew]) => added !== grew), "the mark is on exactly the steps that added a message").toEqual([]);
+  const marks = await page.evaluate(walkRecord);
+  expect(marks.filter((m) => !m.kept || !m.seen), "the record view kept, figure and caption on screen").toEqual([]);
+  expect(marks.filter((m) => m.added).length, "messages were added").toBeGreaterThanOrEqual(3);
+  expect(marks.filter((m) => m.added !== m.grew), "the mark is on exactly the steps that added a message").toEqual([]);
   // Back one step past an append: the record shrinks, nothing is marked new.
   await page.locator(command("back")).click();
-  expect((await page.evaluate(parts)).grew).toBe("false");
+  expect((await page.evaluate(() => window.alpParts())).grew).toBe("false");
 });
 
 test("on a phone every tap target is at least 44 × 44 px, and a wrapped row's number stands by its first line", async ({ page }) => {
@@ -131,4 +160,53 @@ test("at 1440 px the switch is not there: code and record side by side", async (
   await page.locator(command("debug")).click();
   const p = await page.evaluate(parts);
   expect(p).toMatchObject({ code: true, figure: true, switchOnScreen: false });
+});
+
+test("on a phone a question (predict first) stands with its line on screen, clear of the dock, its choices 44 px tall", async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await open(page, "?scenario=report&lang=en&predict=1");
+  await withParts(page);
+  await page.locator(command("debug")).click();
+  const seen = [];
+  for (let i = 0; i < 80 && seen.length < 3; i++) {
+    const q = await page.$eval(EL, (e) => {
+      const root = e.shadowRoot;
+      if (!root.querySelector(".alp-q-open")) return null;
+      const choices = [...root.querySelectorAll(".alp-q-open [data-choice]")].map((c) => c.getBoundingClientRect().height);
+      return { ...window.alpParts(), smallest: Math.min(...choices) };
+    });
+    if (q) {
+      seen.push(q);
+      expect(q.lineOnScreen, `question ${seen.length}: its line on screen, clear of the dock`).toBe(true);
+      expect(q.smallest, "choices are 44 px tall").toBeGreaterThanOrEqual(44);
+      await page.locator(`${EL} .alp-q-open [data-choice="0"]`).click();
+      expect((await page.evaluate(() => window.alpParts())).lineOnScreen, "after the answer").toBe(true);
+    }
+    await page.locator(command("step")).click();
+  }
+  expect(seen.length, "questions were asked").toBeGreaterThanOrEqual(2);
+});
+
+test("on a phone deep code keeps room for its text: every row of another loop has room for 16 characters a line", async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await open(page, "?scenario=core-says-done&compare=stop_on_text&lang=zh");
+  await page.$eval(EL, (e) => { e.command("debug"); for (let i = 0; i < 8; i++) e.command("step"); });
+  // Every row of the listing: room for at least 16 characters on its first
+  // line (after its own indentation) and on each continuation line.
+  const narrow = await page.$eval(EL, (e) => [...e.shadowRoot.querySelectorAll(".alp-row:not(.alp-instr) code")].flatMap((code) => {
+    const probe = document.createElement("span");
+    probe.textContent = "0000000000";
+    probe.style.cssText = "position:absolute;white-space:nowrap;text-indent:0;padding:0";
+    code.append(probe);
+    const ch = probe.getBoundingClientRect().width / 10;
+    probe.remove();
+    if (!(ch > 0)) return ["no character width measured"];
+    const width = code.getBoundingClientRect().width;
+    const lead = code.querySelector(".alp-lead")?.getBoundingClientRect().width ?? 0;
+    const style = getComputedStyle(code);
+    const first = (width - parseFloat(style.paddingLeft) - parseFloat(style.textIndent) - lead) / ch;
+    const rest = (width - parseFloat(style.paddingLeft)) / ch;
+    return Math.min(first, rest) < 16 ? [`${code.textContent.trim().slice(0, 30)}: ${Math.floor(first)} and ${Math.floor(rest)} characters`] : [];
+  }));
+  expect(narrow).toEqual([]);
 });

@@ -68,16 +68,25 @@ test.describe("predict and what-if 1280x900", () => {
 });
 
 // A phone (issue 44, point 6): the code or the record under the dock, the
-// caption under either; the two records side by side and two tools in one
-// reply, in the record view; light and dark.
-test.describe("phone 390x844", () => {
-  test.use({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
-  for (const [name, query, view, scheme, steps] of [
-    ["phone-code-zh", "?scenario=report&lang=zh&breakpoints=loop.save_results", "code", "light", 0],
-    ["phone-record-zh-dark", "?scenario=report&lang=zh&breakpoints=loop.save_results", "record", "dark", 0],
-    ["phone-compare-zh", "?scenario=core-says-done&compare=stop_on_text&lang=zh", "record", "light", 8],
-    ["phone-two-tools-zh-dark", "?scenario=core-two-tools&lang=zh", "record", "dark", 40],
-  ]) {
+// caption under either; the two records side by side (point 4) and two
+// tools in one reply (point 10), in light and dark, on a phone in the
+// record view and at 1440 × 900.
+const REPORT = "?scenario=report&lang=zh&breakpoints=loop.save_results";
+const COMPARE = "?scenario=core-says-done&compare=stop_on_text&lang=zh";
+const TWO_TOOLS = "?scenario=core-two-tools&lang=zh";
+for (const [name, query, view, scheme, steps, width, height] of [
+  ["phone-code-zh", REPORT, "code", "light", 0, 390, 844],
+  ["phone-record-zh-dark", REPORT, "record", "dark", 0, 390, 844],
+  ["phone-compare-zh", COMPARE, "record", "light", 8, 390, 844],
+  ["phone-compare-zh-dark", COMPARE, "record", "dark", 8, 390, 844],
+  ["phone-two-tools-zh", TWO_TOOLS, "record", "light", 40, 390, 844],
+  ["phone-two-tools-zh-dark", TWO_TOOLS, "record", "dark", 40, 390, 844],
+  ["desktop-compare-zh-dark", COMPARE, "code", "dark", 8, 1440, 900],
+  ["desktop-two-tools-zh", TWO_TOOLS, "code", "light", 40, 1440, 900],
+  ["desktop-two-tools-zh-dark", TWO_TOOLS, "code", "dark", 40, 1440, 900],
+]) {
+  test.describe(`${name} ${width}x${height}`, () => {
+    test.use({ viewport: { width, height }, deviceScaleFactor: 1 });
     test(`docs/${name}.png`, async ({ page }) => {
       await page.emulateMedia({ colorScheme: scheme });
       await open(page, query);
@@ -90,5 +99,5 @@ test.describe("phone 390x844", () => {
       await page.waitForTimeout(100);
       await page.screenshot({ path: path.join(root, `docs/${name}.png`) });
     });
-  }
-});
+  });
+}
