@@ -6,7 +6,10 @@
 //! No Chinese question, answer, explanation or caption quotes a sentence
 //! of the English program, and no English one the Chinese (point 2).
 //!
-//! Lessons tested: lesson_one.
+//! An exception without a message is named alone, and the line that
+//! makes the record is not said to append to it (point 8).
+//!
+//! Lessons tested: lesson_one, lesson_two.
 
 use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson;
@@ -102,4 +105,67 @@ fn no_chinese_feedback_quotes_the_english_program_and_no_english_the_chinese() {
             .collect();
         assert!(found.is_empty(), "{code} says the {other} program's words:\n{}", found.join("\n"));
     }
+}
+
+/// An exception raised without a message is named alone: no caption of
+/// any lesson-two scenario, run on any of its four loops (the run beside
+/// included), leaves an empty message after a colon ("StopIteration：。",
+/// issue 44, point 8).
+#[test]
+fn an_exception_without_a_message_is_named_alone() {
+    use agent_loop_core::programs::lesson_two;
+    let mut raised = 0;
+    for (_, scenario) in load_shipped() {
+        let Ok(scenario) = scenario else { continue };
+        if !lesson_two::LOOPS.contains(&scenario.function) {
+            continue;
+        }
+        for function in lesson_two::LOOPS {
+            for code in ["zh", "en"] {
+                let lang = Lang::parse(code).unwrap();
+                let mut s = scenario.localized(lang);
+                s.function = function;
+                let trace = record_scenario(&s);
+                raised += usize::from(trace.error.is_some());
+                for i in 0..trace.steps.len() {
+                    let (title, body) = lesson::caption(lang, &trace, i);
+                    for empty in ["：。", ": .", "：，", ": ,"] {
+                        assert!(
+                            !body.contains(empty),
+                            "{} on {} {code} step {i}: {title}: {body}",
+                            s.id,
+                            function.name()
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(raised > 0, "some run raises");
+}
+
+/// The line that makes the record is not said to append to it: a record
+/// question at a step with no record yet explains that the line makes one
+/// (`messages = [...]`, issue 44, point 8), in every shipped scenario.
+#[test]
+fn the_line_that_makes_the_record_is_not_said_to_append() {
+    let mut made = 0;
+    for (_, scenario) in load_shipped() {
+        let Ok(scenario) = scenario else { continue };
+        for code in ["zh", "en"] {
+            let options = Options { scenario: scenario.id.clone(), lang: code.into(), ..Options::default() };
+            let Ok(mut session) = Session::new(Box::new(FixtureDoubles), &options) else { continue };
+            session.set_predict(true);
+            let trace = session.replay().trace();
+            for q in session.predictions().questions().iter().filter(|q| q.key.starts_with("record-")) {
+                if trace.steps[q.step].record_len == 0 {
+                    made += 1;
+                    for appends in ["追加", "append"] {
+                        assert!(!q.explain.contains(appends), "{} {code}: {}", scenario.id, q.explain);
+                    }
+                }
+            }
+        }
+    }
+    assert!(made > 0, "some record question is asked where the record is made");
 }

@@ -210,6 +210,22 @@ fn an_edit_the_format_refuses_is_said_in_chinese_at_its_field_and_line() {
     assert_eq!(shown, ["第 4 行，process[1].returncode：必须是整数"]);
 }
 
+/// An editor's text that is not JSON says its line once: the place, then
+/// what the parser met there ("第 1 行，model：第 1 行：…" said it twice,
+/// issue 44, point 8).
+#[test]
+fn an_editor_s_text_that_is_not_json_says_its_line_once() {
+    for (code, line) in [("zh", "第 1 行"), ("en", "line 1")] {
+        let options = Options { scenario: "report".into(), lang: code.into(), ..Options::default() };
+        let mut s = Session::new(Box::new(FixtureDoubles), &options).unwrap();
+        s.what_if_texts(&[("model", "[{")], None).unwrap_err();
+        let shown = agent_loop_core::step_view::edit_problems(&s);
+        assert_eq!(shown.len(), 1, "{shown:?}");
+        assert_eq!(shown[0].matches(line).count(), 1, "{code}: {}", shown[0]);
+        assert!(shown[0].contains("model"), "{code}: the editor is named: {}", shown[0]);
+    }
+}
+
 #[test]
 fn every_editor_s_problems_are_said_at_once() {
     let options = Options { scenario: "report".into(), lang: "en".into(), ..Options::default() };

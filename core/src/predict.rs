@@ -169,7 +169,11 @@ fn record_questions(trace: &Trace, lang: Lang) -> Vec<Ask> {
             let answer = choices.iter().position(|&n| n == after).unwrap_or(0);
             let added = after - before;
             let explain = lang.fill(
-                if added == 1 { "explain_record_one" } else { "explain_record_many" },
+                match (before, added) {
+                    (0, _) => "explain_record_new",
+                    (_, 1) => "explain_record_one",
+                    _ => "explain_record_many",
+                },
                 &[("before", before.to_string()), ("after", after.to_string()), ("added", added.to_string())],
             );
             Ask {

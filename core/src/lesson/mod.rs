@@ -211,6 +211,14 @@ pub fn caption(lang: Lang, trace: &Trace, position: usize) -> (String, String) {
             if let Some(kind) = key.strip_prefix("said_") {
                 return Some(lang.said_template(kind).to_string());
             }
+            // `{raised}`: the exception's name, and its message when it has one.
+            if key == "raised" {
+                let name = fill_value("raised_name", trace, position)?;
+                let message = fill_value("raised_message", trace, position).filter(|m| !m.is_empty());
+                let said = message
+                    .map(|m| lang.fill("raised_with_message", &[("name", name.clone()), ("message", m)]));
+                return Some(said.unwrap_or(name));
+            }
             let value = fill_value(key, trace, position);
             let shown = |v: String| if key == "status" { lang.status(&v) } else { v };
             Some(value.map_or_else(|| lang.word("value_missing").to_string(), shown))

@@ -43,7 +43,9 @@ impl Problem {
             field => field.to_string(),
         };
         let said = [("field", field), ("why", self.message(lang))];
-        match self.line {
+        // (a message that says its own line, as the parser's does, is not given it twice)
+        let own_line = self.say.values.iter().any(|(key, _)| *key == "line");
+        match self.line.filter(|_| !own_line) {
             Some(n) => lang.fill("problem_at", &[said[0].clone(), said[1].clone(), ("line", n.to_string())]),
             None => lang.fill("problem", &said),
         }
