@@ -388,3 +388,43 @@ fn the_tool_call_of_a_run_main_scenario_is_editable() {
     assert!(before && c.lesson.tool_result.is_some() && c.changed.tool_result.is_some());
     assert_ne!(c.lesson.tool_result, c.changed.tool_result, "a valid call runs main.py: {c:?}");
 }
+
+/// Two tools in one reply (issue 44, point 10): the two pairing arcs are
+/// told apart by colour (a group of its own each), and a result's first
+/// line is whole where the card is wide; a narrow card wraps it, and cuts
+/// nothing a wide one shows.
+#[test]
+fn two_pairs_are_told_apart_and_a_wide_card_cuts_no_result() {
+    use agent_loop_core::i18n::Lang;
+    use agent_loop_playground::figure::{render_parts, Layout, Moment};
+    use agent_loop_playground::markup::esc;
+    let scenario = load_shipped().into_iter().find_map(|(_, s)| s.ok().filter(|s| s.id == "core-two-tools"));
+    let trace = record_scenario(&scenario.expect("core-two-tools ships"));
+    let last = trace.steps.len() - 1;
+    let results: Vec<String> = trace
+        .record
+        .iter()
+        .filter_map(|m| m["content"].as_array())
+        .flatten()
+        .filter(|b| b["type"] == "tool_result")
+        .map(|b| b["content"].as_str().unwrap_or("").lines().next().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(results.len(), 2, "two results");
+    assert!(results.iter().any(|r| r.chars().count() > 30), "a result longer than the old cut: {results:?}");
+    let en = Lang::parse("en").unwrap();
+    // The text a card shows, its wrapped lines joined, spaces left out.
+    let shown = |svg: &str| -> String {
+        svg.split('>').filter_map(|t| t.split('<').next()).collect::<String>().split_whitespace().collect()
+    };
+    let bare = |r: &String| -> String { esc(r).split_whitespace().collect() };
+    for layout in [Layout::WIDE, Layout::NARROW] {
+        let [_, record, _] = render_parts(&Moment::at(&trace, last, en, layout));
+        assert!(
+            record.contains(r#"<g class="alp-pair-0">"#) && record.contains(r#"<g class="alp-pair-1">"#),
+            "{record}"
+        );
+        for r in &results {
+            assert!(shown(&record).contains(&bare(r)), "{} wide: the card shows {r:?} whole", layout.w);
+        }
+    }
+}

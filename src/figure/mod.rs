@@ -312,12 +312,14 @@ fn card(cards: &mut String, anchors: &mut Anchors, m: &Moment, i: usize, y: f64,
 fn pairing(anchors: &Anchors, m: &Moment) -> (String, String) {
     let (lang, l) = (m.lang, m.layout);
     let (mut links, mut marks) = (String::new(), String::new());
-    for (id, y1) in &anchors.uses {
+    // (pairs of one reply told apart by colour, the k-th of four)
+    for (k, (id, y1)) in anchors.uses.iter().enumerate() {
         match anchors.results.iter().find(|(rid, y2)| rid == id && y2 > y1) {
             Some((_, y2)) => links.push_str(&format!(
-                r#"<path class="alp-pair" d="M{a} {y1} C {b} {y1}, {b} {y2}, {a} {y2}"/><circle class="alp-pair-dot" cx="{a}" cy="{y1}" r="3"/><circle class="alp-pair-dot" cx="{a}" cy="{y2}" r="3"/>"#,
+                r#"<g class="alp-pair-{k}"><path class="alp-pair" d="M{a} {y1} C {b} {y1}, {b} {y2}, {a} {y2}"/><circle class="alp-pair-dot" cx="{a}" cy="{y1}" r="3"/><circle class="alp-pair-dot" cx="{a}" cy="{y2}" r="3"/></g>"#,
+                k = k % 4,
                 a = Decimal(l.card_x),
-                b = Decimal((l.card_x - 30.0).max(3.0)),
+                b = Decimal((l.card_x - 30.0 + 6.0 * (k % 4) as f64).max(3.0)),
                 y1 = Decimal(*y1),
                 y2 = Decimal(*y2),
             )),

@@ -37,7 +37,7 @@ pub(super) const BLOCKS_SHOWN: usize = 12;
 
 pub(super) fn rows_of(message: &Value, lang: Lang) -> Vec<Row> {
     match &message["content"] {
-        Value::String(s) => vec![Row::data(format!("“{}”", clip(s, 56)), "alp-t-text")],
+        Value::String(s) => vec![Row::data(format!("“{}”", clip(s, 112)), "alp-t-text")],
         Value::Array(blocks) if blocks.is_empty() => {
             vec![Row::words(format!("[ ] {}", lang.word("empty_content")), "alp-t-warn")]
         }
@@ -60,7 +60,7 @@ pub(super) fn more_blocks(hidden: usize, lang: Lang) -> Option<Row> {
 fn block_rows(b: &Value, lang: Lang) -> Vec<Row> {
     match b["type"].as_str() {
         Some("text") => {
-            vec![Row::data(format!("text: {}", clip(b["text"].as_str().unwrap_or(""), 50)), "alp-t-text")]
+            vec![Row::data(format!("text: {}", clip(b["text"].as_str().unwrap_or(""), 112)), "alp-t-text")]
         }
         Some("tool_use") => {
             let id = b["id"].as_str().unwrap_or("").to_string();
@@ -79,10 +79,11 @@ fn block_rows(b: &Value, lang: Lang) -> Vec<Row> {
             // The first line (exit code) and the last (where a traceback
             // says what went wrong).
             let (first, last) = ends(b["content"].as_str().unwrap_or(""));
-            let last = last.map(|l| format!("  ·  {}", clip(l, 40))).unwrap_or_default();
+            // (cut at two lines of a wide card; the card wraps what is longer than one)
+            let last = last.map(|l| format!("  ·  {}", clip(l, 112))).unwrap_or_default();
             vec![
                 Row { result_id: Some(id), ..Row::data(text, class) },
-                Row::data(format!("   {}{last}", clip(first, 30)), "alp-t-dim"),
+                Row::data(format!("   {}{last}", clip(first, 112)), "alp-t-dim"),
             ]
         }
         other => vec![Row::words(
