@@ -213,7 +213,7 @@ fn listed(items: &[String], lang: Lang) -> String {
 fn local_or_word(d: &str, lang: Lang) -> String {
     match d {
         "line" | "record" | "end" => lang.word(&format!("differs_{d}")).to_string(),
-        local => local.to_string(),
+        local => lang.fill("differs_local", &[("name", local.to_string())]),
     }
 }
 
@@ -301,7 +301,9 @@ pub fn compare(c: &Comparison, places: &Places, lang: Lang) -> String {
         at.map_or_else(
             || lang.word("compare_ended").to_string(),
             |(label, line)| {
-                lang.fill("compare_place", &[("label", label.to_string()), ("line", line.to_string())])
+                let said =
+                    agent_loop_core::lesson::label_title(c.lesson.function, label, lang).unwrap_or(label);
+                lang.fill("compare_place", &[("label", said.to_string()), ("line", line.to_string())])
             },
         )
     };

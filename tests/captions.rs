@@ -169,3 +169,32 @@ fn the_line_that_makes_the_record_is_not_said_to_append() {
     }
     assert!(made > 0, "some record question is asked where the record is made");
 }
+
+/// The refusal says what was asked, name and input: a request for
+/// run_main with an input is not said to be refused for its name alone
+/// (non-empty-input, issue 44, point 8), in every scenario that refuses.
+#[test]
+fn a_refusal_names_the_input_it_refuses() {
+    let mut refused = 0;
+    for (_, scenario) in load_shipped() {
+        let Ok(scenario) = scenario else { continue };
+        if !lesson_one::FUNCTIONS.contains(&scenario.function) {
+            continue;
+        }
+        for code in ["zh", "en"] {
+            let lang = Lang::parse(code).unwrap();
+            let trace = record_scenario(&scenario.localized(lang));
+            for (i, step) in trace.steps.iter().enumerate().filter(|(_, s)| s.label == "main.reject") {
+                let input = trace.locals_json(step)["call"]["input"].to_string();
+                let (_, body) = lesson::caption(lang, &trace, i);
+                assert!(
+                    body.contains(&input),
+                    "{} {code} step {i}: {body:?} does not say the input {input}",
+                    scenario.id
+                );
+                refused += 1;
+            }
+        }
+    }
+    assert!(refused >= 4, "{refused} refusals checked");
+}

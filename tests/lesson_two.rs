@@ -248,7 +248,12 @@ fn the_page_offers_the_other_loops_and_names_each_run_by_its_loop() {
     let places = agent_loop_core::step_view::comparison_places(&s).unwrap();
     let html = explore::compare(s.what_if_state().comparison.as_ref().unwrap(), &places, s.lang());
     assert!(html.contains("cap_as_brake beside agent_loop"), "{html}");
-    assert!(html.contains("agent_loop at core.") && html.contains("cap_as_brake at "), "{html}");
+    // (each place said by its stage's title, not its trace label)
+    assert!(
+        html.contains("agent_loop at Ask, with the whole record (line ") && html.contains("cap_as_brake at "),
+        "{html}"
+    );
+    assert!(!html.contains(" at core."), "{html}");
     assert!(!html.contains("Your version"), "{html}");
 }
 
@@ -427,4 +432,60 @@ fn two_pairs_are_told_apart_and_a_wide_card_cuts_no_result() {
             assert!(shown(&record).contains(&bare(r)), "{} wide: the card shows {r:?} whole", layout.w);
         }
     }
+}
+
+/// The comparison says places and differences in the learner's words
+/// (issue 44, point 8): no trace label (`loop.check_reason`, `ask.return`)
+/// and no bare local name beside a word ("the line and reason"), for every
+/// lesson-two scenario beside each other loop, at every step, zh and en.
+#[test]
+fn the_comparison_names_no_trace_label_and_no_bare_local() {
+    use agent_loop_playground::explore;
+    let label = |s: &str| {
+        s.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.')).any(|w| {
+            ["loop.", "ask.", "main.", "core.", "tool."].iter().any(|p| w.starts_with(p) && w.len() > p.len())
+        })
+    };
+    let mut checked = 0;
+    for (_, scenario) in load_shipped() {
+        let Ok(scenario) = scenario else { continue };
+        if scenario.function != AGENT_LOOP {
+            continue;
+        }
+        for other in [STOP_ON_TEXT, CAP_AS_BRAKE, KEEP_TEXT_ONLY] {
+            for lang in ["zh", "en"] {
+                let options = Options {
+                    scenario: scenario.id.clone(),
+                    compare: other.name().into(),
+                    lang: lang.into(),
+                    ..Options::default()
+                };
+                let mut s = Session::new(Box::new(FixtureDoubles), &options).expect("a session");
+                let Some(c) = s.what_if_state().comparison.clone() else { continue };
+                for at in 0..s.replay().trace().steps.len() {
+                    s.seek(at);
+                    let places = agent_loop_core::step_view::comparison_places(&s).unwrap();
+                    let html = explore::compare(&c, &places, s.lang());
+                    let text: String =
+                        html.split('>').filter_map(|t| t.split('<').next()).collect::<Vec<_>>().join(" ");
+                    assert!(
+                        !label(&text),
+                        "{} beside {} {lang} step {at}: {text}",
+                        scenario.id,
+                        other.name()
+                    );
+                    for bare in ["行和reason", "line and reason", "和text", "and text"] {
+                        assert!(
+                            !text.contains(bare),
+                            "{} beside {} {lang}: {text}",
+                            scenario.id,
+                            other.name()
+                        );
+                    }
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 100, "{checked}");
 }

@@ -119,6 +119,14 @@ pub fn stage(step: &Step) -> &'static str {
     (programs::of(step.function).stage)(step.function, step.label)
 }
 
+/// The title a labelled line is said by (its own caption's, else its
+/// stage's), for a place named in the learner's words.
+pub fn label_title(function: Function, label: &str, lang: Lang) -> Option<&'static str> {
+    let stage = (programs::of(function).stage)(function, label);
+    let own = lang.caption(label).map(|(title, _)| title).filter(|t| !t.is_empty());
+    own.or_else(|| lang.caption(stage).map(|(title, _)| title)).filter(|t| !t.is_empty())
+}
+
 /// The part of the figure a step's stage is about.
 pub fn part(step: &Step) -> programs::Part {
     (programs::of(step.function).part)(stage(step))
@@ -290,6 +298,7 @@ fn local_value(key: &str, locals: &Value) -> Option<String> {
     match key {
         "id" | "name" => show(&locals["call"][key]).or_else(|| show(&locals[key])),
         "call_id" => show(&locals["call"]["id"]),
+        "input" => show(&locals["call"]["input"]),
         "error_name" => show(&locals["error"]["name"]),
         "raised_name" => show(&locals["return"]["raised"]["name"]),
         "raised_message" => show(&locals["return"]["raised"]["message"]),
