@@ -152,7 +152,8 @@ pub(crate) fn clear_of_bar(row: &Element, stage: Option<Element>, bar: Option<El
         r = row.get_bounding_client_rect();
     }
     let b = bar.get_bounding_client_rect();
-    let Some(s) = stage.map(|s| s.get_bounding_client_rect()) else { return };
+    // (the stage brought up only by a move: a redraw leaves the page where it is)
+    let Some(s) = stage.filter(|_| moved).map(|s| s.get_bounding_client_rect()) else { return };
     let row_on_screen = r.top() >= b.bottom().min(height) && r.bottom() <= height;
     if row_on_screen && s.top() > r.top() && s.bottom() > height {
         let up = (s.bottom() - height + 8.0).min(r.top() - b.height() - 6.0);
@@ -181,8 +182,9 @@ pub(crate) fn show_view(root: &Element, record: bool, row: Option<&Element>) {
 }
 
 /// After a step is written: its row in the code panel, what it shows
-/// clear of the dock with the caption on screen (`moved`: a move, not a
-/// redraw), and the figure at the card that changed.
+/// clear of the dock with the caption on screen, and the figure at the
+/// card that changed. `moved`: the step moved (a redraw, a tap on a
+/// language, leaves the page where it is unless the line is under the dock).
 pub(crate) fn keep_in_view(root: &Element, row: Option<&Element>, moved: bool, figure_changed: bool) {
     let q = |selector: &str| root.query_selector(selector).ok().flatten();
     if let (true, Some(dock), Some(window)) = (moved && phone(root), q(".alp-dock"), web_sys::window()) {

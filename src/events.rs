@@ -201,7 +201,7 @@ fn on_click(p: &mut Page, e: &Event) -> bool {
         };
         p.session.toggle_card(i);
         return false;
-    } else if let Some(b) = hit("[data-view]") {
+    } else if let Some(b) = hit(".alp-view") {
         let record = b.get_attribute("data-view").as_deref() == Some("record");
         dom::show_view(&p.root, record, p.current_row.as_ref());
         return false;

@@ -35,7 +35,7 @@ pub(crate) struct Page {
     /// The language the listing on screen was drawn in.
     shown_lang: Option<Lang>,
     pub(crate) current_row: Option<Element>,
-    /// A drawn step's scrolls, made after the rest is written: (a move, the figure changed).
+    /// A drawn step's scrolls, made once all is written: (the step moved, the figure changed).
     scroll_pending: Option<(bool, bool)>,
     /// A `playground-step` event is being sent (see `events::send_step`).
     pub dispatching: bool,
@@ -154,6 +154,8 @@ impl Page {
         // (the catalogue and the notices have their own panels)
         if (Changes { catalogue: false, notices: false, ..changes }).any() {
             self.draw_step();
+            self.scroll_pending =
+                self.scroll_pending.map(|(started, f)| (started && changes.step && !changes.lang, f));
             self.draw_compare();
         }
         if changes.predict || changes.lang {

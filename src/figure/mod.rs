@@ -163,7 +163,8 @@ fn on(m: &Moment, part: Part, class: &str) -> String {
 /// pairing lines.
 #[derive(Default)]
 struct Anchors {
-    uses: Vec<(String, f64)>,
+    /// A tool_use's id, its row's height, and its place among its reply's requests.
+    uses: Vec<(String, f64, usize)>,
     results: Vec<(String, f64)>,
 }
 
@@ -297,7 +298,8 @@ fn card(cards: &mut String, anchors: &mut Anchors, m: &Moment, i: usize, y: f64,
             esc(&row.text)
         ));
         if let Some(id) = &row.use_id {
-            anchors.uses.push((id.clone(), row_y - 4.0));
+            let k = anchors.uses.iter().filter(|u| u.1 >= y).count();
+            anchors.uses.push((id.clone(), row_y - 4.0, k));
         }
         if let Some(id) = &row.result_id {
             anchors.results.push((id.clone(), row_y - 4.0));
@@ -312,8 +314,8 @@ fn card(cards: &mut String, anchors: &mut Anchors, m: &Moment, i: usize, y: f64,
 fn pairing(anchors: &Anchors, m: &Moment) -> (String, String) {
     let (lang, l) = (m.lang, m.layout);
     let (mut links, mut marks) = (String::new(), String::new());
-    // (pairs of one reply told apart by colour, the k-th of four)
-    for (k, (id, y1)) in anchors.uses.iter().enumerate() {
+    // (the pairs of one reply told apart by colour: its k-th request, of four)
+    for (id, y1, k) in &anchors.uses {
         match anchors.results.iter().find(|(rid, y2)| rid == id && y2 > y1) {
             Some((_, y2)) => links.push_str(&format!(
                 r#"<g class="alp-pair-{k}"><path class="alp-pair" d="M{a} {y1} C {b} {y1}, {b} {y2}, {a} {y2}"/><circle class="alp-pair-dot" cx="{a}" cy="{y1}" r="3"/><circle class="alp-pair-dot" cx="{a}" cy="{y2}" r="3"/></g>"#,

@@ -210,3 +210,22 @@ test("on a phone deep code keeps room for its text: every row of another loop ha
   }));
   expect(narrow).toEqual([]);
 });
+
+test("on a phone, after the switch, the other buttons still do what they say (listing, language, a breakpoint)", async ({ page }) => {
+  await page.setViewportSize(PHONE);
+  await open(page, "?scenario=report&lang=zh");
+  await page.locator(command("debug")).click();
+  await page.locator(view("record")).click();
+  await page.locator(view("code")).click();
+  await page.locator(`${EL} [data-listing="rust"]`).click();
+  expect(await page.$eval(EL, (e) => e.shadowRoot.querySelector(".alp").dataset.listing), "the Rust listing").toBe("rust");
+  // The learner scrolls up to the language buttons: a tap there (not a
+  // move of the step) leaves them on screen.
+  await page.locator(`${EL} [data-lang="en"]`).scrollIntoViewIfNeeded();
+  await page.locator(`${EL} [data-lang="en"]`).click();
+  await expect.poll(() => page.$eval(EL, (e) => e.state().lang)).toBe("en");
+  const button = await page.$eval(EL, (e) => e.shadowRoot.querySelector('[data-lang="en"]').getBoundingClientRect().toJSON());
+  expect(button.top >= 0 && button.bottom <= 844, `the language buttons are still on screen: ${JSON.stringify(button)}`).toBe(true);
+  const pressed = await page.$$eval(`${EL} .alp-view`, (bs) => bs.map((b) => b.getAttribute("aria-pressed")));
+  expect(pressed, "the switch is as it was left").toEqual(["true", "false"]);
+});

@@ -221,7 +221,9 @@ pub fn caption(lang: Lang, trace: &Trace, position: usize) -> (String, String) {
             }
             // `{raised}`: the exception's name, and its message when it has one.
             if key == "raised" {
-                let name = fill_value("raised_name", trace, position)?;
+                let Some(name) = fill_value("raised_name", trace, position) else {
+                    return Some(lang.word("value_missing").to_string());
+                };
                 let message = fill_value("raised_message", trace, position).filter(|m| !m.is_empty());
                 let said = message
                     .map(|m| lang.fill("raised_with_message", &[("name", name.clone()), ("message", m)]));
