@@ -48,10 +48,11 @@ for (const lang of ["zh", "en"]) {
     expect(after.outcome.error.kind).toBe("bad_request");
     expect(after.outcome.error.message).toContain("Error code: 400");
     expect(after.outcome.error.message).toContain("unexpected `tool_use_id`");
-    // Both places are named: the lesson's loop saves the whole reply, the
-    // variant only its text.
-    expect(after.compare).toContain("core.save_reply");
-    expect(after.compare).toContain("only.save_text");
+    // Both places are named, by their stages' titles (never a trace label):
+    // the lesson's loop saves the whole reply, the variant only its text.
+    expect(after.compare).toContain(lang === "zh" ? "保存完整回复" : "Save the whole reply");
+    expect(after.compare).toContain(lang === "zh" ? "反模式：只保存文字" : "ANTI-PATTERN: keep only the text");
+    expect(after.compare).not.toMatch(/\b(core|only)\.[a-z_]+/);
   });
 }
 
@@ -74,12 +75,12 @@ for (const lang of ["zh", "en"]) {
       expect(state.function).toBe(loop);
       expect(state.compare.function).toBe("agent_loop");
       expect(state.program).toBe("lesson_two");
-      // Both columns are named by their loop, and both places by label and line.
+      // Both columns are named by their loop, and both places by title and line.
       expect(await compare.locator("thead th").allTextContents()).toEqual(["agent_loop", loop]);
       const line = lang === "zh" ? "（第 \\d+ 行）" : " \\(line \\d+\\)";
       const at = lang === "zh" ? " 在 " : " at ";
-      expect(text).toMatch(new RegExp(`agent_loop${at}[a-z_.]+${line}`));
-      expect(text).toMatch(new RegExp(`${loop}${at}[a-z_.]+${line}`));
+      expect(text).toMatch(new RegExp(`agent_loop${at}[^（(]+${line}`));
+      expect(text).toMatch(new RegExp(`${loop}${at}[^（(]+${line}`));
       await expect(page.locator(`${EL} [data-action="beside"][data-function="${loop}"]`)).toHaveAttribute("aria-pressed", "true");
       // The text-only loop ends with the API's error card in the figure.
       const refused = await page.$eval(EL, (e) => {
