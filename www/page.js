@@ -114,8 +114,12 @@ function keepLink() {
   // After the event's own work (a breakpoint click sends no step event).
   if (linkPending) return;
   linkPending = true;
-  if (typeof requestIdleCallback === "function") requestIdleCallback(writeLink, { timeout: 100 });
-  else setTimeout(writeLink, 20);
+  // The frame that draws the move first, then idle time: on a busy machine
+  // the idle timeout alone could come before the frame.
+  requestAnimationFrame(() => {
+    if (typeof requestIdleCallback === "function") requestIdleCallback(writeLink, { timeout: 100 });
+    else setTimeout(writeLink, 20);
+  });
 }
 if (!embed) {
   // A fragment changed by the reader (or a link on the page) in the same
