@@ -18,8 +18,9 @@ use agent_loop_core::run::record_scenario;
 use agent_loop_core::scenario::load_shipped;
 use agent_loop_core::session::{FixtureDoubles, Options, Session};
 
-#[test]
-fn the_reported_line_is_the_last_line_the_locals_show() {
+/// Every step labelled `label` of every shipped lesson-one scenario, in zh
+/// and en: `check(place, the step's locals, the caption's body)`. How many.
+fn each_labelled(label: &str, mut check: impl FnMut(&str, &serde_json::Value, &str)) -> usize {
     let mut checked = 0;
     for (_, scenario) in load_shipped() {
         let Ok(scenario) = scenario else { continue };
@@ -29,20 +30,23 @@ fn the_reported_line_is_the_last_line_the_locals_show() {
         for code in ["zh", "en"] {
             let lang = Lang::parse(code).unwrap();
             let trace = record_scenario(&scenario.localized(lang));
-            for (i, step) in trace.steps.iter().enumerate().filter(|(_, s)| s.label == "loop.report_tool") {
-                let locals = trace.locals_json(step);
-                let last = locals["last_line"].as_str().expect("report_tool has last_line");
+            for (i, step) in trace.steps.iter().enumerate().filter(|(_, s)| s.label == label) {
                 let (_, body) = lesson::caption(lang, &trace, i);
-                let shown: String = last.chars().take(80).collect();
-                assert!(
-                    body.contains(&shown),
-                    "{} {code} step {i}: {body:?} does not say {last:?}",
-                    scenario.id
-                );
+                check(&format!("{} {code} step {i}", scenario.id), &trace.locals_json(step), &body);
                 checked += 1;
             }
         }
     }
+    checked
+}
+
+#[test]
+fn the_reported_line_is_the_last_line_the_locals_show() {
+    let checked = each_labelled("loop.report_tool", |at, locals, body| {
+        let last = locals["last_line"].as_str().expect("report_tool has last_line");
+        let shown: String = last.chars().take(80).collect();
+        assert!(body.contains(&shown), "{at}: {body:?} does not say {last:?}");
+    });
     assert!(checked > 20, "{checked} steps checked");
 }
 
@@ -175,26 +179,9 @@ fn the_line_that_makes_the_record_is_not_said_to_append() {
 /// (non-empty-input, issue 44, point 8), in every scenario that refuses.
 #[test]
 fn a_refusal_names_the_input_it_refuses() {
-    let mut refused = 0;
-    for (_, scenario) in load_shipped() {
-        let Ok(scenario) = scenario else { continue };
-        if !lesson_one::FUNCTIONS.contains(&scenario.function) {
-            continue;
-        }
-        for code in ["zh", "en"] {
-            let lang = Lang::parse(code).unwrap();
-            let trace = record_scenario(&scenario.localized(lang));
-            for (i, step) in trace.steps.iter().enumerate().filter(|(_, s)| s.label == "main.reject") {
-                let input = trace.locals_json(step)["call"]["input"].to_string();
-                let (_, body) = lesson::caption(lang, &trace, i);
-                assert!(
-                    body.contains(&input),
-                    "{} {code} step {i}: {body:?} does not say the input {input}",
-                    scenario.id
-                );
-                refused += 1;
-            }
-        }
-    }
+    let refused = each_labelled("main.reject", |at, locals, body| {
+        let input = locals["call"]["input"].to_string();
+        assert!(body.contains(&input), "{at}: {body:?} does not say the input {input}");
+    });
     assert!(refused >= 4, "{refused} refusals checked");
 }
