@@ -341,15 +341,27 @@ pub fn locals(locals: &Value, lang: Lang) -> String {
                     v["messages"] = Value::String(lang.fill("record_ref", &[("n", n.to_string())]));
                     v.to_string()
                 }
-                _ => match v {
-                    Value::String(s) => format!("{s:?}"),
-                    other => other.to_string(),
+                _ => match (v, agent_loop_core::preview::read_repr(v)) {
+                    (_, Some(repr)) => repr.to_string(),
+                    (Value::String(s), _) => format!("{s:?}"),
+                    (other, _) => other.to_string(),
                 },
             };
-            html.push_str(&format!("<dt>{}</dt><dd>{}</dd>", esc(k), esc(&clip(&shown, 240))));
+            html.push_str(&format!("<dt>{}</dt><dd>{}</dd>", esc(k), folded(&shown)));
         }
     }
     html
+}
+
+/// A local's text: whole when short, else folded to its first line's
+/// worth, the rest (up to 240 characters) a click away.
+fn folded(shown: &str) -> String {
+    const LINE: usize = 72;
+    if shown.chars().count() <= LINE {
+        return esc(shown);
+    }
+    let (head, whole) = (esc(&clip(shown, LINE)), esc(&clip(shown, 240)));
+    format!(r#"<details><summary><span class="alp-fold">{head}</span></summary>{whole}</details>"#)
 }
 
 /// The output panel shows at most this many of the latest lines.

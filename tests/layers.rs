@@ -49,6 +49,7 @@ const CORE: Crate = Crate {
         ("trace", &[&["locals"]]),
         ("scenario", &[&["fields"], &["doubles", "expect", "json_lines", "near", "questions"], &["shipped"]]),
         ("lesson", &[&["listing"], &["python"], &["authored", "recorded"], &["stamp"]]),
+        ("step_view", &[&["frame"]]),
         (
             "session",
             &[

@@ -5,8 +5,9 @@
 //! (`run::setup_text`, exactly that text) runs under CPython
 //! (`sys.settrace`, via cli/src/replay.py); its line sequence equals
 //! the sequence the Rust trace recorded in that language maps to through
-//! the `#|` marks, and the result, the record and every printed line are
-//! equal, character for character.
+//! the `#|` marks, the result, the record and every printed line are
+//! equal, character for character, and at every stop the locals panel
+//! shows the names CPython's frame holds, no more and no fewer.
 //!
 //! The mapping: each `#| label` mark puts that Rust label on the Python
 //! line; a label used twice in runtime.rs is told apart as `label@1`,
@@ -26,7 +27,9 @@
 use agent_loop_core::programs::{self, lesson_one, Program};
 use agent_loop_core::run::{record_scenario, setup_text, Trace};
 use agent_loop_core::scenario::load_shipped;
+use agent_loop_core::step_view::frame_locals;
 use agent_loop_core::trace::Event;
+use agent_loop_core::vocab::Code;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -81,27 +84,18 @@ fn occurrences(program: &Program) -> BTreeMap<u32, (String, usize)> {
     out
 }
 
-fn collapse(steps: Vec<At>) -> Vec<At> {
-    let mut out: Vec<At> = Vec::new();
-    for s in steps {
-        if out.last() != Some(&s) {
-            out.push(s);
-        }
-    }
-    out
-}
-
-/// The Python steps the Rust trace stands for.
+/// The Python steps the Rust trace stands for, each with the first Rust
+/// step that stands for it (the one the page stops at).
 fn expected(
     trace: &Trace,
     marks: &Marks,
     occurrences: &BTreeMap<u32, (String, usize)>,
-) -> Result<Vec<At>, String> {
-    let mut out = Vec::new();
-    for step in &trace.steps {
+) -> Result<Vec<(At, usize)>, String> {
+    let mut out: Vec<(At, usize)> = Vec::new();
+    for (i, step) in trace.steps.iter().enumerate() {
         let function = step.function.name().to_string();
         match step.event {
-            Event::Call => out.push(("call".into(), function.clone(), marks.defs[&function])),
+            Event::Call => out.push((("call".into(), function.clone(), marks.defs[&function]), i)),
             Event::Line => {
                 let (label, k) = occurrences
                     .get(&step.source_line())
@@ -119,20 +113,28 @@ fn expected(
                         "no line of runtime.py is marked `{label}` (or `{keyed}`) in {function}"
                     ));
                 }
-                out.extend(lines.into_iter().map(|n| ("line".to_string(), function.clone(), n)));
+                out.extend(lines.into_iter().map(|n| (("line".to_string(), function.clone(), n), i)));
             }
             Event::Return | Event::Error | Event::Exception => {}
         }
     }
-    Ok(collapse(out))
+    out.dedup_by(|b, a| a.0 == b.0);
+    Ok(out)
 }
 
 /// CPython's steps (the harness has left out the checks that end loops).
-fn actual(steps: &[Value]) -> Vec<At> {
-    let steps = steps.iter().map(|s| {
-        (s[0].as_str().unwrap().into(), s[1].as_str().unwrap().into(), s[2].as_u64().unwrap() as u32)
-    });
-    collapse(steps.collect())
+/// CPython's steps, each with the names its frame holds then.
+fn actual(steps: &[Value]) -> (Vec<At>, Vec<Vec<String>>) {
+    let mut steps: Vec<(At, Vec<String>)> = steps
+        .iter()
+        .map(|s| {
+            let at =
+                (s[0].as_str().unwrap().into(), s[1].as_str().unwrap().into(), s[2].as_u64().unwrap() as u32);
+            (at, serde_json::from_value(s[3].clone()).unwrap_or_default())
+        })
+        .collect();
+    steps.dedup_by(|b, a| a.0 == b.0);
+    steps.into_iter().unzip()
 }
 
 fn show(steps: &[At], from: usize, source: &str) -> String {
@@ -155,6 +157,25 @@ fn python() -> &'static str {
     "python3"
 }
 
+/// Where the locals panel and CPython's frame part: at every stop, the
+/// names the panel shows (`lesson::frame_locals`) are the names the frame
+/// holds (`f_locals`), no more and no fewer.
+fn names_differ(trace: &Trace, at: &[usize], got: &[At], names: &[Vec<String>]) -> Option<String> {
+    for ((i, place), held) in at.iter().zip(got).zip(names) {
+        let shown = frame_locals(trace, *i, Code::Python);
+        let shown: Vec<&str> =
+            shown.as_object()?.keys().map(String::as_str).filter(|k| *k != "return").collect();
+        let extra: Vec<&&str> = shown.iter().filter(|k| !held.iter().any(|h| h == *k)).collect();
+        let missing: Vec<&String> = held.iter().filter(|h| !shown.contains(&h.as_str())).collect();
+        if !extra.is_empty() || !missing.is_empty() {
+            return Some(format!(
+                "at {place:?} (step {i}) the panel shows {extra:?} the frame has not, and not {missing:?}"
+            ));
+        }
+    }
+    None
+}
+
 /// Run `listing` and then `setup` under CPython (cli/src/replay.py).
 fn replay(dir: &Path, name: &str, listing: &str, setup: &str, function: &str) -> Value {
     let listing_path = dir.join(format!("{name}.listing.py"));
@@ -164,7 +185,7 @@ fn replay(dir: &Path, name: &str, listing: &str, setup: &str, function: &str) ->
     let out = Command::new(python())
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("cli/src/replay.py"))
         .args([&listing_path, &setup_path])
-        .arg(function)
+        .args([function, r#"{"names": true}"#])
         .output()
         .unwrap_or_else(|e| panic!("CPython is needed for this test (python3): {e}"));
     assert!(out.status.success(), "{name}: replay.py failed:\n{}", String::from_utf8_lossy(&out.stderr));
@@ -187,11 +208,11 @@ fn departure(
     occurrences: &BTreeMap<u32, (String, usize)>,
     source: &str,
 ) -> Option<String> {
-    let want = match expected(trace, marks, occurrences) {
-        Ok(w) => w,
+    let (want, at): (Vec<At>, Vec<usize>) = match expected(trace, marks, occurrences) {
+        Ok(w) => w.into_iter().unzip(),
         Err(why) => return Some(format!("{file}: {why}")),
     };
-    let got = actual(py["steps"].as_array().unwrap());
+    let (got, names) = actual(py["steps"].as_array().unwrap());
     if want != got {
         let at = want.iter().zip(&got).position(|(a, b)| a != b).unwrap_or(want.len().min(got.len()));
         return Some(format!(
@@ -201,6 +222,9 @@ fn departure(
             show(&want, at, source),
             show(&got, at, source)
         ));
+    }
+    if let Some(why) = names_differ(trace, &at, &got, &names) {
+        return Some(format!("{file}: {why}"));
     }
     let rust_result = trace.returned();
     let rust_error = trace.error.as_ref().map(|e| e.kind.clone());

@@ -16,12 +16,14 @@ statement that spans several lines counts as the statement's first line
 the one that ends it, is no step (the recorded run has none) and is left
 out.
 
-LIMITS, when given, is JSON: {"steps": S, "chars": C}. The run is stopped
+LIMITS, when given, is JSON: {"steps": S, "chars": C, "names": true}. The run is stopped
 once it has taken S line events or printed more than C characters (the
 author CLI's `check --listing` gives them, so that no listing holds
 CPython's memory without end); the JSON then says {"stopped": {"kind":
 "steps" or "output", "limit": …}} and holds what was recorded until then.
 The time a run takes is bounded from outside, by whoever runs python3.
+With "names", each step also lists the names its frame holds then
+(sorted), after its line.
 
 With --statements, print the first line of every statement in each
 function instead (what tests/python.rs checks the marks against; a `try:`
@@ -90,7 +92,7 @@ def without_loop_exits(steps, bodies):
             if following is None or following[0] != "line" or following[2] not in bodies[step[2]]:
                 continue
         kept.append(step)
-    return [s[:3] for s in kept]
+    return [s[:3] + s[4:] for s in kept]
 
 
 class Stop(BaseException):
@@ -136,6 +138,9 @@ def statements(path):
 def main(listing, setup, function, limits=None):
     limits = json.loads(limits) if limits else {}
     max_steps = limits.get("steps")
+    # (each step's local names too, when asked: what tests/python.rs
+    # compares with the locals panel)
+    names = (lambda frame: [sorted(frame.f_locals)]) if limits.get("names") else (lambda frame: [])
     stopped = []
 
     def stop(kind, limit):
@@ -160,9 +165,9 @@ def main(listing, setup, function, limits=None):
         if stopped or (max_steps is not None and len(steps) >= max_steps):
             stop("steps", max_steps)
         if event == "call":
-            steps.append(["call", code.co_name, code.co_firstlineno, id(frame)])
+            steps.append(["call", code.co_name, code.co_firstlineno, id(frame), *names(frame)])
         elif event == "line" and starts.get(frame.f_lineno, frame.f_lineno) is not None:
-            steps.append(["line", code.co_name, starts.get(frame.f_lineno, frame.f_lineno), id(frame)])
+            steps.append(["line", code.co_name, starts.get(frame.f_lineno, frame.f_lineno), id(frame), *names(frame)])
         return tracer
 
     text = pathlib.Path(setup).read_text(encoding="utf-8")

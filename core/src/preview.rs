@@ -220,6 +220,54 @@ impl Local for crate::protocol::Seconds {
     }
 }
 
+/// A value the page shows as Python writes it, not as data: a function
+/// or an object the setup passes in (`<function <lambda>>`). Its preview
+/// is `{"$repr": text}`; [`read_repr`] reads it back.
+pub struct Repr(pub &'static str);
+
+impl Local for Repr {
+    fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(b"{\"$repr\":");
+        write_str(self.0, out);
+        out.push(b'}');
+    }
+    fn fingerprint(&self, h: &mut Fnv) {
+        h.tag(9);
+        h.bytes(self.0.as_bytes());
+    }
+}
+
+/// The text of a [`Repr`] preview.
+pub fn read_repr(value: &Value) -> Option<&str> {
+    let map = value.as_object().filter(|m| m.len() == 1)?;
+    map.get("$repr")?.as_str()
+}
+
+impl Local for crate::protocol::ProcessOutcome {
+    /// What the listing's `subprocess.run` hands back once the program
+    /// exited (the fields of Python's `CompletedProcess` the lesson reads).
+    fn write(&self, out: &mut Vec<u8>) {
+        if let crate::protocol::ProcessOutcome::Exited { returncode, stdout, stderr } = self {
+            out.extend_from_slice(b"{\"returncode\":");
+            returncode.write(out);
+            out.extend_from_slice(b",\"stderr\":");
+            stderr.write(out);
+            out.extend_from_slice(b",\"stdout\":");
+            stdout.write(out);
+            out.push(b'}');
+        } else {
+            out.extend_from_slice(b"null");
+        }
+    }
+    fn fingerprint(&self, h: &mut Fnv) {
+        if let crate::protocol::ProcessOutcome::Exited { returncode, stdout, stderr } = self {
+            returncode.fingerprint(h);
+            stdout.fingerprint(h);
+            stderr.fingerprint(h);
+        }
+    }
+}
+
 impl Local for crate::protocol::ModelError {
     fn write(&self, out: &mut Vec<u8>) {
         serde_json::json!({"name": self.name, "message": self.message}).write(out);

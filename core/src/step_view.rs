@@ -8,11 +8,15 @@
 //! markup and compares it with what it drew last; a native test reads the
 //! same value.
 
+mod frame;
+
+pub use frame::frame_locals;
+
 use crate::i18n::grouped;
 use crate::lesson;
 use crate::programs::Part;
 use crate::session::Session;
-use crate::vocab::{Code, Function};
+use crate::vocab::Function;
 use serde_json::Value;
 
 /// Every decision about one step, as data.
@@ -80,7 +84,7 @@ pub fn step_view(session: &Session) -> StepView {
         "live",
         &[("counter", counter.clone()), ("title", caption.0.clone()), ("body", caption.1.clone())],
     );
-    let locals = step.map(|s| shown_locals(trace.locals_json(s), session.replay().code(), s.function));
+    let locals = step.map(|_| frame_locals(trace, position, session.replay().code()));
     StepView {
         started,
         position,
@@ -184,22 +188,6 @@ pub fn comparison_places(session: &Session) -> Option<Places> {
 /// language (the setup panel needs only this part of the view).
 pub fn edit_problems(session: &Session) -> Vec<String> {
     session.what_if_state().problems.iter().map(|p| p.text(session.lang())).collect()
-}
-
-/// A step's locals as the listing shows them: in the Python only the names
-/// the Python function has (and `return`).
-fn shown_locals(locals: Value, code: Code, function: Function) -> Value {
-    let Value::Object(map) = &locals else { return locals };
-    if !code.is_python() {
-        return locals;
-    }
-    // (a new map, not `retain`: no removal code for the page)
-    let names = lesson::names_in(code, function);
-    let mut kept = serde_json::Map::new();
-    for (k, v) in map.iter().filter(|(k, _)| *k == "return" || names.iter().any(|n| n == *k)) {
-        kept.insert(k.clone(), v.clone());
-    }
-    Value::Object(kept)
 }
 
 /// The two records side by side (what if): each run's record, how much

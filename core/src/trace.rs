@@ -139,12 +139,20 @@ pub struct Step {
 }
 
 const ABOVE: u32 = 1 << 31;
+/// The snapshot was given the record (`before!("…", messages; …)`): the
+/// frame holds it under the record's name from here on.
+const RECORD: u32 = 1 << 30;
 
 impl Step {
     /// The `runtime.rs` line of the `before!`/`head!` that took this
     /// snapshot (0 for a `call` event).
     pub fn source_line(&self) -> u32 {
-        self.source & !ABOVE
+        self.source & !(ABOVE | RECORD)
+    }
+
+    /// Whether the snapshot was given the record (its frame has it).
+    pub fn has_record(&self) -> bool {
+        self.source & RECORD != 0
     }
 
     pub fn attach(&self) -> Attach {
@@ -157,7 +165,7 @@ impl Step {
 }
 
 fn pack(source_line: u32, attach: Attach) -> u32 {
-    (source_line & !ABOVE) | if attach == Attach::Above { ABOVE } else { 0 }
+    (source_line & !(ABOVE | RECORD)) | if attach == Attach::Above { ABOVE } else { 0 }
 }
 
 struct Frame {
@@ -331,7 +339,7 @@ pub fn snap(
     }
     with_recorder(|r| {
         if let Some(frame) = r.frames.last_mut() {
-            frame.source = pack(source_line, attach);
+            frame.source = pack(source_line, attach) | if record_len.is_some() { RECORD } else { 0 };
         }
         if let Some(len) = record_len {
             r.record_len = len as u32;

@@ -83,6 +83,9 @@ pub struct Program {
     /// with those functions (`status`: a loop that ends with one). A key
     /// some program lists here is refused for a function none lists it for.
     pub expect_only: &'static [(&'static str, &'static [Function])],
+    /// The name its listings give the record (the `messages` a snapshot is
+    /// handed): the locals panel shows the record under it.
+    pub record: &'static str,
     /// What a scenario's `expect` (an object) must hold for `function`
     /// beyond its shape (a loop's `status` or `error`): each problem by field
     /// ([`no_more`]: nothing).

@@ -164,6 +164,22 @@ impl LocalsTable {
         Some(self.value(*v))
     }
 
+    /// The names of set `id` with their value ids (nothing is read back).
+    pub fn pairs(&self, id: u32) -> impl Iterator<Item = (&'static str, u32)> + '_ {
+        self.set(id).iter().map(|(n, v)| (self.names[*n as usize].1, *v))
+    }
+
+    /// A value by its id (from [`LocalsTable::pairs`]).
+    pub fn value_json(&self, v: u32) -> Value {
+        self.value(v)
+    }
+
+    /// Every name the recording has for `function` (a walk that has found
+    /// all of them can stop).
+    pub fn names_of(&self, function: Function) -> impl Iterator<Item = &'static str> + '_ {
+        self.names.iter().filter(move |(f, _)| *f == function).map(|(_, n)| *n)
+    }
+
     fn set(&self, id: u32) -> &[(u16, u32)] {
         let (start, len) = self.sets.get(id as usize).copied().unwrap_or((0, 0));
         &self.pairs[start as usize..start as usize + len as usize]

@@ -38,6 +38,7 @@ pub const PROGRAM: Program = Program {
     main: ASK_ONCE,
     defaults: None,
     fields: &[],
+    record: "messages",
     expect_only: &[],
     check_expect: no_more,
     asks: &["once.ask"],

@@ -13,6 +13,7 @@ pub mod runtime;
 use super::program::{Asks, Defaults, Field, Figure, Inputs, Part, Pipe, Problems, Program, Ran, ToolRun};
 use crate::i18n::Phrase;
 use crate::pack::Text;
+use crate::preview::Repr;
 use crate::protocol::{
     LoopError, Model, ModelError, Outcome, Process, ProcessOutcome, Said, Say, Seconds, Setup, TraceError,
 };
@@ -52,6 +53,7 @@ pub const PROGRAM: Program = Program {
     main: RUN_LOOP,
     defaults: Some(&DEFAULTS),
     fields: &FIELDS,
+    record: "messages",
     expect_only: &[
         ("status", &[RUN_LOOP]),
         ("calls", &[RUN_LOOP]),
@@ -319,7 +321,15 @@ fn run(function: Function, inputs: &Inputs, model: &mut dyn Model, process: &mut
     };
     let mut execute = |call: &Value| traced_run_main(call, process, timeout_s(inputs), &say);
     let mut emit = trace::emit;
-    let args: [(&str, &dyn Local); 2] = [("question", &inputs.question), ("max_calls", &inputs.max_calls)];
+    // (what the setup's entry call passes: two lambdas and print)
+    let (lambda, print) = (Repr("<function <lambda>>"), Repr("<built-in function print>"));
+    let args: [(&str, &dyn Local); 5] = [
+        ("question", &inputs.question),
+        ("ask", &lambda),
+        ("execute", &lambda),
+        ("max_calls", &inputs.max_calls),
+        ("emit", &print),
+    ];
     let show = |r: &Result<Outcome, LoopError>| match r {
         Ok(o) => json!({"status": o.status, "text": o.text, "calls": o.calls,
                         "messages": crate::preview::record_ref(o.messages.len())}),
@@ -342,7 +352,10 @@ fn run(function: Function, inputs: &Inputs, model: &mut dyn Model, process: &mut
 fn traced_ask(model: &mut dyn Model, setup: &Setup, messages: &[Value]) -> Result<Value, ModelError> {
     trace::record_len(messages.len());
     let shown = crate::preview::record_ref(messages.len());
-    let args: [(&str, &dyn Local); 1] = [("messages", &shown)];
+    // (the setup's stand-in client and the model name it passes)
+    let client = Repr("namespace(messages=<Messages object>)");
+    let args: [(&str, &dyn Local); 3] =
+        [("client", &client), ("model", &crate::protocol::MODEL), ("messages", &shown)];
     let show = |r: &Result<Value, ModelError>| match r {
         Ok(v) => v.clone(),
         Err(e) => json!({"raised": e}),
@@ -352,7 +365,7 @@ fn traced_ask(model: &mut dyn Model, setup: &Setup, messages: &[Value]) -> Resul
 
 fn traced_run_main(call: &Value, process: &mut dyn Process, timeout_s: f64, say: Say) -> Value {
     let timeout = Seconds(timeout_s);
-    let args: [(&str, &dyn Local); 2] = [("call", call), ("timeout", &timeout)];
+    let args: [(&str, &dyn Local); 3] = [("call", call), ("workspace", &"."), ("timeout", &timeout)];
     trace::call(RUN_MAIN, &args, Value::clone, || runtime::run_main(call, process, timeout, say))
 }
 

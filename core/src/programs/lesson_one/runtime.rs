@@ -39,7 +39,7 @@ pub fn ask_claude(
 /// Run `python main.py` for one tool request and wrap what happened in a
 /// `tool_result`. A failing program is a result too; this function never
 /// decides whether the user got an answer.
-pub fn run_main(call: &Value, process: &mut dyn Process, timeout: Seconds, say: Say) -> Value {
+pub fn run_main(call: &Value, subprocess: &mut dyn Process, timeout: Seconds, say: Say) -> Value {
     before!("main.envelope"; call, timeout);
     let mut result = json!({"type": "tool_result", "tool_use_id": call["id"]});
     before!("main.validate"; call, result);
@@ -52,9 +52,9 @@ pub fn run_main(call: &Value, process: &mut dyn Process, timeout: Seconds, say: 
         return result;
     }
     before!("main.spawn"; call, result, timeout);
-    match process.run(&["python", "main.py"], timeout) {
-        ProcessOutcome::Exited { returncode, stdout, stderr } => {
-            before!("main.exited"; returncode, stdout, stderr);
+    match &subprocess.run(&["python", "main.py"], timeout) {
+        process @ ProcessOutcome::Exited { returncode, stdout, stderr } => {
+            before!("main.exited"; process, returncode, stdout, stderr);
             let output = format!("{stdout}{stderr}").trim().to_string();
             before!("main.cap"; returncode, output);
             let output: String = output.chars().take(OUTPUT_LIMIT).collect();
@@ -63,7 +63,7 @@ pub fn run_main(call: &Value, process: &mut dyn Process, timeout: Seconds, say: 
             before!("main.content"; returncode, output, result);
             result["content"] = json!(format!("exit_code={returncode}\n{output}"));
             before!("main.flag"; returncode, result);
-            result["is_error"] = json!(returncode != 0);
+            result["is_error"] = json!(*returncode != 0);
         }
         ProcessOutcome::TimedOut => {
             before!("main.timeout"; timeout, result);
@@ -73,7 +73,7 @@ pub fn run_main(call: &Value, process: &mut dyn Process, timeout: Seconds, say: 
         }
         ProcessOutcome::CannotStart(error) => {
             before!("main.cannot_start"; error, result);
-            result["content"] = json!(say(Said::CannotStart { error }));
+            result["content"] = json!(say(Said::CannotStart { error: error.clone() }));
             before!("main.cannot_start_flag"; result);
             result["is_error"] = json!(true);
         }
@@ -101,10 +101,11 @@ pub fn run_loop(
     before!("loop.start"; question, max_calls);
     let mut messages = vec![json!({"role": "user", "content": question})];
     before!("loop.rule", messages; max_calls);
-    let is_lesson_block = |block: &Value| matches!(block["type"].as_str(), Some("text" | "tool_use"));
+    let kinds: &[&str] = &["text", "tool_use"]; // the block types this lesson reads
+    let is_lesson_block = |block: &Value| block["type"].as_str().is_some_and(|t| kinds.contains(&t));
 
     for number in 1..=max_calls {
-        head!("loop.next_call", messages; number, max_calls);
+        head!("loop.next_call", messages; number, max_calls, kinds);
         before!("loop.announce", messages; number, max_calls);
         emit(say(Said::ModelCall { number }));
         before!("loop.ask", messages; number, max_calls);
@@ -134,9 +135,13 @@ pub fn run_loop(
         before!("loop.find_calls", messages; number, reason, blocks);
         let calls: Vec<&Value> = blocks.iter().filter(|block| block["type"] == "tool_use").collect();
         before!("loop.join_text", messages; number, reason, calls);
-        let texts = blocks.iter().filter(|block| block["type"] == "text");
-        before!("loop.join_lines", messages; number, reason, calls);
-        let text = texts.map(|block| block["text"].as_str().unwrap_or("")).collect::<Vec<_>>().join("\n");
+        let texts: Vec<&str> = blocks
+            .iter()
+            .filter(|block| block["type"] == "text")
+            .map(|b| b["text"].as_str().unwrap_or(""))
+            .collect();
+        before!("loop.join_lines", messages; number, reason, calls, texts);
+        let text = texts.join("\n");
         before!("loop.check_answer", messages; number, reason, calls, text);
         if reason == "end_turn" && calls.is_empty() && !text.trim().is_empty() {
             before!("loop.answered", messages; number, reason, text);

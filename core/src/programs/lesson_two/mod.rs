@@ -66,6 +66,7 @@ pub const PROGRAM: Program = Program {
     defaults: None,
     // (what `tool_results` must hold is said by check)
     fields: &[Field { name: "tool_results", default: "null", check: any_value }],
+    record: "messages",
     expect_only: &[("results", &LOOPS)],
     check_expect: no_more,
     asks: &["core.ask"],

@@ -199,6 +199,7 @@ fn program_of(recorded: &'static Recorded) -> Program {
         main: recorded.scenarios[0].function,
         defaults: Some(&Defaults::NONE),
         fields: &[],
+        record: "messages",
         expect_only: &[],
         check_expect: no_more,
         asks: &[],
