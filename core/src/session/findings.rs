@@ -14,7 +14,7 @@ use crate::predict;
 use crate::programs;
 use crate::run::{unexpected_warnings, CheckRun};
 use crate::scenario::{json_lines, known_fields, near_misses, Phrase, Problem, Scenario};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 /// How an author's file is recorded for its checks (the CLI: its own
 /// doubles; the page: its doubles, in its language, within its budgets).
@@ -65,14 +65,15 @@ fn broken(mut problems: Vec<Problem>, text: Option<&str>, check: Check) -> Findi
         return Findings { parsed: Err(problems), warnings: Vec::new(), run: None };
     }
     problems.extend(predict::label_problems(&raw, function));
-    let warnings = match runnable(&raw, &problems) {
-        Some((scenario, kept)) => {
+    let expected = raw["expect"]["warnings"].as_array().cloned().unwrap_or_default();
+    // (the value becomes the scenario: no second copy of it while it runs)
+    let warnings = match runnable(raw, &problems) {
+        Ok((scenario, kept)) => {
             let (found, warnings) = of_run(&scenario, &check(&scenario), &kept);
             problems.extend(found);
             warnings
         }
-        None => {
-            let expected = raw["expect"]["warnings"].as_array().cloned().unwrap_or_default();
+        Err(raw) => {
             near_misses(&raw, function).into_iter().filter(|w| !expected.contains(&json!(w.field))).collect()
         }
     };
@@ -82,14 +83,21 @@ fn broken(mut problems: Vec<Problem>, text: Option<&str>, check: Check) -> Findi
 /// The file without what its run does not read and its problems are in
 /// (`expect`, the broken questions, an unknown key; a placeholder id and
 /// title), as a scenario, with the index in the file of each question it
-/// kept; `None` when a problem is in a field the run reads.
-fn runnable(raw: &Value, problems: &[Problem]) -> Option<(Scenario, Vec<usize>)> {
-    let mut v: Map<String, Value> = raw.as_object()?.clone();
-    let mut broken_questions = Vec::new();
+/// kept; the file as it is when a problem is in a field the run reads.
+fn runnable(mut raw: Value, problems: &[Problem]) -> Result<(Scenario, Vec<usize>), Value> {
     let known = known_fields();
+    let top = |p: &Problem| p.field.split(['.', '[']).next().unwrap_or("").to_string();
+    let unread = |p: &Problem| match top(p).as_str() {
+        "expect" | "questions" | "id" | "title" => true,
+        key => !known.contains(&key) && p.field == key,
+    };
+    if !raw.is_object() || !problems.iter().all(unread) {
+        return Err(raw);
+    }
+    let v = raw.as_object_mut().expect("an object");
+    let mut broken_questions = Vec::new();
     for p in problems {
-        let top = p.field.split(['.', '[']).next().unwrap_or("");
-        match top {
+        match top(p).as_str() {
             "expect" => drop(v.remove("expect")),
             "questions" => match p.field.strip_prefix("questions[").and_then(|r| r.split(']').next()) {
                 Some(i) => broken_questions.extend(i.parse::<usize>().ok()),
@@ -97,8 +105,7 @@ fn runnable(raw: &Value, problems: &[Problem]) -> Option<(Scenario, Vec<usize>)>
             },
             "id" => drop(v.insert("id".into(), json!("unchecked"))),
             "title" => drop(v.insert("title".into(), json!({"zh": "-", "en": "-"}))),
-            key if !known.contains(&key) && p.field == key => drop(v.remove(key)),
-            _ => return None,
+            key => drop(v.remove(key)),
         }
     }
     let mut kept = Vec::new();
@@ -109,7 +116,7 @@ fn runnable(raw: &Value, problems: &[Problem]) -> Option<(Scenario, Vec<usize>)>
             questions.push(q);
         }
     }
-    Scenario::from_value(Value::Object(v)).ok().map(|s| (s, kept))
+    Scenario::from_value(raw).map(|s| (s, kept)).map_err(|_| Value::Null)
 }
 
 /// What a recording shows of a scenario: its problems (questions it never
