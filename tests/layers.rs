@@ -53,7 +53,7 @@ const CORE: Crate = Crate {
         (
             "session",
             &[
-                &["amount", "changes", "doubles", "notice", "predictions", "scope", "what_if"],
+                &["amount", "changes", "doubles", "findings", "notice", "predictions", "scope", "what_if"],
                 &["breakpoints", "catalogue", "options", "recorded", "recorder", "replay"],
                 &["listings", "state"],
                 &["opening"],

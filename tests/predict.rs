@@ -116,7 +116,9 @@ fn a_question_on_a_label_the_run_never_reaches_is_a_problem() {
     let q = |at: &str| json!({"at": at, "text": "?", "choices": ["a", "b"], "answer": 0, "explain": "."});
     raw["questions"] = json!([q("loop.save_results"), q("loop.nowhere")]);
     let scenario = Scenario::from_value(raw).unwrap();
-    let found = problems(&scenario, &record_scenario(&scenario));
+    // (a label of no line at all is said without a run: label_problems)
+    let mut found = problems(&scenario, &record_scenario(&scenario));
+    found.extend(agent_loop_core::predict::label_problems(&scenario.raw, scenario.function));
     let fields: Vec<&str> = found.iter().map(|p| p.field.as_str()).collect();
     assert_eq!(fields, ["questions[0].at", "questions[1].at"]);
     assert!(found[0].to_string().contains("never asked"), "{}", found[0]);

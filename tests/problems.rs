@@ -28,18 +28,14 @@ fn with(base: &str, fields: Value) -> Value {
     v
 }
 
-/// Every problem a scenario's value gives: its format's, then (when it is
-/// valid) the near misses and the questions its run never asks.
+/// Every problem a scenario's value gives, and its warnings: what `check`
+/// says of it (`session::findings`, in one pass).
 fn problems_of(v: Value) -> Vec<Problem> {
-    match Scenario::from_value(v) {
-        Err(problems) => problems,
-        Ok(s) => {
-            let trace = agent_loop_core::run::record_scenario(&s);
-            let mut all = agent_loop_core::run::warnings(&s, agent_loop_core::trace::STEP_CAP);
-            all.extend(agent_loop_core::predict::problems(&s, &trace));
-            all
-        }
-    }
+    let text = v.to_string();
+    let mut record =
+        |s: &Scenario| agent_loop_core::run::CheckRun::record(s, agent_loop_core::trace::STEP_CAP);
+    let found = agent_loop_core::session::findings::of(Scenario::parse(&text), Some(&text), &mut record);
+    [found.parsed.err().unwrap_or_default(), found.warnings].concat()
 }
 
 fn question(fields: Value) -> Value {
@@ -96,6 +92,8 @@ fn broken() -> Vec<Value> {
         with(l1, json!({"questions": question(json!({"at": "loop.nope"}))})),
         with(l1, json!({"questions": question(json!({"occurrence": 99}))})),
         with(l1, json!({"questions": question(json!({"at": "loop.model_stopped"}))})),
+        with(l2, json!({"questions": question(json!({"at": "loop.ask"}))})),
+        with(l2, json!({"tool_results": {"get_wether": [{"returns": 1}]}})),
         with(l2, json!({"function": "execute_tool", "system": null, "model": null, "max_calls": 0})),
         reply(json!({"stop_reason": 5, "content": 5})),
         reply(
@@ -302,4 +300,80 @@ fn a_file_s_problems_from_before_go_when_it_is_given_again() {
     let zh = agent_loop_playground::view::problems(s.catalogue().entries(), &[], Lang::parse("zh").unwrap());
     assert!(zh.contains("用 addScenario 添加的场景") && zh.contains("（整个文件）"), "{zh}");
     assert!(!zh.contains("(file)") && !zh.contains("(added scenario)"), "{zh}");
+}
+
+/// The markup's text: tags out, entities back.
+fn text_of(html: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => {
+                in_tag = false;
+                out.push('\n');
+            }
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    let entities = [("&quot;", "\""), ("&#39;", "'"), ("&lt;", "<"), ("&gt;", ">"), ("&amp;", "&")];
+    entities.iter().fold(out, |text, (from, to)| text.replace(from, to))
+}
+
+/// The page says a `src=` file as `check` does (issue 44, "what the author
+/// saw"): every problem at its line, those of `questions` too, and the
+/// warnings of a file that also has problems. The cases and what `check`
+/// says of them are cli/tests/bad-fixtures/once/ (cli/tests/check_once.rs).
+#[test]
+fn the_page_says_every_problem_and_warning_of_a_file_at_its_line_as_check_does() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/cli/tests/bad-fixtures/once");
+    let mut cases: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().map(|e| e.path()).collect();
+    cases.retain(|p| p.extension().is_some_and(|x| x == "json"));
+    assert!(cases.len() >= 4);
+    let options = Options { scenario: "report".into(), lang: "en".into(), ..Options::default() };
+    let mut missing = Vec::new();
+    for case in cases {
+        let mut s = Session::new(Box::new(FixtureDoubles), &options).unwrap();
+        let text = std::fs::read_to_string(&case).unwrap();
+        let file = format!("lessons/{}", case.file_name().unwrap().to_str().unwrap());
+        let added = s.add_file(&file, Scenario::parse(&text), Some(&text));
+        if added.is_ok() {
+            missing.push(format!("{file}: taken as a valid scenario"));
+        }
+        let shown =
+            text_of(&agent_loop_playground::view::problems(s.catalogue().entries(), &[], Lang::english()));
+        let (bad, near) = shown.split_once(Lang::english().word("near_fixture")).unwrap_or((&shown, ""));
+        for line in std::fs::read_to_string(case.with_extension("txt")).unwrap().lines() {
+            // `field: why (line N)` as check says it, `line N, field: why` as the page does
+            let (warning, said) = match line.strip_prefix("warning: ") {
+                Some(rest) => (true, rest),
+                None => (false, line),
+            };
+            let said = match said.rsplit_once(" (line ") {
+                Some((said, n)) => format!("line {}, {said}", n.trim_end_matches(')')),
+                None => said.to_string(),
+            };
+            if !(if warning { near } else { bad }).lines().any(|l| l == said) {
+                missing.push(format!("{file}: {said}"));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "not in the page's notice:\n{}", missing.join("\n"));
+}
+
+/// A problem is said in English in the console of any page, whatever
+/// language it shows: the module keeps of a language not arrived only its
+/// `check_*` words (core/build.rs), so a problem said in another word was
+/// `(file): ?` there (issue 44: a file that is not JSON).
+#[test]
+fn every_problem_is_said_in_a_word_every_page_has_in_english() {
+    let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+    let mut problems: Vec<Problem> = Vec::new();
+    for text in ["[", "{]", "{\n  \"id\": \"x\" \"function\": 1}", deep.as_str()] {
+        problems.extend(Scenario::parse(text).unwrap_err());
+    }
+    problems.extend(broken().into_iter().flat_map(problems_of));
+    let other: Vec<&str> = problems.iter().map(|p| p.say.key).filter(|k| !k.starts_with("check_")).collect();
+    assert!(other.is_empty(), "said in words a page may not have in English: {other:?}");
 }

@@ -254,7 +254,7 @@ proptest! {
                 });
                 prop_assert_eq!(&parsed, &padded);
                 let problems = parsed.err().unwrap_or_default();
-                let not_json = |p: &agent_loop_core::scenario::Problem| ["json_syntax", "json_eof", "json_too_deep"].contains(&p.say.key);
+                let not_json = |p: &agent_loop_core::scenario::Problem| ["check_json_syntax", "check_json_eof", "check_json_too_deep"].contains(&p.say.key);
                 prop_assert!(!problems.iter().any(not_json), "{:?}", problems);
                 prop_assert!(problems.iter().all(|p| p.field != "(file)" || p.say.key == "check_object"), "{:?}", problems);
             }
@@ -262,7 +262,7 @@ proptest! {
                 let problems = parsed.err().unwrap_or_default();
                 prop_assert_eq!(problems.len(), 1);
                 prop_assert_eq!(problems[0].field.as_str(), "(file)");
-                prop_assert!(["json_syntax", "json_eof", "json_too_deep"].contains(&problems[0].say.key), "{}", problems[0]);
+                prop_assert!(["check_json_syntax", "check_json_eof", "check_json_too_deep"].contains(&problems[0].say.key), "{}", problems[0]);
             }
         }
     }

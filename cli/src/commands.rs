@@ -19,9 +19,9 @@ pub use crate::machine::{Io, Kind, Written};
 use crate::{import, listing, out, python, record, shown};
 use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson::trace_json;
-use agent_loop_core::predict;
-use agent_loop_core::run::record_scenario;
+use agent_loop_core::run::{record_scenario, CheckRun};
 use agent_loop_core::scenario::{Problem, Scenario};
+use agent_loop_core::session::findings;
 use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -378,32 +378,32 @@ fn files_to_check(io: &mut dyn Io, dir: &Path) -> Result<Vec<PathBuf>, u8> {
     }
 }
 
-/// One file's problems for `check`; its near misses go into `report`.
+/// Every problem of one file for `check`, and its warnings, each at its
+/// line (the core's findings: the same the page says of a `src=` file).
 fn problems_of(
     io: &mut dyn Io,
     file: &Path,
     ids: &mut BTreeMap<String, PathBuf>,
-    report: &mut String,
-) -> Vec<String> {
+) -> (Vec<String>, Vec<String>) {
     let text = match read_fixture(io, file) {
-        Err(why) => return vec![format!("(file): {why}")],
+        Err(why) => return (vec![format!("(file): {why}")], Vec::new()),
         Ok(text) => text,
     };
-    let s = match Scenario::parse(&text) {
-        Err(problems) => return located(&problems, &text),
-        Ok(s) => s,
+    // One recording (within the page's memory budget) for every check.
+    let mut record = |s: &Scenario| CheckRun::record(s, agent_loop_core::run::offline_limits());
+    let found = findings::of(Scenario::parse(&text), Some(&text), &mut record);
+    let mut problems = match &found.parsed {
+        Err(problems) => located(problems, &text),
+        Ok(_) => Vec::new(),
     };
-    // Near misses are said, and the file still counts as ok.
-    // One recording (within the page's memory budget) for both checks.
-    let checked = agent_loop_core::run::CheckRun::record(&s, agent_loop_core::run::offline_limits());
-    for w in located(&agent_loop_core::run::unexpected_warnings(&s, &checked), &text) {
-        report.push_str(&format!("{}: warning: {w}\n", shown::path(file)));
+    // (a valid file's id: the first file that has it keeps it)
+    if let Ok(s) = &found.parsed {
+        match ids.get(&s.id) {
+            Some(other) => problems.push(format!("id: {:?} is already used by {}", s.id, shown::path(other))),
+            None => drop(ids.insert(s.id.clone(), file.to_path_buf())),
+        }
     }
-    match ids.insert(s.id.clone(), file.to_path_buf()) {
-        Some(other) => vec![format!("id: {:?} is already used by {}", s.id, shown::path(&other))],
-        // A question must sit on a line this run reaches.
-        None => located(&predict::problems_within(&s, &checked), &text),
-    }
+    (problems, located(&found.warnings, &text))
 }
 
 fn check(io: &mut dyn Io, dir: &Path) -> Done {
@@ -414,9 +414,13 @@ fn check(io: &mut dyn Io, dir: &Path) -> Done {
     }
     let (mut bad, mut ids, mut report) = (0, BTreeMap::new(), String::new());
     for file in &files {
-        let problems = problems_of(io, file, &mut ids, &mut report);
+        let (problems, warnings) = problems_of(io, file, &mut ids);
         for p in &problems {
             report.push_str(&format!("{}: {p}\n", shown::path(file)));
+        }
+        // Warnings are said, and a file with no problem still counts as ok.
+        for w in &warnings {
+            report.push_str(&format!("{}: warning: {w}\n", shown::path(file)));
         }
         bad += usize::from(!problems.is_empty());
     }

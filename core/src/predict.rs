@@ -73,13 +73,16 @@ pub fn questions(
     asks
 }
 
-/// Authored questions whose label this run never reaches (the author
-/// named a wrong label, or this scenario takes another road).
+/// Authored questions whose label this run never reaches (this scenario
+/// takes another road). A label that is not one of the program's is
+/// [`label_problems`]' to say, not this run's.
 pub fn problems(scenario: &Scenario, trace: &Trace) -> Vec<Problem> {
+    let own = own_labels(scenario.function);
     scenario
         .questions
         .iter()
         .enumerate()
+        .filter(|(_, q)| own.as_ref().is_none_or(|own| own.contains(&q.at.as_str())))
         .filter(|(_, q)| step_of(trace, &q.at, q.occurrence).is_none())
         .map(|(i, q)| {
             let known = lesson::labels().contains(&q.at.as_str());
@@ -94,6 +97,75 @@ pub fn problems(scenario: &Scenario, trace: &Trace) -> Vec<Problem> {
             Problem::new(format!("questions[{i}].at"), why)
         })
         .collect()
+}
+
+/// The labels of `function`'s program; `None` for a recorded program (its
+/// marks are `record`'s to check) or one whose texts have not arrived.
+fn own_labels(function: Function) -> Option<Vec<&'static str>> {
+    let program = programs::of(function);
+    let built_in = programs::recorded::of(function).is_none() && program.loaded();
+    built_in.then(|| lesson::labels_of(program))
+}
+
+/// Every field of a scenario's JSON that names a label (`questions[i].at`,
+/// `expect.hits[i]`, `expect.misses[i]`) and names none of its program's:
+/// another program's label is said to be that, with the nearest of this
+/// program's (a lesson-one label in a lesson-two scenario is no line its
+/// run could reach), any other is unknown. Read without a run, so a file
+/// with other problems has these said too.
+pub fn label_problems(raw: &serde_json::Value, function: Function) -> Vec<Problem> {
+    let Some(own) = own_labels(function) else { return Vec::new() };
+    let mut fields: Vec<(String, &str)> = Vec::new();
+    let questions = raw.get("questions").and_then(|q| q.as_array()).into_iter().flatten();
+    for (i, q) in questions.enumerate() {
+        fields.extend(q.get("at").and_then(|a| a.as_str()).map(|a| (format!("questions[{i}].at"), a.trim())));
+    }
+    for key in ["hits", "misses"] {
+        let labels = raw.get("expect").and_then(|e| e.get(key)).and_then(|l| l.as_array());
+        for (i, label) in labels.into_iter().flatten().enumerate() {
+            fields.extend(label.as_str().map(|l| (format!("expect.{key}[{i}]"), l)));
+        }
+    }
+    let program = programs::of(function).name;
+    let mut out = Vec::new();
+    for (field, label) in fields.into_iter().filter(|(_, l)| !l.is_empty() && !own.contains(l)) {
+        let other = programs::ALL.iter().find(|p| p.loaded() && lesson::labels_of(p).contains(&label));
+        let near =
+            own.iter().min_by_key(|l| distance(l, label)).map(|l| format!("{l:?}")).unwrap_or_default();
+        let say = match other {
+            Some(other) => Phrase::with(
+                "check_label_elsewhere",
+                &[
+                    ("label", format!("{label:?}")),
+                    ("program", program.to_string()),
+                    ("other", other.name.to_string()),
+                    ("near", near),
+                ],
+            ),
+            None => Phrase::with("check_label_unknown", &[("label", format!("{label:?}"))]),
+        };
+        out.push(Problem::new(field, say));
+    }
+    out
+}
+
+/// How many characters must change to make `a` into `b` (insert, delete or
+/// replace one; Levenshtein's distance), case aside: how near a name
+/// written is to one meant.
+pub fn distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) =
+        (a.to_lowercase().chars().collect(), b.to_lowercase().chars().collect());
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, x) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, y) in b.iter().enumerate() {
+            let replaced = diagonal + usize::from(x != y);
+            diagonal = row[j + 1];
+            row[j + 1] = replaced.min(row[j] + 1).min(row[j + 1] + 1);
+        }
+    }
+    row[b.len()]
 }
 
 /// The steps where the run reaches `label`: each line step with it, but

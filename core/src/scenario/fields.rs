@@ -148,9 +148,9 @@ pub(super) fn label_expected(example: &str) -> Phrase {
 /// than the reader goes is said to be that, not to be no JSON.
 pub fn not_json(e: &serde_json::Error) -> Phrase {
     let key = match () {
-        () if e.is_eof() => "json_eof",
-        () if too_deep(e) => "json_too_deep",
-        () => "json_syntax",
+        () if e.is_eof() => "check_json_eof",
+        () if too_deep(e) => "check_json_too_deep",
+        () => "check_json_syntax",
     };
     Phrase::with(key, &[("line", e.line().to_string()), ("column", e.column().to_string())])
 }

@@ -5,7 +5,7 @@
 use super::notice::{unreadable_file, Notice, Unreadable};
 use super::scope::Scope;
 use crate::pack::Refusal;
-use crate::run::{CheckRun, Checked};
+use crate::run::Checked;
 use crate::scenario::{load_shipped, Problem, Scenario};
 
 /// A scenario file as loaded: parsed, or its problems.
@@ -24,7 +24,7 @@ pub type Parsed = Result<Scenario, Vec<Problem>>;
 /// How an author's file is recorded for its checks: on the page's
 /// doubles, in the page's language, within its budgets — the run the page
 /// then shows of it, so that a file is recorded once for both.
-pub type Check<'a> = &'a mut dyn FnMut(&Scenario) -> CheckRun;
+pub use super::findings::Check;
 
 /// The file name of a scenario added through the API (`addScenario`), which
 /// reports its problems to the caller itself.
@@ -229,32 +229,22 @@ fn find(entries: &[Entry], id: &str, scope: Scope) -> Option<usize> {
     (entries.iter().position(|e| with_id(e, true))).or_else(|| entries.iter().position(|e| with_id(e, false)))
 }
 
-/// An author's file as an entry: with the checks `check` adds to parsing
-/// (each of its questions must sit on a line its run reaches), and its
-/// warnings (at their lines of `text`, when there is one). Both read one
-/// recording (`check`), which keeps to the page's budgets: a scenario of
-/// 50,000 tool calls is checked as far as one recording may go. The
-/// recording of a valid file is returned for its display.
+/// An author's file as an entry: with every finding `check` has of it
+/// ([`super::findings`]: its problems, those of questions its run never
+/// asks too, and its warnings, even beside problems), at their lines of
+/// `text`, when there is one. They read one recording (`check`), which
+/// keeps to the page's budgets: a scenario of 50,000 tool calls is checked
+/// as far as one recording may go. The recording of a valid file is
+/// returned for its display.
 fn entry(file: &str, parsed: Parsed, text: Option<&str>, check: Check) -> (Entry, Option<Checked>) {
-    let (parsed, mut warnings, run) = match parsed {
-        Err(problems) => (Err(problems), Vec::new(), None),
-        Ok(scenario) => {
-            let checked = check(&scenario);
-            let problems = crate::predict::problems_within(&scenario, &checked);
-            match problems.is_empty() {
-                true => {
-                    let warnings = crate::run::unexpected_warnings(&scenario, &checked);
-                    let (file, id) = (file.to_string(), scenario.id.clone());
-                    (Ok(scenario), warnings, Some(Checked { file, id, trace: checked.trace }))
-                }
-                false => (Err(problems), Vec::new(), None),
-            }
+    let found = super::findings::of(parsed, text, check);
+    let run = match (&found.parsed, found.run) {
+        (Ok(scenario), Some(run)) => {
+            Some(Checked { file: file.to_string(), id: scenario.id.clone(), trace: run.trace })
         }
+        _ => None,
     };
-    if let Some(text) = text {
-        crate::scenario::json_lines::at_lines(&mut warnings, &[("", text)]);
-    }
-    (Entry { file: file.to_string(), parsed, warnings }, run)
+    (Entry { file: file.to_string(), parsed: found.parsed, warnings: found.warnings }, run)
 }
 
 /// Add a parsed file to the catalogue; a valid scenario replaces one with

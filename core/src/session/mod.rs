@@ -33,6 +33,7 @@ pub mod breakpoints;
 pub mod catalogue;
 pub mod changes;
 pub mod doubles;
+pub mod findings;
 pub mod listings;
 pub mod notice;
 pub mod opening;
