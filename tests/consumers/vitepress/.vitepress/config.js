@@ -10,4 +10,7 @@ export default {
     template: { compilerOptions: { isCustomElement: (tag) => tag === "agent-loop-playground" } },
   },
   vite: { optimizeDeps: { exclude: ["agent-loop-playground"] } },
+  // (the test's own: the dev server's cache beside the tools, out of the
+  // sources; a site's default is .vitepress/cache/)
+  cacheDir: "../node_modules/.vitepress-cache",
 };
