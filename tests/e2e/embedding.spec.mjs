@@ -1,6 +1,46 @@
 // The course example hosted under a sub-path: three independent playgrounds
 // (custom elements) and the iframe embed with its postMessage bridge.
-import { test, expect, EL, COURSE, openCourse, state, cards, command } from "./helpers.mjs";
+import fs from "node:fs";
+import path from "node:path";
+import { test, expect, EL, COURSE, openCourse, state, cards, command, root } from "./helpers.mjs";
+import { serve } from "./server.mjs";
+
+/** Every `<script …iframe-resize.js…>` tag the docs and the example show, by file. */
+function resizeTags() {
+  const files = ["README.md", "docs/element-api.md", "docs/course-sites.md", "scripts/pack", "www/course-example.html"];
+  return files.flatMap((f) =>
+    [...fs.readFileSync(path.join(root, f), "utf8").matchAll(/<script\b[^>]*iframe-resize\.js"[^>]*><\/script>/g)]
+      .map((m) => ({ file: f, tag: m[0].replace(/\s+/g, " ") })));
+}
+
+// Issue 44: the docs load iframe-resize.js one way, and that way works from
+// the playground's own origin into a course page on another one.
+test("iframe-resize.js loads as every doc says, from another origin", async ({ page, baseURL, requests }) => {
+  const tags = resizeTags();
+  expect(tags.length, "the docs show the tag").toBeGreaterThan(3);
+  const forms = new Set(tags.map((t) => t.tag.replace(/src="[^"]*"/, 'src="…"')));
+  expect([...forms], `one form in ${tags.map((t) => t.file).join(", ")}`).toEqual(['<script src="…"></script>']);
+  // The README's tag on a course page of another origin (its own server: no
+  // CORS header anywhere), the playground from this spec's one.
+  const readme = tags.find((t) => t.file === "README.md").tag.replace(/src="[^"]*"/, `src="${baseURL}/iframe-resize.js"`);
+  const lms = await serve([], {
+    "/lesson.html": (req, res) => {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.end(`<!doctype html><html lang="en"><title>LMS</title><link rel="icon" href="data:,">${readme}
+<iframe id="frame" title="agent loop" width="100%" height="123"
+  src="${baseURL}/index.html?scenario=report&lang=en&embed=1&origin=${encodeURIComponent(lms.origin)}"></iframe>`);
+    },
+  });
+  try {
+    await page.goto(`${lms.origin}/lesson.html`);
+    await page.waitForFunction(() => document.querySelector("#frame").getAttribute("height") !== "123", null, { timeout: 15000 });
+    expect(Number(await page.getAttribute("#frame", "height")), "sized to the frame's content").toBeGreaterThan(300);
+  } finally {
+    lms.close();
+  }
+  // (the course page is on the other origin on purpose)
+  requests.splice(0, requests.length, ...requests.filter((u) => !u.startsWith(lms.origin)));
+});
 
 test("course page under a sub-path: three independent playgrounds and an iframe", async ({ page, requests }) => {
   await page.addInitScript(() => {
