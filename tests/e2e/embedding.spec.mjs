@@ -42,6 +42,23 @@ test("iframe-resize.js loads as every doc says, from another origin", async ({ p
   requests.splice(0, requests.length, ...requests.filter((u) => !u.startsWith(lms.origin)));
 });
 
+// Issue 44: the iframe's URL sets every attribute the docs' table of URL
+// parameters names, compact among them (a flag: =1), as the element's own.
+test("the page's URL sets compact (and predict) as the element's attributes", async ({ page }) => {
+  const seen = async (query) => {
+    await page.goto(`/index.html${query}`);
+    await page.waitForFunction((el) => document.querySelector(el)?.ready === true, EL, { timeout: 15000 });
+    return page.$eval(EL, (e) => ({
+      compact: e.hasAttribute("compact"),
+      predict: e.hasAttribute("predict"),
+      layout: e.shadowRoot.querySelector(".alp-root").classList.contains("alp-compact"),
+    }));
+  };
+  expect(await seen("?scenario=report&lang=en&embed=1&compact=1&predict=1")).toEqual({ compact: true, predict: true, layout: true });
+  expect(await seen("?scenario=report&lang=en&compact=1")).toEqual({ compact: true, predict: false, layout: true });
+  expect(await seen("?scenario=report&lang=en&embed=1&compact=0")).toEqual({ compact: false, predict: false, layout: false });
+});
+
 test("course page under a sub-path: three independent playgrounds and an iframe", async ({ page, requests }) => {
   await page.addInitScript(() => {
     if (window.top !== window) return;
