@@ -32,8 +32,13 @@ if (sharedEdit) {
   }, { once: true });
 }
 // ?theme=light|dark: the page around the playground too.
-const theme = el.getAttribute("theme");
-if (theme === "light" || theme === "dark") document.documentElement.style.colorScheme = theme;
+/** @param {unknown} theme */
+function showTheme(theme) {
+  if (theme !== "light" && theme !== "dark") return;
+  if (el.getAttribute("theme") !== theme) el.setAttribute("theme", theme);
+  document.documentElement.style.colorScheme = theme;
+}
+showTheme(el.getAttribute("theme"));
 
 // The page's own words (its header and footer) follow the playground's
 // language. Each part is written in one language (its lang=); the parts in
@@ -204,6 +209,8 @@ if (embed) {
     try {
       if (m.type === "command" && commands.has(m.name)) el.command(m.name);
       else if (m.type === "load" && typeof m.scenario === "string") Promise.resolve(el.load(m.scenario)).catch(() => {});
+      // The parent's scheme (iframe-resize.js sends it); theme= in the URL wins.
+      else if (m.type === "theme" && !asked("theme")) showTheme(m.theme);
       else if (m.type === "toggleBreakpoint" && typeof m.function === "string") {
         const on = el.toggleBreakpoint(m.function, m.line);
         post("breakpoint", { function: m.function, line: m.line, on, state: el.state() });

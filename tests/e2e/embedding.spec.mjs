@@ -59,6 +59,33 @@ test("the page's URL sets compact (and predict) as the element's attributes", as
   expect(await seen("?scenario=report&lang=en&embed=1&compact=0")).toEqual({ compact: false, predict: false, layout: false });
 });
 
+// Issue 44: under a dark system setting, a light course page that includes
+// iframe-resize.js gets a light iframe (the parent says its scheme with a
+// theme message), and a dark one when it turns dark; theme= in the URL wins.
+test("iframe-resize.js tells the iframe the parent's colour scheme", async ({ page, baseURL }) => {
+  await page.emulateMedia({ colorScheme: "dark" });
+  const frame = (id, query) => `<iframe id="${id}" title="agent loop" width="100%" height="500"
+    src="index.html?scenario=report&lang=en&embed=1${query}"></iframe>`;
+  await page.route(`${baseURL}/light-lms.html`, (route) => route.fulfill({
+    contentType: "text/html",
+    body: `<!doctype html><html lang="en"><title>A light LMS</title><link rel="icon" href="data:,">
+<script src="iframe-resize.js"></script><body>${frame("auto", "")}${frame("fixed", "&theme=dark")}`,
+  }));
+  await page.goto("/light-lms.html");
+  const luminance = async (id) => {
+    const inner = page.frameLocator(`#${id}`).locator(EL);
+    if (!(await inner.evaluate((e) => e.ready === true).catch(() => false))) return NaN;
+    const rgb = await inner.evaluate((e) => getComputedStyle(e.shadowRoot.querySelector(".alp-root")).backgroundColor);
+    const [r, g, b] = rgb.match(/\d+(\.\d+)?/g).map(Number);
+    return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+  };
+  await expect.poll(() => luminance("auto"), { message: "light, as the page around it", timeout: 15000 }).toBeGreaterThan(0.5);
+  await expect.poll(() => luminance("fixed"), { message: "theme=dark in its URL wins", timeout: 15000 }).toBeLessThan(0.3);
+  // The course page turns dark: so does the iframe.
+  await page.evaluate(() => { document.documentElement.style.colorScheme = "dark"; });
+  await expect.poll(() => luminance("auto"), { message: "dark with the page", timeout: 15000 }).toBeLessThan(0.3);
+});
+
 test("course page under a sub-path: three independent playgrounds and an iframe", async ({ page, requests }) => {
   await page.addInitScript(() => {
     if (window.top !== window) return;
