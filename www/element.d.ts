@@ -103,6 +103,26 @@ export interface AgentLoopPlaygroundAttributes {
 }
 // ---- end of attributes
 
+/** One row of the element's attribute table (www/element/attributes.js). */
+export interface AttributeRow {
+  name: keyof AgentLoopPlaygroundAttributes;
+  /** its text, as a TypeScript type */
+  type: string;
+  default: string;
+  about: string;
+  /** read again on every change */
+  live?: boolean;
+  /** the option the playground is built with */
+  option?: string;
+  /** a flag: present ("on": present and not "off") or absent */
+  flag?: "present" | "on";
+  needsPack?: boolean;
+  /** the stand-alone page's URL sets it (index.html?name=value; a flag: name=1) */
+  url?: boolean;
+}
+/** Every attribute of the element, declared once (docs/element-api.md#attributes). */
+export const ATTRIBUTES: readonly AttributeRow[];
+
 /** The element; its attributes are AgentLoopPlaygroundAttributes. */
 export class AgentLoopPlayground extends HTMLElement {
   /** `true` once the playground is built (after `playground-ready`). */

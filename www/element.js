@@ -30,6 +30,7 @@ import { AgentLoopPlayground } from "./element/playground.js";
 import { loadWasm, wasmMemoryBytes } from "./element/module.js";
 import { say } from "./element/words.js";
 import { langWanted } from "./element/languages.js";
+import { ATTRIBUTES } from "./element/attributes.js";
 
 // Defined with the registry's define as the page had it when this module
 // loaded; where that throws (or what calls it, Reflect.apply, is broken),
@@ -63,4 +64,5 @@ if (undefinedBecause) {
   }
 }
 
-export { AgentLoopPlayground, loadWasm, wasmMemoryBytes };
+// (ATTRIBUTES: the attribute table, which the stand-alone page's URL reads)
+export { AgentLoopPlayground, ATTRIBUTES, loadWasm, wasmMemoryBytes };

@@ -1,8 +1,8 @@
 // @ts-check
-// The stand-alone page: reads ?function=&program=&program-src=&compare=&scenario=&lang=&embed=1 and sets
-// up one playground. In embed mode (an iframe in a course page) it hides
+// The stand-alone page: reads ?function=&program=&scenario=&lang=&compact=1&…&embed=1 (the
+// attributes the table marks `url`) and sets up one playground. In embed mode (an iframe in a course page) it hides
 // the page chrome and talks to the parent with postMessage.
-import "./element.js";
+import { ATTRIBUTES } from "./element.js";
 
 const params = new URLSearchParams(location.search);
 // #program-src=…&scenario=…&lang=…&listing=…&breakpoints=…&step=…: where the learner was
@@ -15,11 +15,11 @@ const el = found;
 // recorded program (program-src) asked for picks its own.
 const asked = (/** @type {string} */ key) => fragment.get(key) ?? params.get(key);
 if ((asked("function") || asked("program") || asked("program-src")) && !asked("scenario")) el.removeAttribute("scenario");
-for (const key of ["function", "program", "program-src", "compare", "scenario", "lang", "breakpoints", "controls", "listing", "theme", "step"]) {
-  const value = fragment.get(key) ?? params.get(key);
-  if (value) el.setAttribute(key, value);
+// The attributes the URL sets are the table's (url: true); a flag is =1.
+for (const { name, flag } of ATTRIBUTES.filter((a) => a.url)) {
+  const value = asked(name);
+  if (flag ? value === "1" : value) el.setAttribute(name, flag ? "" : String(value));
 }
-if ((fragment.get("predict") ?? params.get("predict")) === "1") el.setAttribute("predict", "");
 // #edit=…: the edited version a shared link shows (applied once ready).
 const sharedEdit = asked("edit");
 if (sharedEdit) {
@@ -32,8 +32,13 @@ if (sharedEdit) {
   }, { once: true });
 }
 // ?theme=light|dark: the page around the playground too.
-const theme = el.getAttribute("theme");
-if (theme === "light" || theme === "dark") document.documentElement.style.colorScheme = theme;
+/** @param {unknown} theme */
+function showTheme(theme) {
+  if (theme !== "light" && theme !== "dark") return;
+  if (el.getAttribute("theme") !== theme) el.setAttribute("theme", theme);
+  document.documentElement.style.colorScheme = theme;
+}
+showTheme(el.getAttribute("theme"));
 
 // The page's own words (its header and footer) follow the playground's
 // language. Each part is written in one language (its lang=); the parts in
@@ -204,6 +209,8 @@ if (embed) {
     try {
       if (m.type === "command" && commands.has(m.name)) el.command(m.name);
       else if (m.type === "load" && typeof m.scenario === "string") Promise.resolve(el.load(m.scenario)).catch(() => {});
+      // The parent's scheme (iframe-resize.js sends it); theme= in the URL wins.
+      else if (m.type === "theme" && !asked("theme")) showTheme(m.theme);
       else if (m.type === "toggleBreakpoint" && typeof m.function === "string") {
         const on = el.toggleBreakpoint(m.function, m.line);
         post("breakpoint", { function: m.function, line: m.line, on, state: el.state() });

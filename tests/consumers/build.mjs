@@ -3,7 +3,7 @@
 // installs it, then each consumer is built with its own tool's API into
 // target/consumers/<name>/.
 //   node tests/consumers/build.mjs [vite|webpack|vitepress ...]   (all by default)
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -44,6 +44,36 @@ export async function buildWebpack() {
     webpack(config(out("webpack")), (err, s) => (err ? reject(err) : resolve(s))));
   if (stats.hasErrors()) throw new Error(stats.toString("errors-only"));
   fs.copyFileSync(path.join(here, "webpack", "index.html"), path.join(out("webpack"), "index.html"));
+}
+
+/** `vitepress dev` on the VitePress consumer: the command itself, in a
+ *  process of its own (Vite takes the first free port from 5173 on);
+ *  resolves with `{url, close}` once it says where it listens, rejects if
+ *  it exits first. */
+export function devVitePress() {
+  // (vitepress build, run before in this process, set NODE_ENV=production)
+  const { NODE_ENV, ...env } = process.env;
+  const bin = path.join(here, "node_modules", ".bin", "vitepress");
+  const child = spawn(bin, ["dev", path.join(here, "vitepress"), "--host", "127.0.0.1"], {
+    cwd: here, env: { ...env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"],
+  });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const close = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill();
+    await exited;
+  };
+  let said = "";
+  return new Promise((resolve, reject) => {
+    const hear = (chunk) => {
+      said += chunk;
+      const url = said.replace(/\x1b\[[0-9;]*m/g, "").match(/Local:\s+(http:\/\/\S+)/)?.[1];
+      if (url) resolve({ url, close });
+    };
+    child.stdout.setEncoding("utf8").on("data", hear);
+    child.stderr.setEncoding("utf8").on("data", hear);
+    child.once("error", reject);
+    exited.then((code) => reject(new Error(`vitepress dev ended (${code}) before it listened:\n${said}`)));
+  });
 }
 
 export async function buildVitePress() {

@@ -2,7 +2,7 @@
 // pinned versions (tests/consumers/, installed by scripts/setup): a Vite
 // app (build and dev server), a webpack 5 app, a VitePress site (two
 // playgrounds on a Markdown page, its dark toggle, client-side navigation
-// away and back) and a Hugo site (a shortcode, raw HTML; Debian's hugo). Each page must step, draw its record, and load every file
+// away and back; and its dev server) and a Hugo site (a shortcode, raw HTML; Debian's hugo). Each page must step, draw its record, and load every file
 // it asks for: no 404, no console error, nothing from another site.
 import { expect } from "@playwright/test";
 import { spawnSync } from "node:child_process";
@@ -176,6 +176,23 @@ test("a VitePress page holds two playgrounds, follows the dark toggle and surviv
   expect([back.step, back.breakpoints], "the same step and breakpoints").toEqual([left.step, left.breakpoints]);
   expectStepping(await stepFirst(page));
   expect(await page.evaluate(() => window.notReloaded), "client-side navigation, not a reload").toBe(true);
+});
+
+// Pre-bundling (optimizeDeps) would move element.js into Vite's deps folder,
+// where the module's URL answers with the site's HTML: the recipe excludes it.
+test("the VitePress dev server (vitepress dev) serves the element as it is", async ({ page }) => {
+  const dev = await tools.devVitePress();
+  try {
+    origin = new URL(dev.url).origin;
+    // (the dev server's first HTML lacks the config's head icon: Chromium asks for /favicon.ico)
+    await page.route(`${origin}/favicon.ico`, (route) => route.fulfill({ status: 204 }));
+    await page.goto(dev.url);
+    expectStepping(await stepFirst(page));
+    // (the page leaves first: its dev client would try to reconnect)
+    await page.goto("about:blank");
+  } finally {
+    await dev.close();
+  }
 });
 
 test("a Hugo site writes the element with a shortcode and as raw HTML", async ({ page }) => {

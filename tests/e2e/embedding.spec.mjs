@@ -1,6 +1,90 @@
 // The course example hosted under a sub-path: three independent playgrounds
 // (custom elements) and the iframe embed with its postMessage bridge.
-import { test, expect, EL, COURSE, openCourse, state, cards, command } from "./helpers.mjs";
+import fs from "node:fs";
+import path from "node:path";
+import { test, expect, EL, COURSE, openCourse, state, cards, command, root } from "./helpers.mjs";
+import { serve } from "./server.mjs";
+
+/** Every `<script …iframe-resize.js…>` tag the docs and the example show, by file. */
+function resizeTags() {
+  const files = ["README.md", "docs/element-api.md", "docs/course-sites.md", "scripts/pack", "www/course-example.html"];
+  return files.flatMap((f) =>
+    [...fs.readFileSync(path.join(root, f), "utf8").matchAll(/<script\b[^>]*iframe-resize\.js"[^>]*><\/script>/g)]
+      .map((m) => ({ file: f, tag: m[0].replace(/\s+/g, " ") })));
+}
+
+// Issue 44: the docs load iframe-resize.js one way, and that way works from
+// the playground's own origin into a course page on another one.
+test("iframe-resize.js loads as every doc says, from another origin", async ({ page, baseURL, requests }) => {
+  const tags = resizeTags();
+  expect(tags.length, "the docs show the tag").toBeGreaterThan(3);
+  const forms = new Set(tags.map((t) => t.tag.replace(/src="[^"]*"/, 'src="…"')));
+  expect([...forms], `one form in ${tags.map((t) => t.file).join(", ")}`).toEqual(['<script src="…"></script>']);
+  // The README's tag on a course page of another origin (its own server: no
+  // CORS header anywhere), the playground from this spec's one.
+  const readme = tags.find((t) => t.file === "README.md").tag.replace(/src="[^"]*"/, `src="${baseURL}/iframe-resize.js"`);
+  const lms = await serve([], {
+    "/lesson.html": (req, res) => {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.end(`<!doctype html><html lang="en"><title>LMS</title><link rel="icon" href="data:,">${readme}
+<iframe id="frame" title="agent loop" width="100%" height="123"
+  src="${baseURL}/index.html?scenario=report&lang=en&embed=1&origin=${encodeURIComponent(lms.origin)}"></iframe>`);
+    },
+  });
+  try {
+    await page.goto(`${lms.origin}/lesson.html`);
+    await page.waitForFunction(() => document.querySelector("#frame").getAttribute("height") !== "123", null, { timeout: 15000 });
+    expect(Number(await page.getAttribute("#frame", "height")), "sized to the frame's content").toBeGreaterThan(300);
+  } finally {
+    lms.close();
+  }
+  // (the course page is on the other origin on purpose)
+  requests.splice(0, requests.length, ...requests.filter((u) => !u.startsWith(lms.origin)));
+});
+
+// Issue 44: the iframe's URL sets every attribute the docs' table of URL
+// parameters names, compact among them (a flag: =1), as the element's own.
+test("the page's URL sets compact (and predict) as the element's attributes", async ({ page }) => {
+  const seen = async (query) => {
+    await page.goto(`/index.html${query}`);
+    await page.waitForFunction((el) => document.querySelector(el)?.ready === true, EL, { timeout: 15000 });
+    return page.$eval(EL, (e) => ({
+      compact: e.hasAttribute("compact"),
+      predict: e.hasAttribute("predict"),
+      layout: e.shadowRoot.querySelector(".alp-root").classList.contains("alp-compact"),
+    }));
+  };
+  expect(await seen("?scenario=report&lang=en&embed=1&compact=1&predict=1")).toEqual({ compact: true, predict: true, layout: true });
+  expect(await seen("?scenario=report&lang=en&compact=1")).toEqual({ compact: true, predict: false, layout: true });
+  expect(await seen("?scenario=report&lang=en&embed=1&compact=0")).toEqual({ compact: false, predict: false, layout: false });
+});
+
+// Issue 44: under a dark system setting, a light course page that includes
+// iframe-resize.js gets a light iframe (the parent says its scheme with a
+// theme message), and a dark one when it turns dark; theme= in the URL wins.
+test("iframe-resize.js tells the iframe the parent's colour scheme", async ({ page, baseURL }) => {
+  await page.emulateMedia({ colorScheme: "dark" });
+  const frame = (id, query) => `<iframe id="${id}" title="agent loop" width="100%" height="500"
+    src="index.html?scenario=report&lang=en&embed=1${query}"></iframe>`;
+  await page.route(`${baseURL}/light-lms.html`, (route) => route.fulfill({
+    contentType: "text/html",
+    body: `<!doctype html><html lang="en"><title>A light LMS</title><link rel="icon" href="data:,">
+<script src="iframe-resize.js"></script><body>${frame("auto", "")}${frame("fixed", "&theme=dark")}`,
+  }));
+  await page.goto("/light-lms.html");
+  const luminance = async (id) => {
+    const inner = page.frameLocator(`#${id}`).locator(EL);
+    if (!(await inner.evaluate((e) => e.ready === true).catch(() => false))) return NaN;
+    const rgb = await inner.evaluate((e) => getComputedStyle(e.shadowRoot.querySelector(".alp-root")).backgroundColor);
+    const [r, g, b] = rgb.match(/\d+(\.\d+)?/g).map(Number);
+    return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+  };
+  await expect.poll(() => luminance("auto"), { message: "light, as the page around it", timeout: 15000 }).toBeGreaterThan(0.5);
+  await expect.poll(() => luminance("fixed"), { message: "theme=dark in its URL wins", timeout: 15000 }).toBeLessThan(0.3);
+  // The course page turns dark: so does the iframe.
+  await page.evaluate(() => { document.documentElement.style.colorScheme = "dark"; });
+  await expect.poll(() => luminance("auto"), { message: "dark with the page", timeout: 15000 }).toBeLessThan(0.3);
+});
 
 test("course page under a sub-path: three independent playgrounds and an iframe", async ({ page, requests }) => {
   await page.addInitScript(() => {

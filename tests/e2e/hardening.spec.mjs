@@ -1,7 +1,9 @@
 // Hostile authors: no callback can break a playground, no recording can
 // freeze the tab, moving or removing an element mid-work loses nothing, and
 // the iframe talks only to the origin it is told to.
-import { test, expect, EL, open } from "./helpers.mjs";
+import fs from "node:fs";
+import path from "node:path";
+import { test, expect, EL, open, root } from "./helpers.mjs";
 
 // Each model callback shape and what the run must end with (status, and the
 // start of the result text). Defined in the page (the page's CSP forbids eval).
@@ -265,6 +267,29 @@ test("the iframe talks only to the origin it is given, and answers a breakpoint 
   expect(wrong.length).toBe(1);
   problems.splice(0, problems.length, ...problems.filter((p) => !wrong.includes(p)));
 });
+
+// Issue 44: a server that answers the module's URL with an HTML page (a dev
+// server's pre-bundling, a site's fallback page) gets a message, in the
+// reader's language, that names the URL and what to check.
+for (const lang of ["en", "zh"]) {
+  test(`an HTML page served as the module is named, with what to check (${lang})`, async ({ page, baseURL, problems }) => {
+    const url = `${baseURL}/agent-loop-playground_bg.wasm`;
+    await page.route(url, (route) => route.fulfill({ contentType: "text/html", body: "<!DOCTYPE html><html><body>app</body></html>" }));
+    await page.goto(`/index.html?scenario=report&lang=${lang}`);
+    const crash = page.locator(`${EL} .alp-crash`);
+    await expect(crash).toBeVisible();
+    const said = await crash.textContent();
+    const word = JSON.parse(fs.readFileSync(path.join(root, `fixtures/i18n/${lang}.json`), "utf8")).element.module_not_wasm;
+    expect(word, "the table has the word").toBeTruthy();
+    // Every part of the word around its values, and the values.
+    for (const part of word.split(/\{\w+\}/).filter(Boolean)) expect(said).toContain(part);
+    expect(said).toContain(url);
+    expect(said, "the browser's own reason").toContain("3c 21 44 4f");
+    // (the module's glue warns that the type was not application/wasm: expected here)
+    const mime = problems.filter((p) => p.includes("application/wasm"));
+    problems.splice(0, problems.length, ...problems.filter((p) => !mime.includes(p)));
+  });
+}
 
 // Issue 46, break 3: a model callback that assigns el.model (itself, or a
 // new function each call) from inside itself. Its setting is applied once,

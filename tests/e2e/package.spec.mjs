@@ -121,6 +121,40 @@ test("a page loads the element from node_modules/ and steps it", async ({ page }
   expect(await page.evaluate(() => document.styleSheets.length), "no stylesheet in the document").toBe(0);
 });
 
+// The iframe route (issue 44): the stand-alone page and what it loads ship
+// in the package, so an LMS page can frame it straight from node_modules/.
+const FRAME_PAGE = ["index.html", "page.js", "page.css"];
+const PARENT = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>A course page with the iframe</title>
+<link rel="icon" href="data:,">
+<script src="./node_modules/agent-loop-playground/iframe-resize.js"></script>
+</head><body>
+<h1>The iframe from the package</h1>
+<iframe id="frame" title="agent loop" width="100%" height="400"
+  src="./node_modules/agent-loop-playground/index.html?function=run_loop&scenario=report&lang=en&embed=1"></iframe>
+</body></html>
+`;
+
+test("the tarball holds the stand-alone page, and an iframe of it from node_modules/ steps", async ({ page }) => {
+  const listed = execFileSync("tar", ["tzf", tarball], { encoding: "utf8" }).split("\n");
+  for (const f of FRAME_PAGE) expect(listed, `${f} is in the tarball`).toContain(`package/${f}`);
+  fs.writeFileSync(path.join(project, "course.html"), PARENT);
+  await page.addInitScript(() => {
+    if (window.top !== window) return;
+    window.__alp = [];
+    window.addEventListener("message", (e) => { if (e.data?.source === "agent-loop-playground") window.__alp.push(e.data); });
+  });
+  await page.goto(`${server.origin}/course.html`);
+  await page.waitForFunction(() => window.__alp.some((m) => m.type === "ready"), null, { timeout: 15000 });
+  await page.evaluate(() => document.querySelector("#frame").contentWindow.postMessage({ source: "agent-loop-playground", type: "command", name: "debug" }, "*"));
+  await page.waitForFunction(() => window.__alp.some((m) => m.type === "step" && m.state.started), null, { timeout: 10000 });
+  const frame = page.frameLocator("#frame");
+  await expect(frame.locator("agent-loop-playground .alp-row").first()).toBeVisible();
+  await expect(frame.locator("header.page-head"), "embed mode hides the page's header").toBeHidden();
+  const height = Number(await page.getAttribute("#frame", "height"));
+  expect(height, "iframe-resize.js sized the frame to its content").not.toBe(400);
+});
+
 // The author CLI without Rust: `npx agent-loop-playground …` in the project
 // that installed the tarball answers exactly as the native CLI (built by
 // scripts/test's fixture check), on the shipped files and the broken ones.

@@ -38,6 +38,31 @@ export function againstDocs(ATTRIBUTES) {
   return problems;
 }
 
+/** The names in the first column of docs/element-api.md's table of the
+ *  page's URL parameters (`predict=1` is predict). */
+function urlParameters() {
+  const section = read("docs/element-api.md").split(/^### URL parameters of `index.html`$/m)[1]?.split(/^#/m)[0] || "";
+  return section.split("\n")
+    .filter((line) => line.startsWith("| `"))
+    .flatMap((line) => [...line.split(" | ")[0].matchAll(/`([^`=]+)(=[^`]*)?`/g)].map((m) => m[1]));
+}
+
+/** The attributes the page's URL sets (`url`) against the docs' table of
+ *  URL parameters: the same attributes. */
+export function urlAgainstDocs(ATTRIBUTES) {
+  const docs = urlParameters();
+  const problems = [];
+  for (const a of ATTRIBUTES.filter((a) => a.url)) {
+    if (!docs.includes(a.name)) problems.push(`docs/element-api.md's URL parameters do not name ${a.name} (www/element/attributes.js marks it url)`);
+  }
+  for (const name of docs) {
+    const a = ATTRIBUTES.find((a) => a.name === name);
+    if (a && !a.url) problems.push(`docs/element-api.md's URL parameters name ${name}, which www/element/attributes.js does not mark url`);
+  }
+  if (!docs.length) problems.push("docs/element-api.md has no table under ### URL parameters of `index.html`");
+  return problems;
+}
+
 /** The options src/handle.rs reads from what `new Playground` is given. */
 function handleOptions() {
   const rust = read("src/handle.rs");

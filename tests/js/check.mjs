@@ -5,7 +5,8 @@
 //     under 300 lines, with no function over 80 (tests/sizes.rs for Rust);
 //   - the attribute table (www/element/attributes.js) against the docs'
 //     table, src/handle.rs's options, element.d.ts's attribute types and
-//     the names the element's code reads (tests/js/attributes.mjs);
+//     the names the element's code reads, and the page's URL parameters
+//     the docs name (tests/js/attributes.mjs);
 //   - the languages (www/element/languages.js) against the language
 //     tables, fixtures/i18n/ and www/data/, and no language code written
 //     anywhere else in www/'s JavaScript;
@@ -17,7 +18,7 @@
 //                                      and words.js's words from the language tables
 import fs from "node:fs";
 import path from "node:path";
-import { againstDocs, againstHandle, declared, unknownNames, writeTypes } from "./attributes.mjs";
+import { againstDocs, againstHandle, declared, unknownNames, urlAgainstDocs, writeTypes } from "./attributes.mjs";
 import { elementTables, functionName, read, root, syntax, walk, wwwModules } from "./source.mjs";
 import { checkWords, writeWords } from "./words.mjs";
 
@@ -116,6 +117,7 @@ async function main() {
     "module and function sizes": () => sizes(files),
     "attributes against docs/element-api.md": () => againstDocs(tables.ATTRIBUTES),
     "attributes against src/handle.rs": () => againstHandle(tables.ATTRIBUTES),
+    "the page's URL parameters against docs/element-api.md": () => urlAgainstDocs(tables.ATTRIBUTES),
     "attributes the code reads": () => unknownNames(tables.ATTRIBUTES, element),
     "attribute types in element.d.ts": () => (declared(tables.ATTRIBUTES, tables.LANGUAGES).stale
       ? ["www/element.d.ts: its attribute types are not the table's (node tests/js/check.mjs --write)"] : []),

@@ -19,6 +19,7 @@ import { DEFAULT_LANGUAGE, LANGUAGES } from "./languages.js";
  * @property {string} [option]  handed to the playground under this key (src/handle.rs)
  * @property {"present" | "on"} [flag]  handed over as "1" when present ("on": present and not "off"), else ""
  * @property {boolean} [needsPack]  names what may be in a program's pack: left out when the pack cannot come
+ * @property {boolean} [url]  the stand-alone page's URL sets it (page.js: `?name=value`, a flag `?name=1`)
  */
 
 /**
@@ -52,28 +53,28 @@ function table(entries) {
 
 /** @type {readonly Attribute[]} */
 export const ATTRIBUTES = table([
-  { name: "function", type: "string", default: "all functions", about: "An entry function (run_loop, agent_loop, …): the picker offers its scenarios.", option: "function", needsPack: true },
-  { name: "program", type: "string", default: "all programs", about: "A program (lesson_one, lesson_two): the picker offers its scenarios.", option: "program", needsPack: true },
-  { name: "compare", type: "string", default: "none", about: "Another loop of the scenario's lesson, run beside it on the same replies.", option: "compare", needsPack: true },
-  { name: "scenario", type: "string", default: "report, error or request, else the function's first", about: "The scenario shown.", live: true, option: "scenario", needsPack: true },
-  { name: "lang", type: "Language | `${Language}-${string}`", default: `the page's <html lang> when the element speaks it, else ${DEFAULT_LANGUAGE}`, about: "The language of the words, captions and listing.", live: true, option: "lang" },
-  { name: "breakpoints", type: "string", default: "none", about: "Labels, line numbers or function:line, comma-separated.", option: "breakpoints" },
-  { name: "controls", type: "string", default: "all eight", about: "The command buttons shown, e.g. \"debug,step,continue,back,reset\".", option: "controls" },
+  { name: "function", type: "string", default: "all functions", about: "An entry function (run_loop, agent_loop, …): the picker offers its scenarios.", option: "function", needsPack: true, url: true },
+  { name: "program", type: "string", default: "all programs", about: "A program (lesson_one, lesson_two): the picker offers its scenarios.", option: "program", needsPack: true, url: true },
+  { name: "compare", type: "string", default: "none", about: "Another loop of the scenario's lesson, run beside it on the same replies.", option: "compare", needsPack: true, url: true },
+  { name: "scenario", type: "string", default: "report, error or request, else the function's first", about: "The scenario shown.", live: true, option: "scenario", needsPack: true, url: true },
+  { name: "lang", type: "Language | `${Language}-${string}`", default: `the page's <html lang> when the element speaks it, else ${DEFAULT_LANGUAGE}`, about: "The language of the words, captions and listing.", live: true, option: "lang", url: true },
+  { name: "breakpoints", type: "string", default: "none", about: "Labels, line numbers or function:line, comma-separated.", option: "breakpoints", url: true },
+  { name: "controls", type: "string", default: "all eight", about: "The command buttons shown, e.g. \"debug,step,continue,back,reset\".", option: "controls", url: true },
   { name: "height", type: "string", default: "the window's height less 290px, from 300px to 560px (340px when the element is narrow); 380px with compact", about: "The tallest the code and figure panels grow: a number (pixels) or px, rem, em, vh.", live: true },
-  { name: "compact", type: "\"\" | \"off\"", default: "absent", about: "Present: a smaller layout (\"off\" counts as absent).", option: "compact", flag: "on" },
+  { name: "compact", type: "\"\" | \"off\"", default: "absent", about: "Present: a smaller layout (\"off\" counts as absent).", option: "compact", flag: "on", url: true },
   { name: "keep-place", type: "\"off\"", default: "kept", about: "\"off\": a client-side navigation back opens afresh, not where the learner was.", },
-  { name: "listing", type: "\"python\" | \"rust\"", default: "python", about: "The code shown: the lesson's Python, or the Rust that is recorded.", live: true, option: "listing" },
-  { name: "theme", type: "\"auto\" | \"light\" | \"dark\"", default: "auto: the page's color-scheme, else the system's", about: "Light or dark.", live: true, option: "theme" },
+  { name: "listing", type: "\"python\" | \"rust\"", default: "python", about: "The code shown: the lesson's Python, or the Rust that is recorded.", live: true, option: "listing", url: true },
+  { name: "theme", type: "\"auto\" | \"light\" | \"dark\"", default: "auto: the page's color-scheme, else the system's", about: "Light or dark.", live: true, option: "theme", url: true },
   { name: "src", type: "string", default: "none", about: "Scenario files on this site, space-separated: fetched and added to the picker.", live: true },
   { name: "fetch-timeout", type: "string", default: "10 s", about: "How long each file of src and listing-src may take: seconds, \"2.5s\" or \"500ms\", up to 600 s." },
-  { name: "program-src", type: "string", default: "none: the built-in lessons", about: "A program pack on this site (agent-loop-cli record): an author's Python recorded by CPython, its scenarios the ones shown (docs/program-format.md)." },
+  { name: "program-src", type: "string", default: "none: the built-in lessons", about: "A program pack on this site (agent-loop-cli record): an author's Python recorded by CPython, its scenarios the ones shown (docs/program-format.md).", url: true },
   { name: "listing-src", type: "string", default: "the built-in listing", about: "An author's own Python listing on this site, for any language (docs/listing-format.md)." },
   perLanguage((code) => ({
     name: `listing-src-${code}`, type: "string", default: "listing-src", about: `An author's own Python listing on this site, for ${code}.`,
   })),
   { name: "heading-level", type: "\"1\" | \"2\" | \"3\" | \"4\" | \"5\" | \"6\"", default: "none: panel titles are not headings", about: "Panel titles become headings of this level.", option: "headingLevel" },
-  { name: "predict", type: "\"\"", default: "absent", about: "Present: a question before each line that carries one.", live: true, option: "predict", flag: "present" },
-  { name: "step", type: "string", default: "not started", about: "The step to open at: a step number or a label.", option: "step" },
+  { name: "predict", type: "\"\"", default: "absent", about: "Present: a question before each line that carries one.", live: true, option: "predict", flag: "present", url: true },
+  { name: "step", type: "string", default: "not started", about: "The step to open at: a step number or a label.", option: "step", url: true },
   { name: "time-budget", type: "string", default: "2 s", about: "How long one recording may run: seconds, \"0.5s\" or \"500ms\".", option: "timeBudget" },
   { name: "memory-budget", type: "string", default: "256 MB", about: "How large one recording may grow: megabytes, \"64MB\".", option: "memoryBudget" },
 ]);

@@ -10,6 +10,8 @@ import { markTime, then } from "./builtins.js";
 
 /** @type {Promise<import("./agent-loop-playground.js").InitOutput> | null} */
 let ready = null;
+/** Where the module was fetched from. @type {URL | null} */
+let fetched = null;
 
 /**
  * The module's exports, once it is instantiated (one load for the page).
@@ -20,7 +22,8 @@ export function loadWasm() {
     markTime("alp:wasm-start");
     // (what it resolves with, the module's exports, has no prototype: a
     // page's Object.prototype.then is never asked)
-    ready = then(init({ module_or_path: new URL("./agent-loop-playground_bg.wasm", import.meta.url) }), (/** @type {import("./agent-loop-playground.js").InitOutput} */ wasm) => {
+    fetched = new URL("./agent-loop-playground_bg.wasm", import.meta.url);
+    ready = then(init({ module_or_path: fetched }), (/** @type {import("./agent-loop-playground.js").InitOutput} */ wasm) => {
       markTime("alp:wasm-ready");
       return wasm;
     });
@@ -32,4 +35,19 @@ export function loadWasm() {
 export async function wasmMemoryBytes() {
   const wasm = await loadWasm();
   return wasm.memory.buffer.byteLength;
+}
+
+/**
+ * The address the module was fetched from when `error` (the load's) says
+ * that what came back does not compile (an HTML page in its place: a
+ * site's fallback page, a dev server that pre-bundled element.js away
+ * from it), else "".
+ * @param {unknown} error
+ */
+export function notCompiledFrom(error) {
+  let compile = false;
+  try {
+    compile = typeof error === "object" && error !== null && /** @type {{name?: unknown}} */ (error).name === "CompileError";
+  } catch {}
+  return compile && fetched ? `${fetched}` : "";
 }

@@ -14,7 +14,7 @@ import { fixtureDoubles } from "./doubles.js";
 import { fetchListings, fetchProgram } from "./fetching.js";
 import { counted, watchEvents } from "./keeper.js";
 import { languagePack, langWanted } from "./languages.js";
-import { loadWasm } from "./module.js";
+import { loadWasm, notCompiledFrom } from "./module.js";
 import { detailOf, isPackNeeded, packInGrace, reopenWhenIn, setLang } from "./packs.js";
 import { attrsOf, forgetPlace, placeKey, takePlace } from "./place.js";
 import { refusal } from "./probe.js";
@@ -92,7 +92,8 @@ async function start(el) {
     await race([all(files), after(FILES_GRACE_MS)]);
     await race([arriving.lang, after(LANG_GRACE_MS)]);
   } catch (error) {
-    el._fail(el._words("module_failed", { detail: messageOf(error) }));
+    const url = notCompiledFrom(error);
+    el._fail(el._words(url ? "module_not_wasm" : "module_failed", { url, detail: messageOf(error) }));
     return;
   }
   if (generation !== el._generation || !el.isConnected || el._pg) return;
