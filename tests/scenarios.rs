@@ -482,3 +482,17 @@ fn what_a_run_expects_of_itself_is_what_its_fixture_says() {
         }
     }
 }
+
+#[test]
+fn ask_claude_s_entry_prints_the_id_the_next_step_answers() {
+    // The id a tool_result must echo is the tool_use block's, not the
+    // message's: the entry prints that one.
+    let trace = record_scenario(&scenario("request"));
+    let call_id = trace.result["content"]
+        .as_array()
+        .and_then(|blocks| blocks.iter().find(|b| b["type"] == "tool_use"))
+        .map(|b| b["id"].as_str().unwrap().to_string())
+        .expect("the request scenario's reply asks for a tool");
+    assert!(trace.printed.contains(&format!("tool_use id: {call_id}")), "{:?}", trace.printed);
+    assert!(!trace.printed.iter().any(|l| l.contains("msg_")), "{:?}", trace.printed);
+}

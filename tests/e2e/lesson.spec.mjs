@@ -70,7 +70,7 @@ test("run_main and ask_claude print what their entry returns", async ({ page }) 
   await expect(output).toContainText("exit_code=1");
   await page.$eval(EL, (e) => { e.load("request"); e.command("run"); });
   await expect(output).toContainText("stop_reason: tool_use");
-  await expect(output).toContainText("id: msg_01");
+  await expect(output).toContainText("tool_use id: call_1");
 });
 
 for (const width of [1440, 390]) test(`the question, the model's words and what the model reads follow the language (${width} px)`, async ({ page }) => {

@@ -92,7 +92,11 @@ pub fn prints(function: Entry, returned: Result<&Value, &TraceError>, lang: Lang
     let field = |key: &str| py_str(result.get(key).unwrap_or(&Value::Null));
     let printed: Vec<String> = match function {
         Entry::AskClaude if result.is_object() => {
-            vec![format!("stop_reason: {}", field("stop_reason")), format!("id: {}", field("id"))]
+            // (the id a tool_result answers: the first tool_use block's)
+            let blocks = result["content"].as_array().map(Vec::as_slice).unwrap_or_default();
+            let call = blocks.iter().find(|b| b["type"] == "tool_use");
+            let id = call.and_then(|b| b.get("id")).unwrap_or(&Value::Null);
+            vec![format!("stop_reason: {}", field("stop_reason")), format!("tool_use id: {}", py_str(id))]
         }
         Entry::RunMain => vec![format!("is_error: {}", field("is_error")), field("content")],
         Entry::RunLoop => {

@@ -75,7 +75,9 @@ subprocess = Runs()  # run_main 调用的是这个替身
 first = [{"role": "user", "content": QUESTION}]
 response = ask_claude(client, "teaching-model", first)
 print("stop_reason:", response.get("stop_reason"))
-print("id:", response.get("id"))
+calls = [block for block in response.get("content") or []
+         if isinstance(block, dict) and block.get("type") == "tool_use"]
+print("tool_use id:", calls[0].get("id") if calls else None)
 #@ run_main
 # 入口：一次工具请求，和它得到的结果。
 call = @CALL@
