@@ -355,3 +355,48 @@ fn the_record_count_marks_the_moves_that_added_a_message() {
         v.record_len
     );
 }
+
+#[test]
+fn a_breakpoint_says_how_many_times_the_run_has_stopped_on_it() {
+    // The lesson's breakpoint on `response = ask(messages)` is hit once per
+    // model call: report makes two.
+    let mut s = session("report", "zh", false);
+    s.set_breakpoints("loop.ask");
+    s.command(Command::Debug);
+    let zh = Lang::parse("zh").unwrap();
+    let said = |n: usize, v: &agent_loop_core::step_view::StepView| {
+        let plain =
+            zh.fill("step_counter", &[("n", (v.position + 1).to_string()), ("total", v.total.to_string())]);
+        zh.fill("step_counter_hit", &[("counter", plain), ("hits", n.to_string())])
+    };
+    let v = step_view(&s);
+    assert_eq!(v.breakpoint_hits, Some(1));
+    assert_eq!(v.counter, said(1, &v));
+    s.command(Command::Step);
+    let v = step_view(&s);
+    assert_eq!(v.breakpoint_hits, None, "a step off the breakpoint counts nothing");
+    assert!(!v.counter.contains(" · "), "{}", v.counter);
+    s.command(Command::Continue);
+    let v = step_view(&s);
+    assert_eq!((v.breakpoint_hits, v.counter.clone()), (Some(2), said(2, &v)));
+    // Stepping back onto the first stop counts it as the first again.
+    s.command(Command::Reset);
+    s.command(Command::Debug);
+    assert_eq!(step_view(&s).breakpoint_hits, Some(1));
+}
+
+#[test]
+fn the_status_chip_says_paused_on_the_way_never_running() {
+    // A learner is always paused at a line while the run is on the way.
+    use agent_loop_playground::figure;
+    for lang in ["zh", "en"] {
+        let mut s = session("report", lang, false);
+        s.command(Command::Step);
+        let view = step_view(&s);
+        let moment = figure::Moment::at(s.replay().trace(), view.position, s.lang(), figure::Layout::WIDE);
+        let [head, _, _] = figure::render_parts(&moment);
+        let l = Lang::parse(lang).unwrap();
+        assert!(head.contains(l.word("status_paused")), "{lang}: {head}");
+        assert!(!head.contains(if lang == "zh" { "运行中" } else { "running" }), "{lang}");
+    }
+}

@@ -149,6 +149,21 @@ impl Debugger {
         steps.iter().enumerate().filter(|(_, s)| self.hits(s)).map(|(i, _)| i).collect()
     }
 
+    /// At a breakpoint: how many times the run has stopped on this line so
+    /// far, this stop included (the page says "hit 2 times"). None when
+    /// the step is no breakpoint's.
+    pub fn hits_so_far(&self, position: usize, steps: &[Step]) -> Option<usize> {
+        let here = steps.get(position).filter(|s| self.hits(s))?;
+        let line = (here.function, lesson::line_in(self.code, here));
+        let stops = (0..=position).filter(|&i| {
+            let s = &steps[i];
+            self.hits(s)
+                && (s.function, lesson::line_in(self.code, s)) == line
+                && (i == 0 || !self.same_stop(&steps[i - 1], s))
+        });
+        Some(stops.count())
+    }
+
     /// Steps `a` and `b` are one step of the listing: in the Python,
     /// several Rust steps inside one line of the same frame collapse.
     fn same_stop(&self, a: &Step, b: &Step) -> bool {

@@ -36,8 +36,10 @@ pub struct StepView {
     /// The part of the figure the caption's stage is about (none while a
     /// question holds the caption).
     pub part: Part,
-    /// `step 3 of 40`.
+    /// `step 3 / 40`, and at a breakpoint how many times the run has
+    /// stopped there so far.
     pub counter: String,
+    pub breakpoint_hits: Option<usize>,
     /// What a screen reader hears after a move.
     pub live: String,
     /// The locals, only those the listing shown has a name for (the
@@ -79,7 +81,12 @@ pub fn step_view(session: &Session) -> StepView {
     };
     let total = trace.steps.len();
     let shown_number = if started { position + 1 } else { 0 };
-    let counter = lang.fill("step_counter", &[("n", grouped(shown_number)), ("total", grouped(total))]);
+    let replay = session.replay();
+    let hits = step.and_then(|_| replay.debugger().hits_so_far(position, &trace.steps));
+    let mut counter = lang.fill("step_counter", &[("n", grouped(shown_number)), ("total", grouped(total))]);
+    if let Some(hits) = hits {
+        counter = lang.fill("step_counter_hit", &[("counter", counter), ("hits", grouped(hits))]);
+    }
     let live = lang.fill(
         "live",
         &[("counter", counter.clone()), ("title", caption.0.clone()), ("body", caption.1.clone())],
@@ -97,6 +104,7 @@ pub fn step_view(session: &Session) -> StepView {
             _ => Part::None,
         },
         counter,
+        breakpoint_hits: hits,
         live,
         locals,
         output_len: step.map_or(0, |s| s.output_len as usize),

@@ -122,7 +122,7 @@ fn status_strip(svg: &mut Svg, m: &Moment) {
     } else if at_end {
         t.ending().map_or_else(|| lang.word("status_done").to_string(), |e| lang.status(e))
     } else {
-        lang.word("status_running").to_string()
+        lang.word("status_paused").to_string()
     };
     let status_class = match (at_end, t.ending()) {
         (true, Some(ending)) => format!("alp-chip alp-status alp-status-{}", esc(ending)),
