@@ -403,7 +403,7 @@ pub fn unreached(breakpoints: &[(Function, u32)], lang: Lang) -> String {
             lang.fill("unreached_line", &[("function", f.name().to_string()), ("n", n.to_string())])
         })
         .collect();
-    esc(&lang.fill("unreached", &[("lines", lines.join(", "))]))
+    esc(&lang.fill("unreached", &[("lines", lines.join(lang.word("list_sep")))]))
 }
 
 /// The setup text as lines that wrap with their continuation indented.

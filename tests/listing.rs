@@ -306,3 +306,14 @@ fn no_caption_repeats_over_three_lines() {
     }
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
+
+#[test]
+fn unreached_breakpoints_are_listed_in_the_language_s_own_way() {
+    use agent_loop_core::i18n::Lang;
+    use agent_loop_playground::view;
+    let f = lesson_one::RUN_LOOP;
+    let zh = Lang::parse("zh").unwrap();
+    let said = view::unreached(&[(f, 12), (f, 30)], zh);
+    let one = |n: u32| zh.fill("unreached_line", &[("function", f.name().into()), ("n", n.to_string())]);
+    assert!(said.contains(&format!("{}{}{}", one(12), zh.word("list_sep"), one(30))), "{said}");
+}

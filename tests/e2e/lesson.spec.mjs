@@ -23,7 +23,7 @@ for (const [lang, width] of [["zh", 1440], ["en", 1440], ["zh", 390], ["en", 390
       // The stand-ins' comments are in the reader's language.
       expect(await setup.locator('[data-role="setup-code"]').textContent()).toContain(
         lang === "zh" ? "代替 client.messages" : "Stands in for client.messages");
-      expect(text).toContain(lang === "zh" ? "教学替身：模型依次给出的响应" : "Teaching double: the model's replies, in order");
+      expect(text).toContain(lang === "zh" ? "教学替身：模型依次给出的回复" : "Teaching double: the model's replies, in order");
     });
     await test.step("at the end the output ends with what the entry prints", async () => {
       await page.locator(command("run")).click();

@@ -32,7 +32,7 @@ test("every scenario loads, runs to its end, and emits one step event per move",
 test("the picker lists each lesson's own scenarios first, in the lesson's order, by id", async ({ page }) => {
   await open(page, "?scenario=report&lang=zh");
   const groups = await page.$$eval(`${EL} ${SEL.optgroup}`, (gs) => gs.map((g) => [g.label, [...g.querySelectorAll("option")].map((o) => o.value)]));
-  expect(groups[0]).toEqual(["课上的八个例子", ["request", "error", "success", "timeout", "reject", "report", "limit", "truncated"]]);
+  expect(groups[0]).toEqual(["第一课：八个例子", ["request", "error", "success", "timeout", "reject", "report", "limit", "truncated"]]);
   expect(groups[1]).toEqual(["第二课：核心循环", ["core-weather", "core-two-tools", "core-unknown-tool", "core-tool-raises", "core-max-tokens", "core-cap", "core-no-text", "core-refusal", "core-says-done", "core-four-turns"]]);
   expect(groups.slice(2).map((g) => g[0])).toEqual(["更多情况：ask_claude", "更多情况：run_main", "更多情况：run_loop"].filter((l) => groups.some((g) => g[0] === l)));
   expect(groups[groups.length - 1][1]).toContain("says-done");
