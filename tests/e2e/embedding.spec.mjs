@@ -59,6 +59,27 @@ test("the page's URL sets compact (and predict) as the element's attributes", as
   expect(await seen("?scenario=report&lang=en&embed=1&compact=0")).toEqual({ compact: false, predict: false, layout: false });
 });
 
+// Issue 44: the URL can hide the what-if editors (editors=off), as the
+// attribute does; the setup itself stays, and the attribute works live.
+test("editors=off hides the what-if editors, in the URL and as an attribute", async ({ page }) => {
+  const editors = () => page.$eval(EL, (e) => {
+    const box = e.shadowRoot.querySelector(".alp-what-if");
+    const setup = e.shadowRoot.querySelector("[data-role=setup]");
+    return { editors: !!box && box.getClientRects().length > 0, setup: !!setup && setup.getClientRects().length > 0 };
+  });
+  const open = async (query) => {
+    await page.goto(`/index.html${query}`);
+    await page.waitForFunction((el) => document.querySelector(el)?.ready === true, EL, { timeout: 15000 });
+  };
+  await open("?scenario=report&lang=en&embed=1&editors=off");
+  expect(await page.$eval(EL, (e) => e.getAttribute("editors"))).toBe("off");
+  expect(await editors()).toEqual({ editors: false, setup: true });
+  await page.$eval(EL, (e) => e.removeAttribute("editors"));
+  expect(await editors()).toEqual({ editors: true, setup: true });
+  await open("?scenario=report&lang=en&embed=1");
+  expect(await editors()).toEqual({ editors: true, setup: true });
+});
+
 // Issue 44: under a dark system setting, a light course page that includes
 // iframe-resize.js gets a light iframe (the parent says its scheme with a
 // theme message), and a dark one when it turns dark; theme= in the URL wins.

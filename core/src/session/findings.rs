@@ -94,19 +94,30 @@ fn runnable(mut raw: Value, problems: &[Problem]) -> Result<(Scenario, Vec<usize
     if !raw.is_object() || !problems.iter().all(unread) {
         return Err(raw);
     }
-    let v = raw.as_object_mut().expect("an object");
+    // (a new map, not `remove`: no B-tree removal code in the page's module)
+    let mut dropped: Vec<String> = Vec::new();
     let mut broken_questions = Vec::new();
     for p in problems {
         match top(p).as_str() {
-            "expect" => drop(v.remove("expect")),
             "questions" => match p.field.strip_prefix("questions[").and_then(|r| r.split(']').next()) {
                 Some(i) => broken_questions.extend(i.parse::<usize>().ok()),
-                None => drop(v.remove("questions")),
+                None => dropped.push("questions".into()),
             },
-            "id" => drop(v.insert("id".into(), json!("unchecked"))),
-            "title" => drop(v.insert("title".into(), json!({"zh": "-", "en": "-"}))),
-            key => drop(v.remove(key)),
+            "id" | "title" => {}
+            key => dropped.push(key.into()),
         }
+    }
+    let mut v = serde_json::Map::new();
+    for (key, value) in std::mem::take(raw.as_object_mut().expect("an object")) {
+        if !dropped.contains(&key) {
+            v.insert(key, value);
+        }
+    }
+    if problems.iter().any(|p| top(p) == "id") {
+        v.insert("id".into(), json!("unchecked"));
+    }
+    if problems.iter().any(|p| top(p) == "title") {
+        v.insert("title".into(), json!({"zh": "-", "en": "-"}));
     }
     let mut kept = Vec::new();
     if let Some(Value::Array(questions)) = v.get_mut("questions") {
@@ -116,7 +127,7 @@ fn runnable(mut raw: Value, problems: &[Problem]) -> Result<(Scenario, Vec<usize
             questions.push(q);
         }
     }
-    Scenario::from_value(raw).map(|s| (s, kept)).map_err(|_| Value::Null)
+    Scenario::from_value(Value::Object(v)).map(|s| (s, kept)).map_err(|_| Value::Null)
 }
 
 /// What a recording shows of a scenario: its problems (questions it never

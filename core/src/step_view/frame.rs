@@ -49,7 +49,7 @@ pub fn frame_locals(trace: &Trace, at: usize, code: Code) -> Value {
         map.insert(record.into(), Value::String(crate::preview::record_ref(len)));
     }
     kept.retain(|(_, v)| *v != GONE);
-    kept.sort_by_key(|(k, _)| *k);
+    crate::vocab::sort_small_by_key(&mut kept, |(k, _)| *k);
     for (name, value) in kept {
         map.insert(name.into(), trace.locals.value_json(value));
     }
