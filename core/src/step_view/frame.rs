@@ -56,38 +56,54 @@ pub fn frame_locals(trace: &Trace, at: usize, code: Code) -> Value {
     Value::Object(map)
 }
 
-/// Add what the frame's earlier steps bound to `kept`, back to the call or
-/// until every name the recording has for the function is found; whether
-/// the frame has the record.
+/// Add what the frame's earlier steps bound to `kept`: back until every
+/// name the recording has for the function is found (or is an argument of
+/// the call), then the call's arguments; whether the frame has the record.
+/// (A long loop finds its names within a pass: the walk does not go back
+/// over every pass to the arguments, which only the call step holds.)
 fn walk_back(trace: &Trace, at: usize, scope: &Scope, names: &[String], kept: &mut Kept) -> bool {
-    let step = &trace.steps[at];
+    let steps = &trace.steps;
+    let step = &steps[at];
+    // The frame's call: a quick scan of depths (no locals read).
+    let inside = (0..at).rev().take_while(|&i| steps[i].depth >= step.depth);
+    let call = inside.filter(|&i| steps[i].depth == step.depth).find(|&i| steps[i].event == Event::Call);
+    let called: Vec<&str> =
+        call.map_or(Vec::new(), |i| trace.locals.pairs(steps[i].locals).map(|p| p.0).collect());
+    let findable: Vec<&str> =
+        trace.locals.names_of(step.function).filter(|n| *n != "return" && scope.wanted(n, names)).collect();
+    let record = crate::programs::of(step.function).record;
+    let wants_record = names.iter().any(|n| n == record);
+    let missing =
+        |kept: &Kept| findable.iter().any(|n| !called.contains(n) && kept.iter().all(|(k, _)| k != n));
     let mut has_record = step.has_record();
-    let findable = trace.locals.names_of(step.function).filter(|n| *n != "return" && scope.wanted(n, names));
-    let findable = findable.count();
     let mut last_set = step.locals;
-    for s in trace.steps[..at].iter().rev() {
-        let done = kept.iter().filter(|(k, _)| *k != "return").count() >= findable;
-        if s.depth < step.depth || (done && has_record) {
+    for s in steps[call.map_or(0, |c| c + 1)..at].iter().rev() {
+        if s.depth < step.depth || (!missing(kept) && (has_record || !wants_record)) {
             break;
         }
         if s.depth > step.depth || s.event == Event::Return {
             continue;
         }
         has_record |= s.has_record();
-        if (s.locals != last_set || !scope.items.is_empty()) && !done {
-            let line = line_in(scope.code, s);
-            for (name, value) in trace.locals.pairs(s.locals) {
-                if scope.wanted(name, names) && kept.iter().all(|(k, _)| *k != name) {
-                    kept.push((name, if scope.ended(name, line) { GONE } else { value }));
-                }
-            }
+        if s.locals != last_set || !scope.items.is_empty() {
+            add(trace, s, scope, names, kept);
             last_set = s.locals;
         }
-        if s.event == Event::Call {
-            break;
-        }
+    }
+    if let Some(c) = call {
+        add(trace, &steps[c], scope, names, kept);
     }
     has_record
+}
+
+/// The names of `s`'s snapshot that `kept` has no value for yet.
+fn add(trace: &Trace, s: &Step, scope: &Scope, names: &[String], kept: &mut Kept) {
+    let line = if scope.handlers.is_empty() { 0 } else { line_in(scope.code, s) };
+    for (name, value) in trace.locals.pairs(s.locals) {
+        if scope.wanted(name, names) && kept.iter().all(|(k, _)| *k != name) {
+            kept.push((name, if scope.ended(name, line) { GONE } else { value }));
+        }
+    }
 }
 
 /// What the listing says of the line a step stands on.
