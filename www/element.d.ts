@@ -72,6 +72,8 @@ export interface AgentLoopPlaygroundAttributes {
   "height"?: string;
   /** Present: a smaller layout ("off" counts as absent). Default: absent. */
   "compact"?: "" | "off";
+  /** "off": the setup panel shows the setup and the entry but no what-if editors. Default: shown. */
+  "editors"?: "off";
   /** "off": a client-side navigation back opens afresh, not where the learner was. Default: kept. */
   "keep-place"?: "off";
   /** The code shown: the lesson's Python, or the Rust that is recorded. Default: python. */

@@ -62,7 +62,7 @@ export const ATTRIBUTES = table([
   { name: "controls", type: "string", default: "all eight", about: "The command buttons shown, e.g. \"debug,step,continue,back,reset\".", option: "controls", url: true },
   { name: "height", type: "string", default: "the window's height less 290px, from 300px to 560px (340px when the element is narrow); 380px with compact", about: "The tallest the code and figure panels grow: a number (pixels) or px, rem, em, vh.", live: true },
   { name: "compact", type: "\"\" | \"off\"", default: "absent", about: "Present: a smaller layout (\"off\" counts as absent).", option: "compact", flag: "on", url: true },
-  { name: "editors", type: "\"off\"", default: "shown", about: "\"off\": the setup panel shows the setup and the entry but no what-if editors.", url: true },
+  { name: "editors", type: "\"off\"", default: "shown", about: "\"off\": the setup panel shows the setup and the entry but no what-if editors.", live: true, url: true },
   { name: "keep-place", type: "\"off\"", default: "kept", about: "\"off\": a client-side navigation back opens afresh, not where the learner was.", },
   { name: "listing", type: "\"python\" | \"rust\"", default: "python", about: "The code shown: the lesson's Python, or the Rust that is recorded.", live: true, option: "listing", url: true },
   { name: "theme", type: "\"auto\" | \"light\" | \"dark\"", default: "auto: the page's color-scheme, else the system's", about: "Light or dark.", live: true, option: "theme", url: true },
