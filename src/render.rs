@@ -328,9 +328,8 @@ impl Page {
 
     fn draw_problems(&mut self) {
         dom::warn_in_console(&self.session, &mut self.warned, &mut self.warned_files);
-        let s = &self.session;
-        let html = view::problems(s.catalogue().entries(), s.notices(), s.lang());
-        self.set_panel(".alp-problems", &html);
+        let (s, panel) = (&self.session, ".alp-problems");
+        self.set_panel(panel, &view::problems(s.catalogue().entries(), s.notices(), s.lang()));
     }
 
     fn draw_reveal(&self) {
@@ -453,7 +452,8 @@ impl Page {
         let card = figure::card_text(trace, s.replay().opened(), s.replay().record_len(), lang);
         let [head, record, staged] = figure::render_parts(&moment);
         let alternative = figure::text_alternative(trace, s.replay().record_len(), lang);
-        let locals = view.locals.as_ref().map(|l| view::locals(l, lang)).unwrap_or_default();
+        let python = s.replay().code().is_python();
+        let locals = view.locals.as_ref().map_or(String::new(), |l| view::locals(l, lang, python));
         let output = view::output_with(&trace.output, view.output_len, lang, view.at_end.then_some(trace));
         let (stack, (title, body), counter, live) = (&view.stack, &view.caption, &view.counter, &view.live);
         let (total, position, status) = (view.total, view.position, &view.status);

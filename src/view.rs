@@ -328,8 +328,9 @@ pub fn problems(entries: &[Entry], notices: &[Notice], lang: Lang) -> String {
 }
 
 /// The locals of a step as a definition list. A local that stands for the
-/// whole record is said in the page's language.
-pub fn locals(locals: &Value, lang: Lang) -> String {
+/// whole record is said in the page's language; under the Python listing a
+/// value is written as Python writes it (`True`, `None`, `'text'`).
+pub fn locals(locals: &Value, lang: Lang, python: bool) -> String {
     let mut html = String::new();
     if let Value::Object(map) = locals {
         for (k, v) in map {
@@ -339,18 +340,26 @@ pub fn locals(locals: &Value, lang: Lang) -> String {
                 (_, Some(n)) => {
                     let mut v = v.clone();
                     v["messages"] = Value::String(lang.fill("record_ref", &[("n", n.to_string())]));
-                    v.to_string()
+                    written(&v, python)
                 }
                 _ => match (v, agent_loop_core::preview::read_repr(v)) {
                     (_, Some(repr)) => repr.to_string(),
-                    (Value::String(s), _) => format!("{s:?}"),
-                    (other, _) => other.to_string(),
+                    (v, _) => written(v, python),
                 },
             };
             html.push_str(&format!("<dt>{}</dt><dd>{}</dd>", esc(k), folded(&shown)));
         }
     }
     html
+}
+
+/// A value as the listing's language writes it: Python's `repr`, or JSON.
+fn written(v: &Value, python: bool) -> String {
+    match v {
+        _ if python => agent_loop_core::vocab::py_repr(v),
+        Value::String(s) => format!("{s:?}"),
+        other => other.to_string(),
+    }
 }
 
 /// A local's text: whole when short, else folded to its first line's

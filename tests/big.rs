@@ -63,7 +63,7 @@ fn drawn(s: &Session) -> Vec<(&'static str, String)> {
         ("staged", staged),
         ("card", figure::card_text(trace, replay.opened(), replay.record_len(), lang)),
         ("text alternative", figure::text_alternative(trace, replay.record_len(), lang)),
-        ("locals", view.locals.as_ref().map(|l| view::locals(l, lang)).unwrap_or_default()),
+        ("locals", view.locals.as_ref().map(|l| view::locals(l, lang, true)).unwrap_or_default()),
         ("output", view::output_with(&trace.output, view.output_len, lang, view.at_end.then_some(trace))),
         ("caption", format!("{}{}{}{}", view.caption.0, view.caption.1, view.live, view.stack)),
     ]

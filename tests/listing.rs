@@ -317,3 +317,18 @@ fn unreached_breakpoints_are_listed_in_the_language_s_own_way() {
     let one = |n: u32| zh.fill("unreached_line", &[("function", f.name().into()), ("n", n.to_string())]);
     assert!(said.contains(&format!("{}{}{}", one(12), zh.word("list_sep"), one(30))), "{said}");
 }
+
+#[test]
+fn under_the_python_listing_a_local_is_written_as_python_writes_it() {
+    use agent_loop_core::i18n::Lang;
+    use agent_loop_playground::view;
+    let locals = serde_json::json!({"filled": true, "id": null, "text": "it's", "call": {"id": "call_1"}});
+    let zh = Lang::parse("zh").unwrap();
+    let python = view::locals(&locals, zh, true);
+    for shown in ["True", "None", "\"it's\"", "{'id': 'call_1'}"] {
+        assert!(python.contains(&agent_loop_playground::markup::esc(shown)), "{shown} in {python}");
+    }
+    // Under the Rust listing, JSON as the recording holds it.
+    let rust = view::locals(&locals, zh, false);
+    assert!(rust.contains("true") && rust.contains("null"), "{rust}");
+}

@@ -379,7 +379,7 @@ fn a_breakpoint_says_how_many_times_the_run_has_stopped_on_it() {
     s.command(Command::Continue);
     let v = step_view(&s);
     assert_eq!((v.breakpoint_hits, v.counter.clone()), (Some(2), said(2, &v)));
-    // Stepping back onto the first stop counts it as the first again.
+    // Debug again from the top: the first stop counts as the first again.
     s.command(Command::Reset);
     s.command(Command::Debug);
     assert_eq!(step_view(&s).breakpoint_hits, Some(1));
@@ -399,4 +399,20 @@ fn the_status_chip_says_paused_on_the_way_never_running() {
         assert!(head.contains(l.word("status_paused")), "{lang}: {head}");
         assert!(!head.contains(if lang == "zh" { "运行中" } else { "running" }), "{lang}");
     }
+}
+
+#[test]
+fn a_breakpoint_set_in_the_rust_counts_its_python_line_s_stops() {
+    // In the Rust, `model.create` is a line of its own (ask.create); in the
+    // Python it shares a line with ask.build. A breakpoint set there holds
+    // only the second step of the Python line's stop, which still counts.
+    let mut s = session("report", "en", false);
+    s.set_code(Code::Rust);
+    s.set_breakpoints("ask.create");
+    s.set_code(Code::Python);
+    s.command(Command::Debug);
+    assert_eq!(s.replay().step().unwrap().label, "ask.create");
+    assert_eq!(step_view(&s).breakpoint_hits, Some(1));
+    s.command(Command::Continue);
+    assert_eq!(step_view(&s).breakpoint_hits, Some(2));
 }

@@ -15,6 +15,8 @@
   const SOURCE = "agent-loop-playground";
   /** The iframes that spoke, and their origin (the only one told anything). @type {Map<HTMLIFrameElement, string>} */
   const spoke = new Map();
+  /** The scheme each was told last (told again only when it changes). @type {Map<HTMLIFrameElement, string>} */
+  const told = new Map();
   const systemDark = matchMedia("(prefers-color-scheme: dark)");
 
   // This page's scheme as the browser draws it: dark where it declares only
@@ -25,12 +27,34 @@
     return dark && (!words.includes("light") || systemDark.matches) ? "dark" : "light";
   }
 
-  /** @param {HTMLIFrameElement} frame */
-  function tell(frame) {
+  /**
+   * Tell a frame this page's scheme, if it changed since it was told. A
+   * sandboxed frame without allow-same-origin has the origin "null", which
+   * no message can be addressed to: it is not told (and still resized).
+   * @param {HTMLIFrameElement} frame
+   * @param {boolean} [again] tell even an unchanged scheme (the frame loaded again)
+   */
+  function tell(frame, again = false) {
     const origin = spoke.get(frame);
-    if (origin && frame.contentWindow) frame.contentWindow.postMessage({ source: SOURCE, type: "theme", theme: scheme() }, origin);
+    const theme = scheme();
+    if (!origin || origin === "null" || !frame.contentWindow || (!again && told.get(frame) === theme)) return;
+    told.set(frame, theme);
+    try {
+      frame.contentWindow.postMessage({ source: SOURCE, type: "theme", theme }, origin);
+    } catch {
+      // (an origin the browser will not address: nothing is told)
+    }
   }
-  const tellAll = () => spoke.forEach((_, frame) => tell(frame));
+  function tellAll() {
+    spoke.forEach((_, frame) => {
+      // (a frame taken out of the page is forgotten)
+      if (frame.isConnected) tell(frame);
+      else {
+        spoke.delete(frame);
+        told.delete(frame);
+      }
+    });
+  }
 
   window.addEventListener("message", (event) => {
     const m = event.data;
@@ -40,11 +64,11 @@
     const known = spoke.has(frame);
     spoke.set(frame, event.origin);
     // Its first word, and a ready (a frame loaded again): told the scheme.
-    if (!known || m.type === "ready") tell(frame);
     if (m.type === "resize" && Number.isFinite(m.height) && m.height > 0) {
       frame.height = String(Math.min(Math.ceil(m.height), 20000));
     }
     frame.dispatchEvent(new CustomEvent("playground-message", { detail: m }));
+    if (!known || m.type === "ready") tell(frame, true);
   });
   // The page switches its scheme (a class or attribute on <html> or <body>),
   // or the system does.

@@ -155,11 +155,15 @@ impl Debugger {
     pub fn hits_so_far(&self, position: usize, steps: &[Step]) -> Option<usize> {
         let here = steps.get(position).filter(|s| self.hits(s))?;
         let line = (here.function, lesson::line_in(self.code, here));
+        // (a stop is counted at its first step that hits: in the Python one
+        // line may be several steps, and a breakpoint set in the Rust may
+        // hold only the second of them)
         let stops = (0..=position).filter(|&i| {
             let s = &steps[i];
+            let continues = |p: &Step| self.hits(p) && self.same_stop(p, s);
             self.hits(s)
+                && !(i > 0 && continues(&steps[i - 1]))
                 && (s.function, lesson::line_in(self.code, s)) == line
-                && (i == 0 || !self.same_stop(&steps[i - 1], s))
         });
         Some(stops.count())
     }

@@ -153,6 +153,13 @@ pub fn label_problems(raw: &serde_json::Value, function: Function) -> Vec<Proble
 /// replace one; Levenshtein's distance), case aside: how near a name
 /// written is to one meant.
 pub fn distance(a: &str, b: &str) -> usize {
+    // (a name from a file may be megabytes: no name of a label or a tool
+    // is longer than this, so such a one is far from all of them, said in
+    // linear time, not in the product of the lengths)
+    const LONGEST: usize = 64;
+    if a.len() > LONGEST * 4 || b.len() > LONGEST * 4 {
+        return a.chars().count().max(b.chars().count());
+    }
     let (a, b): (Vec<char>, Vec<char>) =
         (a.to_lowercase().chars().collect(), b.to_lowercase().chars().collect());
     let mut row: Vec<usize> = (0..=b.len()).collect();

@@ -107,6 +107,25 @@ test("iframe-resize.js tells the iframe the parent's colour scheme", async ({ pa
   await expect.poll(() => luminance("auto"), { message: "dark with the page", timeout: 15000 }).toBeLessThan(0.3);
 });
 
+// A sandboxed iframe without allow-same-origin speaks from the origin
+// "null", which no message can be addressed to: iframe-resize.js still
+// sizes it and passes its messages on (telling it the scheme threw first).
+test("iframe-resize.js sizes a sandboxed iframe it cannot tell anything", async ({ page, baseURL }) => {
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  // (the frame says what the playground's page says: its height)
+  const inner = `<script>parent.postMessage({source: "agent-loop-playground", type: "resize", height: 480}, "*")</script>`;
+  await page.route(`${baseURL}/sandboxed-lms.html`, (route) => route.fulfill({
+    contentType: "text/html",
+    body: `<!doctype html><html lang="en"><title>A strict LMS</title><link rel="icon" href="data:,">
+<script src="iframe-resize.js"></script><body><iframe id="box" sandbox="allow-scripts" title="agent loop" width="100%" height="150"
+    srcdoc='${inner}'></iframe>`,
+  }));
+  await page.goto("/sandboxed-lms.html");
+  await expect.poll(() => page.$eval("#box", (f) => Number(f.height)), { timeout: 15000 }).toBe(480);
+  expect(errors).toEqual([]);
+});
+
 test("course page under a sub-path: three independent playgrounds and an iframe", async ({ page, requests }) => {
   await page.addInitScript(() => {
     if (window.top !== window) return;

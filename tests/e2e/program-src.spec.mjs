@@ -193,7 +193,7 @@ for (const { name, file, body, says, hidden } of CASES) {
 
 test("a pack that cannot be fetched is said in the reader's language", async ({ page, baseURL, problems }) => {
   await place(page, baseURL, { "program-src": "lessons/missing.pack.json" }, "zh");
-  expect(await notice(page)).toContain("program-src lessons/missing.pack.json 无法使用：服务器的回答是 404");
+  expect(await notice(page)).toContain("program-src 的值 lessons/missing.pack.json 不能用：服务器的回答是 404");
   // (the console's own line for the 404, and the element's notice, said once)
   const expected = (p) => p.includes("missing.pack.json") || p.includes("status of 404");
   expect(problems.filter(expected)).toHaveLength(2);

@@ -69,8 +69,11 @@ fn walk_back(trace: &Trace, at: usize, scope: &Scope, names: &[String], kept: &m
     let call = inside.filter(|&i| steps[i].depth == step.depth).find(|&i| steps[i].event == Event::Call);
     let called: Vec<&str> =
         call.map_or(Vec::new(), |i| trace.locals.pairs(steps[i].locals).map(|p| p.0).collect());
-    let findable: Vec<&str> =
-        trace.locals.names_of(step.function).filter(|n| *n != "return" && scope.wanted(n, names)).collect();
+    let findable: Vec<&str> = trace
+        .locals
+        .names_of(step.function, step.locals)
+        .filter(|n| *n != "return" && scope.wanted(n, names))
+        .collect();
     let record = crate::programs::of(step.function).record;
     let wants_record = names.iter().any(|n| n == record);
     let missing =
@@ -121,12 +124,16 @@ struct Scope {
 
 impl Scope {
     fn of(code: Code, step: &Step, lang: Lang) -> Scope {
-        let line = line_in(code, step);
+        // (a frame that returns has left every handler: CPython unbinds
+        // the name before the return event)
+        let line = if step.event == Event::Return { 0 } else { line_in(code, step) };
         let lines = &listing_shown(code, step.function, lang).lines;
         let text = |n: u32| lines.iter().find(|l| l.number == Some(n)).map_or("", |l| l.text);
         let head = step.attach() == Attach::Above && step.event == Event::Line;
         let items = match text(line).trim().strip_prefix("for ").and_then(|t| t.split_once(" in ")) {
-            Some((target, _)) if head => target.split(',').map(|t| t.trim_matches([' ', '(', ')'])).collect(),
+            Some((target, _)) if head => {
+                target.split(',').map(|t| t.trim_matches([' ', '(', ')', '[', ']', '*'])).collect()
+            }
             _ => Vec::new(),
         };
         let numbered: Vec<(u32, &'static str)> =
@@ -151,6 +158,7 @@ fn handlers(lines: &[(u32, &'static str)]) -> Vec<(&'static str, u32, u32)> {
     let mut found = Vec::new();
     for (i, &(n, text)) in lines.iter().enumerate() {
         let Some(rest) = text.trim().strip_prefix("except ") else { continue };
+        let rest = rest.split('#').next().unwrap_or("").trim_end();
         let Some(name) = rest.split(" as ").nth(1).map(|r| r.trim_end_matches(':').trim()) else { continue };
         let body = lines[i + 1..].iter().take_while(|(_, t)| t.trim().is_empty() || indent(t) > indent(text));
         let end = body.filter(|(_, t)| !t.trim().is_empty()).map(|(m, _)| *m).last().unwrap_or(n);

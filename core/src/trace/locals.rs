@@ -20,6 +20,8 @@ const NAME_CACHE: usize = 64;
 pub struct LocalsTable {
     /// Names per (function, name): a frame's locals do not evict another's.
     names: Vec<(Function, &'static str)>,
+    /// The set each name first appears in (set ids grow with the steps).
+    first: Vec<u32>,
     /// Name ids by the name's literal (its address and length) and function,
     /// [`NAME_CACHE`] slots, filled while recording.
     name_cache: Vec<(&'static str, Function, u16)>,
@@ -71,6 +73,7 @@ impl LocalsTable {
             Some(i) => i as u16,
             None => {
                 self.names.push((function, name));
+                self.first.push(self.sets.len() as u32);
                 self.last.push((0, u32::MAX));
                 (self.names.len() - 1) as u16
             }
@@ -174,10 +177,12 @@ impl LocalsTable {
         self.value(v)
     }
 
-    /// Every name the recording has for `function` (a walk that has found
-    /// all of them can stop).
-    pub fn names_of(&self, function: Function) -> impl Iterator<Item = &'static str> + '_ {
-        self.names.iter().filter(move |(f, _)| *f == function).map(|(_, n)| *n)
+    /// Every name the recording has for `function` by set `upto` (a set
+    /// of a later step holds no name that first appears after it): a walk
+    /// back from that set that has found all of them can stop.
+    pub fn names_of(&self, function: Function, upto: u32) -> impl Iterator<Item = &'static str> + '_ {
+        let named = self.names.iter().zip(&self.first);
+        named.filter(move |((f, _), first)| *f == function && **first <= upto).map(|((_, n), _)| *n)
     }
 
     fn set(&self, id: u32) -> &[(u16, u32)] {
