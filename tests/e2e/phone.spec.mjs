@@ -229,3 +229,14 @@ test("on a phone, after the switch, the other buttons still do what they say (li
   const pressed = await page.$$eval(`${EL} .alp-view`, (bs) => bs.map((b) => b.getAttribute("aria-pressed")));
   expect(pressed, "the switch is as it was left").toEqual(["true", "false"]);
 });
+
+// A counter that says a breakpoint's hits wraps under itself rather than
+// squeeze the slider a learner drags (it took two thirds of the row).
+test("at a breakpoint the counter wraps and the slider keeps half the row", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await open(page, "?scenario=report&lang=zh&breakpoints=loop.save_results&step=loop.save_results");
+  await expect(page.locator(`${EL} .alp-counter`)).toContainText("此断点已命中 1 次");
+  const [slider, row] = await page.$eval(EL, (e) => [".alp-slider", ".alp-timeline"]
+    .map((s) => e.shadowRoot.querySelector(s).getBoundingClientRect().width));
+  expect(slider / row).toBeGreaterThan(0.5);
+});

@@ -13,7 +13,10 @@ const FILES = {
   "/lessons/near.json": '{\n  "id": "near",\n  "function": "run_loop",\n  "title": {"zh": "近", "en": "Near"},\n  "model": [\n    {"stop_reason": "tool-use", "content": []}\n  ],\n  "process": {"returncode": 0}\n}\n',
   "/lessons/broken-lines.json": '{\n  "id": "lines",\n  "function": "run_loop",\n  "title": {"zh": "行", "en": "Lines"},\n  "max_calls": "4",\n  "model": [],\n  "process": {"returncode": "one"}\n}\n',
   "/lessons/not-json.json": "{ this is not json",
+  // (the file agent-loop-cli check's one-pass test reads, and what it says of it)
+  "/lessons/once.json": fs.readFileSync(path.join(root, "cli/tests/bad-fixtures/once/lesson-one.json"), "utf8"),
 };
+const ONCE = fs.readFileSync(path.join(root, "cli/tests/bad-fixtures/once/lesson-one.txt"), "utf8").trim().split("\n");
 
 /** Serves FILES under /lessons/ (others 404). */
 const routeLessons = (page, baseURL) =>
@@ -83,6 +86,23 @@ test("a broken file is said in the element's language, at the line of each field
   const near = problems.filter((p) => p.startsWith("console.warning: agent-loop-playground: lessons/near.json: warning: model[0].stop_reason"));
   expect(near).toHaveLength(1);
   problems.splice(0, problems.length, ...problems.filter((p) => !warned.includes(p) && !near.includes(p)));
+});
+
+// Issue 44: the element says every problem and warning of a file at once,
+// each at its line, as `check` does (a question's problem and the
+// warnings too).
+test("a file's every problem and warning is said at its line, as check says them", async ({ page, baseURL, problems }) => {
+  const r = await place(page, baseURL, { src: "lessons/once.json", lang: "en" });
+  expect(ONCE.length, "check says several things of the file").toBeGreaterThan(3);
+  for (const said of ONCE) {
+    const [, , field, why, line] = said.match(/^(warning: )?([^:]+): (.*) \(line (\d+)\)$/);
+    expect(r.notice, said).toContain(`line ${line}, ${field}: ${why}`);
+  }
+  expect(ONCE.some((l) => l.startsWith("questions[")), "a question's problem is among them").toBe(true);
+  expect(ONCE.some((l) => l.startsWith("warning: ")), "a warning is among them").toBe(true);
+  const said = (p) => p.startsWith("console.warning: agent-loop-playground: lessons/once.json");
+  expect(problems.filter(said).length).toBeGreaterThan(0);
+  problems.splice(0, problems.length, ...problems.filter((p) => !said(p)));
 });
 
 test("changing src adds the new files to a running playground", async ({ page, baseURL, problems }) => {
