@@ -14,6 +14,7 @@
 //! - `callbacks`: the model and the process as JS functions.
 //! - `builtins`: the host page's clock and `innerHTML` as they were at
 //!   start, through `catch` bindings, and the Trusted Types policy.
+//! - `worker`: what the page's recording worker calls, and the run it hands back.
 //! - `bench` (feature `bench` only): a heap counter for the benchmark.
 
 pub mod explore;
@@ -36,6 +37,8 @@ mod events;
 pub mod handle;
 #[cfg(target_arch = "wasm32")]
 mod render;
+#[cfg(target_arch = "wasm32")]
+pub mod worker;
 
 #[cfg(target_arch = "wasm32")]
 pub use handle::Playground;

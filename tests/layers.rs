@@ -37,6 +37,7 @@ const CORE: Crate = Crate {
         &["programs"],
         &["scenario"],
         &["run"],
+        &["wire"],
         &["lesson"],
         &["debugger"],
         &["predict"],
@@ -46,7 +47,7 @@ const CORE: Crate = Crate {
     inner: &[
         // (each program is a folder of its own above `program`: `*`)
         ("programs", &[&["program"], &["*"]]),
-        ("trace", &[&["locals"]]),
+        ("trace", &[&["bytes"], &["locals"]]),
         ("scenario", &[&["fields"], &["doubles", "expect", "json_lines", "near", "questions"], &["shipped"]]),
         ("lesson", &[&["listing"], &["python"], &["authored", "recorded"], &["stamp"]]),
         ("step_view", &[&["frame"]]),
@@ -72,7 +73,7 @@ const PAGE: Crate = Crate {
         &["callbacks", "bench", "dom", "builtins"],
         &["render"],
         &["events"],
-        &["handle"],
+        &["handle", "worker"],
     ],
     inner: &[("figure", &[&["canvas"], &["rows"], &["flight", "pair", "text"]])],
     browser: true,
@@ -381,9 +382,9 @@ fn the_check_catches_an_upward_import() {
     assert_eq!(found.len(), 5, "{found:#?}");
     assert!(found[0].contains("`lesson/listing` uses `caption` of its parent module"), "{}", found[0]);
     assert!(found[1].contains("only the page crate may use the browser crates"), "{}", found[1]);
-    assert!(found[2].contains("run.rs:1: `run` (layer 8) uses `session` (layer 12)"), "{}", found[2]);
+    assert!(found[2].contains("run.rs:1: `run` (layer 8) uses `session` (layer 13)"), "{}", found[2]);
     assert!(found[3].contains("`scenario` (layer 7) uses `run` (layer 8)"), "{}", found[3]);
-    assert!(found[4].contains("`trace` (layer 5) uses `lesson` (layer 9)"), "{}", found[4]);
+    assert!(found[4].contains("`trace` (layer 5) uses `lesson` (layer 10)"), "{}", found[4]);
     // A sibling on a higher row is refused the same way.
     let dir = std::env::temp_dir().join(format!("alp-layers-sib-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("lesson")).unwrap();
@@ -408,5 +409,5 @@ fn a_program_s_folder_is_its_own() {
     let found = violations(&CORE, &dir);
     std::fs::remove_dir_all(&dir).ok();
     assert_eq!(found.len(), 1, "{found:#?}");
-    assert!(found[0].contains("mod.rs:2: `programs` (layer 6) uses `session` (layer 12)"), "{}", found[0]);
+    assert!(found[0].contains("mod.rs:2: `programs` (layer 6) uses `session` (layer 13)"), "{}", found[0]);
 }

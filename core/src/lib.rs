@@ -14,6 +14,7 @@
 //! - [`programs`] — each teaching program as a value: its teaching source, functions, stages, wiring.
 //! - [`scenario`] — the fixture format, validation, Rust doubles.
 //! - [`run`] — wires doubles into an entry point and produces a [`run::Trace`].
+//! - [`wire`] — a recorded run as bytes, from the instance that recorded it to the one that shows it.
 //! - [`lesson`] — listings cut from a program's source, stages, captions.
 //! - [`debugger`] — breakpoints and stepping over a recorded trace.
 //! - [`predict`] — the questions of one run.
@@ -39,3 +40,4 @@ pub mod session;
 pub mod step_view;
 pub mod trace;
 pub mod vocab;
+pub mod wire;

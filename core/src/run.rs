@@ -433,6 +433,16 @@ impl CheckRun {
         let trace = record(scenario, &mut model, &mut process, limits);
         CheckRun { trace, reads: model.1, runs: process.1 }
     }
+
+    /// The replies and outcomes the doubles handed out.
+    pub fn counts(&self) -> (usize, usize) {
+        (self.reads, self.runs)
+    }
+
+    /// A run recorded elsewhere (`wire::read`), with its counts.
+    pub fn from_parts(trace: Trace, reads: usize, runs: usize) -> CheckRun {
+        CheckRun { trace, reads, runs }
+    }
 }
 
 /// [`warnings`] from a recording made already.

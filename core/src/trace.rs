@@ -24,7 +24,9 @@ use std::cell::RefCell;
 pub use crate::preview::{preview, Fnv, Local, PREVIEW_CHARS, PREVIEW_DEPTH, PREVIEW_ITEMS};
 pub use crate::vocab::Function;
 
+mod bytes;
 mod locals;
+pub use bytes::{intern, Malformed, Reader, Writer};
 pub use locals::LocalsTable;
 
 /// The default hard cap on steps in one trace.
@@ -160,6 +162,62 @@ impl Step {
             Attach::Above
         } else {
             Attach::Next
+        }
+    }
+}
+
+const EVENTS: [Event; 5] = [Event::Call, Event::Line, Event::Return, Event::Error, Event::Exception];
+
+impl Step {
+    /// Write the step in its byte form: its function and label as indices
+    /// into tables the caller keeps, its counts as changes from `before`
+    /// (the step written before it).
+    pub fn write(&self, w: &mut Writer, (function, label): (u64, u64), before: &Step) {
+        let event = EVENTS.iter().position(|e| *e == self.event).unwrap_or(0);
+        w.u64(function);
+        w.u64(event as u64);
+        w.u64(self.depth.into());
+        w.u64(self.source.into());
+        w.u64(label);
+        w.i64(i64::from(self.locals) - i64::from(before.locals));
+        w.i64(i64::from(self.record_len) - i64::from(before.record_len));
+        w.i64(i64::from(self.output_len) - i64::from(before.output_len));
+    }
+
+    /// A step [`Step::write`] wrote, its tables given. Its counts are
+    /// whatever the bytes say: the reader of the whole checks them.
+    pub fn read(
+        r: &mut Reader,
+        functions: &[Function],
+        labels: &[&'static str],
+        before: &Step,
+    ) -> Result<Step, Malformed> {
+        let function = functions[r.below(functions.len() as u64)? as usize];
+        let event = EVENTS[r.below(EVENTS.len() as u64)? as usize];
+        let depth = r.below(u64::from(u16::MAX) + 1)? as u16;
+        let source = r.below(u64::from(u32::MAX) + 1)? as u32;
+        let label = labels[r.below(labels.len() as u64)? as usize];
+        let mut next = |was: u32| -> Result<u32, Malformed> {
+            let v = i64::from(was) + r.i64()?;
+            u32::try_from(v).map_err(|_| r.malformed())
+        };
+        let locals = next(before.locals)?;
+        let record_len = next(before.record_len)?;
+        let output_len = next(before.output_len)?;
+        Ok(Step { function, event, depth, source, label, locals, record_len, output_len })
+    }
+
+    /// The step every byte form starts counting from.
+    pub fn origin() -> Step {
+        Step {
+            function: Function::named(""),
+            event: Event::Call,
+            depth: 0,
+            source: 0,
+            label: "",
+            locals: 0,
+            record_len: 0,
+            output_len: 0,
         }
     }
 }

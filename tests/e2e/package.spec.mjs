@@ -14,6 +14,7 @@ const EXPORTS = {
   ".": ELEMENT,
   "./element.js": ELEMENT,
   "./doubles.js": "./doubles.js",
+  "./recorder.js": "./recorder.js",
   "./iframe-resize.js": "./iframe-resize.js",
   "./agent-loop-playground_bg.wasm": "./agent-loop-playground_bg.wasm",
   "./package.json": "./package.json",

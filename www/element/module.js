@@ -31,6 +31,11 @@ export function loadWasm() {
   return /** @type {Promise<import("./agent-loop-playground.js").InitOutput>} */ (ready);
 }
 
+/** Where the module is fetched from (the worker fetches the same). */
+export function wasmUrl() {
+  return fetched || new URL("./agent-loop-playground_bg.wasm", import.meta.url);
+}
+
 /** Bytes of wasm linear memory in use (for the benchmark harness). */
 export async function wasmMemoryBytes() {
   const wasm = await loadWasm();

@@ -18,7 +18,7 @@ import { loadWasm, notCompiledFrom } from "./module.js";
 import { detailOf, isPackNeeded, packInGrace, reopenWhenIn, setLang } from "./packs.js";
 import { attrsOf, forgetPlace, placeKey, takePlace } from "./place.js";
 import { refusal } from "./probe.js";
-import { addFile, fetchBeside, loadSrc } from "./sources.js";
+import { addFile, fetchBeside, loadSrc, recordFirst, runOptions } from "./sources.js";
 import { followPage } from "./theme.js";
 
 /** @typedef {import("./base.js").PlaygroundElement} Host */
@@ -100,6 +100,9 @@ async function start(el) {
   // src= changed while the module loaded: the new value's files are fetched instead.
   const srcChanged = el.getAttribute("src") !== el._src;
   el._files = srcChanged ? [] : flatMap(arriving.pending, (/** @type {Pending} */ p) => (p.file ? [p.file] : []));
+  // (a long file is recorded in the worker, which the playground then reads)
+  await recordFirst(el._files, runOptions(el, langWanted(el, null) || ""));
+  if (generation !== el._generation || !el.isConnected || el._pg) return;
   el._listings = listings;
   el._applyHeight(el.getAttribute("height"));
   // (read before the playground's markup exists: no layout is forced)

@@ -8,7 +8,7 @@
 // that a bundled build emits the file too.
 import { Playground } from "./agent-loop-playground.js";
 import {
-  Error, assign, fetch, hasOwn, listen, setTimeout, split, then, thenEverywhere, timeoutAfter, trim,
+  Error, assign, fetch, hasOwn, listen, push, setTimeout, split, then, thenEverywhere, timeoutAfter, trim,
 } from "./builtins.js";
 import { messageOf } from "./crossing.js";
 import { FETCH_TIMEOUT_MS, MAX_FILE_BYTES, boundedText } from "./fetching.js";
@@ -30,6 +30,12 @@ const PACKS = {
 
 /** name → the pack's name once it is in, while it loads or once it has. @type {Record<string, Promise<string>>} */
 const packs = /** @type {any} */ ({ __proto__: null });
+
+/** Packs in, with their texts (the recording worker is sent them). @type {{name: string, text: string}[]} */
+const arrived = [];
+
+/** The packs the page's module has, with their texts. */
+export const packsHere = () => arrived;
 
 /**
  * What the playground throws when what it is asked to show is in a pack
@@ -75,7 +81,9 @@ export function loadPack(name) {
         const body = await boundedText(response);
         if (body === null) throw new Error(`larger than ${MAX_FILE_BYTES / 1048576} MB`);
         await loadWasm();
-        return Playground.addPack(name, body);
+        const added = Playground.addPack(name, body);
+        push(arrived, { name, text: body });
+        return added;
       } catch (error) {
         /** @type {PackFailure} */
         const failure = { pack: name, file, detail: messageOf(error) };

@@ -2,10 +2,12 @@
 // What an element fetches beside the module as it opens (its src= files,
 // its language's table), src= files that arrive after the playground was
 // built, and a changed src= (its files fetched and added; those shown stay).
-import { indexOf, push, resolved, splice, then } from "./builtins.js";
+import { optionsOf } from "./attributes.js";
+import { Set, all, filter, indexOf, map, some, push, resolved, setAdd, setHas, splice, then } from "./builtins.js";
+import { ELSEWHERE_BYTES, recordElsewhere } from "./elsewhere.js";
 import { fetchScenarios, fetchTimeoutOf } from "./fetching.js";
-import { languagePack, langWanted } from "./languages.js";
-import { isPackNeeded, loadPack, withPack } from "./packs.js";
+import { DEFAULT_LANGUAGE, LANGUAGES, languagePack, langWanted } from "./languages.js";
+import { isPackNeeded, loadPack, packsHere, withPack } from "./packs.js";
 
 /** @typedef {import("./base.js").PlaygroundElement} Host */
 /** @typedef {import("./fetching.js").FetchedFile} FetchedFile */
@@ -60,6 +62,39 @@ export function loadSrc(el, value) {
   for (let i = 0; i < pending.length; i++) then(pending[i].promise, (/** @type {FetchedFile} */ file) => addFile(el, file, srcGeneration));
 }
 
+/** Files whose run the worker was asked for (once each). @type {Set<FetchedFile>} */
+const recorded = new Set();
+
+/**
+ * The budgets and language a file is recorded under for `el`.
+ * @param {Host} el
+ * @param {string} lang
+ */
+export function runOptions(el, lang) {
+  const given = optionsOf(el, false);
+  return { lang, timeBudget: given.timeBudget, memoryBudget: given.memoryBudget };
+}
+
+/**
+ * Long files (`ELSEWHERE_BYTES`) are recorded in the worker first, in
+ * `options.lang`: settles once the module holds their runs (or is to
+ * record them itself). Then in the page's other languages, one after the
+ * other, for a switch.
+ * @param {FetchedFile[]} files
+ * @param {{lang: string, timeBudget: string, memoryBudget: string}} options
+ * @returns {Promise<void>}
+ */
+export function recordFirst(files, options) {
+  const long = filter(files, (/** @type {FetchedFile} */ f) => "text" in f && f.text.length >= ELSEWHERE_BYTES && !setHas(recorded, f));
+  for (let i = 0; i < long.length; i++) setAdd(recorded, long[i]);
+  const texts = map(long, (/** @type {{text: string}} */ f) => f.text);
+  const here = (/** @type {string} */ code) => code === DEFAULT_LANGUAGE || some(packsHere(), (/** @type {{name: string}} */ p) => p.name === code);
+  const others = filter(LANGUAGES, (/** @type {string} */ code) => code !== options.lang && here(code));
+  return then(all(map(texts, (/** @type {string} */ t) => recordElsewhere(t, options))), () => {
+    for (let i = 0; i < texts.length; i++) for (let j = 0; j < others.length; j++) recordElsewhere(texts[i], { ...options, lang: others[j] });
+  });
+}
+
 /**
  * A file that arrived after the playground was built. One holding the
  * scenario the element asks for opens it, unless the learner has started.
@@ -69,6 +104,13 @@ export function loadSrc(el, value) {
  */
 export function addFile(el, file, srcGeneration) {
   if (srcGeneration !== el._srcGeneration || !el._pg) return;
+  if ("text" in file && !setHas(recorded, file) && file.text.length >= ELSEWHERE_BYTES) {
+    // (recorded in the worker, in the language on screen; then added here,
+    // where its checks and its display read that run)
+    const add = () => addFile(el, file, srcGeneration);
+    then(recordFirst([file], runOptions(el, el._pg.state()?.lang || "")), add, add);
+    return;
+  }
   // (kept for a restart, which reads every file again)
   push(el._files, file);
   try {

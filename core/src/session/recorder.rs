@@ -2,13 +2,83 @@
 //! model and the process, and the budgets of one recording. A what-if
 //! version runs on the scenario's own doubles (its replies are the edit),
 //! the lesson's run on the overrides when there are some.
+//!
+//! A run may also be recorded elsewhere — by another instance of the
+//! module, in the page's worker — and given here as bytes ([`give`]): a
+//! recording of exactly that scenario, in that language, under the same
+//! limits, on the page's own doubles, is then read back instead of run
+//! again. The key ([`run_key`]) holds all four, so a run given for
+//! anything else is never shown.
 
 use super::doubles::{Doubles, Maker};
 use crate::i18n::Lang;
+use crate::preview::text_hash;
 use crate::protocol::{Model, Process};
 use crate::run::{record, CheckRun, Checked, Trace};
 use crate::scenario::Scenario;
-use crate::trace::Limits;
+use crate::trace::{Limits, Malformed};
+use crate::wire;
+use std::cell::RefCell;
+
+/// Runs recorded elsewhere kept at once (a file in each language the
+/// page has, and one more); the oldest goes first.
+const KEPT: usize = 4;
+
+thread_local! {
+    /// `(key, bytes)`: every playground of the page reads them.
+    static GIVEN: RefCell<Vec<(u64, Vec<u8>)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// What names a recording of `scenario` (localized) under `limits`: its
+/// content, its language and the limits it was recorded under.
+pub fn run_key(scenario: &Scenario, limits: &Limits) -> u64 {
+    let millis = limits.millis.map_or(u64::MAX, f64::to_bits);
+    let bytes = limits.bytes.map_or(u64::MAX, |b| b as u64);
+    let text = format!("{}|{}|{}|{millis}|{bytes}", scenario.lang.code(), scenario.raw, limits.steps);
+    text_hash(&text)
+}
+
+/// Keep a run recorded elsewhere ([`record_elsewhere`]'s bytes): bytes
+/// that do not start as such a run are refused.
+pub fn give(bytes: Vec<u8>) -> Result<(), Malformed> {
+    let key = wire::key(&bytes)?;
+    GIVEN.with(|given| {
+        let mut given = given.borrow_mut();
+        let kept: Vec<(u64, Vec<u8>)> = given.drain(..).filter(|(k, _)| *k != key).collect();
+        let skip = (kept.len() + 1).saturating_sub(KEPT);
+        given.extend(kept.into_iter().skip(skip));
+        given.push((key, bytes));
+    });
+    Ok(())
+}
+
+/// The run given for `key`, read back (bytes that do not read are dropped).
+fn given(key: u64) -> Option<CheckRun> {
+    let read = GIVEN.with(|given| {
+        let given = given.borrow();
+        given.iter().find(|(k, _)| *k == key).map(|(_, bytes)| wire::read(bytes))
+    })?;
+    read.inspect_err(|_| GIVEN.with(|given| given.borrow_mut().retain(|(k, _)| *k != key))).ok()
+}
+
+/// An author's file's run for its checks and display, recorded here for
+/// another instance of the module ([`give`]): `None` when the scenario's
+/// program is in a pack this instance does not have.
+pub fn record_elsewhere(
+    doubles: &dyn Doubles,
+    scenario: &Scenario,
+    lang: Lang,
+    limits: Limits,
+) -> Option<Vec<u8>> {
+    let program = crate::programs::of(scenario.function);
+    if program.pack.is_some() && !program.loaded() {
+        return None;
+    }
+    let scenario = scenario.localized(lang);
+    let (mut model, mut process) = doubles.for_scenario(&scenario);
+    let run = CheckRun::record_on(&scenario, model.as_mut(), process.as_mut(), limits);
+    Some(wire::write(&run, run_key(&scenario, &limits)))
+}
 
 /// The doubles, the overrides and the budgets.
 pub struct Recorder {
@@ -43,6 +113,10 @@ impl Recorder {
                 return run.trace;
             }
         }
+        let own = self.model.is_none() && self.process.is_none();
+        if let Some(run) = own.then(|| given(run_key(lesson, &self.limits))).flatten() {
+            return run.trace;
+        }
         let (mut model, mut process) = self.doubles.for_scenario(lesson);
         if let Some(make) = &self.model {
             model = make();
@@ -57,6 +131,9 @@ impl Recorder {
     /// doubles: the lesson's run without overrides ([`Recorder::keep`]).
     pub fn checked(&self, scenario: &Scenario, lang: Lang) -> CheckRun {
         let scenario = scenario.localized(lang);
+        if let Some(run) = given(run_key(&scenario, &self.limits)) {
+            return run;
+        }
         let (mut model, mut process) = self.doubles.for_scenario(&scenario);
         CheckRun::record_on(&scenario, model.as_mut(), process.as_mut(), self.limits)
     }

@@ -1,6 +1,7 @@
 //! All locals of a trace, shared between steps (the recorder writes them,
 //! the page reads a step's set back as JSON).
 
+use super::bytes::{intern, Malformed, Reader, Writer};
 use crate::preview::{text_hash, Fnv, Local, MORE};
 use crate::vocab::Function;
 use serde_json::Value;
@@ -183,6 +184,100 @@ impl LocalsTable {
     pub fn names_of(&self, function: Function, upto: u32) -> impl Iterator<Item = &'static str> + '_ {
         let named = self.names.iter().zip(&self.first);
         named.filter(move |((f, _), first)| *f == function && **first <= upto).map(|((_, n), _)| *n)
+    }
+
+    /// Write the table in its byte form (a finished recording's: the
+    /// recording caches are not written). `function` gives a function's
+    /// index in the caller's table.
+    pub fn write(&self, w: &mut Writer, mut function: impl FnMut(Function) -> u64) {
+        w.u64(self.names.len() as u64);
+        for ((f, name), first) in self.names.iter().zip(&self.first) {
+            w.u64(function(*f));
+            w.str(name);
+            w.u64((*first).into());
+        }
+        w.u64(self.values.len() as u64);
+        for value in &self.values {
+            match value {
+                Stored::Text(text) => {
+                    w.u64(0);
+                    w.str(text);
+                }
+                Stored::More(base, n) => {
+                    w.u64(1);
+                    w.u64((*base).into());
+                    w.u64(*n);
+                }
+            }
+        }
+        // (a set starts where the one before it ends: its length alone is
+        // written; a value as the change from its name's value before)
+        w.u64(self.sets.len() as u64);
+        for (_, len) in &self.sets {
+            w.u64((*len).into());
+        }
+        w.u64(self.pairs.len() as u64);
+        let mut last = vec![0u32; self.names.len()];
+        for (name, value) in &self.pairs {
+            w.u64((*name).into());
+            w.i64(i64::from(*value) - i64::from(last[*name as usize]));
+            last[*name as usize] = *value;
+        }
+    }
+
+    /// A table [`LocalsTable::write`] wrote, every index in it checked.
+    pub fn read(r: &mut Reader, functions: &[Function]) -> Result<LocalsTable, Malformed> {
+        let mut table = LocalsTable::default();
+        let names = r.count()?;
+        if names > usize::from(u16::MAX) {
+            return Err(r.malformed());
+        }
+        for _ in 0..names {
+            let function = functions[r.below(functions.len() as u64)? as usize];
+            let name = intern(r.str()?).ok_or(r.malformed())?;
+            table.names.push((function, name));
+            table.first.push(r.below(u64::from(u32::MAX))? as u32);
+        }
+        for i in 0..r.count()? {
+            let value = match r.below(2)? {
+                0 => Stored::Text(r.str()?.into()),
+                _ => Stored::More(r.below(i as u64)? as u32, r.u64()?),
+            };
+            table.values_bytes += 16 + if let Stored::Text(t) = &value { t.len() } else { 0 };
+            table.values.push(value);
+        }
+        let sets = r.count()?;
+        let (mut ranges, mut start) = (Vec::with_capacity(sets), 0u64);
+        for _ in 0..sets {
+            let len = r.below(u64::from(u16::MAX) + 1)?;
+            ranges.push((u32::try_from(start).map_err(|_| r.malformed())?, len as u16));
+            start += len;
+        }
+        let pairs = r.count()?;
+        let mut last = vec![0u32; table.names.len()];
+        table.pairs.reserve(pairs);
+        for _ in 0..pairs {
+            let name = r.below(table.names.len() as u64)? as usize;
+            let value = i64::from(last[name]) + r.i64()?;
+            let value = u32::try_from(value).ok().filter(|v| (*v as usize) < table.values.len());
+            last[name] = value.ok_or(r.malformed())?;
+            table.pairs.push((name as u16, last[name]));
+        }
+        if start != pairs as u64 {
+            return Err(r.malformed());
+        }
+        table.sets = ranges;
+        Ok(table)
+    }
+
+    /// The functions whose locals the table holds (once per name).
+    pub fn functions(&self) -> impl Iterator<Item = Function> + '_ {
+        self.names.iter().map(|(f, _)| *f)
+    }
+
+    /// How many sets the table holds (a step's `locals` is one of them).
+    pub fn sets(&self) -> usize {
+        self.sets.len()
     }
 
     fn set(&self, id: u32) -> &[(u16, u32)] {

@@ -1,0 +1,190 @@
+//! A recorded run as bytes, from the instance of the module that recorded
+//! it to the one that shows it: the page records an author's long file in
+//! a worker (so that no task of the page's is long) and shows what the
+//! worker recorded. The bytes hold the run whole — steps, locals, record,
+//! output — and what its checks counted, and read back to the same run:
+//! `tests/wire.rs` compares every shipped scenario's, in each language,
+//! written again from what was read.
+//!
+//! The layout (numbers LEB128, texts length-first; `trace::Writer`):
+//! `MAGIC`, the format's version and the crate's, the run's key, the scenario, the
+//! language, the function table, the label table, the steps, the locals
+//! table, the record and the rest of the trace, the counts of the checks.
+
+use crate::i18n::Lang;
+use crate::programs;
+use crate::protocol::TraceError;
+use crate::run::{CheckRun, Trace};
+use crate::trace::{Function, LocalsTable, Malformed, Reader, Step, Writer};
+use serde_json::Value;
+
+/// The first bytes of every run written here.
+const MAGIC: &str = "alp-run";
+/// The layout's version: a reader refuses another.
+const VERSION: u64 = 1;
+
+/// The run in its byte form, under `key` (what names the recording:
+/// `session::run_key`).
+pub fn write(run: &CheckRun, key: u64) -> Vec<u8> {
+    let trace = &run.trace;
+    let mut w = Writer::default();
+    w.str(MAGIC);
+    w.u64(VERSION);
+    w.str(env!("CARGO_PKG_VERSION"));
+    w.u64(key);
+    w.str(&trace.scenario);
+    w.str(trace.lang.code());
+    let mut functions: Vec<Function> = vec![trace.function];
+    let mut labels: Vec<&str> = Vec::new();
+    let mut indexed = Vec::with_capacity(trace.steps.len());
+    for step in &trace.steps {
+        indexed.push((index_of(&mut functions, step.function), index_of(&mut labels, step.label)));
+    }
+    for f in trace.locals.functions() {
+        index_of(&mut functions, f);
+    }
+    w.u64(functions.len() as u64);
+    for f in &functions {
+        w.str(f.name());
+    }
+    w.u64(labels.len() as u64);
+    for label in &labels {
+        w.str(label);
+    }
+    w.u64(trace.steps.len() as u64);
+    let mut before = Step::origin();
+    for (step, index) in trace.steps.iter().zip(indexed) {
+        step.write(&mut w, index, &before);
+        before = *step;
+    }
+    trace.locals.write(&mut w, |f| index_of(&mut functions, f));
+    write_values(&mut w, &trace.record);
+    write_values(&mut w, std::slice::from_ref(&trace.result));
+    match &trace.error {
+        Some(e) => {
+            w.u64(1);
+            w.str(&e.kind);
+            w.str(&e.message);
+        }
+        None => w.u64(0),
+    }
+    for lines in [&trace.output, &trace.printed] {
+        w.u64(lines.len() as u64);
+        lines.iter().for_each(|l| w.str(l));
+    }
+    w.i64(trace.max_calls);
+    w.u64(trace.returns_record.into());
+    let (reads, runs) = run.counts();
+    w.u64(reads as u64);
+    w.u64(runs as u64);
+    w.bytes
+}
+
+/// A run [`write`] wrote, every index and count in it checked against
+/// the rest: bytes of another version, of a function this build does not
+/// have, or of no run at all are refused.
+pub fn read(bytes: &[u8]) -> Result<CheckRun, Malformed> {
+    let r = &mut Reader::new(bytes);
+    head(r)?;
+    let scenario = r.str()?.to_string();
+    let lang = Lang::parse(r.str()?).ok_or(r.malformed())?;
+    let mut functions = Vec::new();
+    for _ in 0..r.count()? {
+        functions.push(programs::function(r.str()?).ok_or(r.malformed())?);
+    }
+    let function = *functions.first().ok_or(r.malformed())?;
+    let mut labels = Vec::new();
+    for _ in 0..r.count()? {
+        labels.push(crate::trace::intern(r.str()?).ok_or(r.malformed())?);
+    }
+    let count = r.count()?;
+    let mut steps = Vec::with_capacity(count);
+    let mut before = Step::origin();
+    for _ in 0..count {
+        before = Step::read(r, &functions, &labels, &before)?;
+        steps.push(before);
+    }
+    let locals = LocalsTable::read(r, &functions)?;
+    let record = read_values(r)?;
+    let result = read_values(r)?.pop().ok_or(r.malformed())?;
+    let error = match r.below(2)? {
+        1 => Some(TraceError { kind: r.str()?.to_string(), message: r.str()?.to_string() }),
+        _ => None,
+    };
+    let output = read_lines(r)?;
+    let printed = read_lines(r)?;
+    let max_calls = r.i64()?;
+    let returns_record = r.below(2)? == 1;
+    let (reads, runs) = (r.u64()? as usize, r.u64()? as usize);
+    r.end()?;
+    let fits = |s: &Step| {
+        (s.locals as usize) < locals.sets().max(1)
+            && s.record_len as usize <= record.len()
+            && s.output_len as usize <= output.len()
+    };
+    if !steps.iter().all(fits) {
+        return Err(r.malformed());
+    }
+    let trace = Trace {
+        scenario,
+        function,
+        result,
+        error,
+        output,
+        printed,
+        lang,
+        record,
+        steps,
+        locals,
+        max_calls,
+        returns_record,
+    };
+    Ok(CheckRun::from_parts(trace, reads, runs))
+}
+
+/// The key a run was written under, read from its first bytes alone.
+pub fn key(bytes: &[u8]) -> Result<u64, Malformed> {
+    head(&mut Reader::new(bytes))
+}
+
+fn head(r: &mut Reader) -> Result<u64, Malformed> {
+    if r.str()? != MAGIC || r.u64()? != VERSION || r.str()? != env!("CARGO_PKG_VERSION") {
+        return Err(r.malformed());
+    }
+    r.u64()
+}
+
+/// The index of `item` in `table`, added at the end when it is new (a
+/// run has a few functions and a few dozen labels).
+fn index_of<T: PartialEq + Copy>(table: &mut Vec<T>, item: T) -> u64 {
+    let at = table.iter().position(|t| *t == item).unwrap_or_else(|| {
+        table.push(item);
+        table.len() - 1
+    });
+    at as u64
+}
+
+fn write_values(w: &mut Writer, values: &[Value]) {
+    w.u64(values.len() as u64);
+    for v in values {
+        w.str(&v.to_string());
+    }
+}
+
+fn read_values(r: &mut Reader) -> Result<Vec<Value>, Malformed> {
+    let count = r.count()?;
+    let mut values = Vec::with_capacity(count);
+    for _ in 0..count {
+        values.push(serde_json::from_str(r.str()?).map_err(|_| r.malformed())?);
+    }
+    Ok(values)
+}
+
+fn read_lines(r: &mut Reader) -> Result<Vec<String>, Malformed> {
+    let count = r.count()?;
+    let mut lines = Vec::with_capacity(count);
+    for _ in 0..count {
+        lines.push(r.str()?.to_string());
+    }
+    Ok(lines)
+}

@@ -1,0 +1,50 @@
+//! What the page's recording worker calls (www/recorder.js, a second
+//! instance of this module): an author's file recorded off the page's
+//! thread, as bytes the page's own instance shows
+//! (`agent_loop_core::session::recorder::give`). The worker records with the same
+//! doubles (doubles.js), in the language and under the budgets the
+//! element asked for; the page reads the run back only for exactly that
+//! file, language and budgets, and records it itself otherwise.
+
+use crate::callbacks::JsDoubles;
+use agent_loop_core::scenario::Scenario;
+use agent_loop_core::session::recorder;
+use agent_loop_core::session::{Options, Settings};
+use js_sys::{Function as JsFunction, Reflect};
+use wasm_bindgen::prelude::*;
+
+fn opt_str(options: &JsValue, key: &str) -> String {
+    Reflect::get(options, &JsValue::from_str(key)).ok().and_then(|v| v.as_string()).unwrap_or_default()
+}
+
+/// The run of the scenario file `text` for its checks and display, as
+/// bytes: `options` gives `lang`, `timeBudget` and `memoryBudget` as the
+/// element has them. `undefined` when the text is not a valid scenario or
+/// its program's pack is not here (the page then records it itself).
+#[wasm_bindgen(js_name = recordElsewhere)]
+pub fn record_elsewhere(doubles: JsFunction, text: &str, options: JsValue) -> Option<Vec<u8>> {
+    let wanted = Options {
+        lang: opt_str(&options, "lang"),
+        time_budget: opt_str(&options, "timeBudget"),
+        memory_budget: opt_str(&options, "memoryBudget"),
+        clock: Some(crate::builtins::now),
+        ..Options::default()
+    };
+    let settings = Settings::read(&wanted);
+    let scenario = Scenario::parse(text).ok()?;
+    recorder::record_elsewhere(&JsDoubles { factory: doubles }, &scenario, settings.lang, settings.limits)
+}
+
+/// Keep a run the worker recorded (`recordElsewhere`'s bytes) for every
+/// playground of the page; false when the bytes are not such a run.
+#[wasm_bindgen(js_name = giveRun)]
+pub fn give_run(bytes: Vec<u8>) -> bool {
+    recorder::give(bytes).is_ok()
+}
+
+/// How many recordings this instance has made (the tests count the work:
+/// a file the worker recorded is not recorded here).
+#[wasm_bindgen(js_name = recordingsHere)]
+pub fn recordings_here() -> f64 {
+    agent_loop_core::trace::recordings() as f64
+}

@@ -1,0 +1,80 @@
+// A long src= file is recorded in the page's worker (issue 46, break 8):
+// a second instance of the module records it (www/recorder.js) and the
+// page's module shows that run, recording it neither for its checks nor
+// for its display. What is asserted is work: how many recordings the
+// page's module made (`recordingsHere`), and that the worker was asked.
+// The longest main-thread task while the file arrives is a figure, printed
+// (bench/run collects it), never asserted.
+import { test, expect, EL, placeOnHost } from "./helpers.mjs";
+
+/** A scenario of lesson one whose first reply holds `uses` tool calls. */
+const scenario = (id, uses) =>
+  JSON.stringify({
+    id,
+    function: "run_loop",
+    title: { en: id, zh: id },
+    max_calls: 2,
+    model: [
+      { stop_reason: "tool_use", content: Array.from({ length: uses }, (_, i) => ({ type: "tool_use", id: "u" + i, name: "run_main", input: {} })) },
+      { stop_reason: "end_turn", content: [{ type: "text", text: "done" }] },
+    ],
+    process: { returncode: 0, stdout: "ok" },
+  });
+
+const FILES = { "/big/uses.json": scenario("uses", 50_000), "/big/few.json": scenario("few", 3) };
+
+/** Recordings the page's own module has made. */
+const recordings = (page) => page.evaluate(async () => (await import("./agent-loop-playground.js")).recordingsHere());
+const scenarioOf = (page) => page.$eval(EL, (e) => e.state().scenario);
+
+/** The longest main-thread task since the page started (ms), after two frames. */
+async function longestTask(page) {
+  await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(ok, 0)))));
+  return page.evaluate(() => Math.round(window.__longest || 0));
+}
+
+test.beforeEach(async ({ page, baseURL }) => {
+  await page.addInitScript(() => {
+    window.__longest = 0;
+    new PerformanceObserver((list) => {
+      for (const t of list.getEntries()) window.__longest = Math.max(window.__longest, t.duration);
+    }).observe({ type: "longtask", buffered: true });
+  });
+  await page.route(`${baseURL}/big/**`, (route) =>
+    route.fulfill({ contentType: "application/json", body: FILES[new URL(route.request().url()).pathname] }));
+});
+
+test("a long src= file is recorded in the worker, and shown without the page recording it", async ({ page, baseURL }) => {
+  const workers = [];
+  page.on("worker", (w) => workers.push(w.url()));
+  await placeOnHost(page, baseURL, { src: "big/uses.json", scenario: "uses", lang: "en" });
+  await expect.poll(() => scenarioOf(page), { timeout: 60_000 }).toBe("uses");
+  const state = await page.$eval(EL, (e) => e.state());
+  expect(state.steps, "the run the worker recorded, whole or up to its budget").toBeGreaterThan(100_000);
+  expect(workers.some((u) => u.endsWith("/recorder.js")), "the worker was started").toBe(true);
+  // The playground opened on the file once the worker had recorded it: the
+  // module recorded nothing, not the file's checks, not its display.
+  expect(await recordings(page)).toBe(0);
+  const arrival = await longestTask(page);
+  // Shown again later: read back again, not recorded.
+  const t = await page.$eval(EL, (e) => [performance.now(), e.load("report"), performance.now(), e.load("uses"), performance.now()]);
+  expect(await recordings(page), "report, then the file read back").toBe(1);
+  console.log(`elsewhere: src= /big/uses.json: ${JSON.stringify({ steps: state.steps, longestTask: arrival, loadReport: Math.round(t[2] - t[0]), loadAgain: Math.round(t[4] - t[2]) })}`);
+});
+
+test("a short file is recorded by the page itself, as before", async ({ page, baseURL }) => {
+  const workers = [];
+  page.on("worker", (w) => workers.push(w.url()));
+  await placeOnHost(page, baseURL, { src: "big/few.json", scenario: "few", lang: "en" });
+  await expect.poll(() => scenarioOf(page)).toBe("few");
+  expect(await recordings(page), "once, for its checks and its display").toBe(1);
+  expect(workers, "no worker for it").toEqual([]);
+});
+
+test("a worker that cannot start leaves the page to record the file itself", async ({ page, baseURL, problems }) => {
+  await page.route(`${baseURL}/recorder.js`, (route) => route.fulfill({ status: 404, body: "" }));
+  await placeOnHost(page, baseURL, { src: "big/uses.json", scenario: "uses", lang: "en" });
+  await expect.poll(() => scenarioOf(page), { timeout: 60_000 }).toBe("uses");
+  expect(await recordings(page), "the file, once for its checks and its display").toBe(1);
+  problems.splice(0, problems.length, ...problems.filter((p) => !p.includes("404") && !p.includes("recorder.js")));
+});

@@ -1,0 +1,121 @@
+//! A recorded run as bytes (issue 46, break 8: a long author's file is
+//! recorded in the page's worker, and the page shows what it recorded).
+//! Every shipped scenario's run, in each language, reads back to the same
+//! run: written again, byte for byte; as JSON, the same trace. Bytes that
+//! are not such a run are refused, never a panic. A session given a run
+//! recorded elsewhere shows it without recording, and only for the
+//! scenario, language and limits it was recorded for.
+//!
+//! Lessons tested: lesson_one, lesson_two.
+
+use agent_loop_core::i18n::Lang;
+use agent_loop_core::lesson;
+use agent_loop_core::run::CheckRun;
+use agent_loop_core::scenario::{load_shipped, Scenario};
+use agent_loop_core::session::recorder::{give, record_elsewhere, run_key};
+use agent_loop_core::session::{FixtureDoubles, Options, Session};
+use agent_loop_core::trace::recordings;
+use agent_loop_core::wire;
+
+fn json_of(run: &CheckRun) -> String {
+    serde_json::to_string(&lesson::trace_json(&run.trace)).unwrap()
+}
+
+#[test]
+fn every_shipped_run_reads_back_to_the_same_run() {
+    let mut runs = 0;
+    for (file, scenario) in load_shipped() {
+        let Ok(scenario) = scenario else { continue };
+        for code in ["zh", "en"] {
+            let localized = scenario.localized(Lang::parse(code).unwrap());
+            let run = CheckRun::record(&localized, 100_000);
+            let bytes = wire::write(&run, 7);
+            assert_eq!(wire::key(&bytes), Ok(7));
+            let read = wire::read(&bytes).unwrap_or_else(|e| panic!("{file} {code}: {e:?}"));
+            assert_eq!(wire::write(&read, 7), bytes, "{file} {code}: written again");
+            assert_eq!(json_of(&read), json_of(&run), "{file} {code}: the same trace");
+            assert_eq!(read.counts(), run.counts(), "{file} {code}: what the doubles handed out");
+            runs += 1;
+        }
+    }
+    assert!(runs >= 40, "every shipped scenario in both languages ({runs})");
+}
+
+#[test]
+fn bytes_that_are_not_a_run_are_refused_without_a_panic() {
+    let (_, scenario) = load_shipped().into_iter().find(|(f, _)| f.contains("report")).unwrap();
+    let run = CheckRun::record(&scenario.unwrap(), 100_000);
+    let bytes = wire::write(&run, 1);
+    for cut in 0..bytes.len() {
+        assert!(wire::read(&bytes[..cut]).is_err(), "cut at {cut} of {}", bytes.len());
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(wire::read(&longer).is_err(), "a byte after the run");
+    // Every byte changed in turn: read back or refused, never a panic (and
+    // what reads back is a run every step of which fits its tables).
+    let mut read_back = 0;
+    for at in (0..bytes.len()).step_by(3) {
+        let mut changed = bytes.clone();
+        changed[at] ^= 0x5a;
+        if let Ok(run) = wire::read(&changed) {
+            let json = json_of(&run);
+            assert!(!json.is_empty());
+            read_back += 1;
+        }
+    }
+    assert!(read_back < bytes.len() / 3, "most changes are refused");
+}
+
+fn file(id: &str) -> String {
+    let text = std::fs::read_to_string("fixtures/scenarios/report.json").unwrap();
+    let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    value["id"] = id.into();
+    value.to_string()
+}
+
+fn opening(text: &str, lang: &str, time_budget: &str) -> Options {
+    Options {
+        scenario: "given".into(),
+        lang: lang.into(),
+        time_budget: time_budget.into(),
+        clock: Some(|| 0.0),
+        files: vec![("lessons/given.json".into(), Ok(text.to_string()))],
+        ..Options::default()
+    }
+}
+
+#[test]
+fn a_run_given_from_elsewhere_is_shown_without_recording_it_again() {
+    let text = file("given");
+    let scenario = Scenario::parse(&text).unwrap();
+    let en = Lang::parse("en").unwrap();
+    let limits =
+        Session::new(Box::new(FixtureDoubles), &opening(&text, "en", "")).unwrap().limits().to_owned();
+    let bytes = record_elsewhere(&FixtureDoubles, &scenario, en, limits).unwrap();
+    assert_eq!(wire::key(&bytes), Ok(run_key(&scenario.localized(en), &limits)));
+    give(bytes).unwrap();
+
+    let before = recordings();
+    let mut s = Session::new(Box::new(FixtureDoubles), &opening(&text, "en", "")).unwrap();
+    assert_eq!(s.scenario().unwrap().id, "given");
+    assert_eq!(recordings() - before, 0, "its checks and its display read the run given");
+    let shown = s.replay().trace().steps.len();
+    assert!(shown > 10);
+    s.load("report").unwrap();
+    s.load("given").unwrap();
+    assert_eq!(recordings() - before, 1, "loading it again reads it again (report was recorded)");
+
+    // Another language, other limits, another content: recorded here.
+    s.set_lang(Lang::parse("zh").unwrap()).unwrap();
+    assert_eq!(recordings() - before, 2, "not given in Chinese");
+    let before = recordings();
+    Session::new(Box::new(FixtureDoubles), &opening(&text, "en", "5s")).unwrap();
+    assert_eq!(recordings() - before, 1, "not given under a time budget of 5 s");
+    let before = recordings();
+    let other = file("given").replace("\"max_calls\"", "\"note\": \"other\", \"max_calls\"");
+    assert_ne!(other, text);
+    Session::new(Box::new(FixtureDoubles), &opening(&other, "en", "")).unwrap();
+    assert_eq!(recordings() - before, 1, "not given for another file's content");
+    assert!(give(b"not a run".to_vec()).is_err());
+}
