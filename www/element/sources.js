@@ -3,7 +3,7 @@
 // its language's table), src= files that arrive after the playground was
 // built, and a changed src= (its files fetched and added; those shown stay).
 import { optionsOf } from "./attributes.js";
-import { Set, all, filter, indexOf, map, some, push, resolved, setAdd, setHas, splice, then } from "./builtins.js";
+import { all, filter, indexOf, map, push, resolved, some, splice, then } from "./builtins.js";
 import { ELSEWHERE_BYTES, recordElsewhere } from "./elsewhere.js";
 import { fetchScenarios, fetchTimeoutOf } from "./fetching.js";
 import { DEFAULT_LANGUAGE, LANGUAGES, languagePack, langWanted } from "./languages.js";
@@ -62,8 +62,12 @@ export function loadSrc(el, value) {
   for (let i = 0; i < pending.length; i++) then(pending[i].promise, (/** @type {FetchedFile} */ file) => addFile(el, file, srcGeneration));
 }
 
-/** Files whose run the worker was asked for (once each). @type {Set<FetchedFile>} */
-const recorded = new Set();
+/** Files whose run the worker was asked for (once each; an array: a page
+ *  that broke Set before the element loaded must not stop it loading).
+ *  @type {FetchedFile[]} */
+const recorded = [];
+/** @param {FetchedFile} file */
+const asked = (file) => indexOf(recorded, file) >= 0;
 
 /**
  * The budgets and language a file is recorded under for `el`.
@@ -85,8 +89,8 @@ export function runOptions(el, lang) {
  * @returns {Promise<void>}
  */
 export function recordFirst(files, options) {
-  const long = filter(files, (/** @type {FetchedFile} */ f) => "text" in f && f.text.length >= ELSEWHERE_BYTES && !setHas(recorded, f));
-  for (let i = 0; i < long.length; i++) setAdd(recorded, long[i]);
+  const long = filter(files, (/** @type {FetchedFile} */ f) => "text" in f && f.text.length >= ELSEWHERE_BYTES && !asked(f));
+  for (let i = 0; i < long.length; i++) push(recorded, long[i]);
   const texts = map(long, (/** @type {{text: string}} */ f) => f.text);
   const here = (/** @type {string} */ code) => code === DEFAULT_LANGUAGE || some(packsHere(), (/** @type {{name: string}} */ p) => p.name === code);
   const others = filter(LANGUAGES, (/** @type {string} */ code) => code !== options.lang && here(code));
@@ -104,7 +108,7 @@ export function recordFirst(files, options) {
  */
 export function addFile(el, file, srcGeneration) {
   if (srcGeneration !== el._srcGeneration || !el._pg) return;
-  if ("text" in file && !setHas(recorded, file) && file.text.length >= ELSEWHERE_BYTES) {
+  if ("text" in file && !asked(file) && file.text.length >= ELSEWHERE_BYTES) {
     // (recorded in the worker, in the language on screen; then added here,
     // where its checks and its display read that run)
     const add = () => addFile(el, file, srcGeneration);
