@@ -554,11 +554,12 @@ function hostileInputs() {
   if (!fs.existsSync(file)) return null;
   const cases = fs.readFileSync(file, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line));
   const most = (key) => Math.max(0, ...cases.map((c) => c[key]).filter((x) => typeof x === "number"));
-  const figures = { longest_task_ms: most("longestTask"), slowest_move_ms: most("slowestMove"), cases,
+  // (a src= file's arrival is a task too: its longest counts)
+  const figures = { longest_task_ms: Math.max(most("longestTask"), most("arrivalTask")), slowest_move_ms: most("slowestMove"), cases,
     budget_task_ms: BUDGET.hostileTaskMs, budget_move_ms: BUDGET.hostileMoveMs };
   console.log(`hostile inputs (${cases.length} cases): longest task ${figures.longest_task_ms} ms, slowest move ${figures.slowest_move_ms} ms`);
   // Each case's own figures (a break of issue 46 is one case or two).
-  const timed = [["longestTask", "longest task"], ["slowestMove", "slowest move"], ["ready", "ready"]];
+  const timed = [["arrivalTask", "arrival task"], ["longestTask", "longest task"], ["slowestMove", "slowest move"], ["ready", "ready"]];
   for (const c of cases) {
     const said = timed.filter(([key]) => typeof c[key] === "number").map(([key, label]) => `${label} ${c[key]} ms`);
     if (said.length) console.log(`  ${c.name}: ${said.join(", ")}`);
