@@ -119,3 +119,14 @@ fn a_run_given_from_elsewhere_is_shown_without_recording_it_again() {
     assert_eq!(recordings() - before, 1, "not given for another file's content");
     assert!(give(b"not a run".to_vec()).is_err());
 }
+
+#[test]
+fn a_language_whose_table_has_not_arrived_is_not_recorded_elsewhere() {
+    // (its words would be "?": the run the page showed said "?" for the
+    // question and the output, found by the review of the worker)
+    let waiting = agent_loop_core::i18n::expect("xw", "Waiting", "xw", "xw");
+    let scenario = Scenario::parse(&file("given")).unwrap();
+    let limits = *Session::new(Box::new(FixtureDoubles), &Options::default()).unwrap().limits();
+    assert!(record_elsewhere(&FixtureDoubles, &scenario, waiting, limits).is_none());
+    assert!(record_elsewhere(&FixtureDoubles, &scenario, Lang::parse("en").unwrap(), limits).is_some());
+}

@@ -7,11 +7,12 @@
 //! written again from what was read.
 //!
 //! The layout (numbers LEB128, texts length-first; `trace::Writer`):
-//! `MAGIC`, the format's version and the crate's, the run's key, the scenario, the
+//! `MAGIC`, the format's version, the build's fingerprint, the run's key, the scenario, the
 //! language, the function table, the label table, the steps, the locals
 //! table, the record and the rest of the trace, the counts of the checks.
 
 use crate::i18n::Lang;
+use crate::preview::Fnv;
 use crate::programs;
 use crate::protocol::TraceError;
 use crate::run::{CheckRun, Trace};
@@ -30,7 +31,7 @@ pub fn write(run: &CheckRun, key: u64) -> Vec<u8> {
     let mut w = Writer::default();
     w.str(MAGIC);
     w.u64(VERSION);
-    w.str(env!("CARGO_PKG_VERSION"));
+    w.u64(build());
     w.u64(key);
     w.str(&trace.scenario);
     w.str(trace.lang.code());
@@ -148,10 +149,25 @@ pub fn key(bytes: &[u8]) -> Result<u64, Malformed> {
 }
 
 fn head(r: &mut Reader) -> Result<u64, Malformed> {
-    if r.str()? != MAGIC || r.u64()? != VERSION || r.str()? != env!("CARGO_PKG_VERSION") {
+    if r.str()? != MAGIC || r.u64()? != VERSION || r.u64()? != build() {
         return Err(r.malformed());
     }
     r.u64()
+}
+
+/// What tells this build from another: the packs it was made with and
+/// the programs' compiled-in sources (a worker that loaded another
+/// deployment's module records other lines and labels: its run is refused).
+fn build() -> u64 {
+    let mut h = Fnv::new();
+    for (name, hash) in crate::pack::built_with() {
+        h.bytes(name.as_bytes());
+        h.bytes(&hash.to_le_bytes());
+    }
+    for program in programs::ALL {
+        h.bytes(program.rust.compiled().as_bytes());
+    }
+    h.0
 }
 
 /// The index of `item` in `table`, added at the end when it is new (a

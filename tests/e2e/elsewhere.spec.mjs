@@ -21,7 +21,10 @@ const scenario = (id, uses) =>
     process: { returncode: 0, stdout: "ok" },
   });
 
-const FILES = { "/big/uses.json": scenario("uses", 50_000), "/big/few.json": scenario("few", 3) };
+const FILES = { "/big/uses.json": scenario("uses", 10_000), "/big/few.json": scenario("few", 3), "/big/other.json": scenario("other", 2) };
+/** The budget a run is recorded under in these tests: long enough that the
+ *  run is whole wherever it is recorded (the same run, step for step). */
+const WHOLE = { "time-budget": "60s" };
 
 /** Recordings the page's own module has made. */
 const recordings = (page) => page.evaluate(async () => (await import("./agent-loop-playground.js")).recordingsHere());
@@ -38,6 +41,17 @@ function openedFirst(problems, id) {
   problems.splice(0, problems.length, ...problems.filter((p) => !said(p)));
   return late;
 }
+
+/** What the learner sees of the run at its end: the number of steps, how
+ *  it ended, and the text of the record's first card and of the output. */
+const seenAtEnd = (page) =>
+  page.$eval(EL, (e) => {
+    e.command("run");
+    const { steps, finalStatus, lang } = e.state();
+    const first = e.shadowRoot.querySelector('svg[data-role="record"] [data-message-index]');
+    const output = e.shadowRoot.querySelector(".alp-output");
+    return { steps, finalStatus, lang, first: first?.textContent || "", output: (output?.textContent || "").slice(0, 400) };
+  });
 
 /** The longest main-thread task since the page started (ms), after two frames. */
 async function longestTask(page) {
@@ -59,10 +73,8 @@ test.beforeEach(async ({ page, baseURL }) => {
 test("a long src= file is recorded in the worker, and shown without the page recording it", async ({ page, baseURL, problems }) => {
   const workers = [];
   page.on("worker", (w) => workers.push(w.url()));
-  await placeOnHost(page, baseURL, { src: "big/uses.json", scenario: "uses", lang: "en" });
+  await placeOnHost(page, baseURL, { src: "big/uses.json", scenario: "uses", lang: "en", ...WHOLE });
   await expect.poll(() => scenarioOf(page), { timeout: 60_000 }).toBe("uses");
-  const state = await page.$eval(EL, (e) => e.state());
-  expect(state.steps, "the run the worker recorded, whole or up to its budget").toBeGreaterThan(100_000);
   expect(workers.some((u) => u.endsWith("/recorder.js")), "the worker was started").toBe(true);
   // The playground opened on the file once the worker had recorded it (or
   // on report first, when the file came late): the module recorded
@@ -70,10 +82,54 @@ test("a long src= file is recorded in the worker, and shown without the page rec
   const late = openedFirst(problems, "uses");
   expect(await recordings(page)).toBe(late);
   const arrival = await longestTask(page);
+  const fromWorker = await seenAtEnd(page);
   // Shown again later: read back again, not recorded.
-  const t = await page.$eval(EL, (e) => [performance.now(), e.load("report"), performance.now(), e.load("uses"), performance.now()]);
+  await page.$eval(EL, (e) => e.load("report"));
+  await page.$eval(EL, (e) => e.load("uses"));
   expect(await recordings(page), "report, then the file read back").toBe(late + 1);
-  console.log(`elsewhere: src= /big/uses.json: ${JSON.stringify({ steps: state.steps, longestTask: arrival, loadReport: Math.round(t[2] - t[0]), loadAgain: Math.round(t[4] - t[2]) })}`);
+  console.log(`elsewhere: src= /big/uses.json: ${JSON.stringify({ steps: fromWorker.steps, longestTask: arrival })}`);
+
+  // The same file recorded by the page itself (no worker): the same run.
+  await page.route(`${baseURL}/recorder.js`, (route) => route.fulfill({ status: 404, body: "" }));
+  await placeOnHost(page, baseURL, { src: "big/uses.json", scenario: "uses", lang: "en", ...WHOLE });
+  await expect.poll(() => scenarioOf(page), { timeout: 60_000 }).toBe("uses");
+  const byPage = await seenAtEnd(page);
+  expect(fromWorker.steps, "the whole run").toBeGreaterThan(100_000);
+  expect(fromWorker).toEqual(byPage);
+  expect(byPage.first).toContain("Run main.py and only report the result.");
+  problems.splice(0, problems.length, ...problems.filter((p) => !p.includes("404") && !p.includes("recorder.js") && !p.includes("There is no scenario uses")));
+});
+
+test("a language whose table comes late is not recorded in the worker before it is here", async ({ page, baseURL, problems }) => {
+  // (the worker's run said "?" for every word of the table it did not have)
+  await page.route(`${baseURL}/data/en.json`, async (route) => {
+    await new Promise((ok) => setTimeout(ok, 3000));
+    await route.continue();
+  });
+  await placeOnHost(page, baseURL, { src: "big/uses.json", scenario: "uses", lang: "en", ...WHOLE });
+  await expect.poll(() => page.$eval(EL, (e) => [e.state().scenario, e.state().lang].join(" ")), { timeout: 60_000 }).toBe("uses en");
+  const seen = await seenAtEnd(page);
+  expect(seen.first).toContain("Run main.py and only report the result.");
+  expect(seen.output, "no line of the output is a word the table did not have").not.toMatch(/^\?$/m);
+  problems.splice(0, problems.length, ...problems.filter((p) => !p.includes("There is no scenario uses") && !p.includes("没有名为 uses 的场景")));
+});
+
+test("src changed while the worker records the first file is heard", async ({ page, baseURL, problems }) => {
+  await page.route(`${baseURL}/host.html`, (route) =>
+    route.fulfill({ contentType: "text/html", body: `<!doctype html><html lang="en"><title>Course</title><body><main id="slot"></main>` }));
+  await page.goto("/host.html");
+  const started = page.waitForEvent("worker");
+  await page.evaluate(async () => {
+    await import("./element.js");
+    const el = document.createElement("agent-loop-playground");
+    for (const [k, v] of Object.entries({ src: "big/uses.json", scenario: "other", lang: "en", "time-budget": "60s" })) el.setAttribute(k, v);
+    document.querySelector("#slot").append(el);
+  });
+  // (the worker starts once the first file is in: the change lands while it records)
+  await started;
+  await page.$eval(EL, (e) => e.setAttribute("src", "big/other.json"));
+  await expect.poll(() => page.$eval(EL, (e) => (e.state() || {}).scenario), { timeout: 60_000 }).toBe("other");
+  problems.splice(0, problems.length, ...problems.filter((p) => !p.includes("There is no scenario other")));
 });
 
 test("a short file is recorded by the page itself, as before", async ({ page, baseURL, problems }) => {

@@ -71,7 +71,6 @@ export const Response = /** @type {typeof globalThis.Response} */ (pick(global, 
 export const Headers = /** @type {typeof globalThis.Headers} */ (pick(global, "Headers"));
 export const TextDecoder = /** @type {typeof globalThis.TextDecoder} */ (pick(global, "TextDecoder"));
 export const AbortController = /** @type {typeof globalThis.AbortController} */ (pick(global, "AbortController"));
-export const Worker = /** @type {typeof globalThis.Worker} */ (pick(global, "Worker"));
 /** @type {typeof WebAssembly.RuntimeError | undefined} */
 export const RuntimeError = pick(pick(global, "WebAssembly"), "RuntimeError");
 
@@ -139,7 +138,7 @@ export const replaceInFragment = method(pick(global, "DocumentFragment"), "repla
 export const createElement = method(pick(global, "Document"), "createElement");
 export const dispatchEvent = method(pick(global, "EventTarget"), "dispatchEvent");
 export const listen = method(pick(global, "EventTarget"), "addEventListener");
-export const postMessage = method(Worker, "postMessage");
+export const postMessage = method(pick(global, "Worker"), "postMessage");
 const mark = method(pick(global, "Performance"), "mark");
 
 // The page's timers and its fetch (called as the page's own functions).

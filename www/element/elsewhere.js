@@ -4,52 +4,74 @@
 // the same doubles, in the element's language and budgets, and hands the
 // run back as bytes, which the page's module keeps (`giveRun`) and shows
 // instead of recording it again. The page's module reads the run only for
-// exactly that file, language and budgets: anything else (or a worker that
-// cannot start, a page whose policy forbids it) is recorded by the page as
-// before — the same run, in one longer task.
+// exactly that file, language, budgets and build: anything else (a worker
+// that cannot start, a page whose policy forbids it, one that does not
+// answer in time) is recorded by the page as before — the same run, in one
+// longer task. The worker is let go once nothing is asked of it.
 import { giveRun } from "./agent-loop-playground.js";
-import { Promise, Worker, indexOf, listen, postMessage, push, resolved } from "./builtins.js";
+import { Promise, clearTimeout, includes, isView, listen, postMessage, push, resolved, setTimeout, splice } from "./builtins.js";
 import { packsHere } from "./packs.js";
 import { wasmUrl } from "./module.js";
 
-/** Files shorter than this are recorded by the page (a few tens of ms). */
-export const ELSEWHERE_BYTES = 64 * 1024;
+/** Files shorter than this (in characters) are recorded by the page (a few tens of ms). */
+export const ELSEWHERE_CHARS = 64 * 1024;
+/** How long a request may wait for the worker (its start, the module's
+ *  fetch, a recording up to its budget) before the page records instead. */
+const ANSWER_MS = 10_000;
+/** Requests kept, so that the same file in the same language is asked once. */
+const KEPT = 8;
 
 /** @type {Worker | null} */
 let worker = null;
-/** Set once the worker failed: every later file is recorded by the page. */
+/** Set once the worker could not start: every later file is recorded by the page. */
 let failed = false;
 let asked = 0;
-/** id → what settles its request. @type {Record<number, (given: boolean) => void>} */
+/** id → what settles its request (once). @type {Record<number, (given: boolean) => void>} */
 const waiting = /** @type {any} */ ({ __proto__: null });
 /** Packs the worker has been sent. @type {string[]} */
-const sent = [];
+let sent = [];
+/** What was asked: the text, its options, and the answer. @type {{text: string, key: string, answer: Promise<boolean>}[]} */
+const answers = [];
 
-/** Every request still waiting settles as not given. */
-function fail() {
-  failed = true;
+/** The worker goes (its memory with it); the next request starts another. */
+function letGo() {
+  const w = worker;
   worker = null;
-  for (const id in waiting) {
-    waiting[id](false);
-    delete waiting[id];
-  }
+  sent = [];
+  try {
+    w?.terminate();
+  } catch {}
+}
+
+/** Every request still waiting settles as not given; `broken`: for good. */
+function fail(broken = true) {
+  failed = failed || broken;
+  letGo();
+  for (const id in waiting) waiting[id](false);
+}
+
+/** @param {MessageEvent} event */
+function answered(event) {
+  let id = 0;
+  let given = false;
+  try {
+    id = event.data.id;
+    const bytes = event.data.bytes;
+    given = isView(bytes) && giveRun(/** @type {Uint8Array} */ (bytes));
+  } catch {}
+  const settle = waiting[id];
+  if (settle) settle(given);
 }
 
 /** @returns {Worker | null} */
 function started() {
   if (worker || failed) return worker;
   try {
-    // (the literal bundlers recognise, as for the module)
+    // (the global, as written: the literal bundlers recognise as a worker)
     const w = new Worker(new URL("./recorder.js", import.meta.url), { type: "module" });
-    listen(w, "message", (/** @type {MessageEvent} */ event) => {
-      const { id, bytes } = event.data || {};
-      const settle = waiting[id];
-      if (!settle) return;
-      delete waiting[id];
-      settle(bytes instanceof Uint8Array && giveRun(bytes));
-    });
-    listen(w, "error", fail);
-    listen(w, "messageerror", fail);
+    listen(w, "message", answered);
+    listen(w, "error", () => fail());
+    listen(w, "messageerror", () => fail());
     worker = w;
   } catch {
     failed = true;
@@ -57,31 +79,41 @@ function started() {
   return worker;
 }
 
-/** Whether files may be sent to the worker (none failed to start). */
-export const canRecordElsewhere = () => !failed;
-
 /**
- * Record `text` (a src= file) in the worker for the element's language
- * and budgets, and give the run to the module. Settles true when the
- * page's module now holds it; false when the page is to record it itself.
+ * Ask the worker for `text`'s run; settles once, true when the page's
+ * module holds it.
+ * @param {Worker} w
  * @param {string} text
  * @param {{lang: string, timeBudget: string, memoryBudget: string}} options
  * @returns {Promise<boolean>}
  */
-export function recordElsewhere(text, options) {
-  const w = text.length >= ELSEWHERE_BYTES ? started() : null;
-  if (!w) return resolved(false);
+function ask(w, text, options) {
   /** @type {{name: string, text: string}[]} */
   const packs = [];
   const here = packsHere();
   for (let i = 0; i < here.length; i++) {
-    if (indexOf(sent, here[i].name) < 0) {
+    if (!includes(sent, here[i].name)) {
       push(packs, here[i]);
       push(sent, here[i].name);
     }
   }
   const id = ++asked;
-  return new Promise((settle) => {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      // (a worker that does not answer in time is not asked again)
+      letGo();
+      settle(false);
+    }, ANSWER_MS);
+    /** @param {boolean} given */
+    const settle = (given) => {
+      if (!waiting[id]) return;
+      delete waiting[id];
+      clearTimeout(timer);
+      resolve(given);
+      let busy = false;
+      for (const _ in waiting) busy = true;
+      if (!busy) letGo();
+    };
     waiting[id] = settle;
     try {
       postMessage(w, { id, wasm: `${wasmUrl()}`, packs, text, options });
@@ -91,5 +123,29 @@ export function recordElsewhere(text, options) {
   });
 }
 
-/** How many runs the worker has been asked for (the tests count them). */
+/** Whether the worker is to be asked for a text this long. @param {string} text */
+export const isLong = (text) => text.length >= ELSEWHERE_CHARS && !failed;
+
+/**
+ * Record `text` (a src= file) in the worker for the element's language
+ * and budgets, and give the run to the module. Settles true when the
+ * page's module now holds it; false when the page is to record it itself.
+ * The same text with the same options is asked once.
+ * @param {string} text
+ * @param {{lang: string, timeBudget: string, memoryBudget: string}} options
+ * @returns {Promise<boolean>}
+ */
+export function recordElsewhere(text, options) {
+  if (!isLong(text)) return resolved(false);
+  const key = `${options.lang}|${options.timeBudget}|${options.memoryBudget}`;
+  for (let i = 0; i < answers.length; i++) if (answers[i].key === key && answers[i].text === text) return answers[i].answer;
+  const w = started();
+  if (!w) return resolved(false);
+  const answer = ask(w, text, options);
+  push(answers, { text, key, answer });
+  if (answers.length > KEPT) splice(answers, 0, 1);
+  return answer;
+}
+
+/** How many runs the worker has been asked for. */
 export const runsAsked = () => asked;

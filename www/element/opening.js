@@ -42,6 +42,8 @@ import { followPage } from "./theme.js";
 // other language, or lesson one, only when it is very slow).
 const FILES_GRACE_MS = 300;
 const LANG_GRACE_MS = 1000;
+// How long the opening waits for the worker's run of a long src= file.
+const RECORD_GRACE_MS = 10_000;
 
 /** @param {number} ms */
 const after = (ms) => new Promise((ok) => setTimeout(ok, ms));
@@ -97,12 +99,14 @@ async function start(el) {
     return;
   }
   if (generation !== el._generation || !el.isConnected || el._pg) return;
+  // (a long file is recorded in the worker, whose run the playground then
+  // reads; one that does not come in time is recorded by the page)
+  const arrived = flatMap(arriving.pending, (/** @type {Pending} */ p) => (p.file ? [p.file] : []));
+  await race([recordFirst(arrived, runOptions(el, langWanted(el, null) || "")), after(RECORD_GRACE_MS)]);
+  if (generation !== el._generation || !el.isConnected || el._pg) return;
   // src= changed while the module loaded: the new value's files are fetched instead.
   const srcChanged = el.getAttribute("src") !== el._src;
-  el._files = srcChanged ? [] : flatMap(arriving.pending, (/** @type {Pending} */ p) => (p.file ? [p.file] : []));
-  // (a long file is recorded in the worker, which the playground then reads)
-  await recordFirst(el._files, runOptions(el, langWanted(el, null) || ""));
-  if (generation !== el._generation || !el.isConnected || el._pg) return;
+  el._files = srcChanged ? [] : arrived;
   el._listings = listings;
   el._applyHeight(el.getAttribute("height"));
   // (read before the playground's markup exists: no layout is forced)

@@ -4,7 +4,7 @@
 // built, and a changed src= (its files fetched and added; those shown stay).
 import { optionsOf } from "./attributes.js";
 import { all, filter, indexOf, map, push, resolved, some, splice, then } from "./builtins.js";
-import { ELSEWHERE_BYTES, recordElsewhere } from "./elsewhere.js";
+import { isLong, recordElsewhere } from "./elsewhere.js";
 import { fetchScenarios, fetchTimeoutOf } from "./fetching.js";
 import { DEFAULT_LANGUAGE, LANGUAGES, languagePack, langWanted } from "./languages.js";
 import { isPackNeeded, loadPack, packsHere, withPack } from "./packs.js";
@@ -62,12 +62,8 @@ export function loadSrc(el, value) {
   for (let i = 0; i < pending.length; i++) then(pending[i].promise, (/** @type {FetchedFile} */ file) => addFile(el, file, srcGeneration));
 }
 
-/** Files whose run the worker was asked for (once each; an array: a page
- *  that broke Set before the element loaded must not stop it loading).
- *  @type {FetchedFile[]} */
-const recorded = [];
-/** @param {FetchedFile} file */
-const asked = (file) => indexOf(recorded, file) >= 0;
+/** A file whose run the worker was asked for (marked on the file: once each). @param {FetchedFile} file */
+const sent = (file) => /** @type {{sent?: boolean}} */ (file).sent === true;
 
 /**
  * The budgets and language a file is recorded under for `el`.
@@ -80,7 +76,7 @@ export function runOptions(el, lang) {
 }
 
 /**
- * Long files (`ELSEWHERE_BYTES`) are recorded in the worker first, in
+ * Long files (`elsewhere.js`: 64 K characters or more) are recorded in the worker first, in
  * `options.lang`: settles once the module holds their runs (or is to
  * record them itself). Then in the page's other languages, one after the
  * other, for a switch.
@@ -89,8 +85,9 @@ export function runOptions(el, lang) {
  * @returns {Promise<void>}
  */
 export function recordFirst(files, options) {
-  const long = filter(files, (/** @type {FetchedFile} */ f) => "text" in f && f.text.length >= ELSEWHERE_BYTES && !asked(f));
-  for (let i = 0; i < long.length; i++) push(recorded, long[i]);
+  const long = filter(files, (/** @type {FetchedFile} */ f) => "text" in f && isLong(f.text) && !sent(f));
+  if (!long.length) return resolved();
+  for (let i = 0; i < long.length; i++) /** @type {{sent?: boolean}} */ (long[i]).sent = true;
   const texts = map(long, (/** @type {{text: string}} */ f) => f.text);
   const here = (/** @type {string} */ code) => code === DEFAULT_LANGUAGE || some(packsHere(), (/** @type {{name: string}} */ p) => p.name === code);
   const others = filter(LANGUAGES, (/** @type {string} */ code) => code !== options.lang && here(code));
@@ -108,7 +105,7 @@ export function recordFirst(files, options) {
  */
 export function addFile(el, file, srcGeneration) {
   if (srcGeneration !== el._srcGeneration || !el._pg) return;
-  if ("text" in file && !asked(file) && file.text.length >= ELSEWHERE_BYTES) {
+  if ("text" in file && !sent(file) && isLong(file.text)) {
     // (recorded in the worker, in the language on screen; then added here,
     // where its checks and its display read that run)
     const add = () => addFile(el, file, srcGeneration);

@@ -52,26 +52,39 @@ pub fn give(bytes: Vec<u8>) -> Result<(), Malformed> {
     Ok(())
 }
 
-/// The run given for `key`, read back (bytes that do not read are dropped).
-fn given(key: u64) -> Option<CheckRun> {
+/// The run given for `scenario` (localized) under `limits`, read back:
+/// one whose bytes do not read, or that is not a run of this scenario in
+/// its language, is dropped.
+fn given(scenario: &Scenario, limits: &Limits) -> Option<CheckRun> {
+    let key = run_key(scenario, limits);
     let read = GIVEN.with(|given| {
         let given = given.borrow();
         given.iter().find(|(k, _)| *k == key).map(|(_, bytes)| wire::read(bytes))
     })?;
-    read.inspect_err(|_| GIVEN.with(|given| given.borrow_mut().retain(|(k, _)| *k != key))).ok()
+    let same = |run: &CheckRun| {
+        let t = &run.trace;
+        (t.scenario.as_str(), t.lang, t.function) == (scenario.id.as_str(), scenario.lang, scenario.function)
+    };
+    let run = read.ok().filter(same);
+    if run.is_none() {
+        GIVEN.with(|given| given.borrow_mut().retain(|(k, _)| *k != key));
+    }
+    run
 }
 
 /// An author's file's run for its checks and display, recorded here for
 /// another instance of the module ([`give`]): `None` when the scenario's
-/// program is in a pack this instance does not have.
+/// program, or the language's table, is in a pack this instance does not
+/// have.
 pub fn record_elsewhere(
     doubles: &dyn Doubles,
     scenario: &Scenario,
     lang: Lang,
     limits: Limits,
 ) -> Option<Vec<u8>> {
+    // (a language whose table has not arrived would say "?" for its words)
     let program = crate::programs::of(scenario.function);
-    if program.pack.is_some() && !program.loaded() {
+    if program.pack.is_some() && !program.loaded() || lang.waiting().is_some() {
         return None;
     }
     let scenario = scenario.localized(lang);
@@ -114,7 +127,7 @@ impl Recorder {
             }
         }
         let own = self.model.is_none() && self.process.is_none();
-        if let Some(run) = own.then(|| given(run_key(lesson, &self.limits))).flatten() {
+        if let Some(run) = own.then(|| given(lesson, &self.limits)).flatten() {
             return run.trace;
         }
         let (mut model, mut process) = self.doubles.for_scenario(lesson);
@@ -131,7 +144,7 @@ impl Recorder {
     /// doubles: the lesson's run without overrides ([`Recorder::keep`]).
     pub fn checked(&self, scenario: &Scenario, lang: Lang) -> CheckRun {
         let scenario = scenario.localized(lang);
-        if let Some(run) = given(run_key(&scenario, &self.limits)) {
+        if let Some(run) = given(&scenario, &self.limits) {
             return run;
         }
         let (mut model, mut process) = self.doubles.for_scenario(&scenario);
