@@ -36,10 +36,12 @@ pub fn record_elsewhere(doubles: JsFunction, text: &str, options: JsValue) -> Op
 }
 
 /// Keep a run the worker recorded (`recordElsewhere`'s bytes) for every
-/// playground of the page; false when the bytes are not such a run.
+/// playground of the page, read back now when `read_now` (a task of its
+/// own before the one that shows it); false when the bytes are not such a
+/// run.
 #[wasm_bindgen(js_name = giveRun)]
-pub fn give_run(bytes: Vec<u8>) -> bool {
-    recorder::give(bytes).is_ok()
+pub fn give_run(bytes: Vec<u8>, read_now: bool) -> bool {
+    recorder::give(bytes, read_now).is_ok()
 }
 
 /// How many recordings this instance has made (the tests count the work:

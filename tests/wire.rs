@@ -94,7 +94,7 @@ fn a_run_given_from_elsewhere_is_shown_without_recording_it_again() {
         Session::new(Box::new(FixtureDoubles), &opening(&text, "en", "")).unwrap().limits().to_owned();
     let bytes = record_elsewhere(&FixtureDoubles, &scenario, en, limits).unwrap();
     assert_eq!(wire::key(&bytes), Ok(run_key(&scenario.localized(en), &limits)));
-    give(bytes).unwrap();
+    give(bytes.clone(), true).unwrap();
 
     let before = recordings();
     let mut s = Session::new(Box::new(FixtureDoubles), &opening(&text, "en", "")).unwrap();
@@ -105,10 +105,16 @@ fn a_run_given_from_elsewhere_is_shown_without_recording_it_again() {
     s.load("report").unwrap();
     s.load("given").unwrap();
     assert_eq!(recordings() - before, 1, "loading it again reads it again (report was recorded)");
+    // Given again without reading it now: read when it is shown.
+    give(bytes, false).unwrap();
+    let before = recordings();
+    let again = Session::new(Box::new(FixtureDoubles), &opening(&text, "en", "")).unwrap();
+    assert_eq!((recordings() - before, again.replay().trace().steps.len()), (0, shown));
+    let before = recordings();
 
     // Another language, other limits, another content: recorded here.
     s.set_lang(Lang::parse("zh").unwrap()).unwrap();
-    assert_eq!(recordings() - before, 2, "not given in Chinese");
+    assert_eq!(recordings() - before, 1, "not given in Chinese");
     let before = recordings();
     Session::new(Box::new(FixtureDoubles), &opening(&text, "en", "5s")).unwrap();
     assert_eq!(recordings() - before, 1, "not given under a time budget of 5 s");
@@ -117,7 +123,7 @@ fn a_run_given_from_elsewhere_is_shown_without_recording_it_again() {
     assert_ne!(other, text);
     Session::new(Box::new(FixtureDoubles), &opening(&other, "en", "")).unwrap();
     assert_eq!(recordings() - before, 1, "not given for another file's content");
-    assert!(give(b"not a run".to_vec()).is_err());
+    assert!(give(b"not a run".to_vec(), true).is_err());
 }
 
 #[test]

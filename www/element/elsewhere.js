@@ -26,7 +26,8 @@ let worker = null;
 /** Set once the worker could not start: every later file is recorded by the page. */
 let failed = false;
 let asked = 0;
-/** id → what settles its request (once). @type {Record<number, (given: boolean) => void>} */
+/** id → what settles its request (once), and whether its run is read back
+ *  as it comes. @type {Record<number, {settle: (given: boolean) => void, now: boolean}>} */
 const waiting = /** @type {any} */ ({ __proto__: null });
 /** Packs the worker has been sent. @type {string[]} */
 let sent = [];
@@ -47,7 +48,7 @@ function letGo() {
 function fail(broken = true) {
   failed = failed || broken;
   letGo();
-  for (const id in waiting) waiting[id](false);
+  for (const id in waiting) waiting[id].settle(false);
 }
 
 /** @param {MessageEvent} event */
@@ -57,10 +58,9 @@ function answered(event) {
   try {
     id = event.data.id;
     const bytes = event.data.bytes;
-    given = isView(bytes) && giveRun(/** @type {Uint8Array} */ (bytes));
+    given = isView(bytes) && giveRun(/** @type {Uint8Array} */ (bytes), !!waiting[id]?.now);
   } catch {}
-  const settle = waiting[id];
-  if (settle) settle(given);
+  waiting[id]?.settle(given);
 }
 
 /** @returns {Worker | null} */
@@ -85,9 +85,10 @@ function started() {
  * @param {Worker} w
  * @param {string} text
  * @param {{lang: string, timeBudget: string, memoryBudget: string}} options
+ * @param {boolean} now  read the run back as it comes (it is shown next)
  * @returns {Promise<boolean>}
  */
-function ask(w, text, options) {
+function ask(w, text, options, now) {
   /** @type {{name: string, text: string}[]} */
   const packs = [];
   const here = packsHere();
@@ -109,12 +110,14 @@ function ask(w, text, options) {
       if (!waiting[id]) return;
       delete waiting[id];
       clearTimeout(timer);
-      resolve(given);
+      // (in a task of its own: the run read back and the display that
+      // follows are two tasks, not one)
+      setTimeout(() => resolve(given), 0);
       let busy = false;
       for (const _ in waiting) busy = true;
       if (!busy) letGo();
     };
-    waiting[id] = settle;
+    waiting[id] = { settle, now };
     try {
       postMessage(w, { id, wasm: `${wasmUrl()}`, packs, text, options });
     } catch {
@@ -133,15 +136,17 @@ export const isLong = (text) => text.length >= ELSEWHERE_CHARS && !failed;
  * The same text with the same options is asked once.
  * @param {string} text
  * @param {{lang: string, timeBudget: string, memoryBudget: string}} options
+ * @param {boolean} [now]  read back as it comes: it is shown next (a run
+ *   for another language is read when it is shown)
  * @returns {Promise<boolean>}
  */
-export function recordElsewhere(text, options) {
+export function recordElsewhere(text, options, now = true) {
   if (!isLong(text)) return resolved(false);
   const key = `${options.lang}|${options.timeBudget}|${options.memoryBudget}`;
   for (let i = 0; i < answers.length; i++) if (answers[i].key === key && answers[i].text === text) return answers[i].answer;
   const w = started();
   if (!w) return resolved(false);
-  const answer = ask(w, text, options);
+  const answer = ask(w, text, options, now);
   push(answers, { text, key, answer });
   if (answers.length > KEPT) splice(answers, 0, 1);
   return answer;

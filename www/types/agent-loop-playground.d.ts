@@ -55,7 +55,7 @@ export interface PlaygroundOptions {
 /** An author's file recorded here for another instance of the module (src/worker.rs): the run as bytes, or undefined. */
 export function recordElsewhere(doubles: Function, text: string, options: { lang: string; timeBudget: string; memoryBudget: string }): Uint8Array | undefined;
 /** Keep a run another instance recorded, for every playground of the page; false when the bytes are not such a run. */
-export function giveRun(bytes: Uint8Array): boolean;
+export function giveRun(bytes: Uint8Array, readNow: boolean): boolean;
 /** How many recordings this instance has made. */
 export function recordingsHere(): number;
 

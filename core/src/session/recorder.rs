@@ -24,9 +24,18 @@ use std::cell::RefCell;
 /// page has, and one more); the oldest goes first.
 const KEPT: usize = 4;
 
+/// A run given: its key, its bytes, and the run itself when it was read
+/// back as it came (for the display that follows; later ones read the
+/// bytes again).
+struct Given {
+    key: u64,
+    bytes: Vec<u8>,
+    read: Option<CheckRun>,
+}
+
 thread_local! {
-    /// `(key, bytes)`: every playground of the page reads them.
-    static GIVEN: RefCell<Vec<(u64, Vec<u8>)>> = const { RefCell::new(Vec::new()) };
+    /// Every playground of the page reads them.
+    static GIVEN: RefCell<Vec<Given>> = const { RefCell::new(Vec::new()) };
 }
 
 /// What names a recording of `scenario` (localized) under `limits`: its
@@ -38,16 +47,19 @@ pub fn run_key(scenario: &Scenario, limits: &Limits) -> u64 {
     text_hash(&text)
 }
 
-/// Keep a run recorded elsewhere ([`record_elsewhere`]'s bytes): bytes
-/// that do not start as such a run are refused.
-pub fn give(bytes: Vec<u8>) -> Result<(), Malformed> {
+/// Keep a run recorded elsewhere ([`record_elsewhere`]'s bytes), read
+/// back at once when `read_now` (the page then reads it in a task of its
+/// own, before the one that shows it): bytes that are not such a run are
+/// refused.
+pub fn give(bytes: Vec<u8>, read_now: bool) -> Result<(), Malformed> {
     let key = wire::key(&bytes)?;
+    let read = if read_now { Some(wire::read(&bytes)?) } else { None };
     GIVEN.with(|given| {
         let mut given = given.borrow_mut();
-        let kept: Vec<(u64, Vec<u8>)> = given.drain(..).filter(|(k, _)| *k != key).collect();
+        let kept: Vec<Given> = given.drain(..).filter(|g| g.key != key).collect();
         let skip = (kept.len() + 1).saturating_sub(KEPT);
         given.extend(kept.into_iter().skip(skip));
-        given.push((key, bytes));
+        given.push(Given { key, bytes, read });
     });
     Ok(())
 }
@@ -58,8 +70,9 @@ pub fn give(bytes: Vec<u8>) -> Result<(), Malformed> {
 fn given(scenario: &Scenario, limits: &Limits) -> Option<CheckRun> {
     let key = run_key(scenario, limits);
     let read = GIVEN.with(|given| {
-        let given = given.borrow();
-        given.iter().find(|(k, _)| *k == key).map(|(_, bytes)| wire::read(bytes))
+        let mut given = given.borrow_mut();
+        let found = given.iter_mut().find(|g| g.key == key)?;
+        Some(found.read.take().map_or_else(|| wire::read(&found.bytes), Ok))
     })?;
     let same = |run: &CheckRun| {
         let t = &run.trace;
@@ -67,7 +80,10 @@ fn given(scenario: &Scenario, limits: &Limits) -> Option<CheckRun> {
     };
     let run = read.ok().filter(same);
     if run.is_none() {
-        GIVEN.with(|given| given.borrow_mut().retain(|(k, _)| *k != key));
+        GIVEN.with(|given| {
+            let kept: Vec<Given> = given.borrow_mut().drain(..).filter(|g| g.key != key).collect();
+            *given.borrow_mut() = kept;
+        });
     }
     run
 }
