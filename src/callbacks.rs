@@ -43,6 +43,12 @@ impl Doubles for JsDoubles {
     }
 }
 
+/// `options[key]` as a string, "" when it is missing or not one (an
+/// options object the element hands over).
+pub(crate) fn opt_str(options: &JsValue, key: &str) -> String {
+    Reflect::get(options, &JsValue::from_str(key)).ok().and_then(|v| v.as_string()).unwrap_or_default()
+}
+
 /// Name and message of a thrown JS value. Reads nothing that could throw
 /// through Rust: a getter that throws, a Proxy, a non-string `name` or
 /// `message` all come back as plain defaults.

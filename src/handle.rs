@@ -4,7 +4,7 @@
 //! trace stays in wasm memory. A `playground-step` event is sent only after
 //! the page is no longer borrowed, so a handler may call back in.
 
-use crate::callbacks::{from_json, to_json, JsDoubles, JsModel, JsProcess};
+use crate::callbacks::{from_json, opt_str, to_json, JsDoubles, JsModel, JsProcess};
 use crate::events;
 use crate::render::Page;
 use agent_loop_core::debugger::Command;
@@ -33,10 +33,6 @@ pub struct Playground {
     /// update: readable even when an error in the host page left the page
     /// borrowed for good (the element then starts a new playground there).
     place: events::Place,
-}
-
-fn opt_str(options: &JsValue, key: &str) -> String {
-    Reflect::get(options, &JsValue::from_str(key)).ok().and_then(|v| v.as_string()).unwrap_or_default()
 }
 
 /// `options.files`: `[{name, text}]` or `[{name, error}]`, the scenario

@@ -6,21 +6,18 @@
 //! element asked for; the page reads the run back only for exactly that
 //! file, language and budgets, and records it itself otherwise.
 
-use crate::callbacks::JsDoubles;
+use crate::callbacks::{opt_str, JsDoubles};
 use agent_loop_core::scenario::Scenario;
 use agent_loop_core::session::recorder;
 use agent_loop_core::session::{Options, Settings};
-use js_sys::{Function as JsFunction, Reflect};
+use js_sys::Function as JsFunction;
 use wasm_bindgen::prelude::*;
-
-fn opt_str(options: &JsValue, key: &str) -> String {
-    Reflect::get(options, &JsValue::from_str(key)).ok().and_then(|v| v.as_string()).unwrap_or_default()
-}
 
 /// The run of the scenario file `text` for its checks and display, as
 /// bytes: `options` gives `lang`, `timeBudget` and `memoryBudget` as the
-/// element has them. `undefined` when the text is not a valid scenario or
-/// its program's pack is not here (the page then records it itself).
+/// element has them. `undefined` when the text is not a valid scenario, or
+/// its program's pack or its language's table is not here (the page then
+/// records it itself).
 #[wasm_bindgen(js_name = recordElsewhere)]
 pub fn record_elsewhere(doubles: JsFunction, text: &str, options: JsValue) -> Option<Vec<u8>> {
     let wanted = Options {

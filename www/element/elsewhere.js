@@ -151,6 +151,3 @@ export function recordElsewhere(text, options, now = true) {
   if (answers.length > KEPT) splice(answers, 0, 1);
   return answer;
 }
-
-/** How many runs the worker has been asked for. */
-export const runsAsked = () => asked;

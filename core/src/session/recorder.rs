@@ -56,9 +56,10 @@ pub fn give(bytes: Vec<u8>, read_now: bool) -> Result<(), Malformed> {
     let read = if read_now { Some(wire::read(&bytes)?) } else { None };
     GIVEN.with(|given| {
         let mut given = given.borrow_mut();
-        let kept: Vec<Given> = given.drain(..).filter(|g| g.key != key).collect();
-        let skip = (kept.len() + 1).saturating_sub(KEPT);
-        given.extend(kept.into_iter().skip(skip));
+        given.retain(|g| g.key != key);
+        if given.len() >= KEPT {
+            given.remove(0);
+        }
         given.push(Given { key, bytes, read });
     });
     Ok(())
@@ -80,10 +81,7 @@ fn given(scenario: &Scenario, limits: &Limits) -> Option<CheckRun> {
     };
     let run = read.ok().filter(same);
     if run.is_none() {
-        GIVEN.with(|given| {
-            let kept: Vec<Given> = given.borrow_mut().drain(..).filter(|g| g.key != key).collect();
-            *given.borrow_mut() = kept;
-        });
+        GIVEN.with(|given| given.borrow_mut().retain(|g| g.key != key));
     }
     run
 }
