@@ -111,12 +111,17 @@ pub fn editors(scenario: &Scenario, lang: Lang, problems: &[String]) -> String {
             esc(lang.word("edit_recorded"))
         );
     }
-    let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default();
+    // (a field is written out only when it fits an editor; else its length
+    // is counted: the model of a file of 130,000 blocks is not a 5 MB text)
+    let fit =
+        |chars: usize, write: &dyn Fn() -> String| if chars > EDIT_CHARS { Err(chars) } else { Ok(write()) };
+    let pretty = |v: &Value| fit(pretty_chars(v, 0), &|| serde_json::to_string_pretty(v).unwrap_or_default());
+    let list = |l: &[Value]| fit(list_chars(l, 0), &|| serde_json::to_string_pretty(l).unwrap_or_default());
     let mut html = String::new();
-    let editor = |field: &str, key: &str, text: String| {
+    let editor = |field: &str, key: &str, text: Result<String, usize>| {
         // A field of a huge scenario is not put in an editor (a textarea of
         // megabytes is laid out again at every step): it stays as it is.
-        let chars = text.chars().count();
+        let chars = text.as_ref().map_or_else(|chars| *chars, |t| t.chars().count());
         if chars > EDIT_CHARS {
             let note = lang.fill("edit_too_big", &[("n", grouped(chars))]);
             return format!(
@@ -125,6 +130,7 @@ pub fn editors(scenario: &Scenario, lang: Lang, problems: &[String]) -> String {
                 esc(&note)
             );
         }
+        let text = text.unwrap_or_default();
         let rows = text.lines().count().clamp(3, 16);
         format!(
             r#"<label class="alp-edit"><span>{}</span><textarea data-edit="{field}" rows="{rows}" spellcheck="false" translate="no" autocomplete="off">{}</textarea></label>"#,
@@ -136,11 +142,11 @@ pub fn editors(scenario: &Scenario, lang: Lang, problems: &[String]) -> String {
     // replies, the process, or one of its own, as `call` or `tool_results`)
     for &(field, word) in (programs::of(scenario.function).edits)(scenario.function) {
         let text = match field {
-            "model" => serde_json::to_string_pretty(&scenario.model[..]).unwrap_or_default(),
-            "process" => pretty(&match &scenario.process {
-                ProcessScript::Always(v) => v.clone(),
-                ProcessScript::Each(runs) => Value::Array(runs.clone()),
-            }),
+            "model" => list(&scenario.model),
+            "process" => match &scenario.process {
+                ProcessScript::Always(v) => pretty(v),
+                ProcessScript::Each(runs) => list(runs),
+            },
             own => pretty(scenario.own.get(own).unwrap_or(&Value::Null)),
         };
         html.push_str(&editor(field, word, text));
@@ -158,6 +164,53 @@ pub fn editors(scenario: &Scenario, lang: Lang, problems: &[String]) -> String {
         esc(lang.word("edit_hint")),
         esc(lang.word("edit_run"))
     )
+}
+
+/// How many characters `serde_json::to_string_pretty` writes for `v` at
+/// `depth` (two spaces a level), counted without writing them.
+pub fn pretty_chars(v: &Value, depth: usize) -> usize {
+    match v {
+        Value::Array(items) => list_chars(items, depth),
+        Value::Object(map) if !map.is_empty() => {
+            let fields =
+                map.iter().map(|(k, x)| 2 * (depth + 1) + str_chars(k) + 2 + pretty_chars(x, depth + 1));
+            around(map.len(), depth, fields.sum())
+        }
+        Value::Object(_) => 2,
+        Value::String(text) => str_chars(text),
+        other => serde_json::to_string(other).map_or(0, |t| t.len()),
+    }
+}
+
+/// [`pretty_chars`] of a list.
+pub fn list_chars(items: &[Value], depth: usize) -> usize {
+    match items {
+        [] => 2,
+        _ => around(
+            items.len(),
+            depth,
+            items.iter().map(|x| 2 * (depth + 1) + pretty_chars(x, depth + 1)).sum(),
+        ),
+    }
+}
+
+/// A list or an object of `n` items whose lines are `inside` long: its
+/// brackets, a line break after each item and the opening one, a comma
+/// between two, and the closing indent.
+fn around(n: usize, depth: usize, inside: usize) -> usize {
+    2 + (n + 1) + (n - 1) + 2 * depth + inside
+}
+
+/// A JSON string's characters as serde_json writes it (quotes, escapes),
+/// counted by bytes: a continuation byte is no character of its own.
+fn str_chars(text: &str) -> usize {
+    let chars = |b: &u8| match *b {
+        b'"' | b'\\' | 0x08 | 0x0c | b'\n' | b'\r' | b'\t' => 2,
+        0..=0x1f => 6,
+        0x80..=0xbf => 0,
+        _ => 1,
+    };
+    2 + text.as_bytes().iter().map(chars).sum::<usize>()
 }
 
 /// The other loops of the scenario's program, each a button that runs it

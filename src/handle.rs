@@ -13,8 +13,8 @@ use agent_loop_core::lesson;
 use agent_loop_core::pack::{self, Refusal};
 use agent_loop_core::protocol::{Model, Process};
 use agent_loop_core::scenario::{Phrase, Problem, Scenario};
-use agent_loop_core::session::notice;
 use agent_loop_core::session::options::ListingFile;
+use agent_loop_core::session::{ahead, notice};
 use agent_loop_core::session::{Maker, Options, Override, Session, Unreadable};
 use js_sys::{Function as JsFunction, Reflect};
 use serde_json::json;
@@ -267,9 +267,7 @@ impl Playground {
     #[wasm_bindgen(js_name = addScenarioFile)]
     pub fn add_scenario_file(&self, name: String, text: String) -> Result<String, JsValue> {
         let mut id = String::new();
-        self.update_packed(|s| {
-            s.add_file(&name, Scenario::parse(&text), Some(&text)).map(|added| id = added)
-        })?;
+        self.update_packed(|s| s.add_file(&name, ahead::parsed(&text), Some(&text)).map(|added| id = added))?;
         Ok(id)
     }
 

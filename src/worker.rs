@@ -33,12 +33,27 @@ pub fn record_elsewhere(doubles: JsFunction, text: &str, options: JsValue) -> Op
 }
 
 /// Keep a run the worker recorded (`recordElsewhere`'s bytes) for every
-/// playground of the page, read back now when `read_now` (a task of its
-/// own before the one that shows it); false when the bytes are not such a
+/// playground of the page, to be read back now when `read_now` (by
+/// `readGiven`, before it is shown); false when the bytes are not such a
 /// run.
 #[wasm_bindgen(js_name = giveRun)]
 pub fn give_run(bytes: Vec<u8>, read_now: bool) -> bool {
     recorder::give(bytes, read_now).is_ok()
+}
+
+/// One slice more of a run given to be read now: true while there is
+/// more (the element reads each slice in a task of its own, so that no
+/// task of the page's reads a long run whole).
+#[wasm_bindgen(js_name = readGiven)]
+pub fn read_given() -> bool {
+    recorder::read_more()
+}
+
+/// Parse a long file's text now, in a task of its own before the one
+/// that opens it (which takes this parse of exactly that text).
+#[wasm_bindgen(js_name = parseAhead)]
+pub fn parse_ahead(text: &str) {
+    agent_loop_core::session::ahead::parse_ahead(text);
 }
 
 /// How many recordings this instance has made (the tests count the work:

@@ -124,3 +124,26 @@ fn commands_on_an_empty_trace_do_not_panic() {
         assert_eq!(d.command(c, &[]), 0);
     }
 }
+
+#[test]
+fn hits_by_place_are_the_hits_of_every_step() {
+    // (the timeline's ticks, Continue and the unreached note look each
+    // place up once; what they find is what `hits` finds step by step)
+    let labels = agent_loop_core::lesson::labels_of(&lesson_one::PROGRAM);
+    let mut hits = 0;
+    for (file, scenario) in load_shipped() {
+        let Ok(scenario) = scenario else { continue };
+        let t = record_scenario(&scenario);
+        for every in [2, 3] {
+            let mut d = Debugger::new();
+            for label in labels.iter().step_by(every) {
+                let (f, line) = at(label);
+                d.set_breakpoint(f, line, true);
+            }
+            let naive: Vec<usize> = (0..t.steps.len()).filter(|&i| d.hits(&t.steps[i])).collect();
+            assert_eq!(d.hit_positions(&t.steps), naive, "{file}, every {every}th label");
+            hits += naive.len();
+        }
+    }
+    assert!(hits > 100, "the breakpoints are hit ({hits})");
+}

@@ -54,7 +54,17 @@ const CORE: Crate = Crate {
         (
             "session",
             &[
-                &["amount", "changes", "doubles", "findings", "notice", "predictions", "scope", "what_if"],
+                &[
+                    "ahead",
+                    "amount",
+                    "changes",
+                    "doubles",
+                    "findings",
+                    "notice",
+                    "predictions",
+                    "scope",
+                    "what_if",
+                ],
                 &["breakpoints", "catalogue", "options", "recorded", "recorder", "replay"],
                 &["listings", "state"],
                 &["opening"],

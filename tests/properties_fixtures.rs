@@ -62,7 +62,7 @@ fn may_blame(edited: &BTreeSet<String>, field: &str) -> bool {
 fn check_edited(v: &Value, edited: &BTreeSet<String>) -> Result<(), TestCaseError> {
     match Scenario::from_value(v.clone()) {
         Ok(s) => {
-            prop_assert_eq!(&s.raw, v);
+            prop_assert_eq!(&*s.raw, v);
             prop_assert_eq!(&json!(s.id), &v["id"]);
             prop_assert_eq!(&json!(s.function.name()), &v["function"]);
             prop_assert_eq!(Some(s.max_calls), v.get("max_calls").map_or(Some(4), Value::as_i64));

@@ -15,6 +15,16 @@ mod strategies;
 use strategies::*;
 
 proptest! {
+    #[test]
+    fn pretty_chars_counts_what_serde_json_writes(v in any_json(), deep in 0usize..4) {
+        // (the editors count a huge field without writing it out)
+        let mut v = v;
+        for i in 0..deep {
+            v = json!({"k\"\u{1}ü": [v.clone(), i, "\t\n\\"], "e": {}, "l": []});
+        }
+        let written = serde_json::to_string_pretty(&v).unwrap().chars().count();
+        prop_assert_eq!(agent_loop_playground::explore::pretty_chars(&v, 0), written);
+    }
 
 
     #[test]

@@ -292,7 +292,7 @@ fn every_shipped_scenario_does_what_its_fixture_expects() {
 
 /// `id`'s fixture with `change` applied to its `expect` object.
 fn mutated(id: &str, change: impl FnOnce(&mut Value)) -> Scenario {
-    let mut raw = scenario(id).raw;
+    let mut raw = std::rc::Rc::unwrap_or_clone(scenario(id).raw);
     change(&mut raw["expect"]);
     Scenario::from_value(raw).unwrap_or_else(|p| panic!("{id}: the mutation must still parse: {p:?}"))
 }
@@ -349,7 +349,7 @@ fn the_checker_catches_a_wrong_expectation() {
 fn the_checker_catches_a_changed_run() {
     // Keep report's expectation, change what runs: with one call the loop
     // stops at the limit instead of answering.
-    let mut raw = scenario("report").raw;
+    let mut raw = std::rc::Rc::unwrap_or_clone(scenario("report").raw);
     raw["max_calls"] = json!(1);
     let s = Scenario::from_value(raw).unwrap();
     let found = mismatches(&s);
@@ -360,7 +360,7 @@ fn the_checker_catches_a_changed_run() {
         );
     }
     // No expect at all is a mismatch too.
-    let mut raw = scenario("report").raw;
+    let mut raw = std::rc::Rc::unwrap_or_clone(scenario("report").raw);
     raw.as_object_mut().unwrap().remove("expect");
     assert_eq!(mismatches(&Scenario::from_value(raw).unwrap()).len(), 1);
 }

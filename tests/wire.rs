@@ -12,7 +12,7 @@ use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson;
 use agent_loop_core::run::CheckRun;
 use agent_loop_core::scenario::{load_shipped, Scenario};
-use agent_loop_core::session::recorder::{give, record_elsewhere, run_key};
+use agent_loop_core::session::recorder::{give, read_more, record_elsewhere, run_key};
 use agent_loop_core::session::{FixtureDoubles, Options, Session};
 use agent_loop_core::trace::recordings;
 use agent_loop_core::wire;
@@ -135,4 +135,65 @@ fn a_language_whose_table_has_not_arrived_is_not_recorded_elsewhere() {
     let limits = *Session::new(Box::new(FixtureDoubles), &Options::default()).unwrap().limits();
     assert!(record_elsewhere(&FixtureDoubles, &scenario, waiting, limits).is_none());
     assert!(record_elsewhere(&FixtureDoubles, &scenario, Lang::parse("en").unwrap(), limits).is_some());
+}
+
+#[test]
+fn a_run_is_read_back_a_slice_at_a_time_to_the_same_run() {
+    // (break 8: the page reads a long run over several tasks, none of
+    // which reads it whole)
+    let (_, scenario) = load_shipped().into_iter().find(|(f, _)| f.contains("report")).unwrap();
+    let run = CheckRun::record(&scenario.unwrap(), 100_000);
+    let bytes = wire::write(&run, 3);
+    let steps = run.trace.steps.len();
+    for slice in [1, 7, 50, steps, wire::SLICE_STEPS] {
+        let mut reading = wire::Reading::in_slices_of(slice);
+        let mut slices = 1;
+        while !reading.advance(&bytes).unwrap() {
+            slices += 1;
+        }
+        // the head, the steps a slice at a time, the locals, the rest
+        assert_eq!(slices, 1 + steps.div_ceil(slice) + 2, "slices of {slice} steps");
+        let read = reading.finish(&bytes).unwrap();
+        assert_eq!(wire::write(&read, 3), bytes, "read in slices of {slice}");
+    }
+    // Cut anywhere, read in slices: refused at some slice, never a panic.
+    for cut in (0..bytes.len()).step_by(11) {
+        let mut reading = wire::Reading::in_slices_of(7);
+        assert!(std::iter::repeat_with(|| reading.advance(&bytes[..cut]))
+            .find(|r| r != &Ok(false))
+            .unwrap()
+            .is_err());
+    }
+}
+
+#[test]
+fn a_run_given_to_be_read_now_is_read_a_slice_per_call_then_shown() {
+    let text = file("sliced");
+    let scenario = Scenario::parse(&text).unwrap();
+    let en = Lang::parse("en").unwrap();
+    let mut options = opening(&text, "en", "");
+    options.scenario = "sliced".into();
+    let limits = Session::new(Box::new(FixtureDoubles), &options).unwrap().limits().to_owned();
+    let bytes = record_elsewhere(&FixtureDoubles, &scenario, en, limits).unwrap();
+    let steps = wire::read(&bytes).unwrap().trace.steps.len();
+    give(bytes, true).unwrap();
+    let mut calls = 1;
+    while read_more() {
+        calls += 1;
+    }
+    assert_eq!(calls, 1 + steps.div_ceil(wire::SLICE_STEPS) + 2, "the head, the steps, the locals, the rest");
+    assert!(!read_more(), "nothing is left to read");
+    let before = recordings();
+    let s = Session::new(Box::new(FixtureDoubles), &options).unwrap();
+    assert_eq!((recordings() - before, s.replay().trace().steps.len()), (0, steps), "shown as read");
+    // A run whose bytes do not read is dropped at the slice that finds it:
+    // shown, its file is recorded here.
+    let mut broken = record_elsewhere(&FixtureDoubles, &scenario, en, limits).unwrap();
+    let last = broken.len() - 1;
+    broken[last] = 0xff;
+    give(broken, true).unwrap();
+    while read_more() {}
+    let before = recordings();
+    Session::new(Box::new(FixtureDoubles), &options).unwrap();
+    assert_eq!(recordings() - before, 1, "recorded here");
 }

@@ -60,6 +60,10 @@ impl Command {
     }
 }
 
+/// Source lines [`Debugger::hits_in_run`] keeps a place for (a listing's
+/// lines are a few hundred; past this, each step is looked up).
+const PLACES_BY_LINE: usize = 1 << 16;
+
 /// Where the learner is in a trace, which lines they marked, and which
 /// listing they read. Breakpoints are kept as step keys
 /// ([`lesson::Key`]), so one set means the same in both listings.
@@ -141,12 +145,39 @@ impl Debugger {
         matches!(step.event, Event::Line | Event::Call) && self.breakpoints.contains(&lesson::step_key(step))
     }
 
+    /// [`Debugger::hits`] for the steps of one run, each place looked up
+    /// once (a run of 800,000 steps stands on a few dozen places, and a
+    /// step's key is found from its place alone).
+    pub fn hits_in_run(&self) -> impl FnMut(&Step) -> bool + '_ {
+        // (by source line: each holds the few places on it, so a step costs
+        // an index and a comparison or two)
+        let mut known: Vec<Vec<(Function, Event, bool)>> = Vec::new();
+        move |s: &Step| {
+            let line = s.source_line() as usize;
+            if line >= PLACES_BY_LINE {
+                return self.hits(s);
+            }
+            if known.len() <= line {
+                known.resize_with(line + 1, Vec::new);
+            }
+            match known[line].iter().find(|(f, e, _)| *e == s.event && *f == s.function) {
+                Some((_, _, hit)) => *hit,
+                None => {
+                    let hit = self.hits(s);
+                    known[line].push((s.function, s.event, hit));
+                    hit
+                }
+            }
+        }
+    }
+
     /// Indices of every step that hits a breakpoint (timeline ticks).
     pub fn hit_positions(&self, steps: &[Step]) -> Vec<usize> {
         if self.breakpoints.is_empty() {
             return Vec::new();
         }
-        steps.iter().enumerate().filter(|(_, s)| self.hits(s)).map(|(i, _)| i).collect()
+        let mut hits = self.hits_in_run();
+        steps.iter().enumerate().filter(|(_, s)| hits(s)).map(|(i, _)| i).collect()
     }
 
     /// At a breakpoint: how many times the run has stopped on this line so
@@ -200,7 +231,7 @@ impl Debugger {
         let found = if self.breakpoints.is_empty() {
             steps.iter().position(|s| s.event == Event::Line)
         } else {
-            steps.iter().position(|s| self.hits(s))
+            steps.iter().position(self.hits_in_run())
         };
         found.unwrap_or(last)
     }
@@ -210,7 +241,7 @@ impl Debugger {
         let last = steps.len().saturating_sub(1);
         let here = self.position.min(last);
         let depth = steps.get(here).map_or(0, |s| s.depth);
-        let next_where = |from: usize, ok: &dyn Fn(&Step) -> bool| {
+        let next_where = |from: usize, ok: &mut dyn FnMut(&Step) -> bool| {
             steps.iter().enumerate().skip(from).find(|(_, s)| ok(s)).map_or(last, |(i, _)| i)
         };
         // Forward moves leave the current stop first; Back lands on the
@@ -230,19 +261,20 @@ impl Debugger {
         let fresh = !self.started;
         // Every command starts the run but Reset, which goes back to before it.
         self.started = command != Command::Reset;
-        self.position = match command {
+        let position = match command {
             Command::Reset => 0,
             Command::Run => last,
             Command::Debug => self.first_stop(steps),
             Command::Continue if fresh => self.first_stop(steps),
             Command::Step | Command::StepInto | Command::StepOut if fresh => 0,
-            Command::Continue => next_where(after, &|s| self.hits(s)),
+            Command::Continue => next_where(after, &mut self.hits_in_run()),
             Command::StepInto => after.min(last),
-            Command::Step => next_where(after, &|s| s.depth <= depth),
+            Command::Step => next_where(after, &mut |s| s.depth <= depth),
             Command::StepOut if depth == 0 => last,
-            Command::StepOut => next_where(here + 1, &|s| s.depth < depth),
+            Command::StepOut => next_where(here + 1, &mut |s| s.depth < depth),
             Command::Back => back,
         };
+        self.position = position;
         self.position
     }
 }

@@ -73,12 +73,19 @@ pub fn text_hash(text: &str) -> u64 {
 /// Feed a JSON value into the hash: exactly what its preview shows, no
 /// more (so a huge list costs what its first items cost).
 pub fn fingerprint_value(v: &Value, h: &mut Fnv) {
-    fingerprint_at(v, 0, h);
+    fingerprint_at(v, 0, (PREVIEW_DEPTH, PREVIEW_ITEMS), h);
 }
 
-fn fingerprint_at(v: &Value, depth: usize, h: &mut Fnv) {
+/// Feed the whole of a JSON value into the hash, every item at every
+/// depth (what names a scenario's content: `session::recorder::run_key`).
+pub fn content_hash(v: &Value, h: &mut Fnv) {
+    fingerprint_at(v, 0, (usize::MAX, usize::MAX), h);
+}
+
+/// `(depth, items)`: how deep, and how many items of a list, are read.
+fn fingerprint_at(v: &Value, depth: usize, bound: (usize, usize), h: &mut Fnv) {
     match v {
-        Value::Array(_) | Value::Object(_) if depth >= PREVIEW_DEPTH => h.tag(6),
+        Value::Array(_) | Value::Object(_) if depth >= bound.0 => h.tag(6),
         Value::Null => h.tag(0),
         Value::Bool(b) => h.bytes(&[1, u8::from(*b)]),
         Value::Number(n) => {
@@ -93,14 +100,15 @@ fn fingerprint_at(v: &Value, depth: usize, h: &mut Fnv) {
         Value::Array(items) => {
             h.tag(4);
             h.len(items.len());
-            items.iter().take(PREVIEW_ITEMS).for_each(|x| fingerprint_at(x, depth + 1, h));
+            items.iter().take(bound.1).for_each(|x| fingerprint_at(x, depth + 1, bound, h));
         }
         Value::Object(map) => {
             h.tag(5);
             h.len(map.len());
             for (k, x) in map {
+                h.len(k.len());
                 h.bytes(k.as_bytes());
-                fingerprint_at(x, depth + 1, h);
+                fingerprint_at(x, depth + 1, bound, h);
             }
         }
     }

@@ -153,9 +153,16 @@ pub fn setup_head(scenario: &Scenario, lines: usize) -> (String, bool) {
     let head = |list: &[Value]| -> Vec<Value> {
         let item = |v: &Value| match (v, v.get("content").and_then(Value::as_array)) {
             (Value::Object(map), Some(content)) if content.len() > lines => {
-                let mut map = map.clone();
-                map.insert("content".into(), Value::Array(content[..lines].to_vec()));
-                Value::Object(map)
+                // (the other fields copied, not the whole reply: its content
+                // may be 50,000 blocks)
+                // (inserted one by one: collecting into a map sorts, and the
+                // module has no sort)
+                let mut short = serde_json::Map::new();
+                for (k, v) in map.iter().filter(|(k, _)| *k != "content") {
+                    short.insert(k.clone(), v.clone());
+                }
+                short.insert("content".into(), Value::Array(content[..lines].to_vec()));
+                Value::Object(short)
             }
             _ => v.clone(),
         };

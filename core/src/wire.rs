@@ -85,62 +85,150 @@ pub fn write(run: &CheckRun, key: u64) -> Vec<u8> {
 /// the rest: bytes of another version, of a function this build does not
 /// have, or of no run at all are refused.
 pub fn read(bytes: &[u8]) -> Result<CheckRun, Malformed> {
-    let r = &mut Reader::new(bytes);
-    head(r)?;
-    let scenario = r.str()?.to_string();
-    let lang = Lang::parse(r.str()?).ok_or(r.malformed())?;
-    let mut functions = Vec::new();
-    for _ in 0..r.count()? {
-        functions.push(programs::function(r.str()?).ok_or(r.malformed())?);
+    Reading::default().finish(bytes)
+}
+
+/// The steps one slice of [`Reading`] reads (a few milliseconds' work:
+/// a run of 850,000 steps is read in a dozen slices).
+pub const SLICE_STEPS: usize = 100_000;
+
+/// A run being read back a slice at a time, so that the page can read a
+/// long one over several tasks ([`Reading::advance`]): the head, then
+/// [`SLICE_STEPS`] steps at a time, then the locals table, then the rest.
+/// The same checks as [`read`], which is this, all at once.
+pub struct Reading {
+    /// The steps a slice reads.
+    slice: usize,
+    /// Where the next slice starts in the bytes.
+    at: usize,
+    head: Option<Head>,
+    steps: Vec<Step>,
+    locals: Option<LocalsTable>,
+    done: Option<CheckRun>,
+}
+
+/// What the steps name: the run's scenario, language, functions and labels,
+/// and how many steps follow.
+struct Head {
+    scenario: String,
+    lang: Lang,
+    functions: Vec<Function>,
+    labels: Vec<&'static str>,
+    count: usize,
+}
+
+impl Default for Reading {
+    fn default() -> Reading {
+        Reading::in_slices_of(SLICE_STEPS)
     }
-    let function = *functions.first().ok_or(r.malformed())?;
-    let mut labels = Vec::new();
-    for _ in 0..r.count()? {
-        labels.push(crate::trace::intern(r.str()?).ok_or(r.malformed())?);
+}
+
+impl Reading {
+    /// A reading whose slices read `steps` steps each (at least one).
+    pub fn in_slices_of(steps: usize) -> Reading {
+        Reading { slice: steps.max(1), at: 0, head: None, steps: Vec::new(), locals: None, done: None }
     }
-    let count = r.count()?;
-    let mut steps = Vec::with_capacity(count);
-    let mut before = Step::origin();
-    for _ in 0..count {
-        before = Step::read(r, &functions, &labels, &before)?;
-        steps.push(before);
+
+    /// One slice more of `bytes` (the same bytes every time): true once
+    /// the whole run is read.
+    pub fn advance(&mut self, bytes: &[u8]) -> Result<bool, Malformed> {
+        if self.done.is_some() {
+            return Ok(true);
+        }
+        let r = &mut Reader::at(bytes, self.at);
+        match (&self.head, &self.locals) {
+            (None, _) => {
+                let head = Head::read(r)?;
+                self.steps = Vec::with_capacity(head.count);
+                self.head = Some(head);
+            }
+            (Some(head), None) if self.steps.len() < head.count => {
+                let mut before = self.steps.last().copied().unwrap_or_else(Step::origin);
+                for _ in 0..self.slice.min(head.count - self.steps.len()) {
+                    before = Step::read(r, &head.functions, &head.labels, &before)?;
+                    self.steps.push(before);
+                }
+            }
+            (Some(head), None) => self.locals = Some(LocalsTable::read(r, &head.functions)?),
+            (Some(_), Some(_)) => self.done = Some(self.rest(r)?),
+        }
+        self.at = r.offset();
+        Ok(self.done.is_some())
     }
-    let locals = LocalsTable::read(r, &functions)?;
-    let record = read_values(r)?;
-    let result = read_values(r)?.pop().ok_or(r.malformed())?;
-    let error = match r.below(2)? {
-        1 => Some(TraceError { kind: r.str()?.to_string(), message: r.str()?.to_string() }),
-        _ => None,
-    };
-    let output = read_lines(r)?;
-    let printed = read_lines(r)?;
-    let max_calls = r.i64()?;
-    let returns_record = r.below(2)? == 1;
-    let (reads, runs) = (r.u64()? as usize, r.u64()? as usize);
-    r.end()?;
-    let fits = |s: &Step| {
-        (s.locals as usize) < locals.sets().max(1)
-            && s.record_len as usize <= record.len()
-            && s.output_len as usize <= output.len()
-    };
-    if !steps.iter().all(fits) {
-        return Err(r.malformed());
+
+    /// Whether the whole run is read.
+    pub fn is_read(&self) -> bool {
+        self.done.is_some()
     }
-    let trace = Trace {
-        scenario,
-        function,
-        result,
-        error,
-        output,
-        printed,
-        lang,
-        record,
-        steps,
-        locals,
-        max_calls,
-        returns_record,
-    };
-    Ok(CheckRun::from_parts(trace, reads, runs))
+
+    /// What is left of the run read at once, and the run.
+    pub fn finish(mut self, bytes: &[u8]) -> Result<CheckRun, Malformed> {
+        while !self.advance(bytes)? {}
+        self.done.ok_or(Malformed(self.at))
+    }
+
+    /// The record and what follows it, and the run they make with the steps.
+    fn rest(&mut self, r: &mut Reader) -> Result<CheckRun, Malformed> {
+        let (Some(head), Some(locals)) = (self.head.take(), self.locals.take()) else {
+            return Err(r.malformed());
+        };
+        let record = read_values(r)?;
+        let result = read_values(r)?.pop().ok_or(r.malformed())?;
+        let error = match r.below(2)? {
+            1 => Some(TraceError { kind: r.str()?.to_string(), message: r.str()?.to_string() }),
+            _ => None,
+        };
+        let output = read_lines(r)?;
+        let printed = read_lines(r)?;
+        let max_calls = r.i64()?;
+        let returns_record = r.below(2)? == 1;
+        let (reads, runs) = (r.u64()? as usize, r.u64()? as usize);
+        r.end()?;
+        let fits = |s: &Step| {
+            (s.locals as usize) < locals.sets().max(1)
+                && s.record_len as usize <= record.len()
+                && s.output_len as usize <= output.len()
+        };
+        if !self.steps.iter().all(fits) {
+            return Err(r.malformed());
+        }
+        let trace = Trace {
+            scenario: head.scenario,
+            function: head.functions[0],
+            result,
+            error,
+            output,
+            printed,
+            lang: head.lang,
+            record,
+            steps: std::mem::take(&mut self.steps),
+            locals,
+            max_calls,
+            returns_record,
+        };
+        Ok(CheckRun::from_parts(trace, reads, runs))
+    }
+}
+
+impl Head {
+    fn read(r: &mut Reader) -> Result<Head, Malformed> {
+        head(r)?;
+        let scenario = r.str()?.to_string();
+        let lang = Lang::parse(r.str()?).ok_or(r.malformed())?;
+        let mut functions = Vec::new();
+        for _ in 0..r.count()? {
+            functions.push(programs::function(r.str()?).ok_or(r.malformed())?);
+        }
+        if functions.is_empty() {
+            return Err(r.malformed());
+        }
+        let mut labels = Vec::new();
+        for _ in 0..r.count()? {
+            labels.push(crate::trace::intern(r.str()?).ok_or(r.malformed())?);
+        }
+        let count = r.count()?;
+        Ok(Head { scenario, lang, functions, labels, count })
+    }
 }
 
 /// The key a run was written under, read from its first bytes alone.

@@ -2,13 +2,13 @@
 // A long author's file is recorded off the page's thread: a worker
 // (recorder.js) holds a second instance of the module, records the file on
 // the same doubles, in the element's language and budgets, and hands the
-// run back as bytes, which the page's module keeps (`giveRun`) and shows
-// instead of recording it again. The page's module reads the run only for
+// run back as bytes, which the page's module keeps (`giveRun`), reads back
+// a slice per task (`readGiven`) and shows instead of recording it again. The page's module reads the run only for
 // exactly that file, language, budgets and build: anything else (a worker
 // that cannot start, a page whose policy forbids it, one that does not
 // answer in time) is recorded by the page as before — the same run, in one
 // longer task. The worker is let go once nothing is asked of it.
-import { giveRun } from "./agent-loop-playground.js";
+import { giveRun, readGiven } from "./agent-loop-playground.js";
 import { Promise, clearTimeout, includes, isView, listen, postMessage, push, resolved, setTimeout, splice } from "./builtins.js";
 import { packsHere } from "./packs.js";
 import { wasmUrl } from "./module.js";
@@ -60,7 +60,20 @@ function answered(event) {
     const bytes = event.data.bytes;
     given = isView(bytes) && giveRun(/** @type {Uint8Array} */ (bytes), !!waiting[id]?.now);
   } catch {}
-  waiting[id]?.settle(given);
+  if (given && waiting[id]?.now) readOn(id);
+  else waiting[id]?.settle(given);
+}
+
+/** The run given for request `id` is read back a slice per task, then
+ *  the request settles (a run the module cannot read is recorded when it
+ *  is shown). @param {number} id */
+function readOn(id) {
+  let more = false;
+  try {
+    more = readGiven();
+  } catch {}
+  if (more && waiting[id]) setTimeout(() => readOn(id), 0);
+  else waiting[id]?.settle(true);
 }
 
 /** @returns {Worker | null} */

@@ -3,7 +3,8 @@
 // its language's table), src= files that arrive after the playground was
 // built, and a changed src= (its files fetched and added; those shown stay).
 import { optionsOf } from "./attributes.js";
-import { all, filter, indexOf, map, push, resolved, some, splice, then } from "./builtins.js";
+import { parseAhead } from "./agent-loop-playground.js";
+import { Promise, all, filter, indexOf, map, push, resolved, setTimeout, some, splice, then } from "./builtins.js";
 import { isLong, recordElsewhere } from "./elsewhere.js";
 import { fetchScenarios, fetchTimeoutOf } from "./fetching.js";
 import { DEFAULT_LANGUAGE, LANGUAGES, languagePack, langWanted } from "./languages.js";
@@ -76,10 +77,31 @@ export function runOptions(el, lang) {
 }
 
 /**
+ * Each text parsed by the module in a task of its own (`parseAhead`); settles
+ * in a task after the last, the one that opens them.
+ * @param {string[]} texts
+ * @returns {Promise<void>}
+ */
+function parsedAhead(texts) {
+  return new Promise((done) => {
+    let i = 0;
+    const next = () => {
+      if (i === texts.length) return done();
+      try {
+        parseAhead(texts[i++]);
+      } catch {}
+      setTimeout(next, 0);
+    };
+    setTimeout(next, 0);
+  });
+}
+
+/**
  * Long files (`elsewhere.js`: 64 K characters or more) are recorded in the worker first, in
- * `options.lang`: settles once the module holds their runs (or is to
- * record them itself). Then in the page's other languages, one after the
- * other, for a switch.
+ * `options.lang`, then parsed ahead: settles once the module holds their
+ * runs (or is to record them itself) and their parse, each read in a task
+ * of its own. Then they are recorded in the page's other languages, one
+ * after the other, for a switch.
  * @param {FetchedFile[]} files
  * @param {{lang: string, timeBudget: string, memoryBudget: string}} options
  * @returns {Promise<void>}
@@ -93,6 +115,7 @@ export function recordFirst(files, options) {
   const others = filter(LANGUAGES, (/** @type {string} */ code) => code !== options.lang && here(code));
   return then(all(map(texts, (/** @type {string} */ t) => recordElsewhere(t, options))), () => {
     for (let i = 0; i < texts.length; i++) for (let j = 0; j < others.length; j++) recordElsewhere(texts[i], { ...options, lang: others[j] }, false);
+    return parsedAhead(texts);
   });
 }
 

@@ -56,6 +56,10 @@ export interface PlaygroundOptions {
 export function recordElsewhere(doubles: Function, text: string, options: { lang: string; timeBudget: string; memoryBudget: string }): Uint8Array | undefined;
 /** Keep a run another instance recorded, for every playground of the page; false when the bytes are not such a run. */
 export function giveRun(bytes: Uint8Array, readNow: boolean): boolean;
+/** One slice more of a run given to be read now; true while there is more. */
+export function readGiven(): boolean;
+/** Parse a long file's text now, for the task that opens it next. */
+export function parseAhead(text: string): void;
 /** How many recordings this instance has made. */
 export function recordingsHere(): number;
 

@@ -47,6 +47,7 @@ use importer::{Importer, Target};
 use serde_json::{json, Value};
 use std::ffi::OsString;
 use std::path::PathBuf;
+use std::rc::Rc;
 use turns::*;
 
 mod draft;
@@ -174,13 +175,13 @@ pub fn import(text: &str, id: &str, file_name: &str) -> Result<Imported, Vec<Pro
     let trace = record_scenario(&checked);
     importer.compare(&trace.record, &kept);
     drop(kept);
-    let mut scenario = checked.raw;
+    let mut scenario = Rc::unwrap_or_clone(checked.raw);
     if let Some(map) = scenario.as_object_mut() {
         map.insert("notes".into(), importer.notes(file_name, &trace, counts));
         map.insert("expect".into(), Expect::of(&trace));
     }
     drop(trace);
-    let scenario = validated(scenario)?.raw;
+    let scenario = Rc::unwrap_or_clone(validated(scenario)?.raw);
     Ok(Imported { scenario, warnings: importer.warnings })
 }
 
@@ -232,11 +233,11 @@ pub fn import_agent_loop(text: &str, id: &str, file_name: &str) -> Result<Import
             drafted.warnings.push(note("(replay)", format!("{differs}, {why}")));
         }
     }
-    let mut scenario = checked.raw;
+    let mut scenario = Rc::unwrap_or_clone(checked.raw);
     scenario["notes"] = drafted.notes(&replay);
     scenario["expect"] = Expect::of(&trace);
     drop(trace);
-    let scenario = validated(scenario)?.raw;
+    let scenario = Rc::unwrap_or_clone(validated(scenario)?.raw);
     Ok(Imported { scenario, warnings: drafted.warnings })
 }
 

@@ -5,6 +5,57 @@
 use crate::i18n::{Lang, Phrase};
 use crate::protocol::{Model, ModelError, Process, ProcessOutcome};
 use serde_json::Value;
+use std::ops::Deref;
+use std::rc::Rc;
+
+/// A scenario's replies, in order: its file's own `model` list, read where
+/// it is in the file's JSON (a file of 130,000 blocks is not copied), or
+/// the replies as one language has them.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Replies {
+    /// The `model` list of this JSON (none: no replies).
+    InFile(Rc<Value>),
+    Own(Rc<[Value]>),
+}
+
+impl Deref for Replies {
+    type Target = [Value];
+    fn deref(&self) -> &[Value] {
+        match self {
+            Replies::InFile(raw) => raw.get("model").and_then(Value::as_array).map_or(&[], Vec::as_slice),
+            Replies::Own(replies) => replies,
+        }
+    }
+}
+
+/// Whether a reply of `replies` has a text block in several languages
+/// (`{"zh": …, "en": …}`): only then is a language's reply another value.
+pub(super) fn in_languages(replies: &[Value]) -> bool {
+    let blocks = replies.iter().filter_map(|r| r.get("content").and_then(Value::as_array)).flatten();
+    blocks.into_iter().any(|block| block["text"].is_object())
+}
+
+/// A model reply with its text blocks in one language. A text that is not
+/// a language map stays as it is (a fixture may be malformed on purpose).
+pub(super) fn replies_in(reply: &Value, code: &str) -> Value {
+    let mut reply = reply.clone();
+    if let Some(blocks) = reply.get_mut("content").and_then(Value::as_array_mut) {
+        for block in blocks {
+            if block["text"].is_object() {
+                if let Some(text) = super::fields::in_language(&block["text"], code) {
+                    block["text"] = Value::String(text);
+                }
+            }
+        }
+    }
+    reply
+}
+
+impl From<Vec<Value>> for Replies {
+    fn from(replies: Vec<Value>) -> Replies {
+        Replies::Own(replies.into())
+    }
+}
 
 /// What the process double does.
 #[derive(Clone, Debug, PartialEq)]
@@ -74,7 +125,7 @@ pub fn scripted_error(name: &str) -> ModelError {
 
 /// Model double: replies in call order, untouched.
 pub struct ScriptedModel {
-    pub(super) replies: std::rc::Rc<[Value]>,
+    pub(super) replies: Replies,
     pub(super) next: usize,
 }
 

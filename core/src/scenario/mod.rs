@@ -58,9 +58,10 @@ mod questions;
 mod shipped;
 pub use crate::i18n::Phrase;
 pub use doubles::{
-    bad_outcome, outcome_from_json, scripted_error, ProcessScript, ScriptedModel, ScriptedProcess,
+    bad_outcome, outcome_from_json, scripted_error, ProcessScript, Replies, ScriptedModel, ScriptedProcess,
     SCRIPT_EXHAUSTED,
 };
+use doubles::{in_languages, replies_in};
 use expect::parse_expect;
 pub use expect::Expect;
 use fields::{in_language, Fields};
@@ -93,7 +94,7 @@ pub struct Scenario {
     pub max_calls: i64,
     /// What the model answers and how the process ends: the doubles of
     /// the two things every run is handed.
-    pub model: Rc<[Value]>,
+    pub model: Replies,
     pub process: ProcessScript,
     /// The fields of its program's own (`Program::fields`: `call`,
     /// `timeout_s`, `tool_results` …), each as given or its default.
@@ -102,8 +103,9 @@ pub struct Scenario {
     pub expect: Option<Expect>,
     /// What the learner is asked to predict, in order (`questions`).
     pub questions: Vec<Question>,
-    /// The untouched JSON, for the JS doubles and the page.
-    pub raw: Value,
+    /// The untouched JSON, for the JS doubles and the page; shared by the
+    /// scenario's copies (a localized copy of a 3 MB file is not a second).
+    pub raw: Rc<Value>,
 }
 
 impl Scenario {
@@ -150,6 +152,7 @@ impl Scenario {
         if !problems.is_empty() {
             return Err(problems);
         }
+        let raw = Rc::new(raw);
         Ok(Scenario {
             id,
             function,
@@ -160,7 +163,8 @@ impl Scenario {
             lang: Lang::english(),
             tool_description: defaults.tool_description.to_string(),
             max_calls,
-            model: model.into(),
+            // (the file's own list, unless its texts are in several languages)
+            model: model.map_or_else(|| Replies::InFile(Rc::clone(&raw)), Replies::from),
             process,
             own,
             expect,
@@ -196,11 +200,13 @@ impl Scenario {
         self.tools = self.raw.get("tools").map(|v| tools_in(v, code));
         self.tool_description = lang.word(tool).to_string();
         if let Some(replies) = self.raw.get("model").and_then(Value::as_array).filter(|r| in_languages(r)) {
-            self.model = replies.iter().map(|r| replies_in(r, code)).collect();
-            self.raw["model"] = Value::Array(self.model.to_vec());
+            let model = replies.iter().map(|r| replies_in(r, code)).collect();
+            Rc::make_mut(&mut self.raw)["model"] = Value::Array(model);
+            self.model = Replies::InFile(Rc::clone(&self.raw));
         }
-        if self.raw.get("question").is_some() {
-            self.raw["question"] = Value::String(self.question.clone());
+        // (copied only when it changes: a question in one language stays shared)
+        if self.raw.get("question").is_some_and(|q| q.as_str() != Some(&self.question)) {
+            Rc::make_mut(&mut self.raw)["question"] = Value::String(self.question.clone());
         }
         self
     }
@@ -353,9 +359,11 @@ fn read_title(f: &mut Fields) -> BTreeMap<String, String> {
 
 /// `model`: a list of replies (a reply may be malformed on purpose; an
 /// `error` reply names its error).
-fn read_model(f: &mut Fields) -> Vec<Value> {
+/// `model`, checked; its replies in English when their texts are in
+/// several languages (`None`: as the file has them).
+fn read_model(f: &mut Fields) -> Option<Vec<Value>> {
     match f.get("model") {
-        None => Vec::new(),
+        None => Some(Vec::new()),
         Some(Value::Array(replies)) => {
             for (i, reply) in replies.iter().enumerate() {
                 if let Some(err) = reply.get("error") {
@@ -364,11 +372,11 @@ fn read_model(f: &mut Fields) -> Vec<Value> {
                     }
                 }
             }
-            replies.iter().map(|r| replies_in(r, "en")).collect()
+            in_languages(replies).then(|| replies.iter().map(|r| replies_in(r, "en")).collect())
         }
         Some(_) => {
             f.problem("model", Phrase::word("check_replies"));
-            Vec::new()
+            Some(Vec::new())
         }
     }
 }
@@ -417,29 +425,6 @@ fn read_process(f: &mut Fields) -> ProcessScript {
     }
 }
 
-/// A model reply with its text blocks in one language. A text that is not
-/// a language map stays as it is (a fixture may be malformed on purpose).
-/// Whether a reply of `replies` has a text block in several languages
-/// (`{"zh": …, "en": …}`): only then is a language's reply another value.
-fn in_languages(replies: &[Value]) -> bool {
-    let blocks = replies.iter().filter_map(|r| r.get("content").and_then(Value::as_array)).flatten();
-    blocks.into_iter().any(|block| block["text"].is_object())
-}
-
-fn replies_in(reply: &Value, code: &str) -> Value {
-    let mut reply = reply.clone();
-    if let Some(blocks) = reply.get_mut("content").and_then(Value::as_array_mut) {
-        for block in blocks {
-            if block["text"].is_object() {
-                if let Some(text) = in_language(&block["text"], code) {
-                    block["text"] = Value::String(text);
-                }
-            }
-        }
-    }
-    reply
-}
-
 /// The pack a shipped file's text is still waiting for (`None`: it is here).
 pub fn waiting_for(file: &str) -> Option<&'static str> {
     shipped::in_packs().iter().find(|w| w.0 == file).map(|w| w.1).filter(|pack| !crate::pack::has(pack))
@@ -482,12 +467,12 @@ impl Scenario {
             tools: None,
             lang: Lang::english(),
             max_calls: 0,
-            model: Rc::from(Vec::new()),
+            model: Vec::new().into(),
             process: ProcessScript::Each(Vec::new()),
             own: Map::new(),
             expect: None,
             questions: Vec::new(),
-            raw: Value::Null,
+            raw: Rc::new(Value::Null),
         })
     }
 

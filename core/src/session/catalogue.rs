@@ -76,7 +76,7 @@ impl Catalogue {
         for (file, text) in files {
             match text {
                 Ok(text) => {
-                    let parsed = Scenario::parse(text);
+                    let parsed = super::ahead::parsed(text);
                     // (its checks read the program's texts)
                     if let Some(pack) = parsed.as_ref().ok().and_then(pack_of) {
                         return Err(crate::pack::needed(pack));

@@ -1,21 +1,20 @@
-//! One playground's state, as data: the scenario catalogue, the chosen
-//! scenario and language, the recorded trace, the debugger, the author's
-//! overrides, what the author got wrong, and what changed since the page
-//! last drew it.
+//! One playground's state, as data: the scenario catalogue, the chosen scenario
+//! and language, the recorded trace, the debugger, the author's overrides, what
+//! the author got wrong, and what changed since the page last drew it.
 //!
 //! Pure and tested natively. The browser side (the page crate) holds one
 //! `Session` per element, turns its state into DOM and feeds it the
 //! learner's clicks; it decides nothing itself. The model and the process
-//! come in through [`Doubles`] and the override makers, so the same session
-//! runs on the Rust fixture doubles in tests and on JavaScript callbacks in
-//! the page.
+//! come in through [`Doubles`] and the override makers: the same session runs
+//! on the Rust fixture doubles in tests, on JavaScript callbacks in the page.
 //!
 //! The parts, each its own file below this one: [`options`] (attributes
 //! read once), [`catalogue`] (the scenarios, the one on screen), [`recorder`]
 //! (doubles, overrides, budgets), [`replay`] (the recording on screen, its
 //! debugger), [`breakpoints`], [`amount`], [`notice`], [`predictions`],
-//! [`what_if`], [`state`], [`recorded`] (a `program-src` pack), [`opening`]
-//! (what a session starts from); this file holds the `Session` over them.
+//! [`what_if`], [`state`], [`recorded`] (a `program-src` pack), [`ahead`] (a
+//! long file parsed in a task of its own), [`opening`] (what a session starts
+//! from); this file holds the `Session` over them.
 
 use crate::debugger::Command;
 use crate::i18n::Lang;
@@ -28,6 +27,7 @@ use crate::vocab::{Code, Function};
 use recorder::Recorder;
 use serde_json::Value;
 
+pub mod ahead;
 pub mod amount;
 pub mod breakpoints;
 pub mod catalogue;

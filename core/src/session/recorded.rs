@@ -89,7 +89,7 @@ pub fn scenario(recording: &Recording, i: usize) -> Result<Scenario, recorded::R
         own,
         expect: None,
         questions,
-        raw: Value::Object(raw),
+        raw: Value::Object(raw).into(),
     })
 }
 

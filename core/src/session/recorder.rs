@@ -12,25 +12,32 @@
 
 use super::doubles::{Doubles, Maker};
 use crate::i18n::Lang;
-use crate::preview::text_hash;
+use crate::preview::{content_hash, Fnv};
 use crate::protocol::{Model, Process};
 use crate::run::{record, CheckRun, Checked, Trace};
 use crate::scenario::Scenario;
 use crate::trace::{Limits, Malformed};
 use crate::wire;
+use crate::wire::Reading;
 use std::cell::RefCell;
 
 /// Runs recorded elsewhere kept at once (a file in each language the
 /// page has, and one more); the oldest goes first.
 const KEPT: usize = 4;
 
-/// A run given: its key, its bytes, and the run itself when it was read
-/// back as it came (for the display that follows; later ones read the
-/// bytes again).
+/// A run given: its key, its bytes, and the run being read back as it
+/// came, a slice at a time ([`read_more`]), for the display that follows;
+/// later ones read the bytes again.
 struct Given {
     key: u64,
     bytes: Vec<u8>,
-    read: Option<CheckRun>,
+    reading: Option<Reading>,
+}
+
+impl Given {
+    fn reading(&self) -> bool {
+        self.reading.as_ref().is_some_and(|r| !r.is_read())
+    }
 }
 
 thread_local! {
@@ -43,26 +50,49 @@ thread_local! {
 pub fn run_key(scenario: &Scenario, limits: &Limits) -> u64 {
     let millis = limits.millis.map_or(u64::MAX, f64::to_bits);
     let bytes = limits.bytes.map_or(u64::MAX, |b| b as u64);
-    let text = format!("{}|{}|{}|{millis}|{bytes}", scenario.lang.code(), scenario.raw, limits.steps);
-    text_hash(&text)
+    let mut h = Fnv::new();
+    h.bytes(scenario.lang.code().as_bytes());
+    for n in [limits.steps as u64, millis, bytes] {
+        h.bytes(&n.to_le_bytes());
+    }
+    // (the content walked as it is: no 3 MB string written)
+    content_hash(&scenario.raw, &mut h);
+    h.0
 }
 
-/// Keep a run recorded elsewhere ([`record_elsewhere`]'s bytes), read
-/// back at once when `read_now` (the page then reads it in a task of its
-/// own, before the one that shows it): bytes that are not such a run are
-/// refused.
+/// Keep a run recorded elsewhere ([`record_elsewhere`]'s bytes), to be
+/// read back now when `read_now` — a slice at each [`read_more`], each in
+/// a task of its own before the one that shows it — else when it is
+/// shown: bytes that are not such a run are refused.
 pub fn give(bytes: Vec<u8>, read_now: bool) -> Result<(), Malformed> {
     let key = wire::key(&bytes)?;
-    let read = if read_now { Some(wire::read(&bytes)?) } else { None };
+    let reading = read_now.then(Reading::default);
     GIVEN.with(|given| {
         let mut given = given.borrow_mut();
         given.retain(|g| g.key != key);
         if given.len() >= KEPT {
             given.remove(0);
         }
-        given.push(Given { key, bytes, read });
+        given.push(Given { key, bytes, reading });
     });
     Ok(())
+}
+
+/// One slice more of a run given to be read now ([`wire::SLICE_STEPS`]
+/// steps, or its locals, or its record): true while one is still being
+/// read. A run whose bytes do not read is dropped (its file is recorded
+/// here when it is shown).
+pub fn read_more() -> bool {
+    GIVEN.with(|given| {
+        let mut given = given.borrow_mut();
+        if let Some(i) = given.iter().position(Given::reading) {
+            let Given { bytes, reading, .. } = &mut given[i];
+            if reading.as_mut().is_some_and(|r| r.advance(bytes).is_err()) {
+                given.remove(i);
+            }
+        }
+        given.iter().any(Given::reading)
+    })
 }
 
 /// The run given for `scenario` (localized) under `limits`, read back:
@@ -73,7 +103,7 @@ fn given(scenario: &Scenario, limits: &Limits) -> Option<CheckRun> {
     let read = GIVEN.with(|given| {
         let mut given = given.borrow_mut();
         let found = given.iter_mut().find(|g| g.key == key)?;
-        Some(found.read.take().map_or_else(|| wire::read(&found.bytes), Ok))
+        Some(found.reading.take().unwrap_or_default().finish(&found.bytes))
     })?;
     let same = |run: &CheckRun| {
         let t = &run.trace;

@@ -95,8 +95,9 @@ impl Replay {
     /// Breakpoints that this run never reaches (the page says so).
     pub fn unreached_breakpoints(&self) -> Vec<(Function, u32)> {
         let mut hit = std::collections::BTreeSet::new();
+        let mut hits = self.dbg.hits_in_run();
         for step in &self.trace.steps {
-            if self.dbg.hits(step) {
+            if hits(step) {
                 hit.insert((step.function, lesson::line_in(self.dbg.code(), step)));
             }
         }

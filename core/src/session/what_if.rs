@@ -347,7 +347,7 @@ pub fn changed_scenario(base: &Scenario, lang: Lang, edit: &Value) -> Result<Sce
     if let Some(key) = edit.keys().find(|k| !EDITABLE.contains(&k.as_str())) {
         return Err(problem(key, "edit_only"));
     }
-    let mut raw = base.raw.clone();
+    let mut raw = Value::clone(&base.raw);
     // Every editor's problems at once (the model's and the process's).
     let mut refused = Vec::new();
     if let Some(model) = edit.get("model") {

@@ -48,6 +48,16 @@ impl<'a> Reader<'a> {
         Reader { bytes, at: 0 }
     }
 
+    /// Reading on from `at` (a run read in slices: where the last one stopped).
+    pub fn at(bytes: &'a [u8], at: usize) -> Reader<'a> {
+        Reader { bytes, at: at.min(bytes.len()) }
+    }
+
+    /// How far it has read.
+    pub fn offset(&self) -> usize {
+        self.at
+    }
+
     pub fn malformed(&self) -> Malformed {
         Malformed(self.at)
     }
