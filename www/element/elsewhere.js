@@ -26,8 +26,7 @@ let worker = null;
 /** Set once the worker could not start: every later file is recorded by the page. */
 let failed = false;
 let asked = 0;
-/** id → what settles its request (once), and whether its run is read back
- *  as it comes. @type {Record<number, {settle: (given: boolean) => void, now: boolean}>} */
+/** id → what settles its request (once). @type {Record<number, {settle: (given: boolean) => void}>} */
 const waiting = /** @type {any} */ ({ __proto__: null });
 /** Packs the worker has been sent. @type {string[]} */
 let sent = [];
@@ -58,9 +57,9 @@ function answered(event) {
   try {
     id = event.data.id;
     const bytes = event.data.bytes;
-    given = isView(bytes) && giveRun(/** @type {Uint8Array} */ (bytes), !!waiting[id]?.now);
+    given = isView(bytes) && giveRun(/** @type {Uint8Array} */ (bytes), true);
   } catch {}
-  if (given && waiting[id]?.now) readOn(id);
+  if (given && waiting[id]) readOn(id);
   else waiting[id]?.settle(given);
 }
 
@@ -98,10 +97,9 @@ function started() {
  * @param {Worker} w
  * @param {string} text
  * @param {{lang: string, timeBudget: string, memoryBudget: string}} options
- * @param {boolean} now  read the run back as it comes (it is shown next)
  * @returns {Promise<boolean>}
  */
-function ask(w, text, options, now) {
+function ask(w, text, options) {
   /** @type {{name: string, text: string}[]} */
   const packs = [];
   const here = packsHere();
@@ -130,7 +128,7 @@ function ask(w, text, options, now) {
       for (const _ in waiting) busy = true;
       if (!busy) letGo();
     };
-    waiting[id] = { settle, now };
+    waiting[id] = { settle };
     try {
       postMessage(w, { id, wasm: `${wasmUrl()}`, packs, text, options });
     } catch {
@@ -144,22 +142,22 @@ export const isLong = (text) => text.length >= ELSEWHERE_CHARS && !failed;
 
 /**
  * Record `text` (a src= file) in the worker for the element's language
- * and budgets, and give the run to the module. Settles true when the
- * page's module now holds it; false when the page is to record it itself.
- * The same text with the same options is asked once.
+ * and budgets, and give the run to the module, which reads it back a slice
+ * per task as it comes (a run in another language too: a switch to it
+ * then only shows it). Settles true when the page's module now holds it;
+ * false when the page is to record it itself. The same text with the same
+ * options is asked once.
  * @param {string} text
  * @param {{lang: string, timeBudget: string, memoryBudget: string}} options
- * @param {boolean} [now]  read back as it comes: it is shown next (a run
- *   for another language is read when it is shown)
  * @returns {Promise<boolean>}
  */
-export function recordElsewhere(text, options, now = true) {
+export function recordElsewhere(text, options) {
   if (!isLong(text)) return resolved(false);
   const key = `${options.lang}|${options.timeBudget}|${options.memoryBudget}`;
   for (let i = 0; i < answers.length; i++) if (answers[i].key === key && answers[i].text === text) return answers[i].answer;
   const w = started();
   if (!w) return resolved(false);
-  const answer = ask(w, text, options, now);
+  const answer = ask(w, text, options);
   push(answers, { text, key, answer });
   if (answers.length > KEPT) splice(answers, 0, 1);
   return answer;
