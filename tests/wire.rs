@@ -4,7 +4,8 @@
 //! run: written again, byte for byte; as JSON, the same trace. Bytes that
 //! are not such a run are refused, never a panic. A session given a run
 //! recorded elsewhere shows it without recording, and only for the
-//! scenario, language and limits it was recorded for.
+//! scenario, language and limits it was recorded for. A localized scenario
+//! replays the replies its JSON holds (the page's key and doubles read it).
 //!
 //! Lessons tested: lesson_one, lesson_two.
 
@@ -16,6 +17,7 @@ use agent_loop_core::session::recorder::{give, read_more, record_elsewhere, run_
 use agent_loop_core::session::{FixtureDoubles, Options, Session};
 use agent_loop_core::trace::recordings;
 use agent_loop_core::wire;
+use serde_json::Value;
 
 fn json_of(run: &CheckRun) -> String {
     serde_json::to_string(&lesson::trace_json(&run.trace)).unwrap()
@@ -186,8 +188,7 @@ fn a_run_given_to_be_read_now_is_read_a_slice_per_call_then_shown() {
     let before = recordings();
     let s = Session::new(Box::new(FixtureDoubles), &options).unwrap();
     assert_eq!((recordings() - before, s.replay().trace().steps.len()), (0, steps), "shown as read");
-    // A run whose bytes do not read is dropped at the slice that finds it:
-    // shown, its file is recorded here.
+    // A run whose bytes do not read is not shown: its file is recorded here.
     let mut broken = record_elsewhere(&FixtureDoubles, &scenario, en, limits).unwrap();
     let last = broken.len() - 1;
     broken[last] = 0xff;
@@ -196,4 +197,50 @@ fn a_run_given_to_be_read_now_is_read_a_slice_per_call_then_shown() {
     let before = recordings();
     Session::new(Box::new(FixtureDoubles), &options).unwrap();
     assert_eq!(recordings() - before, 1, "recorded here");
+}
+
+#[test]
+fn a_run_is_keyed_by_the_whole_file() {
+    // (found by review: the key hashed a long string's preview only, so two
+    // versions of a file that differ past its 400th character were one)
+    let en = Lang::parse("en").unwrap();
+    let limits = *Session::new(Box::new(FixtureDoubles), &Options::default()).unwrap().limits();
+    let with = |fix: char| {
+        let mut value: serde_json::Value = serde_json::from_str(&file("long")).unwrap();
+        let mut said = "E".repeat(5_000);
+        said.replace_range(2_500..2_501, &fix.to_string());
+        value["process"] = serde_json::json!({ "os_error": said });
+        Scenario::parse(&value.to_string()).unwrap().localized(en)
+    };
+    assert_ne!(
+        run_key(&with('x'), &limits),
+        run_key(&with('y'), &limits),
+        "a character in the middle of a long text"
+    );
+    assert_eq!(run_key(&with('x'), &limits), run_key(&with('x'), &limits));
+}
+
+#[test]
+fn a_localized_scenario_replays_the_replies_its_json_holds() {
+    // (its replies are read where they are in its JSON: the two never part,
+    // and a scenario with nothing to translate shares its JSON)
+    let mut shared = 0;
+    for (file, scenario) in load_shipped() {
+        let Ok(scenario) = scenario else { continue };
+        for code in ["zh", "en"] {
+            let local = scenario.localized(Lang::parse(code).unwrap());
+            let in_json = local.raw.get("model").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+            assert_eq!(&local.model[..], in_json, "{file} {code}");
+            let texts = serde_json::to_string(&local.model[..]).unwrap();
+            assert!(!texts.contains("\"zh\":") || !texts.contains("\"en\":"), "{file} {code}: one language");
+            let one_question =
+                scenario.raw.get("question").is_none_or(|q| q.as_str() == Some(&local.question));
+            let replies = serde_json::to_string(&scenario.raw["model"]).unwrap();
+            if one_question && !replies.contains("\"zh\"") {
+                assert!(std::rc::Rc::ptr_eq(&local.raw, &scenario.raw), "{file} {code}: shared");
+                shared += 1;
+            }
+        }
+    }
+    assert!(shared > 0, "some scenario has nothing to translate");
 }

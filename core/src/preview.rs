@@ -77,22 +77,33 @@ pub fn fingerprint_value(v: &Value, h: &mut Fnv) {
 }
 
 /// Feed the whole of a JSON value into the hash, every item at every
-/// depth (what names a scenario's content: `session::recorder::run_key`).
+/// depth and every character of every text (what names a scenario's
+/// content: `session::recorder::run_key`).
 pub fn content_hash(v: &Value, h: &mut Fnv) {
     fingerprint_at(v, 0, (usize::MAX, usize::MAX), h);
 }
 
-/// `(depth, items)`: how deep, and how many items of a list, are read.
+/// `(depth, items)`: how deep, and how many items of a list, are read (a
+/// preview's bounds read a long text's head; no bounds, all of it).
 fn fingerprint_at(v: &Value, depth: usize, bound: (usize, usize), h: &mut Fnv) {
     match v {
         Value::Array(_) | Value::Object(_) if depth >= bound.0 => h.tag(6),
+        Value::String(s) if bound.1 == usize::MAX => {
+            h.tag(7);
+            h.len(s.len());
+            h.bytes(s.as_bytes());
+        }
         Value::Null => h.tag(0),
         Value::Bool(b) => h.bytes(&[1, u8::from(*b)]),
         Value::Number(n) => {
             h.tag(2);
-            match (n.as_i64(), n.as_f64()) {
-                (Some(i), _) => h.bytes(&i.to_le_bytes()),
-                (None, Some(f)) => h.bytes(&f.to_bits().to_le_bytes()),
+            match (n.as_i64(), n.as_u64(), n.as_f64()) {
+                (Some(i), _, _) => h.bytes(&i.to_le_bytes()),
+                (None, Some(u), _) => {
+                    h.tag(8);
+                    h.bytes(&u.to_le_bytes());
+                }
+                (None, None, Some(f)) => h.bytes(&f.to_bits().to_le_bytes()),
                 _ => h.tag(9),
             }
         }

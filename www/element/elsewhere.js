@@ -3,11 +3,12 @@
 // (recorder.js) holds a second instance of the module, records the file on
 // the same doubles, in the element's language and budgets, and hands the
 // run back as bytes, which the page's module keeps (`giveRun`), reads back
-// a slice per task (`readGiven`) and shows instead of recording it again. The page's module reads the run only for
-// exactly that file, language, budgets and build: anything else (a worker
-// that cannot start, a page whose policy forbids it, one that does not
-// answer in time) is recorded by the page as before — the same run, in one
-// longer task. The worker is let go once nothing is asked of it.
+// a slice per task (`readGiven`; a run in another language, when it is
+// shown) and shows instead of recording it again. The page's module reads
+// the run only for exactly that file, language, budgets and build: anything
+// else (a worker that cannot start, a page whose policy forbids it, one that
+// does not answer in time) is recorded by the page as before — the same
+// run, in one longer task. The worker is let go once nothing is asked of it.
 import { giveRun, readGiven } from "./agent-loop-playground.js";
 import { Promise, clearTimeout, includes, isView, listen, postMessage, push, resolved, setTimeout, splice } from "./builtins.js";
 import { packsHere } from "./packs.js";
@@ -26,7 +27,9 @@ let worker = null;
 /** Set once the worker could not start: every later file is recorded by the page. */
 let failed = false;
 let asked = 0;
-/** id → what settles its request (once). @type {Record<number, {settle: (given: boolean) => void}>} */
+/** id → what settles its request (once), whether its run is read back as
+ *  it comes, and what stops its timer (the answer is in: reading it back is
+ *  the page's own work). @type {Record<number, {settle: (given: boolean) => void, now: boolean, answered: () => void}>} */
 const waiting = /** @type {any} */ ({ __proto__: null });
 /** Packs the worker has been sent. @type {string[]} */
 let sent = [];
@@ -57,9 +60,12 @@ function answered(event) {
   try {
     id = event.data.id;
     const bytes = event.data.bytes;
-    given = isView(bytes) && giveRun(/** @type {Uint8Array} */ (bytes), true);
+    given = isView(bytes) && giveRun(/** @type {Uint8Array} */ (bytes), !!waiting[id]?.now);
   } catch {}
-  if (given && waiting[id]) readOn(id);
+  if (given && waiting[id]?.now) {
+    waiting[id].answered();
+    readOn(id);
+  }
   else waiting[id]?.settle(given);
 }
 
@@ -97,9 +103,10 @@ function started() {
  * @param {Worker} w
  * @param {string} text
  * @param {{lang: string, timeBudget: string, memoryBudget: string}} options
+ * @param {boolean} now  read the run back as it comes (it is shown next)
  * @returns {Promise<boolean>}
  */
-function ask(w, text, options) {
+function ask(w, text, options, now) {
   /** @type {{name: string, text: string}[]} */
   const packs = [];
   const here = packsHere();
@@ -128,7 +135,7 @@ function ask(w, text, options) {
       for (const _ in waiting) busy = true;
       if (!busy) letGo();
     };
-    waiting[id] = { settle };
+    waiting[id] = { settle, now, answered: () => clearTimeout(timer) };
     try {
       postMessage(w, { id, wasm: `${wasmUrl()}`, packs, text, options });
     } catch {
@@ -142,22 +149,22 @@ export const isLong = (text) => text.length >= ELSEWHERE_CHARS && !failed;
 
 /**
  * Record `text` (a src= file) in the worker for the element's language
- * and budgets, and give the run to the module, which reads it back a slice
- * per task as it comes (a run in another language too: a switch to it
- * then only shows it). Settles true when the page's module now holds it;
- * false when the page is to record it itself. The same text with the same
- * options is asked once.
+ * and budgets, and give the run to the module. Settles true when the
+ * page's module now holds it; false when the page is to record it itself.
+ * The same text with the same options is asked once.
  * @param {string} text
  * @param {{lang: string, timeBudget: string, memoryBudget: string}} options
+ * @param {boolean} [now]  read back as it comes: it is shown next (a run
+ *   for another language is read when it is shown)
  * @returns {Promise<boolean>}
  */
-export function recordElsewhere(text, options) {
+export function recordElsewhere(text, options, now = true) {
   if (!isLong(text)) return resolved(false);
   const key = `${options.lang}|${options.timeBudget}|${options.memoryBudget}`;
   for (let i = 0; i < answers.length; i++) if (answers[i].key === key && answers[i].text === text) return answers[i].answer;
   const w = started();
   if (!w) return resolved(false);
-  const answer = ask(w, text, options);
+  const answer = ask(w, text, options, now);
   push(answers, { text, key, answer });
   if (answers.length > KEPT) splice(answers, 0, 1);
   return answer;

@@ -114,7 +114,7 @@ export function recordFirst(files, options) {
   const here = (/** @type {string} */ code) => code === DEFAULT_LANGUAGE || some(packsHere(), (/** @type {{name: string}} */ p) => p.name === code);
   const others = filter(LANGUAGES, (/** @type {string} */ code) => code !== options.lang && here(code));
   return then(all(map(texts, (/** @type {string} */ t) => recordElsewhere(t, options))), () => {
-    for (let i = 0; i < texts.length; i++) for (let j = 0; j < others.length; j++) recordElsewhere(texts[i], { ...options, lang: others[j] });
+    for (let i = 0; i < texts.length; i++) for (let j = 0; j < others.length; j++) recordElsewhere(texts[i], { ...options, lang: others[j] }, false);
     return parsedAhead(texts);
   });
 }

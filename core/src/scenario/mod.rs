@@ -199,14 +199,27 @@ impl Scenario {
         };
         self.tools = self.raw.get("tools").map(|v| tools_in(v, code));
         self.tool_description = lang.word(tool).to_string();
-        if let Some(replies) = self.raw.get("model").and_then(Value::as_array).filter(|r| in_languages(r)) {
-            let model = replies.iter().map(|r| replies_in(r, code)).collect();
-            Rc::make_mut(&mut self.raw)["model"] = Value::Array(model);
-            self.model = Replies::InFile(Rc::clone(&self.raw));
-        }
-        // (copied only when it changes: a question in one language stays shared)
-        if self.raw.get("question").is_some_and(|q| q.as_str() != Some(&self.question)) {
-            Rc::make_mut(&mut self.raw)["question"] = Value::String(self.question.clone());
+        let replies = self.raw.get("model").and_then(Value::as_array).filter(|r| in_languages(r));
+        let model: Option<Vec<Value>> = replies.map(|r| r.iter().map(|r| replies_in(r, code)).collect());
+        // (the JSON is copied only when it changes, once: a question in one
+        // language and replies without a text in several stay shared)
+        let question = self.raw.get("question").is_some_and(|q| q.as_str() != Some(&self.question));
+        if model.is_some() || question {
+            let kept = std::mem::replace(&mut self.model, Replies::from(Vec::new()));
+            let raw = Rc::make_mut(&mut self.raw);
+            if question {
+                raw["question"] = Value::String(self.question.clone());
+            }
+            self.model = match model {
+                Some(model) => {
+                    raw["model"] = Value::Array(model);
+                    Replies::InFile(Rc::clone(&self.raw))
+                }
+                None => match kept {
+                    Replies::InFile(_) => Replies::InFile(Rc::clone(&self.raw)),
+                    own => own,
+                },
+            };
         }
         self
     }
