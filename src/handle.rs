@@ -104,8 +104,8 @@ impl Playground {
     /// `timeBudget`, `memoryBudget`), and what the element adds
     /// (`PlaygroundOptions` in www/types/agent-loop-playground.d.ts):
     /// `doubles` (`fixtureDoubles` from doubles.js), `files`, `listings`,
-    /// `programSrc`, `width`, `restarted`, `waiting`. tests/js/check.mjs fails when the keys read
-    /// below and those differ.
+    /// `programSrc`, `width`, `restarted`, `waiting`, `recording`. tests/js/check.mjs fails when
+    /// the keys read below and those differ.
     #[wasm_bindgen(constructor)]
     pub fn new(root: HtmlElement, options: JsValue) -> Result<Playground, JsValue> {
         let factory: JsFunction = Reflect::get(&options, &JsValue::from_str("doubles"))
@@ -133,6 +133,7 @@ impl Playground {
             step: opt_str(&options, "step"),
             restarted: opt_str(&options, "restarted"),
             waiting: opt_str(&options, "waiting"),
+            recording: opt_str(&options, "recording"),
         };
         let session = Session::new(Box::new(JsDoubles { factory }), &wanted).map_err(|e| match e.pack() {
             Some(name) => pack_needed(name),

@@ -244,3 +244,19 @@ fn a_localized_scenario_replays_the_replies_its_json_holds() {
     }
     assert!(shared > 0, "some scenario has nothing to translate");
 }
+
+#[test]
+fn a_file_being_recorded_is_said_until_it_is_added() {
+    let options =
+        Options { recording: "big/a.json big/b.json".into(), clock: Some(|| 0.0), ..Options::default() };
+    let mut s = Session::new(Box::new(FixtureDoubles), &options).unwrap();
+    let recording = |s: &Session| {
+        let said = s.notices().iter().filter(|n| n.key == "notice_src_recording" && n.is_progress());
+        said.flat_map(|n| n.values.iter().map(|(_, v)| v.clone())).collect::<Vec<_>>()
+    };
+    assert_eq!(recording(&s), ["big/a.json", "big/b.json"]);
+    let text = file("arrived");
+    s.add_file("big/a.json", Scenario::parse(&text), Some(&text)).unwrap();
+    assert_eq!(recording(&s), ["big/b.json"], "said until it is added");
+    assert!(s.take_changes().notices, "the notice box is drawn again");
+}

@@ -148,3 +148,24 @@ test("a worker that cannot start leaves the page to record the file itself", asy
   expect(await recordings(page), "the file, once for its checks and its display").toBe(openedFirst(problems, "uses") + 1);
   problems.splice(0, problems.length, ...problems.filter((p) => !p.includes("404") && !p.includes("recorder.js")));
 });
+
+test("the element opens at once while a long file is recorded, says so, and opens the file when its run is in", async ({ page, baseURL, problems }) => {
+  // (the worker's script is held back until the element is ready: what
+  // the learner sees meanwhile is the lesson and a notice, not a blank box)
+  let release = () => {};
+  const held = new Promise((ok) => (release = ok));
+  await page.route(`${baseURL}/recorder.js`, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await placeOnHost(page, baseURL, { src: "big/uses.json", scenario: "uses", lang: "en", ...WHOLE });
+  const notice = page.locator(`${EL} [data-role="notice"]`);
+  await expect(notice).toContainText("big/uses.json is long and is being recorded beside the page");
+  expect(await scenarioOf(page), "the lesson is shown meanwhile").toBe("report");
+  expect(await page.$eval(EL, (e) => e.state().steps), "and it steps").toBeGreaterThan(10);
+  release();
+  await expect.poll(() => scenarioOf(page), { timeout: 60_000 }).toBe("uses");
+  await expect(notice).not.toContainText("being recorded");
+  expect(await recordings(page), "the lesson, then the file read back").toBe(1);
+  openedFirst(problems, "uses");
+});

@@ -6,7 +6,7 @@
 import { Playground } from "./agent-loop-playground.js";
 import { optionsOf, valueOf } from "./attributes.js";
 import {
-  CustomEvent, Promise, String, all, cancelAnimationFrame, dispatchEvent, filter, flatMap, join, markTime, push, race,
+  CustomEvent, Promise, String, all, cancelAnimationFrame, dispatchEvent, filter, flatMap, join, map, markTime, push, race,
   requestAnimationFrame, resolved, setTimeout, then,
 } from "./builtins.js";
 import { messageOf } from "./crossing.js";
@@ -18,7 +18,7 @@ import { loadWasm, notCompiledFrom } from "./module.js";
 import { detailOf, isPackNeeded, packInGrace, reopenWhenIn, setLang } from "./packs.js";
 import { attrsOf, forgetPlace, placeKey, takePlace } from "./place.js";
 import { refusal } from "./probe.js";
-import { addFile, fetchBeside, loadSrc, recordFirst, runOptions } from "./sources.js";
+import { addFile, fetchBeside, isLongFile, loadSrc } from "./sources.js";
 import { followPage } from "./theme.js";
 
 /** @typedef {import("./base.js").PlaygroundElement} Host */
@@ -31,8 +31,9 @@ import { followPage } from "./theme.js";
  * killed the one before), `withoutPack` (without what needs a program's
  * pack: the attributes that name one, the src= files and listings),
  * `withoutLang` (in the default language), `lang` (in this one), `waiting`
- * (the file of a pack on its way, said in the notice).
- * @typedef {{width?: number, compact?: boolean, restarted?: string, withoutPack?: boolean, withoutLang?: boolean, lang?: string, waiting?: string}} BuildOptions
+ * (the file of a pack on its way, said in the notice), `recording` (the
+ * long src= files recorded meanwhile, said in the notice).
+ * @typedef {{width?: number, compact?: boolean, restarted?: string, withoutPack?: boolean, withoutLang?: boolean, lang?: string, waiting?: string, recording?: string}} BuildOptions
  */
 /** Built; not (the element says why); or waiting for a pack. @typedef {boolean | {pack: string}} Built */
 
@@ -42,8 +43,6 @@ import { followPage } from "./theme.js";
 // other language, or lesson one, only when it is very slow).
 const FILES_GRACE_MS = 300;
 const LANG_GRACE_MS = 1000;
-// How long the opening waits for the worker's run of a long src= file.
-const RECORD_GRACE_MS = 10_000;
 
 /** @param {number} ms */
 const after = (ms) => new Promise((ok) => setTimeout(ok, ms));
@@ -99,14 +98,13 @@ async function start(el) {
     return;
   }
   if (generation !== el._generation || !el.isConnected || el._pg) return;
-  // (a long file is recorded in the worker, whose run the playground then
-  // reads; one that does not come in time is recorded by the page)
   const arrived = flatMap(arriving.pending, (/** @type {Pending} */ p) => (p.file ? [p.file] : []));
-  await race([recordFirst(arrived, runOptions(el, langWanted(el, null) || "")), after(RECORD_GRACE_MS)]);
-  if (generation !== el._generation || !el.isConnected || el._pg) return;
   // src= changed while the module loaded: the new value's files are fetched instead.
   const srcChanged = el.getAttribute("src") !== el._src;
-  el._files = srcChanged ? [] : arrived;
+  // (a long file is recorded in the worker meanwhile: the playground opens
+  // without it, says so, and adds it once its run is in)
+  const long = srcChanged ? [] : filter(arrived, isLongFile);
+  el._files = srcChanged ? [] : filter(arrived, (/** @type {FetchedFile} */ f) => !isLongFile(f));
   el._listings = listings;
   el._applyHeight(el.getAttribute("height"));
   // (read before the playground's markup exists: no layout is forced)
@@ -116,8 +114,10 @@ async function start(el) {
   el._placeKey = placeKey(el);
   el._placeAttrs = attrsOf(el);
   const place = takePlace(el._placeKey, el._placeAttrs);
-  if (!(await buildWithPacks(el, generation, place, width, arriving))) return;
+  const recording = join(map(long, (/** @type {FetchedFile} */ f) => f.name), " ");
+  if (!(await buildWithPacks(el, generation, place, { width, recording }, arriving))) return;
   opened(el, arriving, srcChanged);
+  for (let i = 0; i < long.length; i++) addFile(el, long[i], arriving.srcGeneration);
 }
 
 /**
@@ -131,12 +131,13 @@ async function start(el) {
  * @param {Host} el
  * @param {number} generation
  * @param {Place | null} place
- * @param {number} width
+ * @param {{width: number, recording: string}} given  the element's width, and the
+ *   long src= files being recorded meanwhile
  * @param {{langFailed: PackFailure | null}} arriving  (its language's table: failed?)
  */
-async function buildWithPacks(el, generation, place, width, arriving) {
+async function buildWithPacks(el, generation, place, { width, recording }, arriving) {
   const compact = el._compact;
-  let built = build(el, place, { width, compact });
+  let built = build(el, place, { width, compact, recording });
   const without = { withoutPack: false, withoutLang: false, waiting: "" };
   /** @type {PackFailure[]} */
   const failures = [];
@@ -155,7 +156,7 @@ async function buildWithPacks(el, generation, place, width, arriving) {
       if (pack !== true && "failed" in pack) push(failures, pack.failed);
       else if (pack !== true) [latePack, without.waiting] = [pack, pack.file];
     }
-    built = build(el, place, { width, compact, ...without });
+    built = build(el, place, { width, compact, recording, ...without });
   }
   if (built !== true) {
     if (typeof built === "object") el._fail(el._words("pack_still_needed", { file: `${built.pack}.json` }));
@@ -200,7 +201,7 @@ function opened(el, { srcGeneration, pending }, srcChanged) {
  * @param {BuildOptions} options
  * @returns {Built}
  */
-export function build(el, place, { width = 0, compact = false, restarted = "", withoutPack = false, withoutLang = false, lang, waiting = "" } = {}) {
+export function build(el, place, { width = 0, compact = false, restarted = "", withoutPack = false, withoutLang = false, lang, waiting = "", recording = "" } = {}) {
   el._calls++; // (what the playground calls meanwhile runs inside this)
   try {
     const given = optionsOf(el, withoutPack);
@@ -220,6 +221,7 @@ export function build(el, place, { width = 0, compact = false, restarted = "", w
       step: place && !restarted ? (place.step === null ? "" : String(place.step)) : given.step,
       restarted,
       waiting,
+      recording,
     });
     el._pg = pg;
     watchEvents(el);

@@ -63,6 +63,9 @@ export function loadSrc(el, value) {
   for (let i = 0; i < pending.length; i++) then(pending[i].promise, (/** @type {FetchedFile} */ file) => addFile(el, file, srcGeneration));
 }
 
+/** A long file not yet sent to the worker: recorded there before it is added. @param {FetchedFile} file */
+export const isLongFile = (file) => "text" in file && isLong(file.text) && !sent(file);
+
 /** A file whose run the worker was asked for (marked on the file: once each). @param {FetchedFile} file */
 const sent = (file) => /** @type {{sent?: boolean}} */ (file).sent === true;
 
@@ -107,7 +110,7 @@ function parsedAhead(texts) {
  * @returns {Promise<void>}
  */
 export function recordFirst(files, options) {
-  const long = filter(files, (/** @type {FetchedFile} */ f) => "text" in f && isLong(f.text) && !sent(f));
+  const long = filter(files, isLongFile);
   if (!long.length) return resolved();
   for (let i = 0; i < long.length; i++) /** @type {{sent?: boolean}} */ (long[i]).sent = true;
   const texts = map(long, (/** @type {{text: string}} */ f) => f.text);
@@ -128,7 +131,7 @@ export function recordFirst(files, options) {
  */
 export function addFile(el, file, srcGeneration) {
   if (srcGeneration !== el._srcGeneration || !el._pg) return;
-  if ("text" in file && !sent(file) && isLong(file.text)) {
+  if (isLongFile(file)) {
     // (recorded in the worker, in the language on screen; then added here,
     // where its checks and its display read that run)
     const add = () => addFile(el, file, srcGeneration);

@@ -49,6 +49,8 @@ export interface PlaygroundOptions {
   width: number;
   restarted: string;
   waiting: string;
+  /** Long src= files being recorded meanwhile (in the worker), between spaces. */
+  recording: string;
 }
 
 /** One playground in one element (src/handle.rs). */

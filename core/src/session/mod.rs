@@ -452,16 +452,16 @@ impl Session {
 
     // ----- the author -----
 
-    /// Add a scenario read from `file` ([`ADDED`] for `addScenario`; its
-    /// problems name the file), from `text` where there is one (its
-    /// warnings name their lines). One with the id of one already there
-    /// replaces it; replacing the one on screen re-records it in place.
+    /// Add a scenario read from `file` ([`ADDED`] for `addScenario`; its problems
+    /// name the file), from `text` where there is one (its warnings name their
+    /// lines). One with the id of one there replaces it, re-recorded in place.
     pub fn add_file(&mut self, file: &str, parsed: Parsed, text: Option<&str>) -> Result<String, Refusal> {
         self.changes.catalogue = true;
         let lang = self.lang;
         let (outcome, replaced, run) =
             self.catalogue.add(file, parsed, text, &mut |s| self.recorder.checked(s, lang));
         self.recorder.keep(run, lang);
+        self.changes.notices |= notice::arrived(&mut self.notices, file);
         if replaced {
             // A new version of the scenario on screen: what-if was about the old one.
             self.what_if.changed = None;

@@ -23,7 +23,7 @@ const REMARKS: [&str; 1] = ["listing_own_words"];
 
 /// Notices that say what is under way, not a mistake: said in the
 /// learner's notice box only, never in the console.
-const PROGRESS: [&str; 1] = ["notice_pack_waiting"];
+const PROGRESS: [&str; 2] = ["notice_pack_waiting", "notice_src_recording"];
 
 /// The notices that say the scenario asked for is not the one shown.
 const MISMATCH: [&str; 3] = ["notice_scenario", "notice_scenario_function", "notice_scenario_program"];
@@ -45,6 +45,19 @@ pub fn forget_mismatch(notices: &mut Vec<Notice>, id: &str) -> bool {
 /// without it and opens what was asked for once it is in.
 pub fn pack_waiting(file: &str) -> Notice {
     Notice { key: "notice_pack_waiting", values: vec![("value", file.into())] }
+}
+
+/// A long `src=` file is being recorded (in the page's worker): the element
+/// opens without it, and adds it once its run is in.
+pub fn recording(file: &str) -> Notice {
+    Notice { key: "notice_src_recording", values: vec![("value", file.into())] }
+}
+
+/// `file` is in: the notice that it was being recorded goes. Whether it did.
+pub fn arrived(notices: &mut Vec<Notice>, file: &str) -> bool {
+    let before = notices.len();
+    notices.retain(|n| *n != recording(file));
+    notices.len() != before
 }
 
 /// A file that could not be fetched, said once: a pack's says its file is

@@ -76,6 +76,9 @@ pub struct Options {
     /// The file of a program's pack the element is waiting for, built
     /// meanwhile without what needs it: said in a notice. Empty: none.
     pub waiting: String,
+    /// Long `src=` files being recorded meanwhile (in the page's worker),
+    /// their names between spaces: each said in a notice until it is added.
+    pub recording: String,
 }
 
 /// The options as typed values, and what was wrong with them.
@@ -155,6 +158,7 @@ impl Settings {
         if !options.waiting.trim().is_empty() {
             notices.push(super::notice::pack_waiting(options.waiting.trim()));
         }
+        notices.extend(options.recording.split_whitespace().map(super::notice::recording));
         let scope = read_scope(options, &mut notices);
         let scenario = Some(options.scenario.trim()).filter(|s| !s.is_empty()).map(str::to_string);
         Settings {
