@@ -13,8 +13,9 @@ let ready = null;
 
 /**
  * `{id, wasm, packs, text, options}`: record `text` once the module from
- * `wasm` is in, with the packs the page has; answer `{id, bytes}` (bytes
- * undefined when this instance cannot record it).
+ * `wasm` is in, with the packs the page has; say `{id, started: true}` as
+ * the recording starts (it ends within its time budget), then answer
+ * `{id, bytes}` (bytes undefined when this instance cannot record it).
  * @param {MessageEvent} event
  */
 async function answer(event) {
@@ -25,6 +26,7 @@ async function answer(event) {
     ready = ready || init({ module_or_path: wasm });
     await ready;
     for (const pack of packs) Playground.addPack(pack.name, pack.text);
+    self.postMessage({ id, started: true });
     bytes = recordElsewhere(fixtureDoubles, text, options);
   } catch {
     bytes = undefined;

@@ -7,7 +7,7 @@
 // shown) and shows instead of recording it again. The page's module reads
 // the run only for exactly that file, language, budgets and build: anything
 // else (a worker that cannot start, a page whose policy forbids it, one that
-// does not answer in time) is recorded by the page as before — the same
+// does not start recording in time) is recorded by the page as before — the same
 // run, in one longer task. The worker is let go once nothing is asked of it.
 import { giveRun, readGiven } from "./agent-loop-playground.js";
 import { Promise, clearTimeout, includes, isView, listen, postMessage, push, resolved, setTimeout, splice } from "./builtins.js";
@@ -16,8 +16,9 @@ import { wasmUrl } from "./module.js";
 
 /** Files shorter than this (in characters) are recorded by the page (a few tens of ms). */
 export const ELSEWHERE_CHARS = 64 * 1024;
-/** How long a request may wait for the worker (its start, the module's
- *  fetch, a recording up to its budget) before the page records instead. */
+/** How long a request may wait for the worker to start recording (its
+ *  start, the module's fetch) before the page records instead; once it has
+ *  started, the recording ends within its own time budget. */
 const ANSWER_MS = 10_000;
 /** Requests kept, so that the same file in the same language is asked once. */
 const KEPT = 8;
@@ -28,8 +29,9 @@ let worker = null;
 let failed = false;
 let asked = 0;
 /** id → what settles its request (once), whether its run is read back as
- *  it comes, and what stops its timer (the answer is in: reading it back is
- *  the page's own work). @type {Record<number, {settle: (given: boolean) => void, now: boolean, answered: () => void}>} */
+ *  it comes, and what stops its timer (the worker has started recording it:
+ *  the recording ends within its budget, and reading it back is the page's
+ *  own work). @type {Record<number, {settle: (given: boolean) => void, now: boolean, answered: () => void}>} */
 const waiting = /** @type {any} */ ({ __proto__: null });
 /** Packs the worker has been sent. @type {string[]} */
 let sent = [];
@@ -59,6 +61,7 @@ function answered(event) {
   let given = false;
   try {
     id = event.data.id;
+    if (event.data.started === true) return void waiting[id]?.answered();
     const bytes = event.data.bytes;
     given = isView(bytes) && giveRun(/** @type {Uint8Array} */ (bytes), !!waiting[id]?.now);
   } catch {}
@@ -119,7 +122,7 @@ function ask(w, text, options, now) {
   const id = ++asked;
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
-      // (a worker that does not answer in time is not asked again)
+      // (a worker that does not start recording in time is not asked again)
       letGo();
       settle(false);
     }, ANSWER_MS);
