@@ -8,6 +8,7 @@ use crate::dom;
 use crate::render::Page;
 use agent_loop_core::debugger::Command;
 use agent_loop_core::i18n::Lang;
+use agent_loop_core::pack::Refusal;
 use agent_loop_core::programs;
 use agent_loop_core::vocab::Code;
 use std::cell::RefCell;
@@ -151,14 +152,24 @@ pub(crate) fn send_answers(root: &web_sys::HtmlElement, answers: Vec<serde_json:
     }
 }
 
-/// `alp-pack` (inside the shadow root only): the element is to fetch
-/// `pack` and then show what `then` says (`{scenario}` or `{lang}`).
-fn ask_for_pack(root: &web_sys::HtmlElement, pack: &str, mut then: serde_json::Value) {
-    then["pack"] = pack.into();
+/// A pick the session refused for now, which the element finishes (the
+/// event stays inside the shadow root): `alp-pack` when a pack is to be
+/// fetched first, `alp-read` when a run from the worker is to be read back
+/// first (a slice per task); then it shows what `then` says (`{scenario}`
+/// or `{lang}`).
+fn ask_element(root: &web_sys::HtmlElement, why: &Refusal, mut then: serde_json::Value) {
+    let name = match why {
+        Refusal::PackNeeded(pack) => {
+            then["pack"] = pack.as_str().into();
+            "alp-pack"
+        }
+        Refusal::Reading => "alp-read",
+        Refusal::Said(_) => return,
+    };
     let init = web_sys::CustomEventInit::new();
     init.set_detail(&from_json(&then));
     init.set_bubbles(true);
-    if let Ok(event) = web_sys::CustomEvent::new_with_event_init_dict("alp-pack", &init) {
+    if let Ok(event) = web_sys::CustomEvent::new_with_event_init_dict(name, &init) {
         let _ = root.dispatch_event(&event);
     }
 }
@@ -213,11 +224,10 @@ fn on_click(p: &mut Page, e: &Event) -> bool {
     } else if let Some(b) = hit("[data-lang]") {
         let Some(lang) = b.get_attribute("data-lang").and_then(|l| Lang::parse(&l)) else { return false };
         if let Err(why) = p.session.set_lang(lang) {
-            // A language whose table is in a pack not fetched yet: the
-            // element fetches it and switches (element.js).
-            if let Some(pack) = why.pack() {
-                ask_for_pack(&p.root, pack, serde_json::json!({ "lang": lang.code() }));
-            }
+            // A language whose table is in a pack not fetched yet, or whose
+            // run is still being read back: the element fetches or reads it
+            // and switches (keeper.js).
+            ask_element(&p.root, &why, serde_json::json!({ "lang": lang.code() }));
             return false;
         }
     } else {
@@ -269,11 +279,10 @@ fn on_change(p: &mut Page, e: &Event) -> bool {
         return match p.session.load(&id) {
             Ok(()) => true,
             Err(why) => {
-                // A program whose texts are in a pack not fetched yet: the
-                // element fetches it and loads the scenario (element.js).
-                if let Some(pack) = why.pack() {
-                    ask_for_pack(&p.root, pack, serde_json::json!({ "scenario": id }));
-                }
+                // A program whose texts are in a pack not fetched yet, or a
+                // run still being read back: the element fetches or reads it
+                // and loads the scenario (keeper.js).
+                ask_element(&p.root, &why, serde_json::json!({ "scenario": id }));
                 false
             }
         };

@@ -88,6 +88,16 @@ fn pack_needed(pack: &str) -> JsValue {
     error.into()
 }
 
+/// The error a call throws when the run it would show was recorded in the
+/// worker and is still bytes: `{name: "Reading", message}`. Its reading
+/// has started: element.js calls `readGiven` once per task until it
+/// returns false, and makes the call again.
+fn reading() -> JsValue {
+    let error = js_sys::Error::new(&Refusal::Reading.to_string());
+    error.set_name("Reading");
+    error.into()
+}
+
 /// A call made from inside one of this playground's own callbacks (for
 /// example a step event handler calling `command`) while it is busy.
 fn busy() -> JsError {
@@ -207,7 +217,8 @@ impl Playground {
     }
 
     /// Show another scenario (by id). One whose program's pack has not
-    /// arrived throws `PackNeeded` (see [`pack_needed`]).
+    /// arrived throws `PackNeeded` (see [`pack_needed`]); one whose run is
+    /// still bytes from the worker, `Reading` (see [`reading`]).
     pub fn load(&self, scenario_id: &str) -> Result<(), JsValue> {
         self.update_packed(|s| s.load(scenario_id))
     }
@@ -351,7 +362,8 @@ impl Playground {
     }
 
     /// Switch language by code (`zh`, `en`). Unknown codes are refused; a
-    /// language whose table is in a pack not here yet throws `PackNeeded`.
+    /// language whose table is in a pack not here yet throws `PackNeeded`;
+    /// one whose run is still bytes from the worker, `Reading`.
     #[wasm_bindgen(js_name = setLang)]
     pub fn set_lang(&self, lang: &str) -> Result<(), JsValue> {
         let lang = Lang::parse(lang).ok_or_else(|| js_err(format!("unknown language {lang:?}")))?;
@@ -403,12 +415,21 @@ impl Playground {
     }
 
     /// [`Playground::update`], a refusal that names a pack thrown as
-    /// `PackNeeded` (see [`pack_needed`]).
+    /// `PackNeeded` (see [`pack_needed`]), one that waits for a run to be
+    /// read back as `Reading` (see [`reading`]).
     fn update_packed(&self, change: impl FnOnce(&mut Session) -> Result<(), Refusal>) -> Result<(), JsValue> {
-        let mut pack = None;
-        let result = self.update(|s| change(s).inspect_err(|why| pack = why.pack().map(str::to_string)));
-        match pack {
-            Some(name) => Err(pack_needed(&name)),
+        let mut typed = None;
+        let result = self.update(|s| {
+            change(s).inspect_err(|why| {
+                typed = match why {
+                    Refusal::PackNeeded(name) => Some(pack_needed(name)),
+                    Refusal::Reading => Some(reading()),
+                    Refusal::Said(_) => None,
+                }
+            })
+        });
+        match typed {
+            Some(error) => Err(error),
             None => result.map_err(Into::into),
         }
     }

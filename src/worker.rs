@@ -62,3 +62,11 @@ pub fn parse_ahead(text: &str) {
 pub fn recordings_here() -> f64 {
     agent_loop_core::trace::recordings() as f64
 }
+
+/// How many runs given this instance read back whole in the call that
+/// showed them (the tests count the work: a run shown again is read a
+/// slice per task first, so none is).
+#[wasm_bindgen(js_name = readAtOnceHere)]
+pub fn read_at_once_here() -> f64 {
+    recorder::read_at_once() as f64
+}

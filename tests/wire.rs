@@ -6,14 +6,17 @@
 //! recorded elsewhere shows it without recording, and only for the
 //! scenario, language and limits it was recorded for. A localized scenario
 //! replays the replies its JSON holds (the page's key and doubles read it).
+//! A run shown again (another scenario, then it; the other language) is
+//! read back a slice per call first, never whole in the call that shows it.
 //!
 //! Lessons tested: lesson_one, lesson_two.
 
 use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson;
+use agent_loop_core::pack::Refusal;
 use agent_loop_core::run::CheckRun;
 use agent_loop_core::scenario::{load_shipped, Scenario};
-use agent_loop_core::session::recorder::{give, read_more, record_elsewhere, run_key};
+use agent_loop_core::session::recorder::{give, read_at_once, read_more, record_elsewhere, run_key};
 use agent_loop_core::session::{FixtureDoubles, Options, Session};
 use agent_loop_core::trace::recordings;
 use agent_loop_core::wire;
@@ -105,6 +108,8 @@ fn a_run_given_from_elsewhere_is_shown_without_recording_it_again() {
     let shown = s.replay().trace().steps.len();
     assert!(shown > 10);
     s.load("report").unwrap();
+    assert_eq!(s.load("given"), Err(Refusal::Reading), "read back a slice per task first");
+    while read_more() {}
     s.load("given").unwrap();
     assert_eq!(recordings() - before, 1, "loading it again reads it again (report was recorded)");
     // Given again without reading it now: read when it is shown.
@@ -153,11 +158,35 @@ fn a_run_is_read_back_a_slice_at_a_time_to_the_same_run() {
         while !reading.advance(&bytes).unwrap() {
             slices += 1;
         }
-        // the head, the steps a slice at a time, the locals, the rest
-        assert_eq!(slices, 1 + steps.div_ceil(slice) + 2, "slices of {slice} steps");
+        // the head, the steps a slice at a time, the locals, the record (a
+        // few short messages: one slice), the rest
+        assert_eq!(slices, 1 + steps.div_ceil(slice) + 3, "slices of {slice} steps");
         let read = reading.finish(&bytes).unwrap();
         assert_eq!(wire::write(&read, 3), bytes, "read in slices of {slice}");
     }
+    // A record of long messages (a reply of 6,000 tool calls, their
+    // results): each long message is a slice of its own.
+    let mut value: Value = serde_json::from_str(&file("long")).unwrap();
+    let calls: Vec<Value> = (0..6_000)
+        .map(|i| serde_json::json!({ "type": "tool_use", "id": format!("u{i}"), "name": "run_main", "input": {} }))
+        .collect();
+    value["model"][0] = serde_json::json!({ "stop_reason": "tool_use", "content": calls });
+    let long = CheckRun::record(&Scenario::parse(&value.to_string()).unwrap(), 1_000_000);
+    let long_bytes = wire::write(&long, 3);
+    let (steps, record) = (long.trace.steps.len(), &long.trace.record);
+    let over = record.iter().filter(|m| m.to_string().len() >= wire::SLICE_RECORD_BYTES).count();
+    assert!(over >= 2, "the reply and its results are long");
+    let mut reading = wire::Reading::default();
+    let mut slices = 1;
+    while !reading.advance(&long_bytes).unwrap() {
+        slices += 1;
+    }
+    let record_slices = slices - (1 + steps.div_ceil(wire::SLICE_STEPS) + 2);
+    assert!(
+        record_slices >= over && record_slices <= record.len(),
+        "{record_slices} slices, {over} long messages"
+    );
+    assert_eq!(wire::write(&reading.finish(&long_bytes).unwrap(), 3), long_bytes);
     // Cut anywhere, read in slices: refused at some slice, never a panic.
     for cut in (0..bytes.len()).step_by(11) {
         let mut reading = wire::Reading::in_slices_of(7);
@@ -183,7 +212,11 @@ fn a_run_given_to_be_read_now_is_read_a_slice_per_call_then_shown() {
     while read_more() {
         calls += 1;
     }
-    assert_eq!(calls, 1 + steps.div_ceil(wire::SLICE_STEPS) + 2, "the head, the steps, the locals, the rest");
+    assert_eq!(
+        calls,
+        1 + steps.div_ceil(wire::SLICE_STEPS) + 3,
+        "the head, the steps, the locals, the record, the rest"
+    );
     assert!(!read_more(), "nothing is left to read");
     let before = recordings();
     let s = Session::new(Box::new(FixtureDoubles), &options).unwrap();
@@ -259,4 +292,69 @@ fn a_file_being_recorded_is_said_until_it_is_added() {
     s.add_file("big/a.json", Scenario::parse(&text), Some(&text)).unwrap();
     assert_eq!(recording(&s), ["big/b.json"], "said until it is added");
     assert!(s.take_changes().notices, "the notice box is drawn again");
+}
+
+#[test]
+fn a_run_shown_again_is_read_a_slice_per_call_before_it_is_shown() {
+    // (break 8: a switch of language or a load of the file again read the
+    // run's bytes whole, in the task that showed it)
+    let text = file("again");
+    let scenario = Scenario::parse(&text).unwrap();
+    let mut options = opening(&text, "en", "");
+    options.scenario = "again".into();
+    let limits = *Session::new(Box::new(FixtureDoubles), &options).unwrap().limits();
+    let [en, zh] = ["en", "zh"].map(|c| Lang::parse(c).unwrap());
+    let bytes = record_elsewhere(&FixtureDoubles, &scenario, en, limits).unwrap();
+    let steps = wire::read(&bytes).unwrap().trace.steps.len();
+    give(bytes.clone(), true).unwrap();
+    while read_more() {}
+    // A file just added opens on the run its checks read: nothing to read first.
+    let mut added = Session::new(
+        Box::new(FixtureDoubles),
+        &Options { files: vec![], scenario: "report".into(), ..options.clone() },
+    )
+    .unwrap();
+    added.add_file("lessons/again.json", Scenario::parse(&text), Some(&text)).unwrap();
+    assert_eq!(added.load("again"), Ok(()));
+    give(bytes, true).unwrap();
+    while read_more() {}
+    give(record_elsewhere(&FixtureDoubles, &scenario, zh, limits).unwrap(), false).unwrap();
+    let (before, whole) = (recordings(), read_at_once());
+    let mut s = Session::new(Box::new(FixtureDoubles), &options).unwrap();
+    assert_eq!((recordings() - before, read_at_once() - whole), (0, 0), "opened on the run read as it came");
+
+    // The other language: refused, nothing changed, until its slices are read.
+    for _ in 0..3 {
+        s.command(agent_loop_core::debugger::Command::Step);
+    }
+    let at = s.replay().position();
+    assert!(at > 0);
+    s.take_changes();
+    assert_eq!(s.set_lang(zh), Err(Refusal::Reading));
+    assert_eq!((s.lang(), s.replay().position(), s.take_changes().lang), (en, at, false), "nothing changed");
+    let mut calls = 0;
+    while read_more() {
+        calls += 1;
+    }
+    assert_eq!(
+        calls + 1,
+        1 + steps.div_ceil(wire::SLICE_STEPS) + 3,
+        "the head, the steps, the locals, the record, the rest"
+    );
+    s.set_lang(zh).unwrap();
+    assert_eq!((s.lang(), s.replay().position()), (zh, at), "switched, at the same step");
+    // Another scenario, then the file again: read again, a slice per call.
+    s.load("report").unwrap();
+    assert_eq!(s.load("again"), Err(Refusal::Reading));
+    assert_eq!(s.replay().trace().scenario, "report", "still on report");
+    while read_more() {}
+    s.load("again").unwrap();
+    assert_eq!(s.replay().trace().steps.len(), steps);
+    assert_eq!(read_at_once() - whole, 0, "no run read whole in the call that showed it");
+    assert_eq!(recordings() - before, 1, "report alone was recorded");
+    // A run given but not read is read whole when nothing asks first (a
+    // session opened on it): counted.
+    s.load("report").unwrap();
+    Session::new(Box::new(FixtureDoubles), &options).unwrap();
+    assert_eq!(read_at_once() - whole, 1);
 }

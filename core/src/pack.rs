@@ -180,14 +180,19 @@ pub fn file(name: &str, texts: Vec<(String, String)>, captions: Value) -> String
 }
 
 /// Why the session refused a change, as data: a pack that has not arrived
-/// (the page fetches it and asks again) or a sentence to say as it is. It
+/// (the page fetches it and asks again), a run still being read back, or a
+/// sentence to say as it is. It
 /// crosses the wasm boundary typed (the handle throws `PackNeeded` with the
-/// pack's name), never as a message to read back.
+/// pack's name, or `Reading`), never as a message to read back.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Refusal {
     /// The program's or the language's pack of this name
     /// (`www/data/<name>.json`) is needed first.
     PackNeeded(String),
+    /// The run to show was recorded elsewhere and is still being read
+    /// back: the page reads it a slice per task (`readGiven`) and asks
+    /// again.
+    Reading,
     /// Anything else, in the words it is said in.
     Said(String),
 }
@@ -197,7 +202,7 @@ impl Refusal {
     pub fn pack(&self) -> Option<&str> {
         match self {
             Refusal::PackNeeded(pack) => Some(pack),
-            Refusal::Said(_) => None,
+            Refusal::Reading | Refusal::Said(_) => None,
         }
     }
 }
@@ -218,6 +223,7 @@ impl std::fmt::Display for Refusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Refusal::PackNeeded(pack) => write!(f, "the program's texts have not arrived yet: pack {pack}"),
+            Refusal::Reading => f.write_str("the run is still being read back; ask again once it is read"),
             Refusal::Said(said) => f.write_str(said),
         }
     }

@@ -92,9 +92,15 @@ pub fn read(bytes: &[u8]) -> Result<CheckRun, Malformed> {
 /// a run of 850,000 steps is read in a dozen slices).
 pub const SLICE_STEPS: usize = 100_000;
 
+/// The record's messages one slice of [`Reading`] reads: as many as fit in
+/// this much JSON text, or one that does not (a reply of 50,000 tool calls
+/// is about 3 MB: a slice of its own, the tool results another).
+pub const SLICE_RECORD_BYTES: usize = 256 * 1024;
+
 /// A run being read back a slice at a time, so that the page can read a
 /// long one over several tasks ([`Reading::advance`]): the head, then
-/// [`SLICE_STEPS`] steps at a time, then the locals table, then the rest.
+/// [`SLICE_STEPS`] steps at a time, then the locals table, then the
+/// record's messages ([`SLICE_RECORD_BYTES`] at a time), then the rest.
 /// The same checks as [`read`], which is this, all at once.
 pub struct Reading {
     /// The steps a slice reads.
@@ -104,6 +110,9 @@ pub struct Reading {
     head: Option<Head>,
     steps: Vec<Step>,
     locals: Option<LocalsTable>,
+    /// The record's messages read, and how many it has.
+    record: Vec<Value>,
+    messages: usize,
     done: Option<CheckRun>,
 }
 
@@ -126,7 +135,17 @@ impl Default for Reading {
 impl Reading {
     /// A reading whose slices read `steps` steps each (at least one).
     pub fn in_slices_of(steps: usize) -> Reading {
-        Reading { slice: steps.max(1), at: 0, head: None, steps: Vec::new(), locals: None, done: None }
+        let (record, messages) = (Vec::new(), 0);
+        Reading {
+            slice: steps.max(1),
+            at: 0,
+            head: None,
+            steps: Vec::new(),
+            locals: None,
+            record,
+            messages,
+            done: None,
+        }
     }
 
     /// One slice more of `bytes` (the same bytes every time): true once
@@ -149,7 +168,19 @@ impl Reading {
                     self.steps.push(before);
                 }
             }
-            (Some(head), None) => self.locals = Some(LocalsTable::read(r, &head.functions)?),
+            (Some(head), None) => {
+                self.locals = Some(LocalsTable::read(r, &head.functions)?);
+                self.messages = r.count()?;
+                self.record = Vec::with_capacity(self.messages);
+            }
+            (Some(_), Some(_)) if self.record.len() < self.messages => {
+                let mut text = 0;
+                while self.record.len() < self.messages && text < SLICE_RECORD_BYTES {
+                    let json = r.str()?;
+                    text += json.len();
+                    self.record.push(serde_json::from_str(json).map_err(|_| r.malformed())?);
+                }
+            }
             (Some(_), Some(_)) => self.done = Some(self.rest(r)?),
         }
         self.at = r.offset();
@@ -172,7 +203,7 @@ impl Reading {
         let (Some(head), Some(locals)) = (self.head.take(), self.locals.take()) else {
             return Err(r.malformed());
         };
-        let record = read_values(r)?;
+        let record = std::mem::take(&mut self.record);
         let result = read_values(r)?.pop().ok_or(r.malformed())?;
         let error = match r.below(2)? {
             1 => Some(TraceError { kind: r.str()?.to_string(), message: r.str()?.to_string() }),

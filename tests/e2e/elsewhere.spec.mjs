@@ -5,7 +5,7 @@
 // page's module made (`recordingsHere`), and that the worker was asked.
 // The longest main-thread task while the file arrives is a figure, printed
 // (bench/run collects it), never asserted.
-import { test, expect, EL, placeOnHost } from "./helpers.mjs";
+import { test, expect, EL, SEL, inside, langButton, placeOnHost } from "./helpers.mjs";
 
 /** A scenario of lesson one whose first reply holds `uses` tool calls. */
 const scenario = (id, uses) =>
@@ -29,6 +29,8 @@ const WHOLE = { "time-budget": "60s" };
 /** Recordings the page's own module has made. */
 const recordings = (page) => page.evaluate(async () => (await import("./agent-loop-playground.js")).recordingsHere());
 const scenarioOf = (page) => page.$eval(EL, (e) => e.state().scenario);
+/** Runs given by the worker that the page's module read whole in the task that showed them. */
+const readAtOnce = (page) => page.evaluate(async () => (await import("./agent-loop-playground.js")).readAtOnceHere());
 
 /** 1 when the file came after the playground was built (a busy machine:
  *  it opened on report, the element said the scenario was not there yet,
@@ -168,4 +170,32 @@ test("the element opens at once while a long file is recorded, says so, and open
   await expect(notice).not.toContainText("being recorded");
   expect(await recordings(page), "the lesson, then the file read back").toBe(1);
   openedFirst(problems, "uses");
+});
+
+test("a long file shown again is read back a slice per task: the other language, and the file after another scenario", async ({ page, baseURL, problems }) => {
+  // (break 8: the switch and the load read the run's bytes whole, in the
+  // task that showed it; what is counted is runs read that way, and
+  // recordings: none of the file, in either language)
+  await placeOnHost(page, baseURL, { src: "big/uses.json", scenario: "uses", lang: "en", ...WHOLE });
+  await expect.poll(() => scenarioOf(page), { timeout: 60_000 }).toBe("uses");
+  const late = openedFirst(problems, "uses");
+  const shown = () => expect.poll(() => page.$eval(EL, (e) => `${e.state().lang} ${e.state().scenario} ${e.state().steps}`), { timeout: 60_000 });
+  const steps = await page.$eval(EL, (e) => e.state().steps);
+  expect(steps, "the whole run").toBeGreaterThan(100_000);
+  // The learner's language button (the run in Chinese may still be on its
+  // way from the worker: the switch waits for it), then the property back.
+  await page.locator(langButton("zh")).click();
+  await shown().toBe(`zh uses ${steps}`);
+  await page.$eval(EL, (e) => (e.lang = "en"));
+  await shown().toBe(`en uses ${steps}`);
+  // Another scenario, then the file again: by the picker, and by load().
+  await page.$eval(EL, (e) => e.load("report"));
+  await page.locator(inside(SEL.select)).selectOption("uses");
+  await shown().toBe(`en uses ${steps}`);
+  await page.$eval(EL, (e) => e.load("report"));
+  await page.$eval(EL, (e) => e.load("uses"));
+  await shown().toBe(`en uses ${steps}`);
+  expect(await readAtOnce(page), "no run read whole in the task that showed it").toBe(0);
+  expect(await recordings(page), "report, twice; the file never").toBe(late + 2);
+  console.log(`elsewhere: shown again: ${JSON.stringify({ steps, longestTask: await longestTask(page) })}`);
 });

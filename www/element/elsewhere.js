@@ -10,7 +10,9 @@
 // does not start recording in time) is recorded by the page as before — the same
 // run, in one longer task. The worker is let go once nothing is asked of it.
 import { giveRun, readGiven } from "./agent-loop-playground.js";
-import { Promise, clearTimeout, includes, isView, listen, postMessage, push, resolved, setTimeout, splice } from "./builtins.js";
+import {
+  Promise, all, clearTimeout, filter, includes, isView, listen, map, postMessage, push, resolved, setTimeout, splice, then,
+} from "./builtins.js";
 import { packsHere } from "./packs.js";
 import { wasmUrl } from "./module.js";
 
@@ -35,7 +37,8 @@ let asked = 0;
 const waiting = /** @type {any} */ ({ __proto__: null });
 /** Packs the worker has been sent. @type {string[]} */
 let sent = [];
-/** What was asked: the text, its options, and the answer. @type {{text: string, key: string, answer: Promise<boolean>}[]} */
+/** What was asked: the text, its options and language, the answer, and
+ *  whether it has come. @type {{text: string, key: string, lang: string, answer: Promise<boolean>, settled: boolean}[]} */
 const answers = [];
 
 /** The worker goes (its memory with it); the next request starts another. */
@@ -167,8 +170,21 @@ export function recordElsewhere(text, options, now = true) {
   for (let i = 0; i < answers.length; i++) if (answers[i].key === key && answers[i].text === text) return answers[i].answer;
   const w = started();
   if (!w) return resolved(false);
-  const answer = ask(w, text, options, now);
-  push(answers, { text, key, answer });
+  const asked = { text, key, lang: options.lang, answer: ask(w, text, options, now), settled: false };
+  then(asked.answer, () => void (asked.settled = true));
+  push(answers, asked);
   if (answers.length > KEPT) splice(answers, 0, 1);
-  return answer;
+  return asked.answer;
+}
+
+/**
+ * The worker's runs in `lang` still on their way (a switch to it waits for
+ * them rather than record a long file itself meanwhile): settles once they
+ * have come; null when none is.
+ * @param {string} lang
+ * @returns {Promise<unknown> | null}
+ */
+export function runsOnTheirWay(lang) {
+  const coming = filter(answers, (/** @type {{lang: string, settled: boolean}} */ a) => a.lang === lang && !a.settled);
+  return coming.length ? all(map(coming, (/** @type {{answer: Promise<boolean>}} */ a) => a.answer)) : null;
 }

@@ -6,9 +6,10 @@
 // inside it is counted here; a playground found busy with none of them
 // running is dead, and a new one is built where the learner was
 // (`lastPlace`), with a notice saying what failed.
-import { RuntimeError, apply, assign, parse, queueMicrotask, listen, setTimeout, textSlice, then } from "./builtins.js";
+import { RuntimeError, apply, assign, parse, queueMicrotask, listen, resolved, setTimeout, textSlice, then } from "./builtins.js";
 import { messageOf } from "./crossing.js";
-import { setLang, showAfterPack } from "./packs.js";
+import { runsOnTheirWay } from "./elsewhere.js";
+import { load, setLang, showAfterPack } from "./showing.js";
 
 /** @typedef {import("./base.js").PlaygroundElement} Host */
 /** @typedef {import("./agent-loop-playground.js").Playground} Playground */
@@ -143,6 +144,10 @@ export function watchEvents(el) {
 /**
  * The picker chose a scenario whose program's pack is not here yet, or a
  * language button a language whose table is not: the element fetches it.
+ * Or one whose run from the worker is still bytes (`alp-read`): the element
+ * reads it back, a slice per task, then shows it. A language button whose
+ * run is still on its way from the worker is taken here: the switch waits
+ * for it (showing.js) rather than the page record the file meanwhile.
  * @param {Host} el
  * @param {ShadowRoot} root
  */
@@ -151,7 +156,14 @@ function listenForPacks(el, root) {
   // still waiting for its table.
   listen(root, "click", (/** @type {Event} */ event) => {
     const target = /** @type {Element | null} */ (event.target);
-    if (target && typeof target.closest === "function" && target.closest("[data-lang]")) el._langTicket++;
+    const button = target && typeof target.closest === "function" ? target.closest("[data-lang]") : null;
+    if (!button) return;
+    el._langTicket++;
+    const code = button.getAttribute("data-lang") || "";
+    if (code && code !== el.state()?.lang && runsOnTheirWay(code)) {
+      event.stopPropagation();
+      setLang(el, code);
+    }
   }, { capture: true });
   listen(root, "alp-pack", (/** @type {Event} */ event) => {
     const { pack, scenario, lang } = /** @type {CustomEvent} */ (event).detail || {};
@@ -159,5 +171,16 @@ function listenForPacks(el, root) {
     // the console too; after the pick's own update, which is running)
     if (lang) queueMicrotask(() => setLang(el, lang));
     else queueMicrotask(() => then(showAfterPack(el, pack, () => el._call("load", scenario)), undefined, () => {}));
+  });
+  listen(root, "alp-read", (/** @type {Event} */ event) => {
+    const { scenario, lang } = /** @type {CustomEvent} */ (event).detail || {};
+    queueMicrotask(() => {
+      try {
+        if (lang) setLang(el, lang);
+        else then(resolved(load(el, scenario)), undefined, () => {});
+      } catch (why) {
+        console.warn(`agent-loop-playground: ${messageOf(why)}`);
+      }
+    });
   });
 }

@@ -15,9 +15,10 @@ import { fetchListings, fetchProgram } from "./fetching.js";
 import { counted, watchEvents } from "./keeper.js";
 import { languagePack, langWanted } from "./languages.js";
 import { loadWasm, notCompiledFrom } from "./module.js";
-import { detailOf, isPackNeeded, packInGrace, reopenWhenIn, setLang } from "./packs.js";
+import { detailOf, isPackNeeded, packInGrace, reopenWhenIn } from "./packs.js";
 import { attrsOf, forgetPlace, placeKey, takePlace } from "./place.js";
 import { refusal } from "./probe.js";
+import { setLang } from "./showing.js";
 import { addFile, fetchBeside, isLongFile, loadSrc } from "./sources.js";
 import { followPage } from "./theme.js";
 

@@ -132,42 +132,6 @@ export async function withPack(el, name) {
 }
 
 /**
- * Show a scenario (`show`) once its pack is in: only the latest such
- * request goes ahead, and only if nothing else was shown meanwhile (a pick
- * or a load made while it loaded wins). Resolves either way.
- * @param {Host} el
- * @param {string} name
- * @param {() => void} show
- * @returns {Promise<void>}
- */
-export function showAfterPack(el, name, show) {
-  const ticket = ++el._packTicket;
-  const from = el._pg ? el._pg.state()?.scenario : null;
-  return then(withPack(el, name), () => {
-    const now = el._pg ? el._pg.state()?.scenario : null;
-    if (ticket === el._packTicket && el._pg && now === from) show();
-  });
-}
-
-/**
- * Switch language; one whose table is a pack not here yet is fetched first
- * (only the latest switch asked for goes ahead). One that cannot be fetched
- * is a notice in the element; the language stays.
- * @param {Host} el
- * @param {string} code
- */
-export function setLang(el, code) {
-  const ticket = ++el._langTicket;
-  try {
-    el._call("setLang", code);
-  } catch (error) {
-    if (!isPackNeeded(error)) throw error;
-    const shown = then(withPack(el, error.pack), () => ticket === el._langTicket && el._pg && el._call("setLang", code));
-    then(shown, undefined, (/** @type {{pack?: string}} */ why) => why.pack || console.warn(`agent-loop-playground: lang=${code}: ${messageOf(why)}`));
-  }
-}
-
-/**
  * A program's pack an element being built needs: in within `graceMs`
  * (true), not coming (its PackFailure), or late (a slow server): then the
  * element is built without it, busy and saying it is on its way, as it

@@ -11,7 +11,8 @@ import {
 import { bounded, CROSSING, messageOf, synchronous, text, tooBig } from "./crossing.js";
 import { countedFn } from "./keeper.js";
 import { languagePack } from "./languages.js";
-import { isPackNeeded, setLang, showAfterPack, withPack } from "./packs.js";
+import { isPackNeeded, withPack } from "./packs.js";
+import { load, setLang } from "./showing.js";
 import { loadSrc } from "./sources.js";
 
 export class AgentLoopPlayground extends PlaygroundElement {
@@ -114,22 +115,15 @@ export class AgentLoopPlayground extends PlaygroundElement {
   }
   /**
    * A scenario of a program whose pack has not arrived yet is shown once it
-   * has: then load returns a Promise (rejected if the pack cannot be
+   * has, one whose long run is kept as bytes once it is read back (a slice
+   * per task): then load returns a Promise (rejected if the pack cannot be
    * fetched, and the element says so; resolved without showing it if
    * another scenario was shown meanwhile).
    * @param {unknown} scenarioId
    * @returns {void | Promise<void>}
    */
   load(scenarioId) {
-    const id = text(scenarioId, "scenario id");
-    try {
-      const shown = this._call("load", id);
-      this._packTicket++; // (one still waiting for its pack does not come after this)
-      return shown;
-    } catch (error) {
-      if (!isPackNeeded(error)) throw error;
-      return showAfterPack(this, error.pack, () => this._call("load", id));
-    }
+    return load(this, text(scenarioId, "scenario id"));
   }
   /** @param {unknown} name */
   setListing(name) {

@@ -138,6 +138,11 @@ impl Catalogue {
         self.entries.get(self.current).and_then(|e| e.parsed.as_ref().ok())
     }
 
+    /// The valid scenario [`Catalogue::select`] would put on screen for `id`.
+    pub fn valid(&self, id: &str) -> Option<&Scenario> {
+        self.entries.get(find(&self.entries, id, self.only)?)?.parsed.as_ref().ok()
+    }
+
     /// The file of the entry on screen.
     pub fn shown_file(&self) -> &str {
         self.entries.get(self.current).map_or("", |e| &e.file)

@@ -141,8 +141,7 @@ impl Session {
         &self.recorder.limits
     }
 
-    /// How the page presents the playground: the controls, the heading
-    /// level of the panel titles, whether the tracing lines show.
+    /// How the page presents the playground: controls, the panel titles' heading level, tracing lines.
     pub fn presentation(&self) -> &Presentation {
         &self.presentation
     }
@@ -217,10 +216,9 @@ impl Session {
         self.changes.step |= self.replay.seek(position);
     }
 
-    /// Flip the breakpoint on a listing line (a click on its number). A line
-    /// where the run can never stop (a comment, a brace) puts it on the next
-    /// line that can; when there is none, nothing changes and the error says
-    /// why. Returns whether a breakpoint is now set there.
+    /// Flip the breakpoint on a listing line (a click on its number). A line where the run can never
+    /// stop (a comment, a brace) puts it on the next line that can; when there is none, nothing changes
+    /// and the error says why. Returns whether a breakpoint is now set there.
     pub fn toggle_line(&mut self, function: Function, line: u32) -> Result<bool, String> {
         let line = match stop_line(self.replay.code(), function, line) {
             Ok(line) => line,
@@ -262,9 +260,11 @@ impl Session {
 
     /// Switch language. The question, the model's words and what the model reads are the learner's
     /// language too, so the run is recorded again (milliseconds); it has the same steps, so the
-    /// position stays. A language whose table has not arrived is refused (`crate::pack::needed`).
+    /// position stays. Refused while the language's table has not arrived (`crate::pack::needed`)
+    /// or its run is being read back ([`Recorder::must_read`]).
     pub fn set_lang(&mut self, lang: Lang) -> Result<(), Refusal> {
         lang.waiting().map_or(Ok(()), |pack| Err(crate::pack::needed(pack)))?;
+        self.recorder.must_read(self.catalogue.shown().filter(|_| lang != self.lang), lang)?;
         notice::forget_language(&mut self.notices, lang.name());
         if lang != self.lang {
             self.lang = lang;
@@ -315,8 +315,9 @@ impl Session {
         self.changes.reveal = true;
     }
 
-    /// Show the scenario with this id.
+    /// Show the scenario with this id (refused while its run is read back).
     pub fn load(&mut self, id: &str) -> Result<(), Refusal> {
+        self.recorder.must_read(self.catalogue.valid(id), self.lang)?;
         self.catalogue.select(id)?;
         self.changes.notices |= notice::forget_mismatch(&mut self.notices, id);
         self.new_scenario();
@@ -401,9 +402,8 @@ impl Session {
         &self.what_if
     }
 
-    /// Record the scenario again with an edit (`{"model": [...], ...}`,
-    /// see [`what_if`]), the learner's place kept where the new run has it;
-    /// `None` goes back to the lesson's run. A bad edit changes nothing.
+    /// Record the scenario again with an edit (`{"model": [...], ...}`, see [`what_if`]), the learner's
+    /// place kept where the new run has it; `None` goes back to the lesson's run. A bad edit changes nothing.
     pub fn what_if(&mut self, edit: Option<&Value>) -> Result<(), Vec<Problem>> {
         let Some(edit) = edit else {
             self.what_if.problems.clear();

@@ -12,13 +12,13 @@
 
 use super::doubles::{Doubles, Maker};
 use crate::i18n::Lang;
+use crate::pack::Refusal;
 use crate::preview::{content_hash, Fnv};
 use crate::protocol::{Model, Process};
 use crate::run::{record, CheckRun, Checked, Trace};
 use crate::scenario::Scenario;
 use crate::trace::{Limits, Malformed};
-use crate::wire;
-use crate::wire::Reading;
+use crate::wire::{self, Reading};
 use std::cell::RefCell;
 
 /// Runs recorded elsewhere kept at once (a file in each language the
@@ -43,6 +43,15 @@ impl Given {
 thread_local! {
     /// Every playground of the page reads them.
     static GIVEN: RefCell<Vec<Given>> = const { RefCell::new(Vec::new()) };
+    /// Runs read back whole (or what was left of them) in one call.
+    static AT_ONCE: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many runs given were read back whole, or the rest of them, in the
+/// call that showed them instead of a slice per task: the work a test
+/// counts (a run shown again after its reading is 0 here).
+pub fn read_at_once() -> u64 {
+    AT_ONCE.with(std::cell::Cell::get)
 }
 
 /// What names a recording of `scenario` (localized) under `limits`: its
@@ -95,6 +104,23 @@ pub fn read_more() -> bool {
     })
 }
 
+/// Whether the run given for `scenario` (localized) under `limits` is
+/// still bytes: if so its reading starts, a slice at each [`read_more`]
+/// (each in a task of its own), and the caller shows it once they are
+/// read (the session refuses meanwhile: `Refusal::Reading`).
+pub fn to_read(scenario: &Scenario, limits: &Limits) -> bool {
+    let key = run_key(scenario, limits);
+    GIVEN.with(|given| {
+        let mut given = given.borrow_mut();
+        let Some(found) = given.iter_mut().find(|g| g.key == key) else { return false };
+        if found.reading.as_ref().is_some_and(Reading::is_read) {
+            return false;
+        }
+        found.reading.get_or_insert_with(Reading::default);
+        true
+    })
+}
+
 /// The run given for `scenario` (localized) under `limits`, read back:
 /// one whose bytes do not read, or that is not a run of this scenario in
 /// its language, is dropped.
@@ -103,6 +129,9 @@ fn given(scenario: &Scenario, limits: &Limits) -> Option<CheckRun> {
     let read = GIVEN.with(|given| {
         let mut given = given.borrow_mut();
         let found = given.iter_mut().find(|g| g.key == key)?;
+        if !found.reading.as_ref().is_some_and(Reading::is_read) {
+            AT_ONCE.with(|n| n.set(n.get() + 1));
+        }
         Some(found.reading.take().unwrap_or_default().finish(&found.bytes))
     })?;
     let same = |run: &CheckRun| {
@@ -182,6 +211,23 @@ impl Recorder {
             process = make();
         }
         record(lesson, model.as_mut(), process.as_mut(), self.limits)
+    }
+
+    /// Refused while the lesson's run of `lesson` in `lang` is a run given
+    /// that is still bytes: its reading starts ([`to_read`]), and the page
+    /// asks again once it is read (no task of its reads a long run whole).
+    pub fn must_read(&self, lesson: Option<&Scenario>, lang: Lang) -> Result<(), Refusal> {
+        let own = self.model.is_none() && self.process.is_none();
+        let any = GIVEN.with(|given| !given.borrow().is_empty());
+        // (the run its checks just read is shown as it is: [`Recorder::lesson`])
+        let fresh =
+            |l: &Scenario| self.fresh.as_ref().is_some_and(|(run, at)| (*at, &run.id) == (lang, &l.id));
+        match lesson {
+            Some(l) if own && any && !fresh(l) && to_read(&l.localized(lang), &self.limits) => {
+                Err(Refusal::Reading)
+            }
+            _ => Ok(()),
+        }
     }
 
     /// An author's file's run for its checks, in `lang` on its own

@@ -1,0 +1,153 @@
+// @ts-check
+// What showing a scenario or switching language may wait for before it is
+// made: a pack not here yet (fetched: packs.js), a run the worker recorded
+// that the page's module keeps as bytes (read back a slice per task, so
+// that no task of the page reads a long run whole), and a run still on its
+// way from the worker (waited for, rather than the file recorded again
+// here). Only the latest request to show goes ahead, and only if nothing
+// else was shown meanwhile.
+import { readGiven } from "./agent-loop-playground.js";
+import { Promise, setTimeout, then } from "./builtins.js";
+import { messageOf } from "./crossing.js";
+import { runsOnTheirWay } from "./elsewhere.js";
+import { isPackNeeded, withPack } from "./packs.js";
+
+/** @typedef {import("./base.js").PlaygroundElement} Host */
+
+/**
+ * The refusal of a call whose run the module is still reading back
+ * (`{name: "Reading"}`, src/handle.rs): its reading has started.
+ * @param {unknown} error
+ */
+export function isReading(error) {
+  return typeof error === "object" && error !== null && "name" in error && error.name === "Reading";
+}
+
+/**
+ * The runs the module has started to read back, read a slice per task
+ * (`readGiven`, from the task after this one); settles after the last.
+ * @returns {Promise<void>}
+ */
+export function readBack() {
+  return new Promise((done) => {
+    const next = () => {
+      let more = false;
+      try {
+        more = readGiven();
+      } catch {}
+      if (more) setTimeout(next, 0);
+      else done();
+    };
+    setTimeout(next, 0);
+  });
+}
+
+/**
+ * `waited`, with the playground marked busy meanwhile (aria-busy: the
+ * stylesheet dims the code and the figure).
+ * @template T
+ * @param {Host} el
+ * @param {Promise<T>} waited
+ * @returns {Promise<T>}
+ */
+function busyUntil(el, waited) {
+  const box = el._container();
+  box.setAttribute("aria-busy", "true");
+  const done = () => box.removeAttribute("aria-busy");
+  then(waited, done, done);
+  return waited;
+}
+
+/**
+ * Show a scenario (`show`) once `waited` settles: only the latest such
+ * request goes ahead, and only if nothing else was shown meanwhile (a pick
+ * or a load made while it waited wins). Resolves with what `waited` gives.
+ * @param {Host} el
+ * @param {Promise<unknown>} waited
+ * @param {() => void} show
+ * @returns {Promise<void>}
+ */
+function showAfter(el, waited, show) {
+  const ticket = ++el._packTicket;
+  const from = el._pg ? el._pg.state()?.scenario : null;
+  return then(busyUntil(el, waited), () => {
+    const now = el._pg ? el._pg.state()?.scenario : null;
+    if (ticket === el._packTicket && el._pg && now === from) show();
+  });
+}
+
+/**
+ * Show a scenario once its pack is in ([`showAfter`]); rejects when it
+ * cannot come (the element says so).
+ * @param {Host} el
+ * @param {string} name
+ * @param {() => void} show
+ * @returns {Promise<void>}
+ */
+export const showAfterPack = (el, name, show) => showAfter(el, withPack(el, name), show);
+
+/**
+ * Show the scenario `id`: at once, or once its pack is in or its run read
+ * back (then a Promise, rejected if the pack cannot be fetched).
+ * @param {Host} el
+ * @param {string} id
+ * @returns {void | Promise<void>}
+ */
+export function load(el, id) {
+  try {
+    el._call("load", id);
+    el._packTicket++; // (one still waiting does not come after this)
+  } catch (error) {
+    if (isReading(error)) return showAfter(el, readBack(), () => void load(el, id));
+    if (!isPackNeeded(error)) throw error;
+    return showAfterPack(el, error.pack, () => el._call("load", id));
+  }
+}
+
+/**
+ * Switch language; one whose table is a pack not here yet is fetched
+ * first, one whose run is on its way from the worker is waited for, and
+ * one whose run the module keeps as bytes is read back first (only the
+ * latest switch asked for goes ahead). A pack that cannot be fetched is a
+ * notice in the element; the language stays.
+ * @param {Host} el
+ * @param {string} code
+ */
+export function setLang(el, code) {
+  const ticket = ++el._langTicket;
+  const latest = () => ticket === el._langTicket && !!el._pg;
+  const coming = runsOnTheirWay(code);
+  if (coming) then(busyUntil(el, coming), () => later(el, code, latest));
+  else switchTo(el, code, latest);
+}
+
+/**
+ * The switch made after a wait: what refuses it then is said in the
+ * console (the caller has gone).
+ * @param {Host} el
+ * @param {string} code
+ * @param {() => boolean} latest
+ */
+function later(el, code, latest) {
+  try {
+    if (latest()) switchTo(el, code, latest);
+  } catch (why) {
+    console.warn(`agent-loop-playground: lang=${code}: ${messageOf(why)}`);
+  }
+}
+
+/**
+ * @param {Host} el
+ * @param {string} code
+ * @param {() => boolean} latest  whether this switch is still the one asked for
+ */
+function switchTo(el, code, latest) {
+  try {
+    el._call("setLang", code);
+  } catch (error) {
+    if (isReading(error)) return void then(busyUntil(el, readBack()), () => later(el, code, latest));
+    if (!isPackNeeded(error)) throw error;
+    const shown = then(withPack(el, error.pack), () => latest() && el._call("setLang", code));
+    then(shown, undefined, (/** @type {{pack?: string}} */ why) => why.pack || console.warn(`agent-loop-playground: lang=${code}: ${messageOf(why)}`));
+  }
+}
