@@ -295,6 +295,39 @@ fn a_file_being_recorded_is_said_until_it_is_added() {
 }
 
 #[test]
+fn the_scenario_asked_for_is_said_missing_only_once_no_file_being_recorded_holds_it() {
+    // (the notice box said "there is no scenario uses" beside "uses.json is
+    // being recorded" while the file that holds it was on its way)
+    let missing = |s: &Session| s.notices().iter().filter(|n| n.key == "notice_scenario").count();
+    let options = |recording: &str| Options {
+        scenario: "uses".into(),
+        recording: recording.into(),
+        clock: Some(|| 0.0),
+        ..Options::default()
+    };
+    assert_eq!(
+        missing(&Session::new(Box::new(FixtureDoubles), &options("")).unwrap()),
+        1,
+        "no file on its way"
+    );
+    let mut s = Session::new(Box::new(FixtureDoubles), &options("big/a.json big/b.json")).unwrap();
+    assert_eq!(missing(&s), 0, "a file on its way may hold it");
+    let other = file("other");
+    s.add_file("big/a.json", Scenario::parse(&other), Some(&other)).unwrap();
+    assert_eq!(missing(&s), 0, "big/b.json is still on its way");
+    s.take_changes();
+    let another = file("another");
+    s.add_file("big/b.json", Scenario::parse(&another), Some(&another)).unwrap();
+    assert_eq!(missing(&s), 1, "neither file held it: said");
+    assert!(s.take_changes().notices);
+    // A file on its way that holds it: never said.
+    let mut s = Session::new(Box::new(FixtureDoubles), &options("big/uses.json")).unwrap();
+    let uses = file("uses");
+    s.add_file("big/uses.json", Scenario::parse(&uses), Some(&uses)).unwrap();
+    assert_eq!(missing(&s), 0);
+}
+
+#[test]
 fn a_run_shown_again_is_read_a_slice_per_call_before_it_is_shown() {
     // (break 8: a switch of language or a load of the file again read the
     // run's bytes whole, in the task that showed it)

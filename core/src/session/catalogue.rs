@@ -41,6 +41,10 @@ pub struct Catalogue {
     entries: Vec<Entry>,
     current: usize,
     only: Scope,
+    /// The scenario asked for is in no file here while long files are
+    /// being recorded (in the page's worker): said once they are all in,
+    /// if none of them holds it ([`Catalogue::arrived`]).
+    held: Option<Notice>,
 }
 
 /// A catalogue as opened, and what the author should know about it.
@@ -104,7 +108,7 @@ impl Catalogue {
             }
         };
         let mismatch = empty.or_else(|| wanted.and_then(|w| scenario_notice(&entries, current, w, only)));
-        let catalogue = Catalogue { entries, current, only };
+        let catalogue = Catalogue { entries, current, only, held: None };
         let shown = &catalogue.entries[current];
         let checked = runs
             .into_iter()
@@ -141,6 +145,30 @@ impl Catalogue {
     /// The valid scenario [`Catalogue::select`] would put on screen for `id`.
     pub fn valid(&self, id: &str) -> Option<&Scenario> {
         self.entries.get(find(&self.entries, id, self.only)?)?.parsed.as_ref().ok()
+    }
+
+    /// Keep back `mismatch` (the scenario asked for is not here) while the
+    /// long files `recording` names are recorded: one of them may hold it.
+    pub fn hold(&mut self, mismatch: &mut Option<Notice>, recording: &str) {
+        let missing = mismatch.as_ref().is_some_and(|n| n.key == "notice_scenario");
+        if missing && !recording.trim().is_empty() {
+            self.held = mismatch.take();
+        }
+    }
+
+    /// `file` is in: the notice that it was being recorded goes, and once
+    /// none is, the scenario asked for is said missing if no file held it.
+    /// Whether the notices changed.
+    pub fn arrived(&mut self, notices: &mut Vec<Notice>, file: &str) -> bool {
+        let gone = super::notice::arrived(notices, file);
+        if notices.iter().any(|n| n.key == "notice_src_recording") {
+            return gone;
+        }
+        let Some(held) = self.held.take() else { return gone };
+        let id = held.values.iter().find(|(k, _)| *k == "value").map_or("", |(_, v)| v.as_str());
+        let missing = find(&self.entries, id, self.only).is_none();
+        notices.extend(missing.then_some(held));
+        gone || missing
     }
 
     /// The file of the entry on screen.
@@ -338,7 +366,7 @@ mod tests {
         let (file, function) = (entries[at].file.clone(), entries[at].parsed.as_ref().unwrap().function);
         let title = r#"{"zh":"只列出","en":"Listed only"}"#;
         entries[at].parsed = Scenario::waiting(id, function.name(), title);
-        (Catalogue { entries, current: 0, only: Scope::default() }, id.to_string(), file)
+        (Catalogue { entries, current: 0, only: Scope::default(), held: None }, id.to_string(), file)
     }
 
     #[test]

@@ -461,7 +461,7 @@ impl Session {
         let (outcome, replaced, run) =
             self.catalogue.add(file, parsed, text, &mut |s| self.recorder.checked(s, lang));
         self.recorder.keep(run, lang);
-        self.changes.notices |= notice::arrived(&mut self.notices, file);
+        self.changes.notices |= self.catalogue.arrived(&mut self.notices, file);
         if replaced {
             // A new version of the scenario on screen: what-if was about the old one.
             self.what_if.changed = None;

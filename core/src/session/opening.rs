@@ -31,7 +31,9 @@ pub fn start(options: &Options, settings: &Settings, check: Check) -> Result<Sta
     let scope = program.scope.unwrap_or(settings.scope);
     let wanted = settings.scenario.as_deref();
     let pack = (program.file.as_str(), program.scenarios);
-    let opened = Catalogue::open(&options.files, pack, wanted, scope, check)?;
+    let mut opened = Catalogue::open(&options.files, pack, wanted, scope, check)?;
+    // (a long file being recorded may hold the scenario asked for)
+    opened.catalogue.hold(&mut opened.mismatch, &options.recording);
     // Unreadable files, then the attributes' mistakes, then the scenario asked for.
     let mut notices = opened.unreadable;
     notices.extend(program.notice);
