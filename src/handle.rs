@@ -237,8 +237,8 @@ impl Playground {
     pub fn pack_unavailable(&self, file: String, detail: String, pack: String) -> Result<(), JsError> {
         let language = Lang::parse(&pack).filter(|l| l.waiting().is_some());
         self.apply(|s| match language {
-            Some(l) => s.file_unreadable(notice::language_unavailable(&file, l.name(), &detail)),
-            None => s.file_unreadable(notice::unreadable_file(&file, "pack", &detail)),
+            Some(l) => s.file_notice(notice::language_unavailable(&file, l.name(), &detail)),
+            None => s.file_notice(notice::unreadable_file(&file, "pack", &detail)),
         })
     }
 
@@ -286,7 +286,15 @@ impl Playground {
     /// A scenario file that could not be fetched: a notice in the element.
     #[wasm_bindgen(js_name = fileUnreadable)]
     pub fn file_unreadable(&self, name: String, why: String, detail: String) -> Result<(), JsError> {
-        self.apply(|s| s.file_unreadable(notice::unreadable_file(&name, &why, &detail)))
+        self.apply(|s| s.file_notice(notice::unreadable_file(&name, &why, &detail)))
+    }
+
+    /// A long `src=` file that came after the playground opened is being
+    /// recorded in the worker: a notice in the element until it is added
+    /// (`addScenarioFile`).
+    #[wasm_bindgen(js_name = fileRecording)]
+    pub fn file_recording(&self, name: String) -> Result<(), JsError> {
+        self.apply(|s| s.file_notice(notice::recording(&name)))
     }
 
     /// The element is now `width` CSS pixels wide: the figure is laid out

@@ -58,7 +58,7 @@ fn a_language_that_could_not_come_is_said_once_and_no_more_once_it_is_shown() {
     let mut s = Session::new(Box::new(FixtureDoubles), &opts).unwrap();
     let before = s.notices().len();
     for _ in 0..3 {
-        s.file_unreadable(notice::language_unavailable("en.json", "English", "404 Not Found"));
+        s.file_notice(notice::language_unavailable("en.json", "English", "404 Not Found"));
     }
     assert_eq!(s.notices().len(), before + 1, "pressed three times, said once");
     let zh = Lang::parse("zh").unwrap();

@@ -490,7 +490,7 @@ fn a_pack_on_its_way_is_said_until_a_choice_or_its_failure_replaces_it() {
     // The pack fails: its failure takes the place of the notice, once.
     let mut s = open();
     for _ in 0..2 {
-        s.file_unreadable(notice::unreadable_file("data/a-pack.json", "pack", "404"));
+        s.file_notice(notice::unreadable_file("data/a-pack.json", "pack", "404"));
     }
     let said = said(&s);
     assert_eq!(said.len(), 1, "{said:?}");

@@ -325,6 +325,15 @@ fn the_scenario_asked_for_is_said_missing_only_once_no_file_being_recorded_holds
     let uses = file("uses");
     s.add_file("big/uses.json", Scenario::parse(&uses), Some(&uses)).unwrap();
     assert_eq!(missing(&s), 0);
+    // A long file come after the opening (said missing then): kept back
+    // while it is recorded, said again if it does not hold it.
+    let mut s = Session::new(Box::new(FixtureDoubles), &options("")).unwrap();
+    assert_eq!(missing(&s), 1);
+    s.file_notice(agent_loop_core::session::notice::recording("big/late.json"));
+    let progress = |s: &Session| s.notices().iter().filter(|n| n.is_progress()).count();
+    assert_eq!((missing(&s), progress(&s)), (0, 1), "being recorded, not missing");
+    s.add_file("big/late.json", Scenario::parse(&other), Some(&other)).unwrap();
+    assert_eq!((missing(&s), progress(&s)), (1, 0), "it did not hold it");
 }
 
 #[test]

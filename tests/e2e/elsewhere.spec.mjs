@@ -176,6 +176,32 @@ test("the element opens at once while a long file is recorded, says so, and open
   openedFirst(problems, "uses");
 });
 
+test("a long file that comes after the element opened says it is being recorded, not that the scenario is missing", async ({ page, baseURL, problems }) => {
+  // (it said only "There is no scenario uses" while the worker recorded it)
+  let release = () => {};
+  const held = new Promise((ok) => (release = ok));
+  await page.route(`${baseURL}/recorder.js`, async (route) => {
+    await held;
+    await route.continue();
+  });
+  let arrive = () => {};
+  const late = new Promise((ok) => (arrive = ok));
+  await page.route(`${baseURL}/big/uses.json`, async (route) => {
+    await late;
+    await route.fulfill({ contentType: "application/json", body: FILES["/big/uses.json"] });
+  });
+  await placeOnHost(page, baseURL, { src: "big/uses.json", scenario: "uses", lang: "en", ...WHOLE });
+  const notice = page.locator(`${EL} [data-role="notice"]`);
+  await expect(notice).toContainText("There is no scenario uses");
+  arrive();
+  await expect(notice).toContainText("big/uses.json is long and is being recorded beside the page");
+  await expect(notice).not.toContainText("There is no scenario uses");
+  release();
+  await expect.poll(() => scenarioOf(page), { timeout: 60_000 }).toBe("uses");
+  await expect(notice).not.toContainText("being recorded");
+  openedFirst(problems, "uses");
+});
+
 test("a long file shown again is read back a slice per task: the other language, and the file after another scenario", async ({ page, baseURL, problems }) => {
   // (break 8: the switch and the load read the run's bytes whole, in the
   // task that showed it; what is counted is runs read that way, and

@@ -133,8 +133,11 @@ export function addFile(el, file, srcGeneration) {
   if (srcGeneration !== el._srcGeneration || !el._pg) return;
   if (isLongFile(file)) {
     // (recorded in the worker, in the language on screen; then added here,
-    // where its checks and its display read that run)
+    // where its checks and its display read that run; said meanwhile)
     const add = () => addFile(el, file, srcGeneration);
+    try {
+      el._call("fileRecording", file.name);
+    } catch {}
     then(recordFirst([file], runOptions(el, el._pg.state()?.lang || "")), add, add);
     return;
   }

@@ -80,6 +80,7 @@ export class Playground {
   flush(): void;
   addScenarioFile(name: string, text: string): string;
   fileUnreadable(name: string, why: string, detail: string): void;
+  fileRecording(name: string): void;
   relayout(width: number): void;
   setPredict(on: boolean): PlaygroundState;
   answer(choice: number): Record<string, unknown>;

@@ -156,6 +156,19 @@ impl Catalogue {
         }
     }
 
+    /// A long file come after the opening is being recorded elsewhere
+    /// (`recording`, its notice): said until it is added, and that the
+    /// scenario asked for is not here is kept back meanwhile.
+    pub fn recording(&mut self, notices: &mut Vec<Notice>, recording: Notice) {
+        if let Some(i) = notices.iter().position(|n| n.key == "notice_scenario") {
+            let said = notices.remove(i);
+            self.held = self.held.take().or(Some(said));
+        }
+        if !notices.contains(&recording) {
+            notices.push(recording);
+        }
+    }
+
     /// `file` is in: the notice that it was being recorded goes, and once
     /// none is, the scenario asked for is said missing if no file held it.
     /// Whether the notices changed.

@@ -234,8 +234,7 @@ impl Session {
         Ok(on)
     }
 
-    /// Flip a breakpoint given in the one breakpoint grammar
-    /// ([`parse_breakpoint`]); a bare number counts in `function`.
+    /// Flip a breakpoint in the breakpoint grammar ([`parse_breakpoint`]); a bare number is in `function`.
     pub fn toggle_breakpoint(&mut self, function: &str, spec: &str) -> Result<bool, String> {
         let near = self.replay.trace().function;
         let function = programs::function_near(near, function)
@@ -244,8 +243,7 @@ impl Session {
         self.toggle_line(f, n)
     }
 
-    /// Set breakpoints from a list (the `breakpoints` attribute); each item
-    /// that cannot be placed becomes a notice.
+    /// Set breakpoints from a list (the `breakpoints` attribute); an item not placed is a notice.
     pub fn set_breakpoints(&mut self, list: &str) {
         let (placed, notices) =
             breakpoints::place_all(list, self.replay.trace().function, self.replay.code());
@@ -258,10 +256,9 @@ impl Session {
         self.refresh_questions();
     }
 
-    /// Switch language. The question, the model's words and what the model reads are the learner's
-    /// language too, so the run is recorded again (milliseconds); it has the same steps, so the
-    /// position stays. Refused while the language's table has not arrived (`crate::pack::needed`)
-    /// or its run is being read back ([`Recorder::must_read`]).
+    /// Switch language. The question and the model's words are the learner's language too, so the run is
+    /// recorded again (same steps: the position stays). Refused while the language's table has not arrived
+    /// (`crate::pack::needed`) or its run is being read back ([`Recorder::must_read`]).
     pub fn set_lang(&mut self, lang: Lang) -> Result<(), Refusal> {
         lang.waiting().map_or(Ok(()), |pack| Err(crate::pack::needed(pack)))?;
         self.recorder.must_read(self.catalogue.shown().filter(|_| lang != self.lang), lang)?;
@@ -452,9 +449,8 @@ impl Session {
 
     // ----- the author -----
 
-    /// Add a scenario read from `file` ([`ADDED`] for `addScenario`; its problems
-    /// name the file), from `text` where there is one (its warnings name their
-    /// lines). One with the id of one there replaces it, re-recorded in place.
+    /// Add a scenario read from `file` ([`ADDED`] for `addScenario`; its problems name the file), from
+    /// `text` where there is one (its warnings name their lines). One with the id of one there replaces it.
     pub fn add_file(&mut self, file: &str, parsed: Parsed, text: Option<&str>) -> Result<String, Refusal> {
         self.changes.catalogue = true;
         let lang = self.lang;
@@ -470,9 +466,13 @@ impl Session {
         outcome
     }
 
-    /// A file not fetched (`notice::unreadable_file`, `language_unavailable`), said once.
-    pub fn file_unreadable(&mut self, notice: Notice) {
-        notice::unreadable(&mut self.notices, notice);
+    /// A file not fetched (`notice::unreadable_file`, `language_unavailable`), said once; or a long one
+    /// come late, being recorded elsewhere (`notice::recording`), said until it is added.
+    pub fn file_notice(&mut self, notice: Notice) {
+        match notice.is_progress() {
+            true => self.catalogue.recording(&mut self.notices, notice),
+            false => notice::unreadable(&mut self.notices, notice),
+        }
         (self.changes.notices, self.changes.catalogue) = (true, true);
     }
 
