@@ -90,8 +90,8 @@ fn pack_needed(pack: &str) -> JsValue {
 
 /// The error a call throws when the run it would show was recorded in the
 /// worker and is still bytes: `{name: "Reading", message}`. Its reading
-/// has started: element.js calls `readGiven` once per task until it
-/// returns false, and makes the call again.
+/// has started: the element (www/element/showing.js) calls `readGiven`
+/// once per task until it returns false, and makes the call again.
 fn reading() -> JsValue {
     let error = js_sys::Error::new(&Refusal::Reading.to_string());
     error.set_name("Reading");

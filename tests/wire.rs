@@ -16,7 +16,9 @@ use agent_loop_core::lesson;
 use agent_loop_core::pack::Refusal;
 use agent_loop_core::run::CheckRun;
 use agent_loop_core::scenario::{load_shipped, Scenario};
-use agent_loop_core::session::recorder::{give, read_at_once, read_more, record_elsewhere, run_key};
+use agent_loop_core::session::recorder::{
+    give, read_at_once, read_more, record_elsewhere, run_key, runs_read,
+};
 use agent_loop_core::session::{FixtureDoubles, Options, Session};
 use agent_loop_core::trace::recordings;
 use agent_loop_core::wire;
@@ -394,6 +396,22 @@ fn a_run_shown_again_is_read_a_slice_per_call_before_it_is_shown() {
     assert_eq!(s.replay().trace().steps.len(), steps);
     assert_eq!(read_at_once() - whole, 0, "no run read whole in the call that showed it");
     assert_eq!(recordings() - before, 1, "report alone was recorded");
+    // A second playground adding the same file: refused until its run is
+    // read again, a slice per call, then added on it.
+    let mut second =
+        Session::new(Box::new(FixtureDoubles), &Options { files: vec![], ..options.clone() }).unwrap();
+    let (before, parsed) = (recordings(), Scenario::parse(&text));
+    assert_eq!(second.add_file("lessons/again.json", parsed.clone(), Some(&text)), Err(Refusal::Reading));
+    while read_more() {}
+    assert_eq!(second.add_file("lessons/again.json", parsed, Some(&text)), Ok("again".into()));
+    assert_eq!((recordings() - before, read_at_once() - whole), (0, 0), "its checks read the run read");
+    // A run read for a show that did not happen is let go once another is read.
+    assert_eq!(s.load("again"), Err(Refusal::Reading));
+    while read_more() {}
+    assert_eq!(runs_read(), 1);
+    assert_eq!(s.set_lang(en), Err(Refusal::Reading), "the other language's reading starts");
+    assert_eq!(runs_read(), 0, "the one read before is let go");
+    s.load("report").unwrap();
     // A run given but not read is read whole when nothing asks first (a
     // session opened on it): counted.
     s.load("report").unwrap();

@@ -229,3 +229,72 @@ test("a long file shown again is read back a slice per task: the other language,
   expect(await recordings(page), "report, three times; the file never").toBe(3);
   console.log(`elsewhere: shown again: ${JSON.stringify({ steps, longestTask: await longestTask(page) })}`);
 });
+
+test("while a run is read back, the latest choice wins, and load() settles once its scenario is shown", async ({ page, baseURL, problems }) => {
+  // (found by review: a pick made while the one before it was read back
+  // lost to it, and load() settled before its scenario was on screen)
+  await placeOnHost(page, baseURL, { src: "big/uses.json", scenario: "uses", lang: "en", ...WHOLE });
+  await expect.poll(() => scenarioOf(page), { timeout: 60_000 }).toBe("uses");
+  openedFirst(problems, "uses");
+  const settled = () => expect.poll(() => page.$eval(EL, (e) => !e.shadowRoot.querySelector("[aria-busy]")), { timeout: 60_000 }).toBe(true);
+  const pick = (ids, gap) => page.$eval(EL, async (e, [ids, gap]) => {
+    const select = e.shadowRoot.querySelector(".alp-select");
+    for (const id of ids) {
+      select.value = id;
+      select.dispatchEvent(new Event("change", { bubbles: true }));
+      if (gap) await new Promise((ok) => setTimeout(ok, gap));
+    }
+  }, [ids, gap]);
+  // Both languages' runs in, each shown once (each is bytes again after).
+  const shown = (want) => expect.poll(() => page.$eval(EL, (e) => `${e.state().lang} ${e.state().scenario}`), { timeout: 60_000 }).toBe(want);
+  await page.$eval(EL, (e) => (e.lang = "zh"));
+  await shown("zh uses");
+  await page.$eval(EL, (e) => (e.lang = "en"));
+  await shown("en uses");
+  await page.$eval(EL, (e) => e.load("report"));
+  // load() of the file, the language switched while its run is read: it
+  // settles once the file is shown in the new language (read again).
+  const loaded = await page.$eval(EL, async (e) => {
+    const pending = e.load("uses");
+    const before = e.state().scenario;
+    e.lang = "zh";
+    await pending;
+    return [before, typeof pending?.then, e.state().scenario, e.state().lang];
+  });
+  expect(loaded).toEqual(["report", "function", "uses", "zh"]);
+  await page.$eval(EL, (e) => e.load("report"));
+  for (const gap of [0, 30]) {
+    await pick(["uses", "report"], gap);
+    await settled();
+    // (two frames more: a show that was to come after the read has come)
+    await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+    expect(await scenarioOf(page), `the later pick, ${gap} ms after`).toBe("report");
+  }
+  await settled();
+  expect(await readAtOnce(page), "no run read whole in the task that showed it").toBe(0);
+});
+
+test("a playground that died on a long file's run starts again where it was", async ({ page, baseURL, problems }) => {
+  // (found by review: its run was still bytes, the load was refused and the
+  // restart came back on report, step 0)
+  await placeOnHost(page, baseURL, { src: "big/uses.json", scenario: "report", lang: "en", ...WHOLE });
+  await expect.poll(() => page.$eval(EL, (e) => e.state().steps > 0 && !e.shadowRoot.querySelector('[data-role="notice"] .alp-progress')), { timeout: 60_000 }).toBe(true);
+  await page.$eval(EL, (e) => e.load("uses"));
+  await expect.poll(() => scenarioOf(page), { timeout: 60_000 }).toBe("uses");
+  const result = await page.$eval(EL, (e) => {
+    for (let i = 0; i < 5; i++) e.command("step");
+    const where = e.state().step;
+    const was = Object.getOwnPropertyDescriptor(Element.prototype, "firstElementChild");
+    Object.defineProperty(Element.prototype, "firstElementChild", { ...was, get() { throw new Error("no children"); } });
+    try {
+      e.setListing("rust");
+    } catch {}
+    finally {
+      Object.defineProperty(Element.prototype, "firstElementChild", was);
+    }
+    const now = e.command("step");
+    return { where, scenario: now.scenario, step: now.step };
+  });
+  expect(result).toEqual({ where: 4, scenario: "uses", step: 5 });
+  problems.splice(0, problems.length, ...problems.filter((p) => !p.includes("started again") && !p.includes("no children")));
+});

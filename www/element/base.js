@@ -55,6 +55,7 @@ export class PlaygroundElement extends HTMLElement {
     this._program = null;
     this._packTicket = 0; // the latest request to show a scenario whose pack is loading
     this._langTicket = 0; // the same for a language
+    this._waits = 0; // what it shows waits for meanwhile (a run read back): dimmed until none
     /** The src= value whose files are fetched. @type {string | null} */
     this._src = null;
     /** Where its place is kept, under which attributes, on which scenario. @type {string | null} */

@@ -178,13 +178,14 @@ export function recordElsewhere(text, options, now = true) {
 }
 
 /**
- * The worker's runs in `lang` still on their way (a switch to it waits for
- * them rather than record a long file itself meanwhile): settles once they
- * have come; null when none is.
+ * The worker's runs of `text` in `lang` still on their way (a switch to it
+ * waits for them rather than record a long file itself meanwhile): settles
+ * once they have come; null when none is.
  * @param {string} lang
+ * @param {string} text
  * @returns {Promise<unknown> | null}
  */
-export function runsOnTheirWay(lang) {
-  const coming = filter(answers, (/** @type {{lang: string, settled: boolean}} */ a) => a.lang === lang && !a.settled);
+export function runsOnTheirWay(lang, text) {
+  const coming = filter(answers, (/** @type {{lang: string, text: string, settled: boolean}} */ a) => a.lang === lang && a.text === text && !a.settled);
   return coming.length ? all(map(coming, (/** @type {{answer: Promise<boolean>}} */ a) => a.answer)) : null;
 }

@@ -6,10 +6,9 @@
 // inside it is counted here; a playground found busy with none of them
 // running is dead, and a new one is built where the learner was
 // (`lastPlace`), with a notice saying what failed.
-import { RuntimeError, apply, assign, parse, queueMicrotask, listen, resolved, setTimeout, textSlice, then } from "./builtins.js";
+import { RuntimeError, apply, assign, parse, listen, setTimeout, textSlice } from "./builtins.js";
 import { messageOf } from "./crossing.js";
-import { runsOnTheirWay } from "./elsewhere.js";
-import { load, setLang, showAfterPack } from "./showing.js";
+import { listenForShows } from "./showing.js";
 
 /** @typedef {import("./base.js").PlaygroundElement} Host */
 /** @typedef {import("./agent-loop-playground.js").Playground} Playground */
@@ -121,7 +120,7 @@ export function counted(el, doubles) {
 export function watchEvents(el) {
   const box = el._container();
   const root = /** @type {ShadowRoot} */ (el.shadowRoot);
-  if (!el._watching) listenForPacks(el, root);
+  if (!el._watching) listenForShows(el, root);
   const types = ["click", "change", "input", "keydown"];
   for (let i = 0; i < types.length; i++) {
     const type = types[i];
@@ -139,48 +138,4 @@ export function watchEvents(el) {
     listen(box, type, () => { el._events = el._events > 0 ? el._events - 1 : 0; });
   }
   el._watching = true;
-}
-
-/**
- * The picker chose a scenario whose program's pack is not here yet, or a
- * language button a language whose table is not: the element fetches it.
- * Or one whose run from the worker is still bytes (`alp-read`): the element
- * reads it back, a slice per task, then shows it. A language button whose
- * run is still on its way from the worker is taken here: the switch waits
- * for it (showing.js) rather than the page record the file meanwhile.
- * @param {Host} el
- * @param {ShadowRoot} root
- */
-function listenForPacks(el, root) {
-  // A language button pressed: the latest switch asked for wins over one
-  // still waiting for its table.
-  listen(root, "click", (/** @type {Event} */ event) => {
-    const target = /** @type {Element | null} */ (event.target);
-    const button = target && typeof target.closest === "function" ? target.closest("[data-lang]") : null;
-    if (!button) return;
-    el._langTicket++;
-    const code = button.getAttribute("data-lang") || "";
-    if (code && code !== el.state()?.lang && runsOnTheirWay(code)) {
-      event.stopPropagation();
-      setLang(el, code);
-    }
-  }, { capture: true });
-  listen(root, "alp-pack", (/** @type {Event} */ event) => {
-    const { pack, scenario, lang } = /** @type {CustomEvent} */ (event).detail || {};
-    // (one that cannot be fetched is a notice in the element, said in
-    // the console too; after the pick's own update, which is running)
-    if (lang) queueMicrotask(() => setLang(el, lang));
-    else queueMicrotask(() => then(showAfterPack(el, pack, () => el._call("load", scenario)), undefined, () => {}));
-  });
-  listen(root, "alp-read", (/** @type {Event} */ event) => {
-    const { scenario, lang } = /** @type {CustomEvent} */ (event).detail || {};
-    queueMicrotask(() => {
-      try {
-        if (lang) setLang(el, lang);
-        else then(resolved(load(el, scenario)), undefined, () => {});
-      } catch (why) {
-        console.warn(`agent-loop-playground: ${messageOf(why)}`);
-      }
-    });
-  });
 }

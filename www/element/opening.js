@@ -18,7 +18,7 @@ import { loadWasm, notCompiledFrom } from "./module.js";
 import { detailOf, isPackNeeded, packInGrace, reopenWhenIn } from "./packs.js";
 import { attrsOf, forgetPlace, placeKey, takePlace } from "./place.js";
 import { refusal } from "./probe.js";
-import { setLang } from "./showing.js";
+import { loadNow, setLang } from "./showing.js";
 import { addFile, fetchBeside, isLongFile, loadSrc } from "./sources.js";
 import { followPage } from "./theme.js";
 
@@ -282,7 +282,7 @@ function backTo(el, place) {
   }
   if (!place) return;
   try {
-    if (pg.state()?.scenario !== place.scenario) pg.load(place.scenario);
+    if (pg.state()?.scenario !== place.scenario) loadNow(pg, place.scenario);
     if (place.started && !place.whatIf) pg.seek(place.step);
   } catch {}
 }

@@ -12,7 +12,7 @@ import { bounded, CROSSING, messageOf, synchronous, text, tooBig } from "./cross
 import { countedFn } from "./keeper.js";
 import { languagePack } from "./languages.js";
 import { isPackNeeded, withPack } from "./packs.js";
-import { load, setLang } from "./showing.js";
+import { isReading, load, readBack, setLang } from "./showing.js";
 import { loadSrc } from "./sources.js";
 
 export class AgentLoopPlayground extends PlaygroundElement {
@@ -147,6 +147,8 @@ export class AgentLoopPlayground extends PlaygroundElement {
       // A scenario of a program whose pack is not here yet (its checks
       // read its texts): added once it is, a Promise of its id meanwhile.
       if (isPackNeeded(error)) return then(withPack(this, error.pack), () => this.addScenario(given));
+      // (the same text as a long src= file whose run is kept as bytes: read back first)
+      if (isReading(error)) return then(readBack(), () => this.addScenario(given));
       throw error;
     } finally {
       this._flushSoon();

@@ -9,6 +9,7 @@ import { isLong, recordElsewhere } from "./elsewhere.js";
 import { fetchScenarios, fetchTimeoutOf } from "./fetching.js";
 import { DEFAULT_LANGUAGE, LANGUAGES, languagePack, langWanted } from "./languages.js";
 import { isPackNeeded, loadPack, packsHere, withPack } from "./packs.js";
+import { isReading, readBack } from "./showing.js";
 
 /** @typedef {import("./base.js").PlaygroundElement} Host */
 /** @typedef {import("./fetching.js").FetchedFile} FetchedFile */
@@ -149,6 +150,7 @@ export function addFile(el, file, srcGeneration) {
       return;
     }
     const id = el._call("addScenarioFile", file.name, file.text);
+    /** @type {{id?: string}} */ (file).id = id; // (a switch of language asks which file is on screen)
     const now = el._pg?.state();
     if (id === el.getAttribute("scenario") && now && now.scenario !== id && now.scenario === el._placeScenario && !now.started) {
       el._call("load", id);
@@ -161,6 +163,12 @@ export function addFile(el, file, srcGeneration) {
     if (isPackNeeded(error)) {
       splice(el._files, indexOf(el._files, file), 1);
       then(withPack(el, error.pack), () => addFile(el, file, srcGeneration), () => {});
+    }
+    // A run of it the page's module keeps as bytes (another element shows
+    // it): read back a slice per task, then added.
+    if (isReading(error)) {
+      splice(el._files, indexOf(el._files, file), 1);
+      then(readBack(), () => addFile(el, file, srcGeneration));
     }
   }
 }

@@ -166,7 +166,6 @@ impl Session {
     pub fn lang(&self) -> Lang {
         self.lang
     }
-
     pub fn notices(&self) -> &[Notice] {
         &self.notices
     }
@@ -449,11 +448,12 @@ impl Session {
 
     // ----- the author -----
 
-    /// Add a scenario read from `file` ([`ADDED`] for `addScenario`; its problems name the file), from
-    /// `text` where there is one (its warnings name their lines). One with the id of one there replaces it.
+    /// Add a scenario read from `file` ([`ADDED`] for `addScenario`; its problems name the file), from `text`
+    /// (its warnings name their lines); it replaces one with its id. Refused while its run is read back.
     pub fn add_file(&mut self, file: &str, parsed: Parsed, text: Option<&str>) -> Result<String, Refusal> {
-        self.changes.catalogue = true;
         let lang = self.lang;
+        self.recorder.checks_read(parsed.as_ref().ok(), lang)?;
+        self.changes.catalogue = true;
         let (outcome, replaced, run) =
             self.catalogue.add(file, parsed, text, &mut |s| self.recorder.checked(s, lang));
         self.recorder.keep(run, lang);

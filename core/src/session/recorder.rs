@@ -87,6 +87,14 @@ pub fn give(bytes: Vec<u8>, read_now: bool) -> Result<(), Malformed> {
     Ok(())
 }
 
+/// How many runs given are read whole and wait to be shown (each is
+/// about 145 bytes a step: one at a time).
+pub fn runs_read() -> usize {
+    GIVEN.with(|given| {
+        given.borrow().iter().filter(|g| g.reading.as_ref().is_some_and(Reading::is_read)).count()
+    })
+}
+
 /// One slice more of a run given to be read now ([`wire::SLICE_STEPS`]
 /// steps, or its locals, or its record): true while one is still being
 /// read. A run whose bytes do not read is dropped (its file is recorded
@@ -112,6 +120,13 @@ pub fn to_read(scenario: &Scenario, limits: &Limits) -> bool {
     let key = run_key(scenario, limits);
     GIVEN.with(|given| {
         let mut given = given.borrow_mut();
+        // (a run read for a show that did not happen is let go: one
+        // decoded run at a time, besides the one on screen)
+        for other in
+            given.iter_mut().filter(|g| g.key != key && g.reading.as_ref().is_some_and(Reading::is_read))
+        {
+            other.reading = None;
+        }
         let Some(found) = given.iter_mut().find(|g| g.key == key) else { return false };
         if found.reading.as_ref().is_some_and(Reading::is_read) {
             return false;
@@ -226,6 +241,17 @@ impl Recorder {
             Some(l) if own && any && !fresh(l) && to_read(&l.localized(lang), &self.limits) => {
                 Err(Refusal::Reading)
             }
+            _ => Ok(()),
+        }
+    }
+
+    /// Refused while the run given for `scenario`'s checks in `lang` is
+    /// still bytes ([`Recorder::checked`] would read it whole): its reading
+    /// starts, as [`Recorder::must_read`]'s does.
+    pub fn checks_read(&self, scenario: Option<&Scenario>, lang: Lang) -> Result<(), Refusal> {
+        let any = GIVEN.with(|given| !given.borrow().is_empty());
+        match scenario {
+            Some(s) if any && to_read(&s.localized(lang), &self.limits) => Err(Refusal::Reading),
             _ => Ok(()),
         }
     }
