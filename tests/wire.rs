@@ -418,3 +418,22 @@ fn a_run_shown_again_is_read_a_slice_per_call_before_it_is_shown() {
     Session::new(Box::new(FixtureDoubles), &options).unwrap();
     assert_eq!(read_at_once() - whole, 1);
 }
+
+#[test]
+fn back_from_a_what_if_the_lessons_run_kept_beside_it_is_shown() {
+    // (it was recorded again, or, for a long file from the worker, read
+    // again whole in the task that showed it)
+    let mut s =
+        Session::new(Box::new(FixtureDoubles), &Options { clock: Some(|| 0.0), ..Options::default() })
+            .unwrap();
+    let json_of_trace =
+        |t: &agent_loop_core::run::Trace| serde_json::to_string(&lesson::trace_json(t)).unwrap();
+    let lesson = json_of_trace(s.replay().trace());
+    let edit = serde_json::json!({ "model": [{ "stop_reason": "end_turn", "content": [{ "type": "text", "text": "no" }] }] });
+    s.what_if(Some(&edit)).unwrap();
+    assert!(s.what_if_state().changed.is_some());
+    let before = recordings();
+    s.what_if(None).unwrap();
+    assert_eq!(recordings() - before, 0, "not recorded again");
+    assert_eq!(json_of_trace(s.replay().trace()), lesson, "the lesson's run");
+}

@@ -197,9 +197,7 @@ impl Session {
             return;
         }
         self.predictions.drop_pending();
-        if self.predictions.drop_last_answer() {
-            self.changes.predict = true;
-        }
+        self.changes.predict |= self.predictions.drop_last_answer();
         let (from, moved) = self.replay.go(command);
         let to = self.replay.position();
         self.stop_for_question(from, to);
@@ -460,7 +458,7 @@ impl Session {
         self.changes.notices |= self.catalogue.arrived(&mut self.notices, file);
         if replaced {
             // A new version of the scenario on screen: what-if was about the old one.
-            self.what_if.changed = None;
+            (self.what_if.changed, self.what_if.lesson_run) = (None, None);
             self.rerecord();
         }
         outcome
@@ -488,7 +486,9 @@ impl Session {
     /// Record the current scenario again, back at the start (breakpoints stay).
     fn rerecord(&mut self) {
         let Some(lesson) = self.catalogue.shown().map(|s| s.localized(self.lang)) else { return };
-        let lesson_run = self.recorder.lesson(&lesson, self.catalogue.shown_file());
+        // (back from a what-if: the lesson's run kept beside it, not recorded or read again)
+        let kept = self.what_if.lesson_run.take().filter(|_| self.what_if.changed.is_none());
+        let lesson_run = kept.unwrap_or_else(|| self.recorder.lesson(&lesson, self.catalogue.shown_file()));
         // What if: the changed version on its own doubles, the lesson's run beside it.
         let changed_run =
             self.what_if.changed.as_ref().map(|s| self.recorder.changed(&s.localized(self.lang)));
