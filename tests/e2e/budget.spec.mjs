@@ -36,12 +36,13 @@ async function longest(page) {
   return page.evaluate(() => Math.round(window.__longest));
 }
 
-/** A series of moves (debug, steps, continue, back), each one's writes into
- *  the element counted (a MutationObserver's records, and the characters of
- *  the text and attributes they added) and timed (a figure only); the run is
- *  left at its end, where the reader sees the most. */
+/** A series of moves (debug, steps, continue, back), each in a task of its
+ *  own as a learner's clicks are, each one's writes into the element
+ *  counted (a MutationObserver's records, and the characters of the text
+ *  and attributes they added) and timed (a figure only); the run is left at
+ *  its end, where the reader sees the most. */
 const moves = (page) =>
-  page.$eval(EL, (e) => {
+  page.$eval(EL, async (e) => {
     const observer = new MutationObserver(() => {});
     observer.observe(e.shadowRoot, { subtree: true, childList: true, characterData: true, attributes: true });
     const chars = (records) => {
@@ -53,18 +54,20 @@ const moves = (page) =>
       }
       return n;
     };
-    const out = { slowest: 0, records: 0, chars: 0 };
+    const out = { slowest: 0, records: 0, chars: 0, each: /** @type {string[]} */ ([]) };
     observer.takeRecords();
     for (const name of ["reset", "debug", "step", "step", "step", "stepInto", "continue", "back", "back", "reset", "run"]) {
       const t = performance.now();
       e.command(name);
       out.slowest = Math.max(out.slowest, performance.now() - t);
+      out.each.push(`${name} ${Math.round(performance.now() - t)}`);
       const records = observer.takeRecords();
       out.records = Math.max(out.records, records.length);
       out.chars = Math.max(out.chars, chars(records));
+      await new Promise((ok) => setTimeout(ok, 0));
     }
     observer.disconnect();
-    return { slowest: Math.round(out.slowest), records: out.records, chars: out.chars };
+    return { slowest: Math.round(out.slowest), records: out.records, chars: out.chars, each: out.each };
   });
 
 /** Prints a case's figures, and hands them to `bench/run` when it asks. */
@@ -79,7 +82,7 @@ function report(name, figures) {
 async function movesStayBounded(page, name, figures) {
   const m = await moves(page);
   const task = await longest(page);
-  report(name, { ...figures, longestTask: task, slowestMove: m.slowest, moveRecords: m.records, moveChars: m.chars });
+  report(name, { ...figures, longestTask: task, slowestMove: m.slowest, moveRecords: m.records, moveChars: m.chars, moves: m.each });
   expect(m.records, "mutation records of the busiest move").toBeLessThan(MOVE_RECORDS);
   expect(m.chars, "characters the busiest move wrote").toBeLessThan(MOVE_CHARS);
 }
