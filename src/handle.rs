@@ -90,7 +90,7 @@ fn pack_needed(pack: &str) -> JsValue {
 
 /// The error a call throws when the run it would show was recorded in the
 /// worker and is still bytes: `{name: "Reading", message}`. Its reading
-/// has started: the element (www/element/showing.js) calls `readGiven`
+/// has started: the element (`readBack`, www/element/elsewhere.js) calls `readGiven`
 /// once per task until it returns false, and makes the call again.
 fn reading() -> JsValue {
     let error = js_sys::Error::new(&Refusal::Reading.to_string());

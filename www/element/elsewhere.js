@@ -3,8 +3,8 @@
 // (recorder.js) holds a second instance of the module, records the file on
 // the same doubles, in the element's language and budgets, and hands the
 // run back as bytes, which the page's module keeps (`giveRun`), reads back
-// a slice per task (`readGiven`; a run in another language, when it is
-// shown) and shows instead of recording it again. The page's module reads
+// a slice per task (`readGiven`, `readBack`; a run in another language,
+// when it is shown) and shows instead of recording it again. The page's module reads
 // the run only for exactly that file, language, budgets and build: anything
 // else (a worker that cannot start, a page whose policy forbids it, one that
 // does not start recording in time) is recorded by the page as before — the same
@@ -75,17 +75,38 @@ function answered(event) {
   else waiting[id]?.settle(given);
 }
 
+/**
+ * The refusal of a call whose run the module is still reading back
+ * (`{name: "Reading"}`, src/handle.rs): its reading has started.
+ * @param {unknown} error
+ */
+export function isReading(error) {
+  return typeof error === "object" && error !== null && "name" in error && error.name === "Reading";
+}
+
+/**
+ * The runs the module has started to read back, read a slice per task
+ * (`readGiven`, from the task after this one); settles after the last.
+ * @returns {Promise<void>}
+ */
+export function readBack() {
+  return new Promise((done) => {
+    const next = () => {
+      let more = false;
+      try {
+        more = readGiven();
+      } catch {}
+      if (more) setTimeout(next, 0);
+      else done();
+    };
+    setTimeout(next, 0);
+  });
+}
+
 /** The run given for request `id` is read back a slice per task, then
  *  the request settles (a run the module cannot read is recorded when it
  *  is shown). @param {number} id */
-function readOn(id) {
-  let more = false;
-  try {
-    more = readGiven();
-  } catch {}
-  if (more && waiting[id]) setTimeout(() => readOn(id), 0);
-  else waiting[id]?.settle(true);
-}
+const readOn = (id) => then(readBack(), () => waiting[id]?.settle(true));
 
 /** @returns {Worker | null} */
 function started() {

@@ -12,7 +12,8 @@ import { bounded, CROSSING, messageOf, synchronous, text, tooBig } from "./cross
 import { countedFn } from "./keeper.js";
 import { languagePack } from "./languages.js";
 import { isPackNeeded, withPack } from "./packs.js";
-import { isReading, load, readBack, setLang } from "./showing.js";
+import { isReading, readBack } from "./elsewhere.js";
+import { load, setLang } from "./showing.js";
 import { loadSrc } from "./sources.js";
 
 export class AgentLoopPlayground extends PlaygroundElement {

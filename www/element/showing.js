@@ -7,40 +7,12 @@
 // here). Only the latest request to show goes ahead, and only if nothing
 // else was shown meanwhile.
 import { readGiven } from "./agent-loop-playground.js";
-import { Promise, listen, queueMicrotask, setTimeout, then } from "./builtins.js";
+import { listen, queueMicrotask, then } from "./builtins.js";
 import { messageOf } from "./crossing.js";
-import { runsOnTheirWay } from "./elsewhere.js";
+import { isReading, readBack, runsOnTheirWay } from "./elsewhere.js";
 import { isPackNeeded, withPack } from "./packs.js";
 
 /** @typedef {import("./base.js").PlaygroundElement} Host */
-
-/**
- * The refusal of a call whose run the module is still reading back
- * (`{name: "Reading"}`, src/handle.rs): its reading has started.
- * @param {unknown} error
- */
-export function isReading(error) {
-  return typeof error === "object" && error !== null && "name" in error && error.name === "Reading";
-}
-
-/**
- * The runs the module has started to read back, read a slice per task
- * (`readGiven`, from the task after this one); settles after the last.
- * @returns {Promise<void>}
- */
-export function readBack() {
-  return new Promise((done) => {
-    const next = () => {
-      let more = false;
-      try {
-        more = readGiven();
-      } catch {}
-      if (more) setTimeout(next, 0);
-      else done();
-    };
-    setTimeout(next, 0);
-  });
-}
 
 /**
  * Show `id` on `pg` in this task, its run read back whole if it must be

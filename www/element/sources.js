@@ -5,11 +5,10 @@
 import { optionsOf } from "./attributes.js";
 import { parseAhead } from "./agent-loop-playground.js";
 import { Promise, all, filter, indexOf, map, push, resolved, setTimeout, some, splice, then } from "./builtins.js";
-import { isLong, recordElsewhere } from "./elsewhere.js";
+import { isLong, isReading, readBack, recordElsewhere } from "./elsewhere.js";
 import { fetchScenarios, fetchTimeoutOf } from "./fetching.js";
 import { DEFAULT_LANGUAGE, LANGUAGES, languagePack, langWanted } from "./languages.js";
 import { isPackNeeded, loadPack, packsHere, withPack } from "./packs.js";
-import { isReading, readBack } from "./showing.js";
 
 /** @typedef {import("./base.js").PlaygroundElement} Host */
 /** @typedef {import("./fetching.js").FetchedFile} FetchedFile */

@@ -233,16 +233,10 @@ impl Recorder {
     /// asks again once it is read (no task of its reads a long run whole).
     pub fn must_read(&self, lesson: Option<&Scenario>, lang: Lang) -> Result<(), Refusal> {
         let own = self.model.is_none() && self.process.is_none();
-        let any = GIVEN.with(|given| !given.borrow().is_empty());
         // (the run its checks just read is shown as it is: [`Recorder::lesson`])
         let fresh =
             |l: &Scenario| self.fresh.as_ref().is_some_and(|(run, at)| (*at, &run.id) == (lang, &l.id));
-        match lesson {
-            Some(l) if own && any && !fresh(l) && to_read(&l.localized(lang), &self.limits) => {
-                Err(Refusal::Reading)
-            }
-            _ => Ok(()),
-        }
+        self.checks_read(lesson.filter(|l| own && !fresh(l)), lang)
     }
 
     /// Refused while the run given for `scenario`'s checks in `lang` is
