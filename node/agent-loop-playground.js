@@ -99,23 +99,26 @@ const io = {
     }
     return python;
   },
-  // `python3 harness listing setup <arguments…>` in a private folder (mkdtemp:
-  // 0700, made in one step), its working directory too, removed after, also
-  // when it fails or is stopped; hash randomisation off, as the native CLI
-  // runs it. Stopped after `seconds`, or when it writes more than `bytes` to
-  // standard output or error (`stopped` says which), as the native CLI stops it.
-  python(harness, listing, setup, args, seconds, bytes) {
+  // `python3 supervise.py harness listing setup <arguments…>` in a private
+  // folder (mkdtemp: 0700, made in one step), its working directory too,
+  // removed after, also when it fails or is stopped; hash randomisation off,
+  // as the native CLI runs it. Stopped after `seconds`, or when it writes
+  // more than `bytes` to standard output or error (`stopped` says which), as
+  // the native CLI stops it: by SIGTERM, on which the supervisor stops every
+  // process the run started (its process group) before it exits.
+  python(supervisor, harness, listing, setup, args, seconds, bytes) {
     const dir = mkdtempSync(join(tmpdir(), "alp-python-"));
     try {
       const paths = [join(dir, "replay.py"), join(dir, "listing.py"), join(dir, "setup.py")];
       [harness, listing, setup].forEach((text, i) => writeFileSync(paths[i], text));
+      writeFileSync(join(dir, "supervise.py"), supervisor);
       const env = { ...process.env, PYTHONHASHSEED: "0", PYTHONDONTWRITEBYTECODE: "1", PYTHONIOENCODING: "utf-8" };
-      const done = spawnSync("python3", [...paths, ...args], {
+      const done = spawnSync("python3", [join(dir, "supervise.py"), ...paths, ...args], {
         cwd: dir,
         env,
         stdio: ["ignore", "pipe", "pipe"],
         timeout: Math.ceil(seconds * 1000),
-        killSignal: "SIGKILL",
+        killSignal: "SIGTERM",
         maxBuffer: bytes,
       });
       const code = done.error && done.error.code;

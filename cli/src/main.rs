@@ -27,7 +27,7 @@
 //! in a private folder made for it and removed after, held to its bounds).
 
 use agent_loop_cli::commands::{self, Io, Kind, Written};
-use agent_loop_cli::python::{Bounds, PyRun, Python, Stopped};
+use agent_loop_cli::python::{self, Bounds, PyRun, Python, Stopped};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitCode, Stdio};
@@ -140,20 +140,24 @@ fn private_dir() -> Result<PathBuf, String> {
 }
 
 /// `python3 replay.py listing.py setup.py <arguments…>` (the harness and
-/// the two texts it is given) in a private folder of its
-/// own (its working directory too), removed afterwards, also when it fails
-/// or is stopped; hash randomisation off, so a program runs the same way
-/// twice (record runs a scenario again to refuse a request the API would
-/// refuse).
+/// the two texts it is given) under [`python::SUPERVISOR`], in a private
+/// folder of its own (its working directory too), removed afterwards, also
+/// when it fails or is stopped; hash randomisation off, so a program runs
+/// the same way twice (record runs a scenario again to refuse a request
+/// the API would refuse).
 fn run_python(texts: [&str; 3], arguments: &[&str], bounds: Bounds) -> Result<PyRun, String> {
     let dir = private_dir()?;
     let outcome = (|| {
         let paths = [dir.join("replay.py"), dir.join("listing.py"), dir.join("setup.py")];
+        let supervisor = dir.join("supervise.py");
+        let written = std::fs::write(&supervisor, python::SUPERVISOR);
         for (path, text) in paths.iter().zip(texts) {
             std::fs::write(path, text).map_err(|e| format!("cannot write a temporary file: {e}"))?;
         }
+        written.map_err(|e| format!("cannot write a temporary file: {e}"))?;
         let mut command = Command::new("python3");
         command
+            .arg(&supervisor)
             .args(&paths)
             .args(arguments)
             .current_dir(&dir)
@@ -168,9 +172,11 @@ fn run_python(texts: [&str; 3], arguments: &[&str], bounds: Bounds) -> Result<Py
 
 /// Run `command` within `bounds`: its standard output and error read by a
 /// thread each, at most `bounds.bytes` of each (one more stops it), and
-/// stopped when `bounds.seconds` have passed; waited for either way.
+/// stopped when `bounds.seconds` have passed; waited for either way. Its
+/// standard input is a pipe the supervisor watches: closing it is the
+/// stop (see [`stop`]).
 fn bounded(mut command: Command, bounds: Bounds) -> io::Result<PyRun> {
-    command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut child = command.spawn()?;
     let deadline = Instant::now() + Duration::from_secs_f64(bounds.seconds);
     let (sender, read) = std::sync::mpsc::channel();
@@ -221,11 +227,24 @@ fn wait_until(child: &mut Child, deadline: Instant, stopped: &mut Option<Stopped
     }
 }
 
-/// Kill a child and reap it.
+/// Stop a supervised run and reap it: its standard input closed, the
+/// supervisor stops the run's whole process group (what the listing
+/// started too) and exits; killed only if it has not within [`GRACE`].
 fn stop(child: &mut Child) -> io::Result<()> {
-    let _ = child.kill();
+    drop(child.stdin.take());
+    let grace = Instant::now() + GRACE;
+    while child.try_wait()?.is_none() {
+        if Instant::now() >= grace {
+            let _ = child.kill();
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
     child.wait().map(|_| ())
 }
+
+/// How long a supervisor may take to stop its run's group once asked.
+const GRACE: Duration = Duration::from_secs(5);
 
 #[cfg(test)]
 mod tests {

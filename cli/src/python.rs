@@ -1,13 +1,19 @@
 //! The seam to CPython that `check --listing` and `record` share: one run
-//! of `python3 <harness> <file> <file> <arguments…>`, the three texts
-//! written to a private folder made for the run, held to [`Bounds`] by
-//! whoever runs it (natively the binary, which watches the process and
+//! of `python3 <harness> <file> <file> <arguments…>` under the
+//! [`SUPERVISOR`], the texts written to a private folder made for the run,
+//! held to [`Bounds`] by whoever runs it (natively the binary, which watches the process and
 //! reads at most so many bytes of it; under Node the script, through
 //! spawnSync's `timeout` and `maxBuffer`), and what the run gave.
 
 use crate::shown;
 use agent_loop_core::vocab::Decimal;
 use std::ffi::OsString;
+
+/// The supervisor every runner starts python3 under (`python3
+/// supervise.py harness a.py b.py <arguments…>`): it runs the harness in a
+/// process group of its own and stops that group, whatever way the run
+/// ends, and removes the run's folder on Ctrl-C.
+pub const SUPERVISOR: &str = include_str!("supervise.py");
 
 /// The most bytes of standard output, and of standard error, a run may
 /// write before it is stopped: the harnesses' answers are far smaller

@@ -8,7 +8,7 @@
 //! the wrong shape is read as an error too.
 
 use agent_loop_cli::commands::{self, Io, Kind, Written};
-use agent_loop_cli::python::{Bounds, PyRun, Python, Stopped};
+use agent_loop_cli::python::{self, Bounds, PyRun, Python, Stopped};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use wasm_bindgen::prelude::*;
@@ -37,10 +37,12 @@ extern "C" {
     #[wasm_bindgen(method, catch, js_name = hasPython)]
     fn has_python(this: &NodeIo) -> Result<JsValue, JsValue>;
     /// `{success, stdout: Uint8Array, stderr: string, stopped: "" | "time"
-    /// | "output"}` of one harness run, within `seconds` and `bytes`.
+    /// | "output"}` of one harness run under the supervisor, within
+    /// `seconds` and `bytes`.
     #[wasm_bindgen(method, catch)]
     fn python(
         this: &NodeIo,
+        supervisor: &str,
         harness: &str,
         listing: &str,
         setup: &str,
@@ -148,8 +150,9 @@ fn python_run(
     bounds: Bounds,
 ) -> Result<PyRun, String> {
     let arguments = arguments.iter().map(|a| a.to_string()).collect();
-    let got =
-        io.python(harness, listing, setup, arguments, bounds.seconds, bounds.bytes as f64).map_err(said)?;
+    let got = io
+        .python(python::SUPERVISOR, harness, listing, setup, arguments, bounds.seconds, bounds.bytes as f64)
+        .map_err(said)?;
     let field = |name: &str| js_sys::Reflect::get(&got, &name.into()).unwrap_or(JsValue::UNDEFINED);
     let stopped = match field("stopped").as_string().as_deref() {
         Some("time") => Some(Stopped::Time),
