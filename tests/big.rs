@@ -132,6 +132,37 @@ fn every_piece_of_a_step_stays_small_whatever_the_record_holds() {
 }
 
 #[test]
+fn a_step_at_the_end_of_a_long_tool_loop_looks_back_only_as_far_as_it_moved() {
+    // The figure's last stop_reason was seen before the loop over 3,000
+    // tool requests began, some 50,000 steps back.
+    let scenario = cases().remove(0);
+    let options = Options { scenario: "report".into(), lang: "en".into(), ..Options::default() };
+    let mut s = Session::new(Box::new(FixtureDoubles), &options).unwrap();
+    s.set_step_cap(80_000);
+    s.add_file("big.json", Ok(scenario), None).unwrap();
+    s.load("uses").unwrap();
+    s.command(Command::Debug);
+    let total = s.replay().trace().steps.len();
+    assert!(total > 50_000, "{total} steps");
+    let reason = |s: &Session| drawn(s)[0].1.contains("stop_reason: tool_use");
+    // (where the loop has saved its 3,000 results)
+    let saved = s.replay().trace().steps.iter().rposition(|step| step.label == "loop.save_results").unwrap();
+    s.seek(saved);
+    let before = agent_loop_core::walk::looked_at();
+    assert!(reason(&s), "the last stop_reason is shown after the loop");
+    let first = agent_loop_core::walk::looked_at() - before;
+    // Fifty steps back and forth: each looks at the steps it moved over.
+    let before = agent_loop_core::walk::looked_at();
+    for command in [Command::Back; 25].into_iter().chain([Command::StepInto; 25]) {
+        s.command(command);
+        assert!(reason(&s), "at step {}", s.replay().position());
+    }
+    let moves = agent_loop_core::walk::looked_at() - before;
+    assert!(first > 40_000, "the first look walks the loop back: {first} steps");
+    assert!(moves <= 100, "fifty moves looked at {moves} steps");
+}
+
+#[test]
 fn the_setup_head_is_the_start_of_the_setup_for_every_shipped_scenario() {
     for (file, parsed) in agent_loop_core::scenario::load_shipped() {
         let scenario = parsed.unwrap_or_else(|p| panic!("{file}: {p:?}"));

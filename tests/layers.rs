@@ -28,7 +28,7 @@ struct Crate {
 const CORE: Crate = Crate {
     src: "core/src",
     layers: &[
-        &["vocab", "pack"],
+        &["vocab", "pack", "walk"],
         &["protocol"],
         &["api"],
         &["i18n"],

@@ -14,6 +14,7 @@
 //! - [`programs`] — each teaching program as a value: its teaching source, functions, stages, wiring.
 //! - [`scenario`] — the fixture format, validation, Rust doubles.
 //! - [`run`] — wires doubles into an entry point and produces a [`run::Trace`].
+//! - [`walk`] — a walk back over a run's steps that remembers where it stopped.
 //! - [`wire`] — a recorded run as bytes, from the instance that recorded it to the one that shows it.
 //! - [`lesson`] — listings cut from a program's source, stages, captions.
 //! - [`debugger`] — breakpoints and stepping over a recorded trace.
@@ -40,4 +41,5 @@ pub mod session;
 pub mod step_view;
 pub mod trace;
 pub mod vocab;
+pub mod walk;
 pub mod wire;

@@ -40,6 +40,8 @@ pub struct Trace {
     /// Whether the entry point returned the record (`run_loop`'s
     /// `messages`): [`Trace::returned`] puts it back.
     pub returns_record: bool,
+    /// Where the figure's walk back to the last `stop_reason` stopped.
+    pub reason_walk: crate::walk::Memo,
 }
 
 impl Trace {
@@ -58,6 +60,7 @@ impl Trace {
             locals: Default::default(),
             max_calls: 0,
             returns_record: false,
+            reason_walk: Default::default(),
         }
     }
 
@@ -93,9 +96,6 @@ impl Trace {
         self.status().or_else(|| self.error.as_ref().map(|e| e.kind.as_str()))
     }
 
-    /// The first step where this run and `other` part: a different line,
-    /// frame, record or locals, or one run ended while the other goes on.
-    /// `None` when they are the same step for step.
     /// What differs between step `i` of this run and of `other`: the
     /// names of the locals that differ, or `line` / `record` / `end`.
     pub fn differences(&self, other: &Trace, i: usize) -> Vec<String> {
@@ -285,6 +285,7 @@ pub fn record(
         locals,
         max_calls: ran.max_calls,
         returns_record: ran.returns_record,
+        reason_walk: Default::default(),
     }
 }
 

@@ -236,6 +236,7 @@ impl Reading {
             locals,
             max_calls,
             returns_record,
+            reason_walk: Default::default(),
         };
         Ok(CheckRun::from_parts(trace, reads, runs))
     }

@@ -29,32 +29,33 @@ pub(super) fn latest_number(t: &Trace, position: usize) -> i64 {
         .unwrap_or(0)
 }
 
-/// The latest stop_reason seen at or before `position`.
+/// The latest stop_reason seen at or before `position`: from the last
+/// step that has one, or none since a new request began. The walk back is
+/// remembered (`Trace::reason_walk`): at the end of a long tool loop, a
+/// step from a nearby one does not walk the loop again.
 pub(super) fn latest_reason(t: &Trace, position: usize) -> Option<String> {
-    let end = position.min(t.steps.len().saturating_sub(1));
     let figure = figure_of(t);
     let asks = figure.asks.as_ref().map(|a| a.function);
-    for (i, s) in t.steps[..=end].iter().enumerate().rev() {
+    // Some(None): a new request starts here; Some(Some(r)): r is seen here.
+    let reason_at = |i: usize| -> Option<Option<String>> {
+        let s = &t.steps[i];
         // (a recorded run's new request starts where its pack says one is sent)
         let sent = || s.function.pack().is_some() && lesson::request_at(t, i).is_some();
         if figure.fresh.contains(&s.label) || sent() {
-            return None;
+            return Some(None);
         }
         // (only the locals that can hold it are read: a tool loop of
         // thousands of steps is walked by name)
-        if let Some(r) = t.local(s, "reason").and_then(|r| r.as_str().map(String::from)) {
-            return Some(r);
-        }
-        if let Some(r) = t.local(s, "response").and_then(|r| r["stop_reason"].as_str().map(String::from)) {
-            return Some(r);
-        }
-        if s.event == Event::Return && Some(s.function) == asks {
-            if let Some(r) = t.local(s, "return").and_then(|r| r["stop_reason"].as_str().map(String::from)) {
-                return Some(r);
-            }
-        }
-    }
-    None
+        let text = |v: &Value| v.as_str().map(String::from);
+        let reason = t.local(s, "reason").and_then(|r| text(&r));
+        let reason = reason.or_else(|| t.local(s, "response").and_then(|r| text(&r["stop_reason"])));
+        let returned = || t.local(s, "return").and_then(|r| text(&r["stop_reason"]));
+        let reason =
+            reason.or_else(|| (s.event == Event::Return && Some(s.function) == asks).then(returned)?);
+        reason.map(Some)
+    };
+    let at = t.reason_walk.latest(t.steps.len(), position, |i| reason_at(i).is_some())?;
+    reason_at(at).flatten()
 }
 
 /// The request or tool run in progress, drawn above the record.
