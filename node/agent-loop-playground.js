@@ -99,7 +99,7 @@ const io = {
     }
     return python;
   },
-  // `python3 supervise.py harness listing setup <arguments…>` in a private
+  // `python3 -S supervise.py harness listing setup <arguments…>` in a private
   // folder (mkdtemp: 0700, made in one step), its working directory too,
   // removed after, also when it fails or is stopped; hash randomisation off,
   // as the native CLI runs it. Stopped after `seconds`, or when it writes
@@ -113,7 +113,7 @@ const io = {
       [harness, listing, setup].forEach((text, i) => writeFileSync(paths[i], text));
       writeFileSync(join(dir, "supervise.py"), supervisor);
       const env = { ...process.env, PYTHONHASHSEED: "0", PYTHONDONTWRITEBYTECODE: "1", PYTHONIOENCODING: "utf-8" };
-      const done = spawnSync("python3", [join(dir, "supervise.py"), ...paths, ...args], {
+      const done = spawnSync("python3", ["-S", join(dir, "supervise.py"), ...paths, ...args], {
         cwd: dir,
         env,
         stdio: ["ignore", "pipe", "pipe"],

@@ -160,6 +160,21 @@ fn a_step_at_the_end_of_a_long_tool_loop_looks_back_only_as_far_as_it_moved() {
     let moves = agent_loop_core::walk::looked_at() - before;
     assert!(first > 40_000, "the first look walks the loop back: {first} steps");
     assert!(moves <= 100, "fifty moves looked at {moves} steps");
+    // Back and forth across the step where the next request starts (no
+    // stop_reason there, the loop's before it).
+    let steps = &s.replay().trace().steps;
+    let ask = saved + steps[saved..].iter().position(|step| step.label == "loop.ask").unwrap();
+    s.seek(ask);
+    assert!(!reason(&s), "a new request: no stop_reason yet");
+    let before = agent_loop_core::walk::looked_at();
+    for _ in 0..25 {
+        s.command(Command::Back);
+        assert!(reason(&s), "back from the new request, at step {}", s.replay().position());
+        s.command(Command::StepInto);
+        assert!(!reason(&s), "at the new request again, step {}", s.replay().position());
+    }
+    let across = agent_loop_core::walk::looked_at() - before;
+    assert!(across <= 100, "fifty moves across a new request looked at {across} steps");
 }
 
 #[test]

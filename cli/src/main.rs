@@ -157,6 +157,7 @@ fn run_python(texts: [&str; 3], arguments: &[&str], bounds: Bounds) -> Result<Py
         written.map_err(|e| format!("cannot write a temporary file: {e}"))?;
         let mut command = Command::new("python3");
         command
+            .arg("-S")
             .arg(&supervisor)
             .args(&paths)
             .args(arguments)

@@ -9,10 +9,11 @@ use crate::shown;
 use agent_loop_core::vocab::Decimal;
 use std::ffi::OsString;
 
-/// The supervisor every runner starts python3 under (`python3
+/// The supervisor every runner starts python3 under (`python3 -S
 /// supervise.py harness a.py b.py <arguments…>`): it runs the harness in a
-/// process group of its own and stops that group, whatever way the run
-/// ends, and removes the run's folder on Ctrl-C.
+/// process group of its own, passes its output on, stops that group
+/// whatever way the run ends (and the output with it), and removes the
+/// run's folder on Ctrl-C.
 pub const SUPERVISOR: &str = include_str!("supervise.py");
 
 /// The most bytes of standard output, and of standard error, a run may

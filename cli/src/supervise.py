@@ -1,48 +1,107 @@
-"""Runs one python3 for the CLI and answers for every process it starts.
+"""The author CLI's supervisor of one python3 run. The CLI starts it in
+the private folder it made for the run (alp-python-..., which holds this
+file); it is not a command to run by hand.
 
-    python3 supervise.py HARNESS LISTING SETUP [ARGUMENTS...]
+    python3 -S supervise.py HARNESS LISTING SETUP [ARGUMENTS...]
 
-The CLI starts this, in the run's private folder (its working directory),
-and it starts `python3 HARNESS LISTING SETUP ARGUMENTS...` there in a
-process group of its own. Whatever way the run ends, every process in
-that group goes with it: a listing that forks a `sleep` and is stopped at
-the time limit leaves nothing running.
+The run, `python3 HARNESS LISTING SETUP ARGUMENTS...`, gets a process
+group of its own, and its standard output and error come through this
+process. Whatever way the run ends, every process left in its group is
+stopped, and the CLI's pipes close when the run ends, even when a process
+it started has left the group and still holds its output.
 
-Being in a group of its own, the run does not see the terminal's Ctrl-C.
-This process does (it stays in the CLI's group), and it stops the run's
-group and removes the folder, also when the CLI died of the same Ctrl-C
-before it could. The CLI stops a run by SIGTERM (under Node) or by closing
-this process's standard input (natively); either, and the CLI going away,
-stop the group too. Standard output and error are the run's own: this
-process writes nothing.
+The run does not see the terminal's Ctrl-C (its group is not the
+terminal's); this process does, and it stops the run's group and removes
+the folder, also when the CLI has died of the same Ctrl-C. The CLI stops a
+run by SIGTERM (under Node) or by closing this process's standard input
+(natively); the CLI going away stops it too. A signal the CLI was started
+to ignore (a background job's SIGINT) stays ignored.
 """
 
 import os
-import select
-import shutil
 import signal
-import stat
-import subprocess
-import sys
-import threading
-import time
 
-run = None
+run = None  # the run, once started
+starting = False  # while it is being started
+pending = None  # a signal that came while it was being started
 
 
 def stop_all(status):
-    """Stop the run's group, remove the folder, exit with `status`."""
+    """Stop the run's group, remove the run's folder, exit with `status`."""
     if run is not None:
         try:
             os.killpg(run.pid, signal.SIGKILL)
         except OSError:
             pass  # the group has ended already
-    shutil.rmtree(os.getcwd(), ignore_errors=True)
+    folder = os.path.dirname(os.path.abspath(__file__))
+    # (only the folder the CLI made for this run: it holds this file)
+    if os.path.basename(folder).startswith("alp-python-") and os.getcwd() == folder:
+        import shutil
+
+        shutil.rmtree(folder, ignore_errors=True)
     os._exit(status)
 
 
 def on_signal(number, _frame):
-    stop_all(128 + number)
+    global pending
+    if starting and run is None:
+        pending = number  # acted on as soon as the run exists
+    else:
+        stop_all(128 + number)
+
+
+# Before the other imports: from here on a Ctrl-C removes the folder.
+for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    if signal.getsignal(number) != signal.SIG_IGN:
+        signal.signal(number, on_signal)
+
+import select  # noqa: E402
+import stat  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import threading  # noqa: E402
+import time  # noqa: E402
+
+
+def write_all(fd, data):
+    """Pass bytes on; a CLI that no longer reads stops everything."""
+    try:
+        while data:
+            data = data[os.write(fd, data):]
+    except OSError:
+        stop_all(141)
+
+
+def drain(source, target):
+    """What the run left in a pipe once it ended (a pipe's buffer, and no
+    more: a process that left the group may go on writing)."""
+    os.set_blocking(source, False)
+    left = 1 << 20
+    while left > 0:
+        try:
+            data = os.read(source, min(left, 65536))
+        except BlockingIOError:
+            return
+        if not data:
+            return
+        write_all(target, data)
+        left -= len(data)
+
+
+def pump(pipes):
+    """Pass the run's output on until the run has ended."""
+    while pipes:
+        ready, _, _ = select.select(list(pipes), [], [], 0.1)
+        for source in ready:
+            data = os.read(source, 65536)
+            if data:
+                write_all(pipes[source], data)
+            else:
+                del pipes[source]
+        if pipes and run.poll() is not None:
+            for source, target in pipes.items():
+                drain(source, target)
+            return
 
 
 def watch_the_cli(parent):
@@ -60,14 +119,21 @@ def watch_the_cli(parent):
 
 
 def main():
-    global run
-    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(number, on_signal)
+    global run, starting
     parent = os.getppid()
+    starting = True
     run = subprocess.Popen(
-        [sys.executable, *sys.argv[1:]], stdin=subprocess.DEVNULL, start_new_session=True
+        [sys.executable, *sys.argv[1:]],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
     )
+    starting = False
+    if pending is not None:
+        stop_all(128 + pending)
     threading.Thread(target=watch_the_cli, args=(parent,), daemon=True).start()
+    pump({run.stdout.fileno(): 1, run.stderr.fileno(): 2})
     status = run.wait()
     try:
         os.killpg(run.pid, signal.SIGKILL)  # what the run left behind

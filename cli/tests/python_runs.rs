@@ -26,7 +26,7 @@ const SPY: &str = r#"#!/bin/sh
 case "$1" in
   --version|-c) exec "$ALP_REAL_PYTHON" "$@" ;;
 esac
-d=$(dirname "$1")
+if [ "$1" = -S ]; then d=$(dirname "$2"); else d=$(dirname "$1"); fi
 if [ -L "$d" ]; then link=link; else link=dir; fi
 printf '%s\t%s\t%s\t%s\n' "$d" "$(stat -c %a "$d")" "$(ls -A "$d" | tr '\n' ,)" "$link" >> "$ALP_SPY"
 if [ -n "$ALP_SPY_FAIL" ]; then echo "the watched python3 failed" >&2; exit 1; fi
@@ -75,11 +75,6 @@ impl Machine {
     /// `planted`: first a link to that folder where the CLI once wrote,
     /// `$TMPDIR/alp-listing-<pid>` (the pid kept by `exec`).
     fn run(&self, cli: &Command, args: &[&OsStr], planted: Option<&Path>, fail: bool) -> Ran {
-        finished(self.command(cli, args, planted, fail).output().unwrap())
-    }
-
-    /// The command [`Machine::run`] runs.
-    fn command(&self, cli: &Command, args: &[&OsStr], planted: Option<&Path>, fail: bool) -> Command {
         let mut command = Command::new("sh");
         let plant = r#"[ -n "$ALP_PLANT" ] && ln -s "$ALP_PLANT" "$TMPDIR/alp-listing-$$"; exec "$@""#;
         command.args(["-c", plant, "sh"]).arg(cli.get_program()).args(cli.get_args()).args(args);
@@ -91,7 +86,7 @@ impl Machine {
         if fail {
             command.env("ALP_SPY_FAIL", "1");
         }
-        command
+        finished(command.output().unwrap())
     }
 
     /// The folders the watching python3 was run in since the last look:
@@ -349,92 +344,5 @@ fn a_program_that_escapes_record_s_own_budgets_is_stopped_by_the_runner() {
         assert!(ran.code == 1 && ran.err.starts_with(&said), "{name}: {ran:?}");
         private_and_gone(&machine, name, "record writing without end");
         assert!(machine.left().is_empty(), "{name}: left: {:?}", machine.left());
-    }
-}
-
-/// A listing's line that starts `sleep <marker>` (a process of its own,
-/// which outlives python3 unless something stops it) and, with `hang`,
-/// then never ends.
-fn starts_a_sleep(marker: &str, hang: bool) -> String {
-    let tail = if hang { "while True: pass\n" } else { "" };
-    format!("{TOP}import subprocess\nsubprocess.Popen(['sleep', '{marker}'])\n{tail}")
-}
-
-/// The pids of the processes running `sleep <marker>`.
-fn sleeping(marker: &str) -> Vec<String> {
-    let wanted = format!("sleep\0{marker}\0");
-    let procs = std::fs::read_dir("/proc").map(|d| d.flatten().collect::<Vec<_>>()).unwrap_or_default();
-    procs
-        .into_iter()
-        .filter(|e| std::fs::read(e.path().join("cmdline")).is_ok_and(|c| c == wanted.as_bytes()))
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect()
-}
-
-/// Waits for `done` (checked every 20 ms, 500 times at most: an event,
-/// not a time, is what is asserted); whether it came.
-fn comes(mut done: impl FnMut() -> bool) -> bool {
-    (0..500).any(|_| {
-        done() || {
-            std::thread::sleep(std::time::Duration::from_millis(20));
-            false
-        }
-    })
-}
-
-/// Stops what a test left running (its marker is its own).
-fn clear(marker: &str) {
-    for pid in sleeping(marker) {
-        let _ = Command::new("kill").args(["-KILL", &pid]).status();
-    }
-}
-
-#[test]
-fn what_a_listing_starts_goes_with_its_run_when_it_ends_or_is_stopped() {
-    let Some(machine) = Machine::new("children") else {
-        eprintln!("no python3 here: a listing's processes are not run");
-        return;
-    };
-    for (n, cli) in clis().into_iter().enumerate() {
-        let name = cli.0;
-        for hang in [true, false] {
-            let marker = format!("{}.{n}{}", 4000 + std::process::id() % 1000, hang as u8);
-            let ran = check_changed(&machine, &cli, TOP, &starts_a_sleep(&marker, hang), &["--timeout", "2"]);
-            let gone = comes(|| sleeping(&marker).is_empty());
-            clear(&marker);
-            assert!(gone, "{name}: hang {hang}: sleep {marker} outlived the run: {ran:?}");
-            let limit = ran.out.contains("the run took longer than 2 s and was stopped");
-            assert_eq!(limit, hang, "{name}: {ran:?}");
-        }
-    }
-}
-
-#[test]
-fn ctrl_c_stops_every_process_of_the_run_and_leaves_no_folder() {
-    use std::os::unix::process::CommandExt;
-    let Some(machine) = Machine::new("interrupt") else {
-        eprintln!("no python3 here: Ctrl-C is not run");
-        return;
-    };
-    let scenarios = one_scenario(&machine);
-    for (n, cli) in clis().into_iter().enumerate() {
-        let name = cli.0;
-        let marker = format!("{}.{n}9", 5000 + std::process::id() % 1000);
-        let listing = machine.root.join("hangs.py");
-        std::fs::write(&listing, listing_text().replacen(TOP, &starts_a_sleep(&marker, true), 1)).unwrap();
-        let args = [OsStr::new("check"), OsStr::new("--listing"), listing.as_os_str(), scenarios.as_os_str()];
-        // A terminal's Ctrl-C goes to its foreground process group: here, a group of the CLI's own.
-        let mut child = machine.command(&cli.1, &args, None, false).process_group(0).spawn().unwrap();
-        let started = comes(|| !sleeping(&marker).is_empty());
-        let group = format!("-{}", child.id());
-        let _ = Command::new("kill").args(["-INT", "--", &group]).status();
-        let status = child.wait().unwrap();
-        let gone = comes(|| sleeping(&marker).is_empty() && machine.left().is_empty());
-        let left = (sleeping(&marker), machine.left());
-        clear(&marker);
-        assert!(started, "{name}: the listing never started its sleep");
-        assert!(!status.success(), "{name}: {status:?}");
-        assert!(gone, "{name}: left after Ctrl-C (processes, folders): {left:?}");
-        machine.runs();
     }
 }

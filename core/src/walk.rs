@@ -9,11 +9,14 @@ use std::cell::Cell;
 
 /// The last answer: no step after `found` up to `asked` is a mark, and
 /// `found` is (with `None`: no step up to `asked` is one), of steps `len`
-/// long when it was asked.
+/// long when it was asked; `before`, when known, is the mark before
+/// `found` (no mark lies between them), so that a step back across
+/// `found` is answered too.
 #[derive(Clone, Copy, Debug)]
 struct Walked {
     asked: usize,
     found: Option<usize>,
+    before: Option<Option<usize>>,
     len: usize,
 }
 
@@ -45,23 +48,37 @@ impl Memo {
     ) -> Option<usize> {
         let position = position.min(len.checked_sub(1)?);
         let known = self.0.get().filter(|w| w.len == len);
-        let (stop, below) = match known {
+        let walked = match known {
             // Later: only the steps after the last question are new.
-            Some(w) if position >= w.asked => (w.asked + 1, w.found),
+            Some(w) if position >= w.asked => {
+                let [found, before] = two_marks(w.asked + 1, position, &mut is_mark);
+                match found {
+                    Some(_) => Walked { found, before: Some(before.or(w.found)), ..w },
+                    None => w,
+                }
+            }
             // Earlier, but not before what was found: the answer stands.
-            Some(w) if w.found.is_none_or(|f| f <= position) => (position + 1, w.found),
-            _ => (0, None),
+            Some(w) if w.found.is_none_or(|f| f <= position) => w,
+            // Back across what was found, to the mark before it.
+            Some(Walked { before: Some(before), .. }) if before.is_none_or(|b| b <= position) => {
+                Walked { asked: position, found: before, before: None, len }
+            }
+            _ => {
+                let [found, before] = two_marks(0, position, &mut is_mark);
+                Walked { asked: position, found, before: Some(before), len }
+            }
         };
-        let mut looked = 0;
-        let found = (stop..=position).rev().find(|&i| {
-            looked += 1;
-            is_mark(i)
-        });
-        LOOKED_AT.with(|n| n.set(n.get() + looked));
-        let found = found.or(below);
-        self.0.set(Some(Walked { asked: position, found, len }));
-        found
+        self.0.set(Some(Walked { asked: position, len, ..walked }));
+        walked.found
     }
+}
+
+/// The latest two marks in `from..=to`, the later first, looked for from
+/// `to` down.
+fn two_marks(from: usize, to: usize, is_mark: &mut impl FnMut(usize) -> bool) -> [Option<usize>; 2] {
+    let mut marks =
+        (from..=to).rev().inspect(|_| LOOKED_AT.with(|n| n.set(n.get() + 1))).filter(|&i| is_mark(i));
+    [marks.next(), marks.next()]
 }
 
 #[cfg(test)]

@@ -1,0 +1,249 @@
+//! What the supervisor every python3 run starts under (cli/src/supervise.py)
+//! answers for, natively and under Node: every process a listing starts
+//! goes with its run — when the run ends, is stopped at a limit, or on
+//! Ctrl-C, which leaves no folder either; a process that leaves the run's
+//! group does not hold the CLI up until the time limit; a Ctrl-C the CLI
+//! was started to ignore stays ignored; and the supervisor removes no
+//! folder but the one made for its run. The tests wait for events (a
+//! process seen, a folder gone), counted in tries; none reads the clock.
+
+// The CLI is a native tool.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use common::record::{finished, node_command, python_version, Ran};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command};
+
+/// The CLI natively, or the Node build when it can run here.
+fn clis() -> Vec<(&'static str, Command)> {
+    let mut native = Command::new(env!("CARGO_BIN_EXE_agent-loop-cli"));
+    native.current_dir(env!("CARGO_MANIFEST_DIR"));
+    let mut all = vec![("native", native)];
+    all.extend(node_command().map(|node| ("node", node)));
+    all
+}
+
+/// A scratch folder: `tmp/` (the CLI's temporary directory), the listings
+/// a test writes, `scenarios/` (one scenario, report.json).
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Option<Scratch> {
+        python_version()?;
+        let root = std::env::temp_dir().join(format!("alp-supervised-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join("tmp")).unwrap();
+        std::fs::create_dir_all(root.join("scenarios")).unwrap();
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
+        std::fs::copy(fixtures.join("scenarios/report.json"), root.join("scenarios/report.json")).unwrap();
+        Some(Scratch(root))
+    }
+
+    /// `check --listing` of the lesson with `line` added at its top, by `cli`.
+    fn command(&self, cli: &Command, line: &str, timeout: &str) -> Command {
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
+        let text = std::fs::read_to_string(fixtures.join("listings/lesson.zh.py")).unwrap();
+        let listing = self.0.join("changed.py");
+        std::fs::write(&listing, text.replacen(TOP, &format!("{TOP}{line}"), 1)).unwrap();
+        let mut command = Command::new(cli.get_program());
+        command.args(cli.get_args()).current_dir(cli.get_current_dir().unwrap());
+        command.arg("check").arg("--listing").arg(&listing).arg(self.0.join("scenarios"));
+        command.args(["--timeout", timeout]).env("TMPDIR", self.0.join("tmp"));
+        command
+    }
+
+    fn run(&self, cli: &Command, line: &str, timeout: &str) -> Ran {
+        finished(self.command(cli, line, timeout).output().unwrap())
+    }
+
+    /// What is left in the temporary directory.
+    fn left(&self) -> Vec<String> {
+        let entries = std::fs::read_dir(self.0.join("tmp")).unwrap().flatten();
+        entries.map(|e| e.file_name().to_string_lossy().into_owned()).collect()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        std::fs::remove_dir_all(&self.0).ok();
+    }
+}
+
+const TOP: &str = "OUTPUT_LIMIT = 2000\n";
+
+/// Python that starts `sleep <marker>`: `how` is what Popen is given
+/// besides (`start_new_session=True` leaves the run's group).
+fn sleep_line(marker: &str, how: &str) -> String {
+    format!("import subprocess\nsubprocess.Popen(['sleep', '{marker}']{how})\n")
+}
+
+/// A marker of this test process's own (`n`: which one).
+fn marker(n: usize) -> String {
+    format!("{}.{n}", 4000 + std::process::id() % 1000)
+}
+
+/// The pids of the processes running `sleep <marker>`.
+fn sleeping(marker: &str) -> Vec<String> {
+    let wanted = format!("sleep\0{marker}\0");
+    let procs = std::fs::read_dir("/proc").map(|d| d.flatten().collect::<Vec<_>>()).unwrap_or_default();
+    procs
+        .into_iter()
+        .filter(|e| std::fs::read(e.path().join("cmdline")).is_ok_and(|c| c == wanted.as_bytes()))
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+/// Waits for `done` (checked every 20 ms, 500 times at most: an event,
+/// not a time, is what is asserted); whether it came.
+fn comes(mut done: impl FnMut() -> bool) -> bool {
+    (0..500).any(|_| {
+        done() || {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            false
+        }
+    })
+}
+
+/// Stops what a test left running (its marker is its own).
+fn clear(marker: &str) {
+    for pid in sleeping(marker) {
+        let _ = Command::new("kill").args(["-KILL", &pid]).status();
+    }
+}
+
+/// SIGINT to the process group of `child` (started as its leader), as a
+/// terminal's Ctrl-C goes to its foreground group.
+fn ctrl_c(child: &Child) {
+    let _ = Command::new("kill").args(["-INT", "--", &format!("-{}", child.id())]).status();
+}
+
+#[test]
+fn what_a_listing_starts_goes_with_its_run_when_it_ends_or_is_stopped() {
+    let Some(scratch) = Scratch::new("children") else {
+        eprintln!("no python3 here: a listing's processes are not run");
+        return;
+    };
+    for (n, (name, cli)) in clis().into_iter().enumerate() {
+        for hang in [true, false] {
+            let marker = marker(10 * n + hang as usize);
+            let tail = if hang { "while True: pass\n" } else { "" };
+            let ran = scratch.run(&cli, &(sleep_line(&marker, "") + tail), "2");
+            let gone = comes(|| sleeping(&marker).is_empty());
+            clear(&marker);
+            assert!(gone, "{name}: hang {hang}: sleep {marker} outlived the run: {ran:?}");
+            let limit = ran.out.contains("the run took longer than 2 s and was stopped");
+            assert_eq!(limit, hang, "{name}: {ran:?}");
+            assert!(scratch.left().is_empty(), "{name}: left: {:?}", scratch.left());
+        }
+    }
+}
+
+#[test]
+fn a_process_that_leaves_the_run_s_group_does_not_hold_the_cli_until_the_time_limit() {
+    let Some(scratch) = Scratch::new("escape") else {
+        eprintln!("no python3 here: an escape is not run");
+        return;
+    };
+    for (n, (name, cli)) in clis().into_iter().enumerate() {
+        // (its standard output is the run's: before, the CLI read it until the time limit)
+        let marker = marker(20 + n);
+        let ran = scratch.run(&cli, &sleep_line(&marker, ", start_new_session=True"), "30");
+        clear(&marker);
+        assert_eq!(ran.code, 0, "{name}: {ran:?}");
+        assert!(ran.out.contains("CPython runs the same lines on 1 scenario(s)"), "{name}: {ran:?}");
+        assert!(scratch.left().is_empty(), "{name}: left: {:?}", scratch.left());
+    }
+}
+
+#[test]
+fn ctrl_c_stops_every_process_of_the_run_and_leaves_no_folder() {
+    let Some(scratch) = Scratch::new("interrupt") else {
+        eprintln!("no python3 here: Ctrl-C is not run");
+        return;
+    };
+    for (n, (name, cli)) in clis().into_iter().enumerate() {
+        let marker = marker(30 + n);
+        let line = sleep_line(&marker, "") + "while True: pass\n";
+        let mut child = scratch.command(&cli, &line, "60").process_group(0).spawn().unwrap();
+        let started = comes(|| !sleeping(&marker).is_empty());
+        ctrl_c(&child);
+        let status = child.wait().unwrap();
+        let gone = comes(|| sleeping(&marker).is_empty() && scratch.left().is_empty());
+        let left = (sleeping(&marker), scratch.left());
+        clear(&marker);
+        assert!(started, "{name}: the listing never started its sleep");
+        assert!(!status.success(), "{name}: {status:?}");
+        assert!(gone, "{name}: left after Ctrl-C (processes, folders): {left:?}");
+    }
+}
+
+#[test]
+fn a_ctrl_c_the_cli_was_started_to_ignore_stays_ignored() {
+    let Some(scratch) = Scratch::new("ignored") else {
+        eprintln!("no python3 here: an ignored Ctrl-C is not run");
+        return;
+    };
+    for (n, (name, cli)) in clis().into_iter().enumerate() {
+        // A background job of a shell starts with SIGINT ignored; the run
+        // waits until the Ctrl-C has been sent (its marker file).
+        let marker = marker(40 + n);
+        let sent = scratch.0.join(format!("sent-{n}"));
+        let wait = format!("import os, time\nwhile not os.path.exists({:?}): time.sleep(0.01)\n", sent);
+        let line = sleep_line(&marker, "") + &wait;
+        let inner = scratch.command(&cli, &line, "60");
+        let mut command = Command::new("sh");
+        command
+            .args(["-c", "trap '' INT; exec \"$@\"", "sh"])
+            .arg(inner.get_program())
+            .args(inner.get_args());
+        command.current_dir(inner.get_current_dir().unwrap()).env("TMPDIR", scratch.0.join("tmp"));
+        let child = command.process_group(0).stdout(std::process::Stdio::piped()).spawn().unwrap();
+        let started = comes(|| !sleeping(&marker).is_empty());
+        ctrl_c(&child);
+        std::fs::write(&sent, "").unwrap();
+        let ran = finished(child.wait_with_output().unwrap());
+        let gone = comes(|| sleeping(&marker).is_empty() && scratch.left().is_empty());
+        clear(&marker);
+        assert!(started, "{name}: the listing never started its sleep");
+        if name == "node" {
+            // (Node sets SIGINT back to its default when it starts, for itself and what
+            // it starts: it dies of it, and the supervisor stops the run and its folder)
+            assert!(ran.code != 0 && gone, "{name}: {ran:?}, left: {:?}", scratch.left());
+            continue;
+        }
+        assert_eq!(ran.code, 0, "{name}: {ran:?}");
+        assert!(ran.out.contains("CPython runs the same lines on 1 scenario(s)"), "{name}: {ran:?}");
+    }
+}
+
+#[test]
+fn the_supervisor_removes_no_folder_but_the_one_made_for_its_run() {
+    let Some(scratch) = Scratch::new("by-hand") else {
+        eprintln!("no python3 here: the supervisor is not run");
+        return;
+    };
+    let supervisor = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/supervise.py");
+    // Run by hand in a folder of someone's (one named as the CLI names its own, too),
+    // and stopped as the CLI stops it: its standard input closed.
+    for folder in ["notes", "alp-python-not-its-own"] {
+        let dir = scratch.0.join(folder);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("keep.txt"), "kept").unwrap();
+        std::fs::write(dir.join("h.py"), "import time\ntime.sleep(60)\n").unwrap();
+        let mut child = Command::new("python3")
+            .arg("-S")
+            .arg(&supervisor)
+            .arg("h.py")
+            .current_dir(&dir)
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdin.take());
+        let status = child.wait().unwrap();
+        assert!(!status.success(), "{folder}: {status:?}");
+        assert_eq!(std::fs::read_to_string(dir.join("keep.txt")).ok().as_deref(), Some("kept"), "{folder}");
+    }
+}
