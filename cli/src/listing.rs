@@ -176,11 +176,11 @@ fn run_all(
             )));
         }
         if !out.success {
-            return Err(Failed::Departs(format!(
-                "{}: {name} does not run: {}",
-                scenario.id,
-                out.stderr.trim()
-            )));
+            let said = match out.stderr.trim() {
+                "" => "python3 ended without a word (no traceback: os._exit, a signal, or a process that killed it)",
+                said => said,
+            };
+            return Err(Failed::Departs(format!("{}: {name} does not run: {said}", scenario.id)));
         }
         let py: Value = serde_json::from_slice(&out.stdout)
             .map_err(|e| Failed::Departs(format!("the harness printed no JSON: {e}")))?;

@@ -3,7 +3,8 @@
 //! goes with its run — when the run ends, is stopped at a limit, or on
 //! Ctrl-C, which leaves no folder either; a process that leaves the run's
 //! group does not hold the CLI up until the time limit; a Ctrl-C the CLI
-//! was started to ignore stays ignored; and the supervisor removes no
+//! was started to ignore stays ignored; a run that ends without a word is
+//! said so; and the supervisor removes no
 //! folder but the one made for its run. The tests wait for events (a
 //! process seen, a folder gone), counted in tries; none reads the clock.
 
@@ -216,6 +217,20 @@ fn a_ctrl_c_the_cli_was_started_to_ignore_stays_ignored() {
         }
         assert_eq!(ran.code, 0, "{name}: {ran:?}");
         assert!(ran.out.contains("CPython runs the same lines on 1 scenario(s)"), "{name}: {ran:?}");
+    }
+}
+
+#[test]
+fn a_run_that_ends_without_a_word_is_said_so() {
+    let Some(scratch) = Scratch::new("silent") else {
+        eprintln!("no python3 here: a silent end is not run");
+        return;
+    };
+    for (name, cli) in clis() {
+        let ran = scratch.run(&cli, "import os\nos._exit(3)\n", "10");
+        let said = "report: changed.py does not run: python3 ended without a word (no traceback: os._exit, \
+                    a signal, or a process that killed it)\n";
+        assert!(ran.code == 1 && ran.out.contains(said), "{name}: {ran:?}");
     }
 }
 
