@@ -4,9 +4,9 @@
 //! Ctrl-C, which leaves no folder either; a process that leaves the run's
 //! group does not hold the CLI up until the time limit; a Ctrl-C the CLI
 //! was started to ignore stays ignored; a run that ends without a word is
-//! said so; and the supervisor removes no
-//! folder but the one made for its run. The tests wait for events (a
-//! process seen, a folder gone), counted in tries; none reads the clock.
+//! said so; and the supervisor removes no folder but the one made for its
+//! run. The tests wait for events (a process seen, a folder gone), counted
+//! in tries; none reads the clock.
 
 // The CLI is a native tool.
 #![cfg(not(target_arch = "wasm32"))]
