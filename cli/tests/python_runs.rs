@@ -14,7 +14,7 @@
 
 mod common;
 
-use common::record::{finished, node_command, python_version, Ran};
+use common::record::{clis, finished, python_version, Ran};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -32,15 +32,6 @@ printf '%s\t%s\t%s\t%s\n' "$d" "$(stat -c %a "$d")" "$(ls -A "$d" | tr '\n' ,)" 
 if [ -n "$ALP_SPY_FAIL" ]; then echo "the watched python3 failed" >&2; exit 1; fi
 exec "$ALP_REAL_PYTHON" "$@"
 "#;
-
-/// The CLI natively, or the Node build when it can run here.
-fn clis() -> Vec<(&'static str, Command)> {
-    let mut native = Command::new(env!("CARGO_BIN_EXE_agent-loop-cli"));
-    native.current_dir(env!("CARGO_MANIFEST_DIR"));
-    let mut all = vec![("native", native)];
-    all.extend(node_command().map(|node| ("node", node)));
-    all
-}
 
 /// A scratch folder: `tmp/` (the CLI's temporary directory), `bin/python3`
 /// (the watching python3), `spy.log` (what it saw), and whatever a test

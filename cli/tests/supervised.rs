@@ -13,19 +13,10 @@
 
 mod common;
 
-use common::record::{finished, node_command, python_version, Ran};
+use common::record::{clis, finished, python_version, Ran};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
-
-/// The CLI natively, or the Node build when it can run here.
-fn clis() -> Vec<(&'static str, Command)> {
-    let mut native = Command::new(env!("CARGO_BIN_EXE_agent-loop-cli"));
-    native.current_dir(env!("CARGO_MANIFEST_DIR"));
-    let mut all = vec![("native", native)];
-    all.extend(node_command().map(|node| ("node", node)));
-    all
-}
 
 /// A scratch folder: `tmp/` (the CLI's temporary directory), the listings
 /// a test writes, `scenarios/` (one scenario, report.json).

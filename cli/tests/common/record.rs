@@ -66,6 +66,15 @@ fn node_missing() -> Option<String> {
     }
 }
 
+/// The CLI natively, or the Node build when it can run here.
+pub(crate) fn clis() -> Vec<(&'static str, Command)> {
+    let mut native = Command::new(env!("CARGO_BIN_EXE_agent-loop-cli"));
+    native.current_dir(env!("CARGO_MANIFEST_DIR"));
+    let mut all = vec![("native", native)];
+    all.extend(node_command().map(|node| ("node", node)));
+    all
+}
+
 /// The Node build (`npx agent-loop-playground`) as a command run in cli/;
 /// `None` (said once per test) when it cannot run here, unless
 /// `ALP_NODE_CLI=required`, which fails instead.
