@@ -9,7 +9,7 @@ import { readFileSync, statSync, readdirSync, openSync, readSync, closeSync, wri
 import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { initSync, run } from "./agent_loop_node.js";
 
 // The words of the native CLI for the errors a file system gives most
@@ -107,12 +107,12 @@ const io = {
   // the native CLI stops it: by SIGTERM, on which the supervisor stops every
   // process the run started (its process group) before it exits.
   python(supervisor, harness, listing, setup, args, seconds, bytes) {
-    const dir = mkdtempSync(join(tmpdir(), "alp-python-"));
+    const dir = mkdtempSync(join(resolve(tmpdir()), "alp-python-")); // (a TMPDIR may be relative)
     try {
       const paths = [join(dir, "replay.py"), join(dir, "listing.py"), join(dir, "setup.py")];
       [harness, listing, setup].forEach((text, i) => writeFileSync(paths[i], text));
       writeFileSync(join(dir, "supervise.py"), supervisor);
-      const env = { ...process.env, PYTHONHASHSEED: "0", PYTHONDONTWRITEBYTECODE: "1", PYTHONIOENCODING: "utf-8" };
+      const env = { ...process.env, ALP_CLI_PID: String(process.pid), PYTHONHASHSEED: "0", PYTHONDONTWRITEBYTECODE: "1", PYTHONIOENCODING: "utf-8" };
       const done = spawnSync("python3", ["-S", join(dir, "supervise.py"), ...paths, ...args], {
         cwd: dir,
         env,

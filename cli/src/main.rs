@@ -136,7 +136,10 @@ fn private_dir_in(base: &Path, stem: &str) -> Result<PathBuf, String> {
 fn private_dir() -> Result<PathBuf, String> {
     let nanos =
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
-    private_dir_in(&std::env::temp_dir(), &format!("alp-python-{}-{nanos:08x}", std::process::id()))
+    // (absolute: python3 runs in it, given its files' paths; a TMPDIR may be relative)
+    let base =
+        std::path::absolute(std::env::temp_dir()).map_err(|e| format!("the temporary directory: {e}"))?;
+    private_dir_in(&base, &format!("alp-python-{}-{nanos:08x}", std::process::id()))
 }
 
 /// `python3 replay.py listing.py setup.py <arguments…>` (the harness and
@@ -162,6 +165,7 @@ fn run_python(texts: [&str; 3], arguments: &[&str], bounds: Bounds) -> Result<Py
             .args(&paths)
             .args(arguments)
             .current_dir(&dir)
+            .env("ALP_CLI_PID", std::process::id().to_string())
             .env("PYTHONHASHSEED", "0")
             .env("PYTHONDONTWRITEBYTECODE", "1")
             .env("PYTHONIOENCODING", "utf-8");

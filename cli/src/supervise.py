@@ -18,28 +18,53 @@ run by SIGTERM (under Node) or by closing this process's standard input
 to ignore (a background job's SIGINT) stays ignored.
 """
 
+import _thread
 import os
 import signal
 
 run = None  # the run, once started
 starting = False  # while it is being started
 pending = None  # a signal that came while it was being started
+parent = os.getppid()
+cli = int(os.environ.pop("ALP_CLI_PID", "") or 0)  # the CLI says which it is
+one_way_out = _thread.RLock()  # (the main thread and the watch both end here)
 
 
-def stop_all(status):
-    """Stop the run's group, remove the run's folder, exit with `status`."""
-    if run is not None:
-        try:
-            os.killpg(run.pid, signal.SIGKILL)
-        except OSError:
-            pass  # the group has ended already
-    folder = os.path.dirname(os.path.abspath(__file__))
-    # (only the folder the CLI made for this run: it holds this file)
-    if os.path.basename(folder).startswith("alp-python-") and os.getcwd() == folder:
-        import shutil
+def cli_gone():
+    """Whether the CLI has gone: this process has a new parent, or the CLI
+    is no more (it may have died before this one started)."""
+    if os.getppid() != parent:
+        return True
+    try:
+        os.kill(cli, 0) if cli else None
+    except ProcessLookupError:
+        return True
+    except OSError:
+        pass  # there, and not ours to signal
+    return False
 
-        shutil.rmtree(folder, ignore_errors=True)
-    os._exit(status)
+
+def stop_all(status, remove=True):
+    """Stop the run's group; remove the run's folder (`remove`, or when the
+    CLI has gone and so cannot); exit with `status`."""
+    with one_way_out:
+        if run is not None:
+            try:
+                os.killpg(run.pid, signal.SIGKILL)
+            except OSError:
+                pass  # the group has ended already
+        folder = os.path.dirname(os.path.abspath(__file__))
+        # (only the folder the CLI made for this run: it holds this file)
+        if (remove or cli_gone()) and os.path.basename(folder).startswith("alp-python-"):
+            try:
+                own = os.path.samefile(folder, os.getcwd())
+            except OSError:
+                own = False
+            if own:
+                import shutil
+
+                shutil.rmtree(folder, ignore_errors=True)
+        os._exit(status)
 
 
 def on_signal(number, _frame):
@@ -104,7 +129,7 @@ def pump(pipes):
             return
 
 
-def watch_the_cli(parent):
+def watch_the_cli():
     """Stop everything once the CLI closes standard input or goes away."""
     is_pipe = stat.S_ISFIFO(os.fstat(0).st_mode)
     while True:
@@ -114,13 +139,14 @@ def watch_the_cli(parent):
                 stop_all(137)
         else:
             time.sleep(0.2)
-        if os.getppid() != parent:
+        if cli_gone():
             stop_all(137)
 
 
 def main():
     global run, starting
-    parent = os.getppid()
+    if cli_gone():
+        stop_all(137)
     starting = True
     run = subprocess.Popen(
         [sys.executable, *sys.argv[1:]],
@@ -132,14 +158,11 @@ def main():
     starting = False
     if pending is not None:
         stop_all(128 + pending)
-    threading.Thread(target=watch_the_cli, args=(parent,), daemon=True).start()
+    threading.Thread(target=watch_the_cli, daemon=True).start()
     pump({run.stdout.fileno(): 1, run.stderr.fileno(): 2})
     status = run.wait()
-    try:
-        os.killpg(run.pid, signal.SIGKILL)  # what the run left behind
-    except OSError:
-        pass
-    sys.exit(128 - status if status < 0 else status)
+    # What the run left behind is stopped; the CLI removes the folder.
+    stop_all(128 - status if status < 0 else status, remove=False)
 
 
 if __name__ == "__main__":

@@ -212,6 +212,42 @@ fn a_ctrl_c_the_cli_was_started_to_ignore_stays_ignored() {
 }
 
 #[test]
+fn a_relative_temporary_directory_is_made_absolute() {
+    let Some(scratch) = Scratch::new("relative") else {
+        eprintln!("no python3 here: a relative TMPDIR is not run");
+        return;
+    };
+    for (name, cli) in clis() {
+        let mut command = scratch.command(&cli, "", "10");
+        command.current_dir(&scratch.0).env("TMPDIR", "tmp");
+        let ran = finished(command.output().unwrap());
+        assert!(ran.code == 0 && ran.out.contains("CPython runs the same lines"), "{name}: {ran:?}");
+        assert!(scratch.left().is_empty(), "{name}: left: {:?}", scratch.left());
+    }
+}
+
+#[test]
+fn a_cli_that_dies_leaves_neither_its_run_nor_its_folder() {
+    let Some(scratch) = Scratch::new("died") else {
+        eprintln!("no python3 here: a CLI's death is not run");
+        return;
+    };
+    for (n, (name, cli)) in clis().into_iter().enumerate() {
+        let marker = marker(50 + n);
+        let line = sleep_line(&marker, "") + "while True: pass\n";
+        let mut command = scratch.command(&cli, &line, "60");
+        let mut child = command.stdout(std::process::Stdio::null()).spawn().unwrap();
+        let started = comes(|| !sleeping(&marker).is_empty());
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let gone = comes(|| sleeping(&marker).is_empty() && scratch.left().is_empty());
+        let left = (sleeping(&marker), scratch.left());
+        clear(&marker);
+        assert!(started && gone, "{name}: left after the CLI was killed (processes, folders): {left:?}");
+    }
+}
+
+#[test]
 fn a_run_that_ends_without_a_word_is_said_so() {
     let Some(scratch) = Scratch::new("silent") else {
         eprintln!("no python3 here: a silent end is not run");
