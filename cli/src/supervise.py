@@ -35,12 +35,13 @@ def cli_gone():
     is no more (it may have died before this one started)."""
     if os.getppid() != parent:
         return True
-    try:
-        os.kill(cli, 0) if cli else None
-    except ProcessLookupError:
-        return True
-    except OSError:
-        pass  # there, and not ours to signal
+    if cli:
+        try:
+            os.kill(cli, 0)
+        except ProcessLookupError:
+            return True
+        except OSError:
+            pass  # there, and not ours to signal
     return False
 
 
