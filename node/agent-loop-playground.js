@@ -6,10 +6,8 @@
 // python3 for `check --listing` and `record`. Every function here answers or throws a
 // plain Error, which the module reads as the command's error text.
 import { readFileSync, statSync, readdirSync, openSync, readSync, closeSync, writeSync } from "node:fs";
-import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
 import { initSync, run } from "./agent_loop_node.js";
 
 // The words of the native CLI for the errors a file system gives most
@@ -99,40 +97,34 @@ const io = {
     }
     return python;
   },
-  // `python3 -S supervise.py harness listing setup <arguments…>` in a private
-  // folder (mkdtemp: 0700, made in one step), its working directory too,
-  // removed after, also when it fails or is stopped; hash randomisation off,
-  // as the native CLI runs it. Stopped after `seconds`, or when it writes
-  // more than `bytes` to standard output or error (`stopped` says which), as
-  // the native CLI stops it: by SIGTERM, on which the supervisor stops every
-  // process the run started (its process group) before it exits.
-  python(supervisor, harness, listing, setup, args, seconds, bytes) {
-    const dir = mkdtempSync(join(resolve(tmpdir()), "alp-python-")); // (a TMPDIR may be relative)
-    try {
-      const paths = [join(dir, "replay.py"), join(dir, "listing.py"), join(dir, "setup.py")];
-      [harness, listing, setup].forEach((text, i) => writeFileSync(paths[i], text));
-      writeFileSync(join(dir, "supervise.py"), supervisor);
-      const env = { ...process.env, ALP_CLI_PID: String(process.pid), PYTHONHASHSEED: "0", PYTHONDONTWRITEBYTECODE: "1", PYTHONIOENCODING: "utf-8" };
-      const done = spawnSync("python3", ["-S", join(dir, "supervise.py"), ...paths, ...args], {
-        cwd: dir,
-        env,
-        stdio: ["ignore", "pipe", "pipe"],
-        timeout: Math.ceil(seconds * 1000),
-        killSignal: "SIGTERM",
-        maxBuffer: bytes,
-      });
-      const code = done.error && done.error.code;
-      const stopped = code === "ETIMEDOUT" ? "time" : code === "ENOBUFS" ? "output" : "";
-      if (done.error && !stopped) throw new Error(`cannot run python3: ${done.error.message}`);
-      return {
-        success: !stopped && done.status === 0,
-        stdout: stopped ? new Uint8Array(0) : new Uint8Array(done.stdout),
-        stderr: stopped ? "" : done.stderr.toString("utf8"),
-        stopped,
-      };
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+  // `python3 -S -c <supervisor> pid <arguments…>`, the harness, the listing
+  // and the setup on its standard input (`files`): the supervisor makes a
+  // private folder for them (0700, in one step), runs the harness in it and
+  // removes it after, also when it fails, is stopped or on Ctrl-C; hash
+  // randomisation off, as the native CLI runs it. Stopped after `seconds`,
+  // or when it writes more than `bytes` to standard output or error
+  // (`stopped` says which), as the native CLI stops it: by SIGTERM, on which
+  // the supervisor stops every process the run started (its process group)
+  // before it exits.
+  python(supervisor, files, args, seconds, bytes) {
+    const env = { ...process.env, ALP_CLI_PID: String(process.pid), PYTHONHASHSEED: "0", PYTHONDONTWRITEBYTECODE: "1", PYTHONIOENCODING: "utf-8" };
+    const done = spawnSync("python3", ["-S", "-c", supervisor, "pid", ...args], {
+      env,
+      input: files,
+      stdio: ["pipe", "pipe", "pipe"],
+      timeout: Math.ceil(seconds * 1000),
+      killSignal: "SIGTERM",
+      maxBuffer: bytes,
+    });
+    const code = done.error && done.error.code;
+    const stopped = code === "ETIMEDOUT" ? "time" : code === "ENOBUFS" ? "output" : "";
+    if (done.error && !stopped) throw new Error(`cannot run python3: ${done.error.message}`);
+    return {
+      success: !stopped && done.status === 0,
+      stdout: stopped ? new Uint8Array(0) : new Uint8Array(done.stdout),
+      stderr: stopped ? "" : done.stderr.toString("utf8"),
+      stopped,
+    };
   },
 };
 

@@ -31,6 +31,7 @@ use agent_loop_cli::python::{self, Bounds, PyRun, Python, Stopped};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitCode, Stdio};
+use std::sync::mpsc::Sender;
 use std::time::{Duration, Instant};
 
 fn main() -> ExitCode {
@@ -112,77 +113,45 @@ fn stdout_was_closed() -> bool {
     null && octal.and_then(|f| u32::from_str_radix(f, 8).ok()).is_some_and(|f| f & 0o3 == 0o2)
 }
 
-/// A new folder in `base` that only this user may enter (0700), made in
-/// one step: a name that exists already (a folder, a file, a link planted
-/// there) is never reused or followed; the next name is tried.
-fn private_dir_in(base: &Path, stem: &str) -> Result<PathBuf, String> {
-    let cannot = |e: io::Error| format!("cannot make a private temporary folder: {e}");
-    for attempt in 0..1000u32 {
-        let dir = base.join(format!("{stem}-{attempt}"));
-        let mut builder = std::fs::DirBuilder::new();
-        #[cfg(unix)]
-        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-        match builder.create(&dir) {
-            Ok(()) => return Ok(dir),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(cannot(e)),
-        }
-    }
-    Err(cannot(io::ErrorKind::AlreadyExists.into()))
-}
-
-/// A private folder in the temporary directory, named for this process
-/// and the moment (`alp-python-<pid>-<nanos>-<n>`).
-fn private_dir() -> Result<PathBuf, String> {
-    let nanos =
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
-    // (absolute: python3 runs in it, given its files' paths; a TMPDIR may be relative)
-    let base =
-        std::path::absolute(std::env::temp_dir()).map_err(|e| format!("the temporary directory: {e}"))?;
-    private_dir_in(&base, &format!("alp-python-{}-{nanos:08x}", std::process::id()))
-}
-
 /// `python3 replay.py listing.py setup.py <arguments…>` (the harness and
-/// the two texts it is given) under [`python::SUPERVISOR`], in a private
-/// folder of its own (its working directory too), removed afterwards, also
-/// when it fails or is stopped; hash randomisation off, so a program runs
-/// the same way twice (record runs a scenario again to refuse a request
-/// the API would refuse).
+/// the two texts it is given) under [`python::SUPERVISOR`], which makes a
+/// private folder for them (its working directory too) and removes it
+/// afterwards, also when the run fails or is stopped, or on Ctrl-C; hash
+/// randomisation off, so a program runs the same way twice (record runs a
+/// scenario again to refuse a request the API would refuse).
 fn run_python(texts: [&str; 3], arguments: &[&str], bounds: Bounds) -> Result<PyRun, String> {
-    let dir = private_dir()?;
-    let outcome = (|| {
-        let paths = [dir.join("replay.py"), dir.join("listing.py"), dir.join("setup.py")];
-        let supervisor = dir.join("supervise.py");
-        let written = std::fs::write(&supervisor, python::SUPERVISOR);
-        for (path, text) in paths.iter().zip(texts) {
-            std::fs::write(path, text).map_err(|e| format!("cannot write a temporary file: {e}"))?;
-        }
-        written.map_err(|e| format!("cannot write a temporary file: {e}"))?;
-        let mut command = Command::new("python3");
-        command
-            .arg("-S")
-            .arg(&supervisor)
-            .args(&paths)
-            .args(arguments)
-            .current_dir(&dir)
-            .env("ALP_CLI_PID", std::process::id().to_string())
-            .env("PYTHONHASHSEED", "0")
-            .env("PYTHONDONTWRITEBYTECODE", "1")
-            .env("PYTHONIOENCODING", "utf-8");
-        bounded(command, bounds).map_err(|e| format!("cannot run python3: {e}"))
-    })();
-    std::fs::remove_dir_all(&dir).ok();
-    outcome
+    let mut command = Command::new("python3");
+    command
+        .args(["-S", "-c", python::SUPERVISOR, "pipe"])
+        .args(arguments)
+        .env("ALP_CLI_PID", std::process::id().to_string())
+        .env("PYTHONHASHSEED", "0")
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .env("PYTHONIOENCODING", "utf-8");
+    bounded(command, &python::files_for_supervisor(texts), bounds)
+        .map_err(|e| format!("cannot run python3: {e}"))
 }
 
-/// Run `command` within `bounds`: its standard output and error read by a
-/// thread each, at most `bounds.bytes` of each (one more stops it), and
-/// stopped when `bounds.seconds` have passed; waited for either way. Its
-/// standard input is a pipe the supervisor watches: closing it is the
-/// stop (see [`stop`]).
-fn bounded(mut command: Command, bounds: Bounds) -> io::Result<PyRun> {
+/// Run `command` within `bounds`: `input` written to its standard input
+/// (by a thread: the supervisor reads it before anything else), its
+/// standard output and error read by a thread each, at most
+/// `bounds.bytes` of each (one more stops it), and stopped when
+/// `bounds.seconds` have passed; waited for either way. Its standard
+/// input stays open after `input`: the supervisor watches it, and closing
+/// it is the stop (see [`stop`]).
+fn bounded(mut command: Command, input: &[u8], bounds: Bounds) -> io::Result<PyRun> {
     command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut child = command.spawn()?;
+    let (close, closed) = std::sync::mpsc::channel::<()>();
+    if let Some(mut stdin) = child.stdin.take() {
+        let input = input.to_vec();
+        std::thread::spawn(move || {
+            // (a supervisor that died first has said why on standard error)
+            let _ = stdin.write_all(&input);
+            let _ = closed.recv();
+        });
+    }
+    let mut close = Some(close);
     let deadline = Instant::now() + Duration::from_secs_f64(bounds.seconds);
     let (sender, read) = std::sync::mpsc::channel();
     let pipes: [Option<Box<dyn Read + Send>>; 2] = [
@@ -210,8 +179,8 @@ fn bounded(mut command: Command, bounds: Bounds) -> io::Result<PyRun> {
         }
     }
     let success = match stopped {
-        Some(_) => stop(&mut child).map(|()| false)?,
-        None => wait_until(&mut child, deadline, &mut stopped)?,
+        Some(_) => stop(&mut child, &mut close).map(|()| false)?,
+        None => wait_until(&mut child, deadline, &mut stopped, &mut close)?,
     };
     let [stdout, stderr] = outputs.map(Option::unwrap_or_default);
     Ok(PyRun { success, stdout, stderr: String::from_utf8_lossy(&stderr).into_owned(), stopped })
@@ -219,24 +188,30 @@ fn bounded(mut command: Command, bounds: Bounds) -> io::Result<PyRun> {
 
 /// Wait for a child whose output has ended, until `deadline` (then stop
 /// it, and say so); whether it exited 0.
-fn wait_until(child: &mut Child, deadline: Instant, stopped: &mut Option<Stopped>) -> io::Result<bool> {
+fn wait_until(
+    child: &mut Child,
+    deadline: Instant,
+    stopped: &mut Option<Stopped>,
+    close: &mut Option<Sender<()>>,
+) -> io::Result<bool> {
     loop {
         if let Some(status) = child.try_wait()? {
             return Ok(status.success());
         }
         if Instant::now() >= deadline {
             *stopped = Some(Stopped::Time);
-            return stop(child).map(|()| false);
+            return stop(child, close).map(|()| false);
         }
         std::thread::sleep(Duration::from_millis(5));
     }
 }
 
-/// Stop a supervised run and reap it: its standard input closed, the
-/// supervisor stops the run's whole process group (what the listing
-/// started too) and exits; killed only if it has not within [`GRACE`].
-fn stop(child: &mut Child) -> io::Result<()> {
-    drop(child.stdin.take());
+/// Stop a supervised run and reap it: its standard input closed (the
+/// writer holding it let go), the supervisor stops the run's whole
+/// process group (what the listing started too), removes its folder and
+/// exits; killed only if it has not within [`GRACE`].
+fn stop(child: &mut Child, close: &mut Option<Sender<()>>) -> io::Result<()> {
+    drop(close.take());
     let grace = Instant::now() + GRACE;
     while child.try_wait()?.is_none() {
         if Instant::now() >= grace {
@@ -250,31 +225,3 @@ fn stop(child: &mut Child) -> io::Result<()> {
 
 /// How long a supervisor may take to stop its run's group once asked.
 const GRACE: Duration = Duration::from_secs(5);
-
-#[cfg(test)]
-mod tests {
-    use super::private_dir_in;
-    use std::os::unix::fs::PermissionsExt;
-
-    /// A name that is there already — a link planted to another folder, a
-    /// folder, a file — is neither reused nor followed: the next is made,
-    /// 0700, and the link's folder stays empty.
-    #[test]
-    fn a_name_that_exists_is_never_reused_nor_followed() {
-        let base = std::env::temp_dir().join(format!("alp-private-dir-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&base);
-        let victim = base.join("victim");
-        std::fs::create_dir_all(&victim).unwrap();
-        std::os::unix::fs::symlink(&victim, base.join("stem-0")).unwrap();
-        std::fs::create_dir(base.join("stem-1")).unwrap();
-        std::fs::write(base.join("stem-2"), "").unwrap();
-        let made = private_dir_in(&base, "stem");
-        let mode = made.as_ref().ok().and_then(|d| std::fs::metadata(d).ok()).map(|m| m.permissions().mode());
-        let link = std::fs::read_link(base.join("stem-0")).ok();
-        let untouched = std::fs::read_dir(&victim).map(|mut d| d.next().is_none()).unwrap_or(false);
-        std::fs::remove_dir_all(&base).ok();
-        assert_eq!(made, Ok(base.join("stem-3")));
-        assert_eq!(mode.map(|m| m & 0o777), Some(0o700));
-        assert_eq!((link, untouched), (Some(victim), true));
-    }
-}

@@ -1,6 +1,7 @@
 //! The seam to CPython that `check --listing` and `record` share: one run
 //! of `python3 <harness> <file> <file> <arguments…>` under the
-//! [`SUPERVISOR`], the texts written to a private folder made for the run,
+//! [`SUPERVISOR`], which writes the texts ([`files_for_supervisor`]) to a
+//! private folder it makes for the run,
 //! held to [`Bounds`] by whoever runs it (natively the binary, which watches the process and
 //! reads at most so many bytes of it; under Node the script, through
 //! spawnSync's `timeout` and `maxBuffer`), and what the run gave.
@@ -9,12 +10,25 @@ use crate::shown;
 use agent_loop_core::vocab::Decimal;
 use std::ffi::OsString;
 
-/// The supervisor every runner starts python3 under (`python3 -S
-/// supervise.py harness a.py b.py <arguments…>`): it runs the harness in a
-/// process group of its own, passes its output on, stops that group
-/// whatever way the run ends (and the output with it), and removes the
-/// run's folder on Ctrl-C.
+/// The supervisor every runner starts python3 under (`python3 -S -c
+/// SUPERVISOR pipe|pid <arguments…>`, [`files_for_supervisor`] on its
+/// standard input): it makes the run's private folder, runs the harness
+/// there in a process group of its own, passes its output on, stops that
+/// group whatever way the run ends (and the output with it), and removes
+/// the folder, on Ctrl-C too.
 pub const SUPERVISOR: &str = include_str!("supervise.py");
+
+/// The harness, the listing and the setup as the supervisor reads them
+/// from its standard input: each its length in bytes on a line, then its
+/// bytes.
+pub fn files_for_supervisor(texts: [&str; 3]) -> Vec<u8> {
+    let mut input = Vec::with_capacity(texts.iter().map(|t| t.len() + 12).sum());
+    for text in texts {
+        input.extend_from_slice(format!("{}\n", text.len()).as_bytes());
+        input.extend_from_slice(text.as_bytes());
+    }
+    input
+}
 
 /// The most bytes of standard output, and of standard error, a run may
 /// write before it is stopped: the harnesses' answers are far smaller

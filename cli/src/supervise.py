@@ -1,21 +1,30 @@
-"""The author CLI's supervisor of one python3 run. The CLI starts it in
-the private folder it made for the run (alp-python-..., which holds this
-file); it is not a command to run by hand.
+"""The author CLI's supervisor of one python3 run; it is not a command to
+run by hand. The CLI starts it with its source as the program:
 
-    python3 -S supervise.py HARNESS LISTING SETUP [ARGUMENTS...]
+    python3 -S -c SOURCE MODE [ARGUMENTS...]
 
-The run, `python3 HARNESS LISTING SETUP ARGUMENTS...`, gets a process
-group of its own, and its standard output and error come through this
-process. Whatever way the run ends, every process left in its group is
-stopped, and the CLI's pipes close when the run ends, even when a process
-it started has left the group and still holds its output.
+and writes to its standard input the harness, the listing and the setup,
+each as its length in bytes on a line of its own, then its bytes. This
+process makes the run's private folder (alp-python-..., 0700, in TMPDIR or
+/tmp, made in one step under a name never used before), writes the three
+files there and runs `python3 HARNESS LISTING SETUP ARGUMENTS...` in it.
+It removes that folder, and only that one, whatever way the run ends.
+The folder is made after this process handles Ctrl-C: no moment leaves
+it behind.
+
+The run gets a process group of its own, and its standard output and
+error come through this process. Whatever way the run ends, every process
+left in its group is stopped, and the CLI's pipes close when the run ends,
+even when a process it started has left the group and still holds its
+output.
 
 The run does not see the terminal's Ctrl-C (its group is not the
 terminal's); this process does, and it stops the run's group and removes
 the folder, also when the CLI has died of the same Ctrl-C. The CLI stops a
-run by SIGTERM (under Node) or by closing this process's standard input
-(natively); the CLI going away stops it too. A signal the CLI was started
-to ignore (a background job's SIGINT) stays ignored.
+run by SIGTERM (under Node, MODE `pid`) or by closing this process's
+standard input after the three files (natively, MODE `pipe`); the CLI
+going away stops it too. A signal the CLI was started to ignore (a
+background job's SIGINT) stays ignored.
 """
 
 import _thread
@@ -23,6 +32,7 @@ import os
 import signal
 
 run = None  # the run, once started
+folder = None  # the run's folder, once made
 starting = False  # while it is being started
 pending = None  # a signal that came while it was being started
 parent = os.getppid()
@@ -45,26 +55,19 @@ def cli_gone():
     return False
 
 
-def stop_all(status, remove=True):
-    """Stop the run's group; remove the run's folder (`remove`, or when the
-    CLI has gone and so cannot); exit with `status`."""
+def stop_all(status):
+    """Stop the run's group, remove the run's folder and exit with
+    `status`."""
     with one_way_out:
         if run is not None:
             try:
                 os.killpg(run.pid, signal.SIGKILL)
             except OSError:
                 pass  # the group has ended already
-        folder = os.path.dirname(os.path.abspath(__file__))
-        # (only the folder the CLI made for this run: it holds this file)
-        if (remove or cli_gone()) and os.path.basename(folder).startswith("alp-python-"):
-            try:
-                own = os.path.samefile(folder, os.getcwd())
-            except OSError:
-                own = False
-            if own:
-                import shutil
+        if folder is not None:
+            import shutil
 
-                shutil.rmtree(folder, ignore_errors=True)
+            shutil.rmtree(folder, ignore_errors=True)
         os._exit(status)
 
 
@@ -82,7 +85,6 @@ for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(number, on_signal)
 
 import select  # noqa: E402
-import stat  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
 import threading  # noqa: E402
@@ -130,11 +132,11 @@ def pump(pipes):
             return
 
 
-def watch_the_cli():
-    """Stop everything once the CLI closes standard input or goes away."""
-    is_pipe = stat.S_ISFIFO(os.fstat(0).st_mode)
+def watch_the_cli(mode):
+    """Stop everything once the CLI closes standard input (`pipe`) or goes
+    away."""
     while True:
-        if is_pipe:
+        if mode == "pipe":
             ready, _, _ = select.select([0], [], [], 0.2)
             if ready and not os.read(0, 4096):
                 stop_all(137)
@@ -144,13 +146,73 @@ def watch_the_cli():
             stop_all(137)
 
 
+def read_exactly(count):
+    """`count` bytes of standard input; the CLI gone before, the end."""
+    parts = []
+    while count > 0:
+        data = os.read(0, min(count, 1 << 20))
+        if not data:
+            stop_all(137)
+        parts.append(data)
+        count -= len(data)
+    return b"".join(parts)
+
+
+def read_files():
+    """The three texts the CLI writes: each a line with its length, then
+    its bytes."""
+    texts = []
+    for _ in range(3):
+        line = b""
+        while not line.endswith(b"\n"):
+            data = os.read(0, 1)
+            if not data or len(line) > 20:
+                stop_all(137)
+            line += data
+        texts.append(read_exactly(int(line)))
+    return texts
+
+
+def make_folder():
+    """A new folder only this user may enter, under a name not used
+    before; the signals wait until it is known, so that one that comes
+    meanwhile removes it."""
+    global folder
+    base = os.path.abspath(os.environ.get("TMPDIR") or "/tmp")
+    blocked = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+    for _ in range(100):
+        path = os.path.join(base, "alp-python-" + os.urandom(8).hex())
+        signal.pthread_sigmask(signal.SIG_BLOCK, blocked)
+        try:
+            os.mkdir(path, 0o700)
+            folder = path
+        except FileExistsError:
+            continue
+        except OSError as e:
+            sys.stderr.write(f"cannot make a private temporary folder: {e}\n")
+            stop_all(1)
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, blocked)
+        return path
+    sys.stderr.write("cannot make a private temporary folder: every name tried is taken\n")
+    stop_all(1)
+
+
 def main():
     global run, starting
+    mode = sys.argv[1]
     if cli_gone():
         stop_all(137)
+    texts = read_files()
+    here = make_folder()
+    paths = [os.path.join(here, name) for name in ("replay.py", "listing.py", "setup.py")]
+    for path, text in zip(paths, texts):
+        with open(path, "wb") as file:
+            file.write(text)
     starting = True
     run = subprocess.Popen(
-        [sys.executable, *sys.argv[1:]],
+        [sys.executable, *paths, *sys.argv[2:]],
+        cwd=here,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -159,11 +221,11 @@ def main():
     starting = False
     if pending is not None:
         stop_all(128 + pending)
-    threading.Thread(target=watch_the_cli, daemon=True).start()
+    threading.Thread(target=watch_the_cli, args=(mode,), daemon=True).start()
     pump({run.stdout.fileno(): 1, run.stderr.fileno(): 2})
     status = run.wait()
-    # What the run left behind is stopped; the CLI removes the folder.
-    stop_all(128 - status if status < 0 else status, remove=False)
+    # What the run left behind is stopped, and its folder removed.
+    stop_all(128 - status if status < 0 else status)
 
 
 if __name__ == "__main__":

@@ -4,8 +4,8 @@
 //! once wrote, `/tmp/alp-listing-<pid>`), 0700, removed after, also when
 //! the run fails or is stopped; and each run held to limits that say
 //! their name: a listing that never ends or prints without end, a program
-//! that escapes record's own budgets. A python3 that watches where it is
-//! run ([`SPY`], first on the PATH, then the real one) tells the folders;
+//! that escapes record's own budgets. A watch in every run's Python
+//! ([`SPY`], a `sitecustomize` on the PYTHONPATH) tells the folders;
 //! nothing here reads the clock (a loop without end passes any time
 //! limit).
 
@@ -19,43 +19,40 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// python3, watched: the folder of each run (its mode, its files, whether
-/// it is a link) goes to `$ALP_SPY`, then the real python3 runs it (with
-/// `$ALP_SPY_FAIL`, it fails instead).
-const SPY: &str = r#"#!/bin/sh
-case "$1" in
-  --version|-c) exec "$ALP_REAL_PYTHON" "$@" ;;
-esac
-if [ "$1" = -S ]; then d=$(dirname "$2"); else d=$(dirname "$1"); fi
-if [ -L "$d" ]; then link=link; else link=dir; fi
-printf '%s\t%s\t%s\t%s\n' "$d" "$(stat -c %a "$d")" "$(ls -A "$d" | tr '\n' ,)" "$link" >> "$ALP_SPY"
-if [ -n "$ALP_SPY_FAIL" ]; then echo "the watched python3 failed" >&2; exit 1; fi
-exec "$ALP_REAL_PYTHON" "$@"
+/// Every harness run, watched: the folder it runs in (its mode, its
+/// files, whether it is a link) goes to `$ALP_SPY`, then the harness runs
+/// (with `$ALP_SPY_FAIL`, it fails instead). The supervisor runs with
+/// `-S`, so without this.
+const SPY: &str = r#"import os, sys
+if os.path.basename(sys.argv[0]) == "replay.py" and os.environ.get("ALP_SPY"):
+    here = os.getcwd()
+    kind = "link" if os.path.islink(here) else "dir"
+    files = "".join(name + "," for name in sorted(os.listdir(here)))
+    mode = "%o" % (os.stat(here).st_mode & 0o777)
+    with open(os.environ["ALP_SPY"], "a") as log:
+        log.write("\t".join([here, mode, files, kind]) + "\n")
+    if os.environ.get("ALP_SPY_FAIL"):
+        sys.stderr.write("the watched python3 failed\n")
+        sys.stderr.flush()
+        os._exit(1)
 "#;
 
-/// A scratch folder: `tmp/` (the CLI's temporary directory), `bin/python3`
-/// (the watching python3), `spy.log` (what it saw), and whatever a test
-/// writes there.
+/// A scratch folder: `tmp/` (the CLI's temporary directory),
+/// `site/sitecustomize.py` (the watch), `spy.log` (what it saw), and
+/// whatever a test writes there.
 struct Machine {
     root: PathBuf,
-    real: PathBuf,
 }
 
 impl Machine {
     fn new(name: &str) -> Option<Machine> {
         python_version()?;
-        let out = Command::new("python3").args(["-c", "import sys; print(sys.executable)"]).output().ok()?;
-        let real = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
         let root = std::env::temp_dir().join(format!("alp-python-runs-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
         std::fs::create_dir_all(root.join("tmp")).unwrap();
-        std::fs::create_dir_all(root.join("bin")).unwrap();
-        let spy = root.join("bin/python3");
-        std::fs::write(&spy, SPY).unwrap();
-        let mut permissions = std::fs::metadata(&spy).unwrap().permissions();
-        std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
-        std::fs::set_permissions(&spy, permissions).unwrap();
-        Some(Machine { root, real })
+        std::fs::create_dir_all(root.join("site")).unwrap();
+        std::fs::write(root.join("site/sitecustomize.py"), SPY).unwrap();
+        Some(Machine { root })
     }
 
     fn tmp(&self) -> PathBuf {
@@ -70,10 +67,8 @@ impl Machine {
         let plant = r#"[ -n "$ALP_PLANT" ] && ln -s "$ALP_PLANT" "$TMPDIR/alp-listing-$$"; exec "$@""#;
         command.args(["-c", plant, "sh"]).arg(cli.get_program()).args(cli.get_args()).args(args);
         command.current_dir(cli.get_current_dir().unwrap());
-        let path =
-            format!("{}:{}", self.root.join("bin").display(), std::env::var("PATH").unwrap_or_default());
-        command.env("PATH", path).env("TMPDIR", self.tmp()).env("ALP_SPY", self.root.join("spy.log"));
-        command.env("ALP_REAL_PYTHON", &self.real).env("ALP_PLANT", planted.unwrap_or(Path::new("")));
+        command.env("PYTHONPATH", self.root.join("site")).env("TMPDIR", self.tmp());
+        command.env("ALP_SPY", self.root.join("spy.log")).env("ALP_PLANT", planted.unwrap_or(Path::new("")));
         if fail {
             command.env("ALP_SPY_FAIL", "1");
         }
@@ -133,8 +128,7 @@ fn os(args: &[&str]) -> Vec<&'static OsStr> {
 }
 
 /// Each run was in a folder of its own in the temporary directory, 0700,
-/// holding only the supervisor, the harness and its two files, no link;
-/// none is left.
+/// holding only the harness and its two files, no link; none is left.
 fn private_and_gone(machine: &Machine, cli: &str, what: &str) -> usize {
     let runs = machine.runs();
     assert!(!runs.is_empty(), "{cli}: {what}: python3 never ran");
@@ -142,7 +136,7 @@ fn private_and_gone(machine: &Machine, cli: &str, what: &str) -> usize {
         assert_eq!(dir.parent(), Some(machine.tmp().as_path()), "{cli}: {what}: {dir:?}");
         assert_eq!(
             (mode.as_str(), files.as_str(), *link),
-            ("700", "listing.py,replay.py,setup.py,supervise.py,", false),
+            ("700", "listing.py,replay.py,setup.py,", false),
             "{cli}: {what}: {dir:?}"
         );
     }

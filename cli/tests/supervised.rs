@@ -4,16 +4,19 @@
 //! Ctrl-C, which leaves no folder either; a process that leaves the run's
 //! group does not hold the CLI up until the time limit; a Ctrl-C the CLI
 //! was started to ignore stays ignored; a run that ends without a word is
-//! said so; and the supervisor removes no folder but the one made for its
-//! run. The tests wait for events (a process seen, a folder gone), counted
-//! in tries; none reads the clock.
+//! said so; a Ctrl-C as python3 starts leaves nothing; and the supervisor
+//! removes no folder but the one it made for its run. The tests wait for
+//! events (a process seen, a folder gone), counted in tries; none reads
+//! the clock.
 
 // The CLI is a native tool.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 
+use agent_loop_cli::python;
 use common::record::{clis, finished, python_version, Ran};
+use std::io::Write;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
@@ -213,6 +216,41 @@ fn a_ctrl_c_the_cli_was_started_to_ignore_stays_ignored() {
     }
 }
 
+/// A python3 that is interrupted as it starts, as a Ctrl-C in the
+/// terminal would interrupt it: the whole group the CLI is in.
+const INTERRUPTED: &str = r#"#!/bin/sh
+case "$1" in
+  --version) exec "$ALP_REAL_PYTHON" "$@" ;;
+esac
+kill -INT 0
+exec sleep 30
+"#;
+
+#[test]
+fn a_ctrl_c_while_python3_starts_leaves_no_folder() {
+    let Some(scratch) = Scratch::new("starting") else {
+        eprintln!("no python3 here: a Ctrl-C at the start is not run");
+        return;
+    };
+    let out = Command::new("python3").args(["-c", "import sys; print(sys.executable)"]).output().unwrap();
+    let real = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let bin = scratch.0.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::write(bin.join("python3"), INTERRUPTED).unwrap();
+    let mut permissions = std::fs::metadata(bin.join("python3")).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+    std::fs::set_permissions(bin.join("python3"), permissions).unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    for (name, cli) in clis() {
+        let mut command = scratch.command(&cli, "", "60");
+        // (a group of its own, as a terminal gives a command: the Ctrl-C reaches all of it)
+        command.env("PATH", &path).env("ALP_REAL_PYTHON", &real).process_group(0);
+        let ran = finished(command.output().unwrap());
+        assert!(ran.code != 0, "{name}: {ran:?}");
+        assert!(scratch.left().is_empty(), "{name}: left: {:?}", scratch.left());
+    }
+}
+
 #[test]
 fn a_relative_temporary_directory_is_made_absolute() {
     let Some(scratch) = Scratch::new("relative") else {
@@ -264,30 +302,32 @@ fn a_run_that_ends_without_a_word_is_said_so() {
 }
 
 #[test]
-fn the_supervisor_removes_no_folder_but_the_one_made_for_its_run() {
+fn the_supervisor_removes_no_folder_but_the_one_it_made() {
     let Some(scratch) = Scratch::new("by-hand") else {
         eprintln!("no python3 here: the supervisor is not run");
         return;
     };
-    let supervisor = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/supervise.py");
-    // Run by hand in a folder of someone's (one named as the CLI names its own, too),
-    // and stopped as the CLI stops it: its standard input closed.
+    // Run by hand in a folder of someone's (one named as the run's own are named,
+    // too), and stopped as the CLI stops it, its standard input closed, once its
+    // run has started: that folder stays as it was, and the run's is gone.
     for folder in ["notes", "alp-python-not-its-own"] {
         let dir = scratch.0.join(folder);
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("keep.txt"), "kept").unwrap();
-        std::fs::write(dir.join("h.py"), "import time\ntime.sleep(60)\n").unwrap();
         let mut child = Command::new("python3")
-            .arg("-S")
-            .arg(&supervisor)
-            .arg("h.py")
+            .args(["-S", "-c", python::SUPERVISOR, "pipe"])
             .current_dir(&dir)
+            .env("TMPDIR", scratch.0.join("tmp"))
             .stdin(std::process::Stdio::piped())
             .spawn()
             .unwrap();
+        let files = python::files_for_supervisor(["import time\ntime.sleep(60)\n", "", ""]);
+        child.stdin.as_mut().unwrap().write_all(&files).unwrap();
+        let made = comes(|| !scratch.left().is_empty());
         drop(child.stdin.take());
         let status = child.wait().unwrap();
-        assert!(!status.success(), "{folder}: {status:?}");
+        assert!(made && !status.success(), "{folder}: {status:?}");
         assert_eq!(std::fs::read_to_string(dir.join("keep.txt")).ok().as_deref(), Some("kept"), "{folder}");
+        assert!(scratch.left().is_empty(), "{folder}: left: {:?}", scratch.left());
     }
 }

@@ -37,15 +37,13 @@ extern "C" {
     #[wasm_bindgen(method, catch, js_name = hasPython)]
     fn has_python(this: &NodeIo) -> Result<JsValue, JsValue>;
     /// `{success, stdout: Uint8Array, stderr: string, stopped: "" | "time"
-    /// | "output"}` of one harness run under the supervisor, within
-    /// `seconds` and `bytes`.
+    /// | "output"}` of one harness run under the supervisor, `files` on its
+    /// standard input, within `seconds` and `bytes`.
     #[wasm_bindgen(method, catch)]
     fn python(
         this: &NodeIo,
         supervisor: &str,
-        harness: &str,
-        listing: &str,
-        setup: &str,
+        files: &[u8],
         arguments: Vec<String>,
         seconds: f64,
         bytes: f64,
@@ -143,15 +141,11 @@ impl Io for Node {
 }
 
 /// One harness run through the script, read back.
-fn python_run(
-    io: &NodeIo,
-    [harness, listing, setup]: [&str; 3],
-    arguments: &[&str],
-    bounds: Bounds,
-) -> Result<PyRun, String> {
+fn python_run(io: &NodeIo, files: [&str; 3], arguments: &[&str], bounds: Bounds) -> Result<PyRun, String> {
     let arguments = arguments.iter().map(|a| a.to_string()).collect();
+    let files = python::files_for_supervisor(files);
     let got = io
-        .python(python::SUPERVISOR, harness, listing, setup, arguments, bounds.seconds, bounds.bytes as f64)
+        .python(python::SUPERVISOR, &files, arguments, bounds.seconds, bounds.bytes as f64)
         .map_err(said)?;
     let field = |name: &str| js_sys::Reflect::get(&got, &name.into()).unwrap_or(JsValue::UNDEFINED);
     let stopped = match field("stopped").as_string().as_deref() {
