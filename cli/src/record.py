@@ -397,6 +397,7 @@ class Recorder:
         self.steps, self.values, self.index, self.requests = [], [], {}, []
         self.stack, self.raising, self.listed_in = [], {}, {}
         self.record, self.seen, self.appended, self.record_len = None, [], [], 0
+        self.lists = set()
         self.end, self.problem = None, None
 
     def function_of(self, code):
@@ -466,12 +467,17 @@ class Recorder:
         return self.index[key]
 
     def find_record(self, frame):
-        """The record: the list the outermost listed frame names `record`."""
+        """The record: the list the outermost listed frame names `record`.
+        Until one has it, the names of the lists they hold are kept (said
+        when none ever has it: the manifest names another list)."""
         for outer in self.stack:
             value = outer.f_locals.get(self.name)
             if isinstance(value, list):
                 self.track(value, frame)
                 return
+        if self.record is None:
+            for outer in self.stack:
+                self.lists.update(k for k, v in outer.f_locals.items() if isinstance(v, list))
 
     def track(self, record, frame):
         if record is not self.record and self.record is not None:
@@ -529,7 +535,8 @@ def results(recorder, printed, escaped, files):
     out = {"python": version(), "steps": recorder.steps, "values": recorder.values,
            "record": to_json(recorder.record) if recorder.record is not None else [],
            "output": lines[:shown], "printed": lines[shown:], "end": recorder.end,
-           "requests": recorder.requests, "problem": recorder.problem}
+           "requests": recorder.requests, "problem": recorder.problem,
+           "record_found": recorder.record is not None, "lists": sorted(recorder.lists)}
     if escaped is not None and not isinstance(escaped, (Stop, SystemExit)):
         line = exception_line(type(escaped), escaped)
         out["printed"].append(line)

@@ -79,6 +79,7 @@ const BAD: &[Case] = &[
     ]),
     ("questions-same-stop", &[], &["scenarios[0].questions[1].at: three: question 0 of this scenario is asked at the same stop (\"count.add\", occurrence 1); the page asks one question per stop, so this one is never asked (line 4)"]),
     ("tracer-off", &[], &["scenarios[0]: three, en: the run turned the tracer off (sys.settrace) before its traced entry ended, so how it ends was not recorded; a pack keeps how each run ends (line 2)"]),
+    ("record-never-bound", &[], &["record: no traced function had a list named `msgs` at any step of any scenario, so the figure would draw no message; `record` names the list of messages (the lists they held: messages, seen) (line 1)"]),
     ("record-changes", &[], &["scenarios[0]: three, en: message 0 of the record `messages` was changed after it was appended (at step 2); the figure draws each message as it was appended: append a new message instead of changing one (line 2)"]),
 ];
 

@@ -51,6 +51,8 @@ pub(super) struct Manifest {
     /// The functions listed (`None`: every top-level def), with their fields.
     pub(super) functions: Option<Vec<(String, String)>>,
     pub(super) record: String,
+    /// Whether the manifest names `record` (else it is "messages").
+    pub(super) record_given: bool,
     pub(super) scenarios: Vec<Entry>,
     /// label → language → text.
     pub(super) captions: BTreeMap<String, BTreeMap<String, String>>,
@@ -133,7 +135,18 @@ fn read(raw: &Value, found: &mut Found) -> Option<Manifest> {
     let scenarios = scenarios(obj.get("scenarios"), found);
     let captions = obj.get("captions").map(|v| captions(v, found)).unwrap_or_default();
     let (name, text) = (String::new(), String::new());
-    Some(Manifest { name, text, program: program?, setup, functions, record, scenarios, captions })
+    let record_given = obj.contains_key("record");
+    Some(Manifest {
+        name,
+        text,
+        program: program?,
+        setup,
+        functions,
+        record,
+        record_given,
+        scenarios,
+        captions,
+    })
 }
 
 fn unknown(obj: &Map<String, Value>, at: &str, known: &[&str], found: &mut Found) {

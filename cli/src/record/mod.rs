@@ -93,7 +93,8 @@ pub fn record(
     if !unmarked.is_empty() {
         return Err(unmarked);
     }
-    let scenarios = runs::record(machine, &manifest, &program, dir, limits)?;
+    let mut scenarios = runs::record(machine, &manifest, &program, dir, limits)?;
+    runs::record_named(&manifest, &mut scenarios)?;
     let python = scenarios
         .first()
         .and_then(|s| s["runs"].as_object()?.values().next()?["python"].as_str().map(str::to_string))

@@ -249,7 +249,7 @@ fn kept(mut answer: Value, checked: bool) -> Value {
     let requests: Vec<Value> =
         answer["requests"].as_array().into_iter().flatten().map(kept_request).collect();
     let mut run = json!({});
-    for key in ["python", "steps", "values", "record", "output", "printed", "end"] {
+    for key in ["python", "steps", "values", "record", "output", "printed", "end", "record_found", "lists"] {
         run[key] = answer[key].take();
     }
     if checked {
@@ -355,6 +355,42 @@ pub(super) fn runs_of<'p>(
         }
     }
     Ok(runs)
+}
+
+/// A `record` the manifest names that no run of any scenario held as a
+/// list: said at the field, with the lists the traced functions held (the
+/// figure would draw no message). The default, `messages`, may go unused:
+/// a program need not hold a conversation. The runs' notes of it are taken
+/// out either way (a pack does not keep them).
+pub(super) fn record_named(m: &Manifest, scenarios: &mut [Value]) -> Result<(), Vec<String>> {
+    let (mut found, mut lists) = (false, std::collections::BTreeSet::new());
+    for scenario in scenarios.iter_mut() {
+        for run in scenario["runs"].as_object_mut().into_iter().flat_map(|runs| runs.values_mut()) {
+            found |= run["record_found"] == true;
+            lists.extend(
+                run["lists"].as_array().into_iter().flatten().filter_map(Value::as_str).map(String::from),
+            );
+            if let Some(run) = run.as_object_mut() {
+                run.remove("record_found");
+                run.remove("lists");
+            }
+        }
+    }
+    if found || !m.record_given {
+        return Ok(());
+    }
+    let held = match lists.is_empty() {
+        true => "they held no list".to_string(),
+        false => format!("the lists they held: {}", lists.into_iter().collect::<Vec<_>>().join(", ")),
+    };
+    Err(vec![m.said(
+        "record",
+        &format!(
+            "no traced function had a list named `{}` at any step of any scenario, so the figure would draw \
+             no message; `record` names the list of messages ({held})",
+            m.record
+        ),
+    )])
 }
 
 /// Record every scenario of the manifest (each one's problems said, the
