@@ -67,7 +67,10 @@ fn check_frame(xx: Lang, found: &mut Vec<String>) -> Vec<Entry> {
     entries.push(Entry { file: "broken.json".into(), parsed: Err(broken), warnings: Vec::new() });
     let notices = [
         Notice { key: "notice_scenario", values: vec![("value", "nope".into()), ("shown", "report".into())] },
-        Notice { key: "notice_breakpoint", values: vec![("value", "loop.nope".into())] },
+        Notice {
+            key: "notice_breakpoint",
+            values: vec![("value", "loop.nope".into()), ("example", "loop.ask".into())],
+        },
     ];
     check("problems", &view::problems(&entries, &notices, xx), found);
     // The picker's options are the scenarios' own titles (author content).

@@ -87,6 +87,14 @@ pub fn stoppable_lines_in(code: Code, function: Function) -> Vec<u32> {
     lines
 }
 
+/// The labels of `entry`'s program (a recorded program's are its own).
+pub fn labels_of_entry(entry: Function) -> Vec<&'static str> {
+    match recorded::of(entry) {
+        Some(r) => r.labels.iter().map(|(label, _)| *label).collect(),
+        None => python::labels_of(programs::of(entry)),
+    }
+}
+
 /// Where a label of `entry`'s program sits in a listing: `(function,
 /// line)` of its first use (a recorded program's labels are its own).
 pub fn label_line(entry: Function, code: Code, label: &str) -> Option<(Function, u32)> {

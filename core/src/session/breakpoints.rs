@@ -77,8 +77,17 @@ fn breakpoint_notice(item: &str, entry: Function) -> Notice {
             key: "notice_breakpoint_line",
             values: vec![("value", item.into()), ("function", f.name().into()), ("line", n.to_string())],
         },
-        _ => Notice { key: "notice_breakpoint", values: vec![("value", item.into())] },
+        _ => {
+            let example = nearest(item, &lesson::labels_of_entry(entry)).unwrap_or(item).to_string();
+            Notice { key: "notice_breakpoint", values: vec![("value", item.into()), ("example", example)] }
+        }
     }
+}
+
+/// The label of `labels` nearest to `item` as written (the example a
+/// notice gives: one of this program's, the one most likely meant).
+pub(super) fn nearest<'a>(item: &str, labels: &[&'a str]) -> Option<&'a str> {
+    labels.iter().copied().min_by_key(|label| crate::predict::distance(label, item))
 }
 
 /// A click on a line where the run stops on no line from there on.

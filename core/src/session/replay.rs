@@ -120,7 +120,15 @@ impl Replay {
             }
             Err(_) => match steps.iter().position(|s| s.label == spec && s.event == Event::Line) {
                 Some(n) => (Some(n), None),
-                None => (None, Some(Notice { key: "notice_step", values: value() })),
+                None => {
+                    // (the example: a label this run reaches, the nearest to the one written)
+                    let reached: Vec<&str> =
+                        steps.iter().map(|s| s.label).filter(|l| !l.is_empty()).collect();
+                    let example = super::breakpoints::nearest(spec, &reached).unwrap_or(spec).to_string();
+                    let mut values = value();
+                    values.push(("example", example));
+                    (None, Some(Notice { key: "notice_step", values }))
+                }
             },
         }
     }
