@@ -1,11 +1,15 @@
 //! The prediction questions give nothing away: the right choice sits in
 //! every place about as often (choices in an order of their own per
 //! question, the same in every language), and no choice is more than
-//! about twice as long as another.
+//! about twice as long as another; an answer says its choice as shown and
+//! as the file writes it.
 
+use agent_loop_core::debugger::Command;
 use agent_loop_core::predict::questions;
 use agent_loop_core::run::record_scenario;
+use agent_loop_core::session::{FixtureDoubles, Options, Session};
 use agent_loop_core::vocab::Code;
+use serde_json::json;
 
 mod common;
 use common::{langs, shipped};
@@ -82,4 +86,55 @@ fn a_question_keeps_its_order_in_every_language() {
             assert_eq!((&a.key, a.answer), (&b.key, b.answer), "{}", scenario.id);
         }
     }
+}
+
+fn session(scenario: &str) -> Session {
+    let options =
+        Options { scenario: scenario.into(), lang: "en".into(), predict: true, ..Options::default() };
+    Session::new(Box::new(FixtureDoubles), &options).unwrap()
+}
+
+/// The choices of an authored question are shown in an order of the
+/// playground's; each answer says, beside the choice as shown, the choice
+/// as the file writes it (`written`), so a course site that scores with
+/// its own copy of the questions (`answer` counts in the file's order)
+/// scores the same. A question the playground asks of itself has none.
+#[test]
+fn an_answer_says_the_choice_as_the_file_writes_it() {
+    let mut moved = 0;
+    for id in ["report", "core-cap", "core-four-turns"] {
+        let path = format!("{}/fixtures/scenarios/{id}.json", env!("CARGO_MANIFEST_DIR"));
+        let file: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let mut s = session(id);
+        s.command(Command::Run);
+        while let Some(a) = s.predictions().pending().cloned() {
+            for shown in 0..a.choices.len() {
+                let mut again = session(id);
+                again.command(Command::Run);
+                while again.predictions().pending().map(|p| p.key.clone()) != Some(a.key.clone()) {
+                    let p = again.predictions().pending().unwrap().answer;
+                    again.answer(p).unwrap();
+                }
+                let detail = again.answer(shown).unwrap();
+                match a.key.strip_prefix('q').and_then(|i| i.parse::<usize>().ok()) {
+                    Some(i) => {
+                        let q = &file["questions"][i];
+                        let written =
+                            detail["written"].as_u64().expect("an authored question's written choice");
+                        assert_eq!(
+                            q["choices"][written as usize]["en"],
+                            json!(a.choices[shown]),
+                            "{id} {}",
+                            a.key
+                        );
+                        assert_eq!(detail["correct"], json!(written == q["answer"]), "{id} {}", a.key);
+                        moved += usize::from(written as usize != shown);
+                    }
+                    None => assert_eq!(detail["written"], json!(null), "{id} {}", a.key),
+                }
+            }
+            s.answer(a.answer).unwrap();
+        }
+    }
+    assert!(moved > 0, "the shown order differs from the written one somewhere");
 }

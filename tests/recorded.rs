@@ -19,7 +19,7 @@ use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson::{caption, line_in, listing_shown};
 use agent_loop_core::preview::text_hash;
 use agent_loop_core::programs::recorded::first_line;
-use agent_loop_core::session::{FixtureDoubles, Options, Session};
+use agent_loop_core::session::Session;
 use agent_loop_core::trace::Event;
 use agent_loop_core::vocab::Code;
 use serde_json::{json, Value};
@@ -488,32 +488,4 @@ proptest::proptest! {
             }
         }
     }
-}
-
-/// A breakpoint or a start step that names no label of the program is
-/// answered with the nearest label the program has (this run reaches, for
-/// a step), not one of another lesson's.
-#[test]
-fn a_misspelt_label_is_answered_with_the_nearest_of_the_programs_own() {
-    let mut s = session("en");
-    s.set_breakpoints("tool.fnd");
-    let said: Vec<_> = s.notices().iter().map(|n| (n.key, n.values.clone())).collect();
-    assert_eq!(
-        said,
-        vec![(
-            "notice_breakpoint",
-            vec![("value", "tool.fnd".to_string()), ("example", "tool.find".to_string())]
-        )]
-    );
-    let program_src = Some((FILE.to_string(), Ok(PACK.to_string())));
-    let options = Options { lang: "en".into(), program_src, step: "loop.strat".into(), ..Options::default() };
-    let s = Session::new(Box::new(FixtureDoubles), &options).unwrap();
-    let said: Vec<_> = s.notices().iter().map(|n| (n.key, n.values.clone())).collect();
-    assert_eq!(
-        said,
-        vec![(
-            "notice_step",
-            vec![("value", "loop.strat".to_string()), ("example", "loop.start".to_string())]
-        )]
-    );
 }

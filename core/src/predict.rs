@@ -45,6 +45,9 @@ pub struct Ask {
     pub answer: usize,
     pub explain: String,
     pub authored: bool,
+    /// An authored question's choices as the file writes them: the index
+    /// there of each choice shown (empty for a question of the page's).
+    pub written: Vec<usize>,
 }
 
 /// How many record-growth questions one run asks.
@@ -149,6 +152,12 @@ pub fn label_problems(raw: &serde_json::Value, function: Function) -> Vec<Proble
     out
 }
 
+/// The name of `names` nearest to `written` (the example a notice gives:
+/// one of the names that are, the one most likely meant).
+pub fn nearest<'a>(written: &str, names: &[&'a str]) -> Option<&'a str> {
+    names.iter().copied().min_by_key(|name| distance(name, written))
+}
+
 /// How many characters must change to make `a` into `b` (insert, delete or
 /// replace one; Levenshtein's distance), case aside: how near a name
 /// written is to one meant.
@@ -211,11 +220,12 @@ fn authored(scenario: &Scenario, trace: &Trace, lang: Lang) -> Vec<Ask> {
         }
         let (text, choices, explain) = q.texts(lang.code());
         let key = format!("q{i}");
-        let (choices, answer) = shuffled(choices, q.answer, &format!("{}/{key}", scenario.id));
+        let order = permutation(choices.len(), &format!("{}/{key}", scenario.id));
         // The right one goes round the places question by question (a
         // lesson's scenarios by their order in it), so no place is "usually
         // right" over a lesson.
-        let (choices, answer) = moved(choices, answer, i + offset(&scenario.id));
+        let (written, answer) = moved(order, q.answer, i + offset(&scenario.id));
+        let choices = written.iter().map(|&k| choices[k].clone()).collect();
         asks.push(Ask {
             key,
             step,
@@ -225,6 +235,7 @@ fn authored(scenario: &Scenario, trace: &Trace, lang: Lang) -> Vec<Ask> {
             answer,
             explain,
             authored: true,
+            written,
             about: None,
         });
     }
@@ -264,6 +275,7 @@ fn record_questions(trace: &Trace, lang: Lang) -> Vec<Ask> {
                 answer,
                 explain,
                 authored: false,
+                written: Vec::new(),
                 about: None,
             }
         })
@@ -303,6 +315,7 @@ fn status_question(trace: &Trace, lang: Lang) -> Option<Ask> {
         answer: endings.iter().position(|e| *e == ending)?,
         explain,
         authored: false,
+        written: Vec::new(),
         about: None,
     })
 }
@@ -342,6 +355,7 @@ fn ending_question(trace: &Trace, lang: Lang) -> Option<Ask> {
         answer: endings.iter().position(|e| **e == ending)?,
         explain: lang.fill("explain_recorded_end", &values),
         authored: false,
+        written: Vec::new(),
         about: None,
     })
 }
@@ -376,26 +390,21 @@ fn permutation(n: usize, key: &str) -> Vec<usize> {
     order
 }
 
-/// Choices in the order of `key`, and where the right one went.
-fn shuffled(choices: Vec<String>, answer: usize, key: &str) -> (Vec<String>, usize) {
-    let order = permutation(choices.len(), key);
-    let at = order.iter().position(|&k| k == answer).unwrap_or(answer);
-    (order.iter().map(|&k| choices[k].clone()).collect(), at)
-}
-
 /// Where a scenario's first question puts its right choice: its place in
 /// the lessons' order, else a number of its id.
 fn offset(id: &str) -> usize {
     crate::programs::lesson_scenarios().position(|s| s == id).unwrap_or(seed(id) as usize % 7)
 }
 
-/// The choices with the right one (at `answer`) swapped into place `turn % n`.
-fn moved(mut choices: Vec<String>, answer: usize, turn: usize) -> (Vec<String>, usize) {
-    let to = turn % choices.len().max(1);
-    if answer < choices.len() {
-        choices.swap(answer, to);
+/// The shown order (`order[i]`: the written index of the choice shown at
+/// `i`) with the right one (written at `answer`) swapped into place
+/// `turn % n`, and that place.
+fn moved(mut order: Vec<usize>, answer: usize, turn: usize) -> (Vec<usize>, usize) {
+    let to = turn % order.len().max(1);
+    if let Some(at) = order.iter().position(|&k| k == answer) {
+        order.swap(at, to);
     }
-    (choices, to)
+    (order, to)
 }
 
 fn why_key(ending: &str) -> String {
@@ -429,6 +438,7 @@ fn breakpoint_question(
         answer: if hits > 0 { 0 } else { 1 },
         explain,
         authored: false,
+        written: Vec::new(),
         about: Some((function, line)),
     })
 }

@@ -78,16 +78,11 @@ fn breakpoint_notice(item: &str, entry: Function) -> Notice {
             values: vec![("value", item.into()), ("function", f.name().into()), ("line", n.to_string())],
         },
         _ => {
-            let example = nearest(item, &lesson::labels_of_entry(entry)).unwrap_or(item).to_string();
+            let example =
+                crate::predict::nearest(item, &lesson::labels_of_entry(entry)).unwrap_or(item).to_string();
             Notice { key: "notice_breakpoint", values: vec![("value", item.into()), ("example", example)] }
         }
     }
-}
-
-/// The label of `labels` nearest to `item` as written (the example a
-/// notice gives: one of this program's, the one most likely meant).
-pub(super) fn nearest<'a>(item: &str, labels: &[&'a str]) -> Option<&'a str> {
-    labels.iter().copied().min_by_key(|label| crate::predict::distance(label, item))
 }
 
 /// A click on a line where the run stops on no line from there on.

@@ -120,6 +120,7 @@ impl Predictions {
             "question": ask.key,
             "text": ask.text,
             "choice": choice,
+            "written": ask.written.get(choice),
             "correct": correct,
             "scenario": scenario,
             "label": ask.label,

@@ -124,7 +124,7 @@ impl Replay {
                     // (the example: a label this run reaches, the nearest to the one written)
                     let reached: Vec<&str> =
                         steps.iter().map(|s| s.label).filter(|l| !l.is_empty()).collect();
-                    let example = super::breakpoints::nearest(spec, &reached).unwrap_or(spec).to_string();
+                    let example = crate::predict::nearest(spec, &reached).unwrap_or(spec).to_string();
                     let mut values = value();
                     values.push(("example", example));
                     (None, Some(Notice { key: "notice_step", values }))
