@@ -21,7 +21,7 @@ use agent_loop_core::preview::text_hash;
 use agent_loop_core::programs::recorded::first_line;
 use agent_loop_core::session::Session;
 use agent_loop_core::trace::Event;
-use agent_loop_core::vocab::Code;
+use agent_loop_core::vocab::{py_repr, Code};
 use serde_json::{json, Value};
 
 #[path = "common/lesson_three.rs"]
@@ -286,7 +286,15 @@ fn captions_are_the_authors_with_their_values_else_said_from_the_event() {
                         let message = trace.locals_json(step)["raise"].as_str().unwrap().to_string();
                         assert!(body.contains(&message), "{body}");
                     }
-                    (None, Event::Call) => assert!(body.contains(step.function.name()), "{body}"),
+                    (None, Event::Call) => {
+                        assert!(body.contains(step.function.name()), "{body}");
+                        // (a text argument as Python writes it in a call: quoted)
+                        let args = trace.locals_json(step);
+                        let texts = args.as_object().into_iter().flatten().filter(|(_, v)| v.is_string());
+                        for (name, text) in texts.filter(|(_, v)| v.as_str().is_some_and(|t| t.len() < 40)) {
+                            assert!(body.contains(&format!("{name}={}", py_repr(text))), "{body}");
+                        }
+                    }
                     _ => {}
                 }
             }

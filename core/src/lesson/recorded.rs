@@ -90,6 +90,16 @@ fn quoted(value: &Value, lang: Lang) -> String {
     }
 }
 
+/// A value as a call or a return writes it, as the code would: a text
+/// in Python's quotes (`question='Where is A-17?'`), anything else as
+/// [`quoted`] says it.
+fn as_code(value: &Value, lang: Lang) -> String {
+    match value.as_str().filter(|s| read_record_ref(s).is_none()) {
+        Some(_) => quoted(&Value::String(crate::vocab::py_repr(value)), lang),
+        None => quoted(value, lang),
+    }
+}
+
 /// `text` (a value as JSON) with each record it holds, the preview's
 /// `"(the record, n = 4)"`, said in the reader's language as the locals
 /// say it.
@@ -132,7 +142,7 @@ pub(super) fn caption(
     let body = match step.event {
         Event::Call => {
             let args = locals.as_object().into_iter().flatten();
-            let args: Vec<String> = args.map(|(k, v)| format!("{k}={}", quoted(v, lang))).collect();
+            let args: Vec<String> = args.map(|(k, v)| format!("{k}={}", as_code(v, lang))).collect();
             lang.fill("recorded_call", &[function, ("args", args.join(", "))])
         }
         Event::Return if step.label == "raise" => {
@@ -140,7 +150,7 @@ pub(super) fn caption(
             lang.fill("recorded_raise", &[function, ("message", message)])
         }
         Event::Return => {
-            lang.fill("recorded_return", &[function, ("value", quoted(&locals["return"], lang))])
+            lang.fill("recorded_return", &[function, ("value", as_code(&locals["return"], lang))])
         }
         Event::Exception => lang.fill("recorded_exception", &[("message", quoted(&locals["raise"], lang))]),
         Event::Error => return (step.label.to_string(), String::new()),
