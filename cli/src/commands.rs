@@ -64,13 +64,13 @@ fn usage(me: &str) -> String {
 /// Run the command `args` (without the program's name); `me` is the name
 /// the usage line shows. The exit code.
 pub fn run(me: &str, args: &[OsString], io: &mut dyn Io) -> u8 {
-    if let [one] = args {
-        if ["--help", "-h", "help"].iter().any(|h| one == h) {
-            return match io.out(format!("{}\n", usage(me)).as_bytes()) {
-                Written::Failed(_) => FAILED,
-                _ => OK,
-            };
-        }
+    // (`help`, or `--help` / `-h` alone or after a command: `record --help`)
+    let help = |a: &OsString| a == "--help" || a == "-h";
+    if matches!(args, [one] if one == "help") || (!args.is_empty() && args.iter().any(help)) {
+        return match io.out(format!("{}\n", usage(me)).as_bytes()) {
+            Written::Failed(_) => FAILED,
+            _ => OK,
+        };
     }
     match dispatch(args, io) {
         Some(Ok(code) | Err(code)) => code,
