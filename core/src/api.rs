@@ -197,8 +197,11 @@ pub fn python_text(message: &str) -> String {
 
 /// The API's own message inside a trace's error text for a refused
 /// request (`BadRequestError: Error code: 400 - {…'message': '…'}}`, as
-/// [`python_text`] and the program write it); `None` for any other text.
+/// [`python_text`] and the program write it; `anthropic.BadRequestError:
+/// …` as a recorded program's traceback names it); `None` for any other
+/// text.
 pub fn refused_message(error: &str) -> Option<String> {
+    let error = error.strip_prefix("anthropic.").unwrap_or(error);
     let rest = error.strip_prefix(BAD_REQUEST).and_then(|r| r.strip_prefix(": "))?;
     let head = "Error code: 400 - {'type': 'error', 'error': {'type': 'invalid_request_error', 'message': ";
     let quoted = rest.strip_prefix(head)?.strip_suffix("}}")?;

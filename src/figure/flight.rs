@@ -41,7 +41,9 @@ pub(super) fn latest_reason(t: &Trace, position: usize) -> Option<String> {
         let s = &t.steps[i];
         // (a recorded run's new request starts where its pack says one is sent)
         let sent = || s.function.pack().is_some() && lesson::request_at(t, i).is_some();
-        if figure.fresh.contains(&s.label) || sent() {
+        // (nor where a recorded program's request raised: no reply came)
+        let raised = || s.function.pack().is_some() && s.event == Event::Exception;
+        if figure.fresh.contains(&s.label) || sent() || raised() {
             return Some(None);
         }
         // (only the locals that can hold it are read: a tool loop of

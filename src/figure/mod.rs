@@ -9,6 +9,7 @@
 
 use crate::markup::{clip, esc};
 use agent_loop_core::programs::Part;
+use agent_loop_core::trace::Event;
 use agent_loop_core::vocab::Decimal;
 use serde_json::Value;
 
@@ -213,14 +214,17 @@ fn record_cards(svg: &mut Svg, m: &Moment, record_len: usize) {
     refused(svg, m);
 }
 
-/// A request the API refused, as the API's error card below the record
-/// (at the step where the program receives it: its last).
+/// A request the API refused, as the API's error card below the record,
+/// at the step where the program receives it: the run's last, when it
+/// ends with the error, or (a recorded program) the step where the error
+/// is raised in it.
 fn refused(svg: &mut Svg, m: &Moment) {
     let t = m.trace;
     let at_end = m.started && m.position + 1 >= t.steps.len();
-    let Some(message) =
-        t.error.as_ref().filter(|_| at_end).and_then(|e| agent_loop_core::api::refused_message(&e.message))
-    else {
+    let ending = t.error.as_ref().filter(|_| at_end).map(|e| e.message.clone());
+    let step = t.steps.get(m.position).filter(|s| m.started && s.event == Event::Exception);
+    let raised = || step.and_then(|s| t.local(s, "raise")?.as_str().map(String::from));
+    let Some(message) = ending.or_else(raised).and_then(|e| agent_loop_core::api::refused_message(&e)) else {
         return;
     };
     let l = m.layout;

@@ -152,7 +152,14 @@ pub(super) fn caption(
         Event::Return => {
             lang.fill("recorded_return", &[function, ("value", as_code(&locals["return"], lang))])
         }
-        Event::Exception => lang.fill("recorded_exception", &[("message", quoted(&locals["raise"], lang))]),
+        Event::Exception => match locals["raise"].as_str().and_then(crate::api::refused_message) {
+            // (a refused request: the API's own words, whole; the card shows them too)
+            Some(message) => {
+                let kind = locals["raise"].as_str().and_then(|r| r.split(':').next()).unwrap_or_default();
+                lang.fill("recorded_refused", &[("kind", kind.to_string()), ("message", message)])
+            }
+            None => lang.fill("recorded_exception", &[("message", quoted(&locals["raise"], lang))]),
+        },
         Event::Error => return (step.label.to_string(), String::new()),
         Event::Line => line_caption(recorded, lang, trace, position, &locals),
     };

@@ -1,0 +1,53 @@
+//! A request the API refused in a recorded program (the pack's
+//! `requests[k].refused`): where the program receives the
+//! `BadRequestError`, the figure draws the API's error card with the
+//! checker's message and the caption says it, whole, in the reader's
+//! language; before the request is answered, no card; the chip drops the
+//! last reply's stop_reason once another request is out. The pack is the
+//! record tests' good one (its `forgets` scenario catches the error).
+
+use agent_loop_core::session::{FixtureDoubles, Options, Session};
+use agent_loop_core::step_view::step_view;
+use agent_loop_core::trace::Event;
+use agent_loop_playground::figure;
+
+const PACK: &str = include_str!("../cli/tests/record/good.pack.json");
+
+fn session(lang: &str) -> Session {
+    let program_src = Some(("lessons/good.pack.json".to_string(), Ok(PACK.to_string())));
+    let options =
+        Options { lang: lang.into(), program_src, scenario: "forgets".into(), ..Options::default() };
+    Session::new(Box::new(FixtureDoubles), &options).expect("a session")
+}
+
+/// The record part of the figure and the caption at `step`.
+fn shown(s: &mut Session, step: usize) -> (String, String) {
+    s.seek(step);
+    let view = step_view(s);
+    let moment = figure::Moment {
+        started: view.started,
+        ..figure::Moment::at(s.replay().trace(), view.position, s.lang(), figure::Layout::WIDE)
+    };
+    let [head, record, _] = figure::render_parts(&moment);
+    (format!("{head}{record}"), format!("{} {}", view.caption.0, view.caption.1))
+}
+
+#[test]
+fn a_refused_request_is_the_apis_error_card_where_the_program_receives_it() {
+    for lang in ["en", "zh"] {
+        let mut s = session(lang);
+        assert_eq!(s.state()["scenario"], "forgets");
+        let steps = &s.replay().trace().steps;
+        let at = steps.iter().position(|st| st.event == Event::Exception).expect("the exception step");
+        let (figure, caption) = shown(&mut s, at);
+        assert!(
+            figure.contains(r#"data-role="api-error""#),
+            "{lang}: no error card at the exception: {figure}"
+        );
+        assert!(figure.contains("unexpected `tool_use_id` found in"), "{lang}: {figure}");
+        assert!(caption.contains("unexpected `tool_use_id` found"), "{lang}: the caption: {caption}");
+        assert!(!figure.contains("stop_reason"), "{lang}: a stale stop_reason at the exception: {figure}");
+        let (before, _) = shown(&mut s, at - 1);
+        assert!(!before.contains(r#"data-role="api-error""#), "{lang}: a card before the answer: {before}");
+    }
+}
