@@ -149,10 +149,16 @@ test("on a phone every tap target is at least 44 × 44 px, and a wrapped row's n
       const line = first.getBoundingClientRect();
       if (Math.abs(number.top - line.top) > 4) off.push(`line ${row.dataset.line}: number at ${Math.round(number.top - code.top)} px, first line at ${Math.round(line.top - code.top)} px`);
     }
-    return { small: small.slice(0, 8), off: off.slice(0, 5) };
+    // The setup's heading still shows it opens (its disclosure marker: a summary shown as a list item).
+    const summary = r.querySelector(".alp-setup summary");
+    const b = summary.getBoundingClientRect();
+    const setup = { display: getComputedStyle(summary).display, height: Math.round(b.height) };
+    return { small: small.slice(0, 8), off: off.slice(0, 5), setup };
   });
   expect(sizes.small, "targets smaller than 44 × 44").toEqual([]);
   expect(sizes.off, "numbers beside a wrapped row's first line").toEqual([]);
+  expect(sizes.setup.display, "the setup heading keeps its open/close marker").toBe("list-item");
+  expect(sizes.setup.height, "the setup heading is a 44 px target").toBeGreaterThanOrEqual(44);
 });
 
 test("at 1440 px the switch is not there: code and record side by side", async ({ page }) => {
