@@ -97,7 +97,7 @@ const io = {
     }
     return python;
   },
-  // `python3 -S -c <supervisor> pid <arguments…>`, the harness, the listing
+  // `python3 -I -S -c <supervisor> pid <arguments…>`, the harness, the listing
   // and the setup on its standard input (`files`): the supervisor makes a
   // private folder for them (0700, in one step), runs the harness in it and
   // removes it after, also when it fails, is stopped or on Ctrl-C; hash
@@ -108,7 +108,7 @@ const io = {
   // before it exits.
   python(supervisor, files, args, seconds, bytes) {
     const env = { ...process.env, ALP_CLI_PID: String(process.pid), PYTHONHASHSEED: "0", PYTHONDONTWRITEBYTECODE: "1", PYTHONIOENCODING: "utf-8" };
-    const done = spawnSync("python3", ["-S", "-c", supervisor, "pid", ...args], {
+    const done = spawnSync("python3", ["-I", "-S", "-c", supervisor, "pid", ...args], {
       env,
       input: files,
       stdio: ["pipe", "pipe", "pipe"],
@@ -118,11 +118,12 @@ const io = {
     });
     const code = done.error && done.error.code;
     const stopped = code === "ETIMEDOUT" ? "time" : code === "ENOBUFS" ? "output" : "";
-    if (done.error && !stopped) throw new Error(`cannot run python3: ${done.error.message}`);
+    // (EPIPE: python3 ended before it read all its files; what it said tells why)
+    if (done.error && !stopped && code !== "EPIPE") throw new Error(`cannot run python3: ${done.error.message}`);
     return {
       success: !stopped && done.status === 0,
-      stdout: stopped ? new Uint8Array(0) : new Uint8Array(done.stdout),
-      stderr: stopped ? "" : done.stderr.toString("utf8"),
+      stdout: stopped || !done.stdout ? new Uint8Array(0) : new Uint8Array(done.stdout),
+      stderr: stopped || !done.stderr ? "" : done.stderr.toString("utf8"),
       stopped,
     };
   },

@@ -61,12 +61,21 @@ fn usage(me: &str) -> String {
     )
 }
 
+/// The commands, as the usage names them.
+const COMMANDS: [&str; 5] = ["trace", "check", "setup", "import", "record"];
+
 /// Run the command `args` (without the program's name); `me` is the name
 /// the usage line shows. The exit code.
 pub fn run(me: &str, args: &[OsString], io: &mut dyn Io) -> u8 {
-    // (`help`, or `--help` / `-h` alone or after a command: `record --help`)
+    // (`help`, `--help` or `-h` alone, or right after a command: `record --help`)
     let help = |a: &OsString| a == "--help" || a == "-h";
-    if matches!(args, [one] if one == "help") || (!args.is_empty() && args.iter().any(help)) {
+    let command = |a: &OsString| COMMANDS.iter().any(|c| a == c);
+    let asked = match args {
+        [one] => help(one) || one == "help",
+        [first, second] => command(first) && help(second),
+        _ => false,
+    };
+    if asked {
         return match io.out(format!("{}\n", usage(me)).as_bytes()) {
             Written::Failed(_) => FAILED,
             _ => OK,

@@ -83,8 +83,9 @@ pub struct Report {
     /// `Ok(n)`: n scenario runs agreed; `Err(why)`: where it departed,
     /// or the limit that stopped a run.
     pub cpython: Option<Result<usize, String>>,
-    /// Whether a limit stopped a run (then `cpython` says which).
-    pub stopped: bool,
+    /// Why the runs were not compared to the end, when they were not
+    /// (then `cpython` says what): a limit, or python3 could not run.
+    pub not_run: Option<NotRun>,
     /// The listing's stamp as the page would judge it (none: the marks
     /// did not pass), and the stamp it would have now.
     pub stamp: Option<(Verdict, String)>,
@@ -133,10 +134,24 @@ pub fn check(
     };
     if let Some(python) = python {
         let ran = run_all(python, name, text, (code, lang), scenarios, seconds);
-        report.stopped = matches!(ran, Err(Failed::Stopped(_)));
-        report.cpython = Some(ran.map_err(|(Failed::Departs(why) | Failed::Stopped(why))| why));
+        report.not_run = match &ran {
+            Err(Failed::Stopped(_)) => Some(NotRun::Stopped),
+            Err(Failed::Cannot(_)) => Some(NotRun::Cannot),
+            _ => None,
+        };
+        report.cpython =
+            Some(ran.map_err(|(Failed::Departs(why) | Failed::Stopped(why) | Failed::Cannot(why))| why));
     }
     report
+}
+
+/// Why a listing's runs were not compared to their end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotRun {
+    /// A limit stopped a run.
+    Stopped,
+    /// python3 could not run here.
+    Cannot,
 }
 
 /// Why the runs did not all agree.
@@ -145,6 +160,8 @@ enum Failed {
     Departs(String),
     /// A limit stopped a run before it could be compared to the end.
     Stopped(String),
+    /// python3 could not run here (it cannot start, no private folder).
+    Cannot(String),
 }
 
 /// Run the listing on every scenario of its program; the first departure
@@ -167,7 +184,7 @@ fn run_all(
         let limits =
             serde_json::json!({"steps": trace.steps.len() * 2 + 1000, "chars": MAX_CHARS}).to_string();
         let args = [scenario.function.name(), limits.as_str()];
-        let out = python([REPLAY, text, &setup_text(&scenario)], &args, bounds).map_err(Failed::Departs)?;
+        let out = python([REPLAY, text, &setup_text(&scenario)], &args, bounds).map_err(Failed::Cannot)?;
         if let Some(why) = out.stopped {
             return Err(Failed::Stopped(format!(
                 "{}: {}",
@@ -311,9 +328,12 @@ pub fn render(name: &Path, report: &Report) -> String {
         (Some(Ok(n)), _) => {
             out.push_str(&format!("{name}: marks ok; CPython runs the same lines on {n} scenario(s)\n"))
         }
-        (Some(Err(why)), _) if report.stopped => {
+        (Some(Err(why)), _) if report.not_run == Some(NotRun::Stopped) => {
             out.push_str(&format!("{why}\n{name}: stopped at a limit, so it was not checked\n"))
         }
+        (Some(Err(why)), _) if report.not_run == Some(NotRun::Cannot) => out.push_str(&format!(
+            "{why}\n{name}: marks ok; python3 could not run it here, so it was not checked\n"
+        )),
         (Some(Err(why)), _) => out.push_str(&format!("{why}\n{name}: departs from the recorded run\n")),
     }
     out

@@ -122,14 +122,14 @@ fn stdout_was_closed() -> bool {
 fn run_python(texts: [&str; 3], arguments: &[&str], bounds: Bounds) -> Result<PyRun, String> {
     let mut command = Command::new("python3");
     command
-        .args(["-S", "-c", python::SUPERVISOR, "pipe"])
+        .args(["-I", "-S", "-c", python::SUPERVISOR, "pipe"])
         .args(arguments)
         .env("ALP_CLI_PID", std::process::id().to_string())
         .env("PYTHONHASHSEED", "0")
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .env("PYTHONIOENCODING", "utf-8");
-    bounded(command, &python::files_for_supervisor(texts), bounds)
-        .map_err(|e| format!("cannot run python3: {e}"))
+    let run = bounded(command, &python::files_for_supervisor(texts), bounds);
+    python::ran(run.map_err(|e| format!("cannot run python3: {e}"))?)
 }
 
 /// Run `command` within `bounds`: `input` written to its standard input

@@ -10,7 +10,7 @@ use crate::shown;
 use agent_loop_core::vocab::Decimal;
 use std::ffi::OsString;
 
-/// The supervisor every runner starts python3 under (`python3 -S -c
+/// The supervisor every runner starts python3 under (`python3 -I -S -c
 /// SUPERVISOR pipe|pid <arguments…>`, [`files_for_supervisor`] on its
 /// standard input): it makes the run's private folder, runs the harness
 /// there in a process group of its own, passes its output on, stops that
@@ -68,6 +68,20 @@ pub struct PyRun {
     pub stderr: String,
     /// Set when the runner stopped it.
     pub stopped: Option<Stopped>,
+}
+
+/// How the supervisor begins the line that says what keeps it from running
+/// the harness at all (no private folder can be made, its files cannot be
+/// written): the machine's trouble, not the program's.
+pub const CANNOT: &str = "cannot run python3 here: ";
+
+/// What kept the supervisor from running the harness (its own line, from
+/// [`CANNOT`] on), said as the runner's error; the run itself otherwise.
+pub fn ran(run: PyRun) -> Result<PyRun, String> {
+    match run.stderr.lines().find(|l| l.starts_with(CANNOT)) {
+        Some(line) if !run.success && run.stopped.is_none() => Err(line.to_string()),
+        _ => Ok(run),
+    }
 }
 
 /// Runs `python3 harness.py a.py b.py <arguments…>` on these texts

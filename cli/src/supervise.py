@@ -1,7 +1,7 @@
 """The author CLI's supervisor of one python3 run; it is not a command to
 run by hand. The CLI starts it with its source as the program:
 
-    python3 -S -c SOURCE MODE [ARGUMENTS...]
+    python3 -I -S -c SOURCE MODE [ARGUMENTS...]
 
 and writes to its standard input the harness, the listing and the setup,
 each as its length in bytes on a line of its own, then its bytes. This
@@ -10,7 +10,9 @@ process makes the run's private folder (alp-python-..., 0700, in TMPDIR or
 files there and runs `python3 HARNESS LISTING SETUP ARGUMENTS...` in it.
 It removes that folder, and only that one, whatever way the run ends.
 The folder is made after this process handles Ctrl-C: no moment leaves
-it behind.
+it behind. (`-I`: nothing of the folder the CLI runs in is imported in
+place of the standard library.) What stops this process from running
+the harness at all is said on a line that starts with CANNOT, exit 1.
 
 The run gets a process group of its own, and its standard output and
 error come through this process. Whatever way the run ends, every process
@@ -31,6 +33,7 @@ import _thread
 import os
 import signal
 
+CANNOT = "cannot run python3 here: "  # (cli/src/python.rs reads it)
 run = None  # the run, once started
 folder = None  # the run's folder, once made
 starting = False  # while it is being started
@@ -65,8 +68,6 @@ def stop_all(status):
             except OSError:
                 pass  # the group has ended already
         if folder is not None:
-            import shutil
-
             shutil.rmtree(folder, ignore_errors=True)
         os._exit(status)
 
@@ -85,6 +86,7 @@ for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(number, on_signal)
 
 import select  # noqa: E402
+import shutil  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
 import threading  # noqa: E402
@@ -189,30 +191,48 @@ def make_folder():
         except FileExistsError:
             continue
         except OSError as e:
-            sys.stderr.write(f"cannot make a private temporary folder: {e}\n")
-            stop_all(1)
+            cannot(f"cannot make a private temporary folder in {base}: {e.strerror}")
         finally:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, blocked)
         return path
-    sys.stderr.write("cannot make a private temporary folder: every name tried is taken\n")
-    stop_all(1)
+    cannot(f"cannot make a private temporary folder in {base}: every name tried is taken")
+
+
+def cannot(why):
+    """Say what keeps the harness from running, remove the folder, end."""
+    try:
+        sys.stderr.write(CANNOT + why + "\n")
+        sys.stderr.flush()
+    finally:
+        stop_all(1)
 
 
 def main():
-    global run, starting
     mode = sys.argv[1]
     if cli_gone():
         stop_all(137)
     texts = read_files()
     here = make_folder()
-    paths = [os.path.join(here, name) for name in ("replay.py", "listing.py", "setup.py")]
-    for path, text in zip(paths, texts):
-        with open(path, "wb") as file:
-            file.write(text)
+    try:
+        paths = [os.path.join(here, name) for name in ("replay.py", "listing.py", "setup.py")]
+        for path, text in zip(paths, texts):
+            with open(path, "wb") as file:
+                file.write(text)
+    except OSError as e:
+        cannot(f"cannot write the run's files in {here}: {e.strerror}")
+    try:
+        supervise(mode, paths)
+    except Exception as e:  # (the folder goes whatever failed)
+        cannot(f"the supervisor failed: {type(e).__name__}: {e}")
+
+
+def supervise(mode, paths):
+    """Run the harness in its folder and pass its output on until it ends."""
+    global run, starting
     starting = True
     run = subprocess.Popen(
         [sys.executable, *paths, *sys.argv[2:]],
-        cwd=here,
+        cwd=folder,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -449,12 +449,15 @@ fn wrong_arguments_are_said_and_help_is_an_answer() {
     let lines: Vec<&str> = out.lines().filter(|l| l.trim_start().starts_with("print")).collect();
     let first = out.lines().nth(1).unwrap();
     assert!(lines.iter().all(|l| column(l) == column(first)), "{out}");
-    // A command's own --help (or -h) is the same answer.
-    for args in
-        [&["record", "--help"][..], &["check", "-h"], &["import", "x.json", "--help"], &["trace", "--help"]]
-    {
+    // A command's own --help (or -h) is the same answer; an option's value
+    // that reads -h is that value, and an unknown command's --help is no help.
+    for args in [&["record", "--help"][..], &["check", "-h"], &["import", "--help"], &["trace", "--help"]] {
         let (code, again, err) = cli(args);
         assert_eq!((code, err.as_str(), again.as_str()), (0, "", out.as_str()), "{args:?}");
+    }
+    for args in [&["record", "no/manifest.json", "-o", "-h"][..], &["bogus", "--help"]] {
+        let (code, said, _) = cli(args);
+        assert!(code != 0 && said.is_empty(), "{args:?}: {code} {said}");
     }
     let (code, _, err) = cli(&["check", "--listing"]);
     assert_eq!(code, 2);

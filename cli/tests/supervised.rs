@@ -252,6 +252,81 @@ fn a_ctrl_c_while_python3_starts_leaves_no_folder() {
 }
 
 #[test]
+fn files_of_the_folder_the_cli_runs_in_do_not_stand_in_for_python_s_own_modules() {
+    let Some(scratch) = Scratch::new("shadows") else {
+        eprintln!("no python3 here: shadowing modules are not run");
+        return;
+    };
+    let course = scratch.0.join("course");
+    std::fs::create_dir_all(&course).unwrap();
+    for module in ["selectors", "threading", "shutil", "subprocess"] {
+        std::fs::write(course.join(format!("{module}.py")), "raise SystemExit(3)\n").unwrap();
+    }
+    for (name, cli) in clis() {
+        let mut command = scratch.command(&cli, "", "60");
+        // (the CLI run from the author's own folder, as an author runs it)
+        command.current_dir(&course);
+        let ran = finished(command.output().unwrap());
+        assert!(ran.code == 0 && ran.out.contains("CPython runs the same lines"), "{name}: {ran:?}");
+        assert!(scratch.left().is_empty(), "{name}: left: {:?}", scratch.left());
+    }
+}
+
+#[test]
+fn a_temporary_directory_that_cannot_hold_the_run_s_folder_is_said_as_the_machine_s_trouble() {
+    // (the supervisor begins its own trouble with the words the runners look for)
+    assert!(python::SUPERVISOR.contains(&format!("CANNOT = {:?}", python::CANNOT)));
+    let Some(scratch) = Scratch::new("no-tmp") else {
+        eprintln!("no python3 here: a missing TMPDIR is not run");
+        return;
+    };
+    for (name, cli) in clis() {
+        let mut command = scratch.command(&cli, "", "60");
+        command.env("TMPDIR", scratch.0.join("nowhere"));
+        let ran = finished(command.output().unwrap());
+        let said = "cannot run python3 here: cannot make a private temporary folder in ";
+        assert!(ran.code == 1 && ran.out.contains(said), "{name}: {ran:?}");
+        assert!(ran.out.contains("python3 could not run it here, so it was not checked"), "{name}: {ran:?}");
+        assert!(!ran.out.contains("departs"), "{name}: {ran:?}");
+    }
+}
+
+/// A python3 that says why it cannot run and ends without reading its
+/// standard input.
+const BROKEN: &str = r#"#!/bin/sh
+case "$1" in
+  --version) exec "$ALP_REAL_PYTHON" "$@" ;;
+esac
+echo "this python3 is broken" >&2
+exit 1
+"#;
+
+#[test]
+fn a_python3_that_ends_before_it_reads_its_files_is_heard() {
+    let Some(scratch) = Scratch::new("broken") else {
+        eprintln!("no python3 here: a broken python3 is not run");
+        return;
+    };
+    let out = Command::new("python3").args(["-c", "import sys; print(sys.executable)"]).output().unwrap();
+    let real = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let bin = scratch.0.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::write(bin.join("python3"), BROKEN).unwrap();
+    let mut permissions = std::fs::metadata(bin.join("python3")).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+    std::fs::set_permissions(bin.join("python3"), permissions).unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    // (more than a pipe holds: the CLI is still writing when python3 has gone)
+    let long = format!("# {}\n", "x".repeat(200_000));
+    for (name, cli) in clis() {
+        let mut command = scratch.command(&cli, &long, "60");
+        command.env("PATH", &path).env("ALP_REAL_PYTHON", &real);
+        let ran = finished(command.output().unwrap());
+        assert!(ran.code == 1 && ran.out.contains("does not run: this python3 is broken"), "{name}: {ran:?}");
+    }
+}
+
+#[test]
 fn a_relative_temporary_directory_is_made_absolute() {
     let Some(scratch) = Scratch::new("relative") else {
         eprintln!("no python3 here: a relative TMPDIR is not run");

@@ -153,7 +153,7 @@ fn python_run(io: &NodeIo, files: [&str; 3], arguments: &[&str], bounds: Bounds)
         Some("output") => Some(Stopped::Output),
         _ => None,
     };
-    Ok(PyRun {
+    python::ran(PyRun {
         success: field("success").as_bool() == Some(true),
         stdout: bytes(&field("stdout")).ok_or("the harness run gave no output")?,
         stderr: field("stderr").as_string().unwrap_or_default(),
