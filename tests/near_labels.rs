@@ -44,3 +44,31 @@ fn a_misspelt_label_is_answered_with_the_nearest_of_the_programs_own() {
         )]
     );
 }
+
+/// The step's example is one `step=` itself takes: a label of a line the
+/// run reaches (never `call` or `return`, which name no line).
+#[test]
+fn a_start_step_s_example_is_a_label_the_step_attribute_takes() {
+    for written in ["cal", "retur", "loop.sav_results"] {
+        let options = Options {
+            lang: "en".into(),
+            scenario: "report".into(),
+            step: written.into(),
+            ..Options::default()
+        };
+        let s = Session::new(Box::new(FixtureDoubles), &options).unwrap();
+        let example = s.notices()[0].values.iter().find(|(k, _)| *k == "example").unwrap().1.clone();
+        let again = Options {
+            lang: "en".into(),
+            scenario: "report".into(),
+            step: example.clone(),
+            ..Options::default()
+        };
+        let s = Session::new(Box::new(FixtureDoubles), &again).unwrap();
+        assert!(
+            s.notices().is_empty(),
+            "{written}: the example {example:?} is refused too: {:?}",
+            s.notices()
+        );
+    }
+}

@@ -4,7 +4,9 @@
 //! checker's message and the caption says it, whole, in the reader's
 //! language; before the request is answered, no card; the chip drops the
 //! last reply's stop_reason once another request is out. The pack is the
-//! record tests' good one (its `forgets` scenario catches the error).
+//! record tests' good one (its `forgets` scenario catches the error). A
+//! plain user message after the first (a loop that sends "done" where the
+//! results belong) is not called the question.
 
 use agent_loop_core::session::{FixtureDoubles, Options, Session};
 use agent_loop_core::step_view::step_view;
@@ -50,4 +52,21 @@ fn a_refused_request_is_the_apis_error_card_where_the_program_receives_it() {
         let (before, _) = shown(&mut s, at - 1);
         assert!(!before.contains(r#"data-role="api-error""#), "{lang}: a card before the answer: {before}");
     }
+}
+
+#[test]
+fn a_plain_user_message_after_the_first_is_not_called_the_question() {
+    let s = session("en");
+    let mut trace = agent_loop_core::run::record_scenario(s.scenario().unwrap());
+    let at = trace.steps.len() - 1;
+    let len = trace.steps[at].record_len as usize;
+    assert!(len >= 3, "{len}");
+    trace.record[len - 1] = serde_json::json!({"role": "user", "content": "done"});
+    let moment =
+        figure::Moment { started: true, ..figure::Moment::at(&trace, at, s.lang(), figure::Layout::WIDE) };
+    let [_, record, _] = figure::render_parts(&moment);
+    let heads: Vec<&str> =
+        record.split("class=\"alp-card-head\"").skip(1).map(|h| &h[..h.find("</text>").unwrap()]).collect();
+    assert!(heads[0].ends_with("question"), "{heads:?}");
+    assert!(heads[len - 1].ends_with("user message"), "{heads:?}");
 }

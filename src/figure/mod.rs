@@ -256,7 +256,12 @@ fn card(cards: &mut String, anchors: &mut Anchors, m: &Moment, i: usize, y: f64,
     let rows = wrap_rows(rows_of(message, m.lang), l.card_text(), UNPAIRED_ROOM);
     let h = Decimal(26.0 + LINE_H * rows.len() as f64);
     let has_results = rows.iter().any(|r| r.result_id.is_some());
-    let kind = if has_results { "tool_result" } else { role };
+    // (the question opens the record; a plain user message after it is one more message)
+    let kind = match (has_results, role) {
+        (true, _) => "tool_result",
+        (false, "user") if i > 0 => "user_more",
+        _ => role,
+    };
     // A card opens its full text (click, or Enter when focused).
     cards.push_str(&format!(
         r#"<g data-message-index="{i}" class="alp-card alp-role-{}{}{}" tabindex="0" role="button" aria-pressed="{}">"#,
@@ -272,7 +277,7 @@ fn card(cards: &mut String, anchors: &mut Anchors, m: &Moment, i: usize, y: f64,
         Decimal(l.card_w)
     ));
     let label = match kind {
-        "user" | "assistant" | "tool_result" => lang.word(&format!("card_{kind}")),
+        "user" | "user_more" | "assistant" | "tool_result" => lang.word(&format!("card_{kind}")),
         _ => "",
     };
     cards.push_str(&format!(

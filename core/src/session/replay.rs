@@ -122,8 +122,8 @@ impl Replay {
                 Some(n) => (Some(n), None),
                 None => {
                     // (the example: a label this run reaches, the nearest to the one written)
-                    let reached: Vec<&str> =
-                        steps.iter().map(|s| s.label).filter(|l| !l.is_empty()).collect();
+                    let lines = steps.iter().filter(|s| s.event == Event::Line && !s.label.is_empty());
+                    let reached: Vec<&str> = lines.map(|s| s.label).collect();
                     let example = crate::predict::nearest(spec, &reached).unwrap_or(spec).to_string();
                     let mut values = value();
                     values.push(("example", example));
