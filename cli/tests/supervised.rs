@@ -50,6 +50,20 @@ impl Scratch {
         command
     }
 
+    /// A python3 of `script` first on the PATH (`$ALP_REAL_PYTHON`: the
+    /// machine's own): the PATH and the real one.
+    fn python3(&self, script: &str) -> (String, String) {
+        let out = Command::new("python3").args(["-c", "import sys; print(sys.executable)"]).output().unwrap();
+        let real = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        let bin = self.0.join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        std::fs::write(bin.join("python3"), script).unwrap();
+        let mut permissions = std::fs::metadata(bin.join("python3")).unwrap().permissions();
+        std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+        std::fs::set_permissions(bin.join("python3"), permissions).unwrap();
+        (format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default()), real)
+    }
+
     fn run(&self, cli: &Command, line: &str, timeout: &str) -> Ran {
         finished(self.command(cli, line, timeout).output().unwrap())
     }
@@ -232,15 +246,7 @@ fn a_ctrl_c_while_python3_starts_leaves_no_folder() {
         eprintln!("no python3 here: a Ctrl-C at the start is not run");
         return;
     };
-    let out = Command::new("python3").args(["-c", "import sys; print(sys.executable)"]).output().unwrap();
-    let real = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    let bin = scratch.0.join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    std::fs::write(bin.join("python3"), INTERRUPTED).unwrap();
-    let mut permissions = std::fs::metadata(bin.join("python3")).unwrap().permissions();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
-    std::fs::set_permissions(bin.join("python3"), permissions).unwrap();
-    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let (path, real) = scratch.python3(INTERRUPTED);
     for (name, cli) in clis() {
         let mut command = scratch.command(&cli, "", "60");
         // (a group of its own, as a terminal gives a command: the Ctrl-C reaches all of it)
@@ -307,15 +313,7 @@ fn a_python3_that_ends_before_it_reads_its_files_is_heard() {
         eprintln!("no python3 here: a broken python3 is not run");
         return;
     };
-    let out = Command::new("python3").args(["-c", "import sys; print(sys.executable)"]).output().unwrap();
-    let real = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    let bin = scratch.0.join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    std::fs::write(bin.join("python3"), BROKEN).unwrap();
-    let mut permissions = std::fs::metadata(bin.join("python3")).unwrap().permissions();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
-    std::fs::set_permissions(bin.join("python3"), permissions).unwrap();
-    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let (path, real) = scratch.python3(BROKEN);
     // (more than a pipe holds: the CLI is still writing when python3 has gone)
     let long = format!("# {}\n", "x".repeat(200_000));
     for (name, cli) in clis() {
