@@ -76,10 +76,14 @@ pub struct PyRun {
 pub const CANNOT: &str = "cannot run python3 here: ";
 
 /// What kept the supervisor from running the harness (its own line, from
-/// [`CANNOT`] on), said as the runner's error; the run itself otherwise.
+/// [`CANNOT`] on, the last it writes), said as the runner's error; the run
+/// itself otherwise (a program that prints those words is not mistaken
+/// for it unless they end what it said).
 pub fn ran(run: PyRun) -> Result<PyRun, String> {
-    match run.stderr.lines().find(|l| l.starts_with(CANNOT)) {
-        Some(line) if !run.success && run.stopped.is_none() => Err(line.to_string()),
+    match run.stderr.lines().rfind(|l| !l.trim().is_empty()) {
+        Some(line) if line.starts_with(CANNOT) && !run.success && run.stopped.is_none() => {
+            Err(line.to_string())
+        }
         _ => Ok(run),
     }
 }
@@ -87,7 +91,8 @@ pub fn ran(run: PyRun) -> Result<PyRun, String> {
 /// Runs `python3 harness.py a.py b.py <arguments…>` on these texts
 /// (harness, a, b) in a private folder made for the run, removed after,
 /// within the bounds, wherever the CLI runs: a process natively, a child
-/// process under Node. `Err` says why it could not start.
+/// process under Node. `Err` says why it could not start, or could not
+/// run there (see [`ran`]).
 pub type Python<'a> = &'a mut dyn FnMut([&str; 3], &[&str], Bounds) -> Result<PyRun, String>;
 
 /// What a run the runner stopped is said as; `flag` lifts the time limit.
