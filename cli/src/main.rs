@@ -128,7 +128,7 @@ fn run_python(texts: [&str; 3], arguments: &[&str], bounds: Bounds) -> Result<Py
         .env("PYTHONHASHSEED", "0")
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .env("PYTHONIOENCODING", "utf-8");
-    let run = bounded(command, &python::files_for_supervisor(texts), bounds);
+    let run = bounded(command, python::files_for_supervisor(texts), bounds);
     python::ran(run.map_err(|e| format!("cannot run python3: {e}"))?)
 }
 
@@ -139,12 +139,11 @@ fn run_python(texts: [&str; 3], arguments: &[&str], bounds: Bounds) -> Result<Py
 /// `bounds.seconds` have passed; waited for either way. Its standard
 /// input stays open after `input`: the supervisor watches it, and closing
 /// it is the stop (see [`stop`]).
-fn bounded(mut command: Command, input: &[u8], bounds: Bounds) -> io::Result<PyRun> {
+fn bounded(mut command: Command, input: Vec<u8>, bounds: Bounds) -> io::Result<PyRun> {
     command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut child = command.spawn()?;
     let (close, closed) = std::sync::mpsc::channel::<()>();
     if let Some(mut stdin) = child.stdin.take() {
-        let input = input.to_vec();
         std::thread::spawn(move || {
             // (a supervisor that died first has said why on standard error)
             let _ = stdin.write_all(&input);

@@ -221,10 +221,14 @@ fn record_cards(svg: &mut Svg, m: &Moment, record_len: usize) {
 fn refused(svg: &mut Svg, m: &Moment) {
     let t = m.trace;
     let at_end = m.started && m.position + 1 >= t.steps.len();
-    let ending = t.error.as_ref().filter(|_| at_end).map(|e| e.message.clone());
-    let step = t.steps.get(m.position).filter(|s| m.started && s.event == Event::Exception);
-    let raised = || step.and_then(|s| t.local(s, "raise")?.as_str().map(String::from));
-    let Some(message) = ending.or_else(raised).and_then(|e| agent_loop_core::api::refused_message(&e)) else {
+    let refused = agent_loop_core::api::refused_message;
+    // (read in place: an error may be megabytes, and a step is drawn often)
+    let ending = t.error.as_ref().filter(|_| at_end).and_then(|e| refused(&e.message));
+    let recorded =
+        |s: &&agent_loop_core::trace::Step| s.function.pack().is_some() && s.event == Event::Exception;
+    let step = t.steps.get(m.position).filter(|s| m.started && recorded(s));
+    let raised = || step.and_then(|s| refused(t.local(s, "raise")?.as_str()?));
+    let Some(message) = ending.or_else(raised) else {
         return;
     };
     let l = m.layout;
