@@ -116,12 +116,34 @@ fn trace_of_a_bad_fixture_fails_with_the_field() {
     assert!(err.contains("usage"));
 }
 
-/// A fresh empty folder for one test.
-fn scratch(name: &str) -> std::path::PathBuf {
+/// A fresh empty folder for one test, removed when the test ends, passed
+/// or failed.
+struct Scratch(std::path::PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::path::Path> for Scratch {
+    fn as_ref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("alp-cli-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
 }
 
 /// Run with a deadline: a hang fails the test instead of blocking it.
@@ -176,7 +198,6 @@ fn odd_files_are_skipped_with_a_message_never_read_forever() {
     let (code, _, err) = cli_within(&[OsStr::new("trace"), fifo.as_os_str()], 20);
     assert_eq!(code, 2);
     assert!(err.contains("not a regular file"), "{err}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -185,7 +206,6 @@ fn an_empty_folder_is_an_error() {
     let (code, out, _) = cli(&["check", dir.to_str().unwrap()]);
     assert_eq!(code, 1);
     assert!(out.contains("no *.json fixture to check"), "{out}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -220,7 +240,6 @@ fn never_a_panic_for_odd_arguments_or_a_closed_or_full_output() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
-    std::fs::remove_dir_all(&dir).ok();
     // A full device: said, and exit 1.
     let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_agent-loop-cli"))
@@ -252,7 +271,6 @@ fn import_prints_a_scenario_that_check_accepts() {
     let (code, trace, _) = cli(&["trace", dir.join("zero-division.json").to_str().unwrap()]);
     assert_eq!(code, 0);
     assert!(trace.contains("ZeroDivisionError: division by zero"));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -290,7 +308,6 @@ fn import_warns_approximations_and_refuses_what_it_cannot_replay() {
     let (code, _, err) = cli(&["import"]);
     assert_eq!(code, 2);
     assert!(err.contains("import <file> [--id <id>]"), "{err}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -315,14 +332,15 @@ fn listing(name: &str) -> String {
 }
 
 /// The mistakes of fixtures/listings/mistakes.json written as files (each
-/// is lesson.zh.py with one text replaced): (path, first line said, key).
-fn mistakes() -> Vec<(std::path::PathBuf, String, Option<String>)> {
+/// is lesson.zh.py with one text replaced) in their folder: (path, first
+/// line said, key).
+type Mistake = (std::path::PathBuf, String, Option<String>);
+fn mistakes() -> (Scratch, Vec<Mistake>) {
     let good = std::fs::read_to_string(listing("lesson.zh.py")).unwrap();
     let cases: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(listing("mistakes.json")).unwrap()).unwrap();
     let dir = scratch("listings");
-    std::fs::create_dir_all(&dir).unwrap();
-    cases["cases"]
+    let cases = cases["cases"]
         .as_array()
         .unwrap()
         .iter()
@@ -335,7 +353,8 @@ fn mistakes() -> Vec<(std::path::PathBuf, String, Option<String>)> {
             .unwrap();
             (path, c["en"].as_str().unwrap().to_string(), c["finding"].as_str().map(str::to_string))
         })
-        .collect()
+        .collect();
+    (dir, cases)
 }
 
 #[test]
@@ -353,7 +372,8 @@ fn check_listing_passes_an_author_s_listing_and_runs_it_under_cpython() {
 #[test]
 fn check_listing_names_each_mistake_and_where_a_listing_departs() {
     let mut seen = 0;
-    for (path, says, finding) in mistakes() {
+    let (_dir, cases) = mistakes();
+    for (path, says, finding) in cases {
         let (code, out, err) = cli(&["check", "--listing", path.to_str().unwrap()]);
         assert_eq!(code, 1, "{}: {out}{err}", path.display());
         match finding {
@@ -434,7 +454,6 @@ fn check_takes_every_json_file_whatever_its_case_or_name() {
     std::fs::write(dir.join(".json"), report.replace("\"id\": \"report\"", "\"id\": \"hidden\"")).unwrap();
     std::fs::write(dir.join("notes.txt"), "not a fixture").unwrap();
     let (code, out, _) = cli(&["check", dir.to_str().unwrap()]);
-    std::fs::remove_dir_all(&dir).ok();
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("checked 2 fixture(s): 2 ok"), "{out}");
 }
