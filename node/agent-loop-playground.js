@@ -97,8 +97,9 @@ const io = {
     }
     return python;
   },
-  // `python3 -I -S -c <supervisor> pid <arguments…>`, the harness, the listing
-  // and the setup on its standard input (`files`): the supervisor makes a
+  // `python3 -I -S -c <boot> pid <arguments…>`, the supervisor, the harness,
+  // the listing and the setup on its standard input (`files`; `boot` reads
+  // and runs the supervisor, cli/src/python.rs): the supervisor makes a
   // private folder for them (0700, in one step), runs the harness in it and
   // removes it after, also when it fails, is stopped or on Ctrl-C; hash
   // randomisation off, as the native CLI runs it. Stopped after `seconds`,
@@ -106,9 +107,9 @@ const io = {
   // (`stopped` says which), as the native CLI stops it: by SIGTERM, on which
   // the supervisor stops every process the run started (its process group)
   // before it exits.
-  python(supervisor, files, args, seconds, bytes) {
+  python(boot, files, args, seconds, bytes) {
     const env = { ...process.env, ALP_CLI_PID: String(process.pid), PYTHONHASHSEED: "0", PYTHONDONTWRITEBYTECODE: "1", PYTHONIOENCODING: "utf-8" };
-    const done = spawnSync("python3", ["-I", "-S", "-c", supervisor, "pid", ...args], {
+    const done = spawnSync("python3", ["-I", "-S", "-c", boot, "pid", ...args], {
       env,
       input: files,
       stdio: ["pipe", "pipe", "pipe"],

@@ -122,7 +122,7 @@ fn stdout_was_closed() -> bool {
 fn run_python(texts: [&str; 3], arguments: &[&str], bounds: Bounds) -> Result<PyRun, String> {
     let mut command = Command::new("python3");
     command
-        .args(["-I", "-S", "-c", python::SUPERVISOR, "pipe"])
+        .args(["-I", "-S", "-c", python::BOOT, "pipe"])
         .args(arguments)
         .env("ALP_CLI_PID", std::process::id().to_string())
         .env("PYTHONHASHSEED", "0")

@@ -10,19 +10,36 @@ use crate::shown;
 use agent_loop_core::vocab::Decimal;
 use std::ffi::OsString;
 
-/// The supervisor every runner starts python3 under (`python3 -I -S -c
-/// SUPERVISOR pipe|pid <arguments…>`, [`files_for_supervisor`] on its
-/// standard input): it makes the run's private folder, runs the harness
-/// there in a process group of its own, passes its output on, stops that
-/// group whatever way the run ends (and the output with it), and removes
-/// the folder, on Ctrl-C too.
+/// The supervisor every runner starts python3 under: it makes the run's
+/// private folder, runs the harness there in a process group of its own,
+/// passes its output on, stops that group whatever way the run ends (and
+/// the output with it), and removes the folder, on Ctrl-C too. It comes
+/// first on python3's standard input ([`files_for_supervisor`]), read by
+/// [`BOOT`].
 pub const SUPERVISOR: &str = include_str!("supervise.py");
 
-/// The harness, the listing and the setup as the supervisor reads them
-/// from its standard input: each its length in bytes on a line, then its
-/// bytes.
+/// What every runner gives python3 as its program (`python3 -I -S -c BOOT
+/// pipe|pid <arguments…>`): it reads the [`SUPERVISOR`] from the standard
+/// input and runs it. The supervisor's own source is not on the command
+/// line, where every `ps` of the machine would print its 8 KB.
+pub const BOOT: &str = "import os\n\
+def take(n, got=b''):\n \
+ while len(got) < n:\n  \
+  more = os.read(0, n - len(got))\n  \
+  if not more: raise SystemExit('cannot run python3 here: its input ended')\n  \
+  got += more\n \
+ return got\n\
+exec(compile(take(int(take(8))), 'supervise.py', 'exec'))";
+
+/// python3's standard input: the [`SUPERVISOR`], its length in eight
+/// digits first ([`BOOT`] reads it); then the harness, the listing and the
+/// setup as the supervisor reads them: each its length in bytes on a
+/// line, then its bytes.
 pub fn files_for_supervisor(texts: [&str; 3]) -> Vec<u8> {
-    let mut input = Vec::with_capacity(texts.iter().map(|t| t.len() + 12).sum());
+    let mut input =
+        Vec::with_capacity(SUPERVISOR.len() + 8 + texts.iter().map(|t| t.len() + 12).sum::<usize>());
+    input.extend_from_slice(format!("{:08}", SUPERVISOR.len()).as_bytes());
+    input.extend_from_slice(SUPERVISOR.as_bytes());
     for text in texts {
         input.extend_from_slice(format!("{}\n", text.len()).as_bytes());
         input.extend_from_slice(text.as_bytes());

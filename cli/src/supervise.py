@@ -1,9 +1,11 @@
 """The author CLI's supervisor of one python3 run; it is not a command to
-run by hand. The CLI starts it with its source as the program:
+run by hand. The CLI starts python3 with a few lines (python.rs's BOOT)
+that read this source from the standard input and run it:
 
-    python3 -I -S -c SOURCE MODE [ARGUMENTS...]
+    python3 -I -S -c BOOT MODE [ARGUMENTS...]
 
-and writes to its standard input the harness, the listing and the setup,
+and writes to its standard input this source (its length in eight
+digits, then its bytes), then the harness, the listing and the setup,
 each as its length in bytes on a line of its own, then its bytes. This
 process makes the run's private folder (alp-python-..., 0700, in TMPDIR or
 /tmp, made in one step under a name never used before), writes the three

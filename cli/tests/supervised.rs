@@ -374,6 +374,35 @@ fn a_run_that_ends_without_a_word_is_said_so() {
     }
 }
 
+/// A python3 that writes how many bytes its arguments are to
+/// `$ALP_ARGS_LOG`, then is the machine's own.
+const COUNTED: &str = r#"#!/bin/sh
+echo "$*" | wc -c >> "$ALP_ARGS_LOG"
+exec "$ALP_REAL_PYTHON" "$@"
+"#;
+
+#[test]
+fn a_run_s_command_line_is_short_enough_for_ps() {
+    let Some(scratch) = Scratch::new("command-line") else {
+        eprintln!("no python3 here: no command line to measure");
+        return;
+    };
+    let (path, real) = scratch.python3(COUNTED);
+    let log = scratch.0.join("args.log");
+    for (name, cli) in clis() {
+        let mut command = scratch.command(&cli, "", "60");
+        command.env("PATH", &path).env("ALP_REAL_PYTHON", &real).env("ALP_ARGS_LOG", &log);
+        let ran = finished(command.output().unwrap());
+        assert!(ran.code == 0 && ran.out.contains("CPython runs the same lines"), "{name}: {ran:?}");
+        // (every python3 the CLI started: the version probe and the run; the
+        // supervisor's own source, some 8 KB, comes on the standard input)
+        let sizes = std::fs::read_to_string(&log).unwrap();
+        let sizes: Vec<usize> = sizes.lines().map(|l| l.trim().parse().unwrap()).collect();
+        assert!(sizes.len() >= 2 && sizes.iter().all(|&n| n < 1024), "{name}: {sizes:?}");
+        std::fs::remove_file(&log).unwrap();
+    }
+}
+
 #[test]
 fn the_supervisor_removes_no_folder_but_the_one_it_made() {
     let Some(scratch) = Scratch::new("by-hand") else {
@@ -388,7 +417,7 @@ fn the_supervisor_removes_no_folder_but_the_one_it_made() {
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("keep.txt"), "kept").unwrap();
         let mut child = Command::new("python3")
-            .args(["-S", "-c", python::SUPERVISOR, "pipe"])
+            .args(["-S", "-c", python::BOOT, "pipe"])
             .current_dir(&dir)
             .env("TMPDIR", scratch.0.join("tmp"))
             .stdin(std::process::Stdio::piped())

@@ -38,11 +38,12 @@ extern "C" {
     fn has_python(this: &NodeIo) -> Result<JsValue, JsValue>;
     /// `{success, stdout: Uint8Array, stderr: string, stopped: "" | "time"
     /// | "output"}` of one harness run under the supervisor, `files` on its
-    /// standard input, within `seconds` and `bytes`.
+    /// standard input (the supervisor first, read by `boot`), within
+    /// `seconds` and `bytes`.
     #[wasm_bindgen(method, catch)]
     fn python(
         this: &NodeIo,
-        supervisor: &str,
+        boot: &str,
         files: &[u8],
         arguments: Vec<String>,
         seconds: f64,
@@ -144,9 +145,8 @@ impl Io for Node {
 fn python_run(io: &NodeIo, files: [&str; 3], arguments: &[&str], bounds: Bounds) -> Result<PyRun, String> {
     let arguments = arguments.iter().map(|a| a.to_string()).collect();
     let files = python::files_for_supervisor(files);
-    let got = io
-        .python(python::SUPERVISOR, &files, arguments, bounds.seconds, bounds.bytes as f64)
-        .map_err(said)?;
+    let got =
+        io.python(python::BOOT, &files, arguments, bounds.seconds, bounds.bytes as f64).map_err(said)?;
     let field = |name: &str| js_sys::Reflect::get(&got, &name.into()).unwrap_or(JsValue::UNDEFINED);
     let stopped = match field("stopped").as_string().as_deref() {
         Some("time") => Some(Stopped::Time),
