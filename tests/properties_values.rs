@@ -16,6 +16,23 @@ use strategies::*;
 
 proptest! {
     #[test]
+    fn a_text_cut_for_a_caption_stays_inside_python_s_quotes(text in "[a-z'\"\\\n中 ]{0,30}", chars in 0usize..25) {
+        use agent_loop_core::vocab::{py_repr, py_repr_cut};
+        let cut = py_repr_cut(&text, chars);
+        let whole = py_repr(&Value::String(text.clone()));
+        if text.chars().count() <= chars {
+            prop_assert_eq!(cut, whole);
+        } else {
+            // the first characters as Python writes them, then … and the closing quote
+            let first: String = text.chars().take(chars).collect();
+            let head = py_repr(&Value::String(first));
+            let quote = head.chars().last().unwrap();
+            prop_assert_eq!(cut.chars().next(), Some(quote));
+            prop_assert_eq!(cut, format!("{}…{quote}", &head[..head.len() - 1]));
+        }
+    }
+
+    #[test]
     fn pretty_chars_counts_what_serde_json_writes(v in any_json(), deep in 0usize..4) {
         // (the editors count a huge field without writing it out)
         let mut v = v;

@@ -377,6 +377,20 @@ pub fn py_str(value: &serde_json::Value) -> String {
     }
 }
 
+/// [`py_repr`] of `text` cut to its first `chars` characters, the cut
+/// said by `…` inside the quotes (`'That refund is over…'`), so a caption
+/// still reads as a text of Python's; a text that fits is left whole.
+pub fn py_repr_cut(text: &str, chars: usize) -> String {
+    let Some((end, _)) = text.char_indices().nth(chars) else {
+        return py_repr(&serde_json::Value::String(text.to_string()));
+    };
+    let mut repr = py_repr(&serde_json::Value::String(text[..end].to_string()));
+    let quote = repr.pop().unwrap_or('\'');
+    repr.push('…');
+    repr.push(quote);
+    repr
+}
+
 /// Python's `repr()` of a JSON value read from JSON.
 pub fn py_repr(value: &serde_json::Value) -> String {
     use serde_json::Value;

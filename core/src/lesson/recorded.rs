@@ -72,8 +72,11 @@ pub(super) fn line_of_label(recorded: &'static Recorded, label: &str) -> Option<
     Some((span.function, *line))
 }
 
+/// The characters of a value a caption shows.
+const SHOWN: usize = 80;
+
 /// A value as a caption quotes it: a text as it is, anything else as
-/// JSON, the record in words; at most 80 characters.
+/// JSON, the record in words; at most [`SHOWN`] characters.
 fn quoted(value: &Value, lang: Lang) -> String {
     let text = match value {
         Value::String(s) => match read_record_ref(s) {
@@ -82,7 +85,7 @@ fn quoted(value: &Value, lang: Lang) -> String {
         },
         other => said_refs(&other.to_string(), lang),
     };
-    let short: String = text.chars().take(80).collect();
+    let short: String = text.chars().take(SHOWN).collect();
     if short.len() < text.len() {
         format!("{short}…")
     } else {
@@ -91,11 +94,11 @@ fn quoted(value: &Value, lang: Lang) -> String {
 }
 
 /// A value as a call or a return writes it, as the code would: a text
-/// in Python's quotes (`question='Where is A-17?'`), anything else as
-/// [`quoted`] says it.
+/// in Python's quotes (`question='Where is A-17?'`; a long one cut inside
+/// them), anything else as [`quoted`] says it.
 fn as_code(value: &Value, lang: Lang) -> String {
     match value.as_str().filter(|s| read_record_ref(s).is_none()) {
-        Some(_) => quoted(&Value::String(crate::vocab::py_repr(value)), lang),
+        Some(text) => crate::vocab::py_repr_cut(text, SHOWN),
         None => quoted(value, lang),
     }
 }
