@@ -164,15 +164,13 @@ impl Playground {
         Ok(Playground { page, listeners, root, place })
     }
 
-    /// Whether the playground is in the middle of an update (a call from
-    /// inside one of its callbacks is refused as busy).
+    /// Whether an update is under way (a call from inside its callbacks is refused as busy).
     #[wasm_bindgen(js_name = isBusy)]
     pub fn is_busy(&self) -> bool {
         self.page.try_borrow_mut().is_err()
     }
 
-    /// `{scenario, step, started, whatIf, breakpoints, listing, lang}` as
-    /// JSON text, as of the end of the last update: readable at any time.
+    /// `{scenario, step, started, whatIf, breakpoints, listing, lang}` as JSON text, at any time.
     #[wasm_bindgen(js_name = lastPlace)]
     pub fn last_place(&self) -> String {
         self.place.borrow().clone()
@@ -214,6 +212,15 @@ impl Playground {
         let mut on = false;
         self.update(|s| s.toggle_breakpoint(function, &spec).map(|now| on = now))?;
         Ok(on)
+    }
+
+    /// `breakpoints` (the list replaces every breakpoint) or `step` (gone to, as the page
+    /// would open at it) set again on an open playground; a mistake is a notice.
+    pub fn again(&self, name: &str, value: &str) -> Result<(), JsError> {
+        match name {
+            "breakpoints" => self.apply(|s| s.set_breakpoints(value)),
+            _ => self.apply(|s| s.start_at(value)),
+        }
     }
 
     /// Show another scenario (by id). One whose program's pack has not
@@ -289,9 +296,8 @@ impl Playground {
         self.apply(|s| s.file_notice(notice::unreadable_file(&name, &why, &detail)))
     }
 
-    /// A long `src=` file that came after the playground opened is being
-    /// recorded in the worker: a notice in the element until it is added
-    /// (`addScenarioFile`).
+    /// A long `src=` file that came after the playground opened is being recorded in the
+    /// worker: a notice in the element until it is added (`addScenarioFile`).
     #[wasm_bindgen(js_name = fileRecording)]
     pub fn file_recording(&self, name: String) -> Result<(), JsError> {
         self.apply(|s| s.file_notice(notice::recording(&name)))

@@ -64,7 +64,7 @@ export interface AgentLoopPlaygroundAttributes {
   "scenario"?: string;
   /** The language of the words, captions and listing. Default: the page's <html lang> when the element speaks it, else zh. */
   "lang"?: Language | `${Language}-${string}`;
-  /** Labels, line numbers or function:line, comma-separated. Default: none. */
+  /** Labels, line numbers or function:line, comma-separated; set again, the list replaces every breakpoint. Default: none. */
   "breakpoints"?: string;
   /** The command buttons shown, e.g. "debug,step,continue,back,reset". Default: all eight. */
   "controls"?: string;
@@ -96,7 +96,7 @@ export interface AgentLoopPlaygroundAttributes {
   "heading-level"?: "1" | "2" | "3" | "4" | "5" | "6";
   /** Present: a question before each line that carries one. Default: absent. */
   "predict"?: "";
-  /** The step to open at: a step number or a label. Default: not started. */
+  /** The step to open at: a step number or a label; set again, the playground goes there. Default: not started. */
   "step"?: string;
   /** How long one recording may run: seconds, "0.5s" or "500ms". Default: 2 s. */
   "time-budget"?: string;

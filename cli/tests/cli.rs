@@ -6,6 +6,10 @@
 
 use std::process::Command;
 
+#[path = "common/scratch.rs"]
+mod scratch;
+use scratch::scratch;
+
 fn cli(args: &[&str]) -> (i32, String, String) {
     outcome(Command::new(env!("CARGO_BIN_EXE_agent-loop-cli")).args(args).output().unwrap())
 }
@@ -114,36 +118,6 @@ fn trace_of_a_bad_fixture_fails_with_the_field() {
     let (code, _, err) = cli(&["frobnicate"]);
     assert_eq!(code, 2);
     assert!(err.contains("usage"));
-}
-
-/// A fresh empty folder for one test, removed when the test ends, passed
-/// or failed.
-struct Scratch(std::path::PathBuf);
-
-impl std::ops::Deref for Scratch {
-    type Target = std::path::Path;
-    fn deref(&self) -> &std::path::Path {
-        &self.0
-    }
-}
-
-impl AsRef<std::path::Path> for Scratch {
-    fn as_ref(&self) -> &std::path::Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn scratch(name: &str) -> Scratch {
-    let dir = std::env::temp_dir().join(format!("alp-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    Scratch(dir)
 }
 
 /// Run with a deadline: a hang fails the test instead of blocking it.
@@ -335,7 +309,7 @@ fn listing(name: &str) -> String {
 /// is lesson.zh.py with one text replaced) in their folder: (path, first
 /// line said, key).
 type Mistake = (std::path::PathBuf, String, Option<String>);
-fn mistakes() -> (Scratch, Vec<Mistake>) {
+fn mistakes() -> (scratch::Scratch, Vec<Mistake>) {
     let good = std::fs::read_to_string(listing("lesson.zh.py")).unwrap();
     let cases: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(listing("mistakes.json")).unwrap()).unwrap();

@@ -1,5 +1,6 @@
 // Attributes of <agent-loop-playground>: controls, height, compact, function,
-// scenario and breakpoints (by label and by function:line).
+// scenario and breakpoints (by label and by function:line); breakpoints and
+// step set again.
 import { test, expect, EL, SEL, open, state, command } from "./helpers.mjs";
 
 test("attributes: controls, height, compact, breakpoints by label and line", async ({ page }) => {
@@ -101,4 +102,44 @@ test("1,000 scenario and lang changes in one script are applied once, with the l
   });
   expect([r.scenario, r.lang]).toEqual(["truncated", "en"]);
   expect(r.steps, "one move: the last scenario shown").toBeLessThanOrEqual(2);
+});
+
+// breakpoints and step set again on an open playground (a course page's
+// "show this moment" link): the list replaces every breakpoint, the step
+// is gone to, a mistake is a notice that the next value takes away.
+test("breakpoints and step set again take effect, and their mistakes are said then unsaid", async ({ page, problems }) => {
+  await open(page, "?scenario=report&lang=en");
+  const r = await page.$eval(EL, async (e) => {
+    const settle = () => new Promise((ok) => setTimeout(ok, 0));
+    const notice = () => (e.shadowRoot.querySelector('[data-role="notice"]').hidden ? "" : e.shadowRoot.querySelector('[data-role="notice"]').textContent);
+    const out = {};
+    e.toggleBreakpoint("run_loop", "loop.ask");
+    e.setAttribute("breakpoints", "loop.save_results");
+    await settle();
+    out.replaced = e.state().breakpoints.length;
+    e.command("debug");
+    out.stoppedAt = e.state().label;
+    e.setAttribute("step", "2");
+    await settle();
+    out.step = [e.state().step, e.state().status];
+    e.setAttribute("step", "loop.nope");
+    await settle();
+    out.said = notice();
+    e.setAttribute("step", "loop.save_results");
+    await settle();
+    out.label = e.state().label;
+    out.unsaid = notice();
+    e.removeAttribute("breakpoints");
+    await settle();
+    out.none = e.state().breakpoints.length;
+    return out;
+  });
+  expect(r.replaced, "the list replaced the breakpoint clicked before").toBe(1);
+  expect(r.stoppedAt).toBe("loop.save_results");
+  expect(r.step).toEqual([2, "paused"]);
+  expect(r.said).toContain("loop.nope");
+  expect(r.label).toBe("loop.save_results");
+  expect(r.unsaid).not.toContain("loop.nope");
+  expect(r.none).toBe(0);
+  problems.splice(0, problems.length, ...problems.filter((p) => !p.includes("loop.nope")));
 });

@@ -58,7 +58,7 @@ export const ATTRIBUTES = table([
   { name: "compare", type: "string", default: "none", about: "Another loop of the scenario's lesson, run beside it on the same replies.", option: "compare", needsPack: true, url: true },
   { name: "scenario", type: "string", default: "report, error or request, else the function's first", about: "The scenario shown.", live: true, option: "scenario", needsPack: true, url: true },
   { name: "lang", type: "Language | `${Language}-${string}`", default: `the page's <html lang> when the element speaks it, else ${DEFAULT_LANGUAGE}`, about: "The language of the words, captions and listing.", live: true, option: "lang", url: true },
-  { name: "breakpoints", type: "string", default: "none", about: "Labels, line numbers or function:line, comma-separated.", option: "breakpoints", url: true },
+  { name: "breakpoints", type: "string", default: "none", about: "Labels, line numbers or function:line, comma-separated; set again, the list replaces every breakpoint.", live: true, option: "breakpoints", url: true },
   { name: "controls", type: "string", default: "all eight", about: "The command buttons shown, e.g. \"debug,step,continue,back,reset\".", option: "controls", url: true },
   { name: "height", type: "string", default: "the window's height less 290px, from 300px to 560px (340px when the element is narrow); 380px with compact", about: "The tallest the code and figure panels grow: a number (pixels) or px, rem, em, vh.", live: true },
   { name: "compact", type: "\"\" | \"off\"", default: "absent", about: "Present: a smaller layout (\"off\" counts as absent).", option: "compact", flag: "on", url: true },
@@ -75,7 +75,7 @@ export const ATTRIBUTES = table([
   })),
   { name: "heading-level", type: "\"1\" | \"2\" | \"3\" | \"4\" | \"5\" | \"6\"", default: "none: panel titles are not headings", about: "Panel titles become headings of this level.", option: "headingLevel" },
   { name: "predict", type: "\"\"", default: "absent", about: "Present: a question before each line that carries one.", live: true, option: "predict", flag: "present", url: true },
-  { name: "step", type: "string", default: "not started", about: "The step to open at: a step number or a label.", option: "step", url: true },
+  { name: "step", type: "string", default: "not started", about: "The step to open at: a step number or a label; set again, the playground goes there.", live: true, option: "step", url: true },
   { name: "time-budget", type: "string", default: "2 s", about: "How long one recording may run: seconds, \"0.5s\" or \"500ms\".", option: "timeBudget" },
   { name: "memory-budget", type: "string", default: "256 MB", about: "How large one recording may grow: megabytes, \"64MB\".", option: "memoryBudget" },
 ]);

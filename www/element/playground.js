@@ -44,8 +44,9 @@ export class AgentLoopPlayground extends PlaygroundElement {
     if (name === "height") this._applyHeight(value);
     if (name === "theme") this._followScheme();
     if (name === "src" && this._pg && value !== null && oldValue !== value) loadSrc(this, value);
-    if (!this._pg || oldValue === value || !includes(["predict", "scenario", "lang", "listing"], name)) return;
-    if (name !== "predict" && value === null) return;
+    if (!this._pg || oldValue === value || !includes(["predict", "scenario", "lang", "listing", "breakpoints", "step"], name)) return;
+    // (no breakpoints attribute: no breakpoints; the others keep their last value)
+    if (name !== "predict" && name !== "breakpoints" && value === null) return;
     // Applied once the script that set it is done (a framework that sets
     // them on every render, a burst of a thousand: once, the last value),
     // or, set from inside one of the playground's own callbacks (a model
@@ -62,11 +63,13 @@ export class AgentLoopPlayground extends PlaygroundElement {
     const value = this.getAttribute(name);
     try {
       if (name === "predict") this._call("setPredict", value !== null);
+      else if (name === "breakpoints") this._call("again", name, value || "");
       else if (value === null) return;
       // (a pack that does not come is said by the element itself)
       else if (name === "scenario") then(resolved(this.load(value)), undefined, (/** @type {{pack?: string}} */ error) => error.pack || console.warn(`agent-loop-playground: scenario=${value}: ${messageOf(error)}`));
       else if (name === "lang") setLang(this, value);
       else if (name === "listing") this._call("setListing", value);
+      else if (name === "step") this._call("again", name, value);
     } catch (error) {
       console.warn(`agent-loop-playground: ${name}=${value}: ${messageOf(error)}`);
     }

@@ -74,6 +74,7 @@ export class Playground {
   state(): PlaygroundState | null;
   command(name: string): PlaygroundState;
   toggleBreakpoint(fn: string, line: number | string): boolean;
+  again(name: "breakpoints" | "step", value: string): void;
   load(scenarioId: string): void;
   packUnavailable(file: string, detail: string, pack: string): void;
   addScenario(fixture: string): string;

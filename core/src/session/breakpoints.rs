@@ -66,6 +66,9 @@ pub fn place_all(list: &str, entry: Function, code: Code) -> (Vec<(Function, u32
     (placed.into_iter().collect(), notices)
 }
 
+/// What [`place_all`] says of a list.
+pub const NOTICES: [&str; 3] = ["notice_breakpoint", "notice_breakpoint_line", "notice_breakpoint_more"];
+
 /// How many items of one list that cannot be placed get a notice each.
 pub const NOTICES_SHOWN: usize = 10;
 

@@ -113,21 +113,22 @@ impl Session {
         Ok(session)
     }
 
-    /// Start at a step: its number, or the first line with a label. A step
-    /// past the end opens the last one; either way a mistake is a notice.
+    /// Go to a step as the `step` attribute says (when set or changed), its number or a label's first
+    /// line; one past the end opens the last. A mistake is a notice; a question on screen is dropped.
     pub fn start_at(&mut self, spec: &str) {
         let spec = spec.trim();
         if spec.is_empty() {
             return;
         }
+        notice::forget(&mut self.notices, &replay::STEP_NOTICES);
+        self.changes.predict |= self.predictions.drop_pending() | self.predictions.drop_last_answer();
         let (found, notice) = self.replay.find(spec);
         self.notices.extend(notice);
         if let Some(n) = found {
             self.replay.open_at(n);
             self.stop_for_question(n, n);
         }
-        self.changes.notices = true;
-        self.changes.step = true;
+        (self.changes.notices, self.changes.step) = (true, true);
     }
 
     /// Use a smaller step cap (tests, benchmarks). Re-records.
@@ -240,16 +241,15 @@ impl Session {
         self.toggle_line(f, n)
     }
 
-    /// Set breakpoints from a list (the `breakpoints` attribute); an item not placed is a notice.
+    /// The breakpoints of a list (the `breakpoints` attribute, when set or changed) in place of those
+    /// set before and of what an earlier list was told; an item not placed is a notice.
     pub fn set_breakpoints(&mut self, list: &str) {
         let (placed, notices) =
             breakpoints::place_all(list, self.replay.trace().function, self.replay.code());
-        for (f, n) in placed {
-            self.replay.dbg.set_breakpoint(f, n, true);
-        }
-        self.changes.notices |= !notices.is_empty();
+        self.replay.replace_breakpoints(placed);
+        notice::forget(&mut self.notices, &breakpoints::NOTICES);
         self.notices.extend(notices);
-        self.changes.breakpoints = true;
+        (self.changes.notices, self.changes.breakpoints) = (true, true);
         self.refresh_questions();
     }
 

@@ -100,6 +100,11 @@ pub fn language_unavailable(file: &str, language: &str, detail: &str) -> Notice 
     Notice { key: "notice_language_pack", values }
 }
 
+/// What was said of an attribute's earlier value (`keys`), said no more.
+pub fn forget(notices: &mut Vec<Notice>, keys: &[&str]) {
+    notices.retain(|n| !keys.contains(&n.key));
+}
+
 /// The language named `language` is shown: that its table failed to come
 /// before is said no more.
 pub fn forget_language(notices: &mut Vec<Notice>, language: &str) {

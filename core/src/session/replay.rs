@@ -21,6 +21,9 @@ pub struct Replay {
     opened: Option<usize>,
 }
 
+/// What [`Replay::find`] says of a step that cannot be opened as written.
+pub const STEP_NOTICES: [&str; 2] = ["notice_step", "notice_step_past_end"];
+
 impl Replay {
     pub fn new(code: Code) -> Replay {
         let mut dbg = Debugger::new();
@@ -102,6 +105,17 @@ impl Replay {
             }
         }
         self.dbg.breakpoints().filter(|b| !hit.contains(b)).collect()
+    }
+
+    /// Every breakpoint off, then those of `placed` on.
+    pub fn replace_breakpoints(&mut self, placed: Vec<(Function, u32)>) {
+        let before: Vec<_> = self.dbg.breakpoints().collect();
+        for (f, n) in before {
+            self.dbg.set_breakpoint(f, n, false);
+        }
+        for (f, n) in placed {
+            self.dbg.set_breakpoint(f, n, true);
+        }
     }
 
     /// The step a page opens at (`step=`): its number, or the first line
