@@ -73,5 +73,33 @@ fn a_new_step_is_gone_to_and_an_old_step_s_mistake_is_said_no_more() {
     assert_eq!(Some(s.replay().position()), at);
     s.start_at("999999");
     assert_eq!(keys(&s), vec!["notice_step_past_end"]);
-    assert_eq!(s.replay().position(), s.replay().trace().steps.len() - 1);
+    let last = s.replay().trace().steps.len() - 1;
+    assert_eq!(s.replay().position(), last);
+    // (numbered as the counter numbers it, from 1)
+    assert_eq!(s.notices()[0].values[1], ("last", (last + 1).to_string()));
+    // Digits too many for a number are past the end too, not a label.
+    s.start_at("3");
+    s.start_at("99999999999999999999999");
+    assert_eq!((keys(&s), s.replay().position()), (vec!["notice_step_past_end"], last));
+}
+
+#[test]
+fn a_step_that_cannot_be_used_leaves_an_open_playground_where_it_is() {
+    let mut s = session("", "");
+    s.start_at("4");
+    s.take_changes();
+    s.start_at("no.such_label");
+    // (it says so, and it does not say it starts at the beginning)
+    assert_eq!(keys(&s), vec!["notice_step_stays"]);
+    assert_eq!(s.replay().position(), 4);
+    let changed = s.take_changes();
+    assert!(changed.notices && !changed.step, "{changed:?}");
+    // A value a page long is quoted by its start.
+    s.start_at(&"x".repeat(100_000));
+    let said = s.notices()[0].text(agent_loop_core::i18n::Lang::parse("en").unwrap());
+    assert!(said.len() < 1_000 && said.contains("(+99700 chars)"), "{} characters", said.len());
+    // The attribute removed: what it said goes.
+    s.start_at("");
+    assert!(keys(&s).is_empty());
+    assert_eq!(s.replay().position(), 4);
 }

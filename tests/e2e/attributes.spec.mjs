@@ -143,3 +143,52 @@ test("breakpoints and step set again take effect, and their mistakes are said th
   expect(r.none).toBe(0);
   problems.splice(0, problems.length, ...problems.filter((p) => !p.includes("loop.nope")));
 });
+
+// A "show this moment" link clicked twice goes there twice; a step set in
+// the same script as a scenario is one of that scenario.
+test("the same step or list set again goes there again, and a step waits for the scenario set with it", async ({ page }) => {
+  await open(page, "?scenario=report&lang=en");
+  const r = await page.$eval(EL, async (e) => {
+    const settle = () => new Promise((ok) => setTimeout(ok, 0));
+    const out = {};
+    e.setAttribute("step", "loop.save_results");
+    await settle();
+    const at = e.state().step;
+    e.command("step");
+    e.setAttribute("step", "loop.save_results");
+    await settle();
+    out.again = [at, e.state().step];
+    e.setAttribute("breakpoints", "loop.ask");
+    await settle();
+    e.toggleBreakpoint("run_loop", "loop.save_results");
+    e.setAttribute("breakpoints", "loop.ask");
+    await settle();
+    out.list = e.state().breakpoints.length;
+    // (the step first in the script, the scenario second: the step is the new scenario's)
+    e.setAttribute("step", "loop.ask");
+    e.setAttribute("scenario", "limit");
+    await settle();
+    out.order = [e.state().scenario, e.state().label, e.state().started];
+    return out;
+  });
+  expect(r.again[1], "the link clicked again").toBe(r.again[0]);
+  expect(r.list, "the same list again drops the clicked breakpoint").toBe(1);
+  expect(r.order).toEqual(["limit", "loop.ask", true]);
+});
+
+test("a notice quoting a long value stays inside a phone's width", async ({ page, problems }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await open(page, "?scenario=report&lang=en");
+  const r = await page.$eval(EL, async (e) => {
+    e.setAttribute("step", "loop.save_results.after_the_second_tool_call_has_returned_".repeat(3));
+    e.setAttribute("breakpoints", "x".repeat(5000));
+    await new Promise((ok) => setTimeout(ok, 0));
+    const box = e.shadowRoot.querySelector('[data-role="notice"]');
+    return { page: document.documentElement.scrollWidth, box: box.getBoundingClientRect().right, chars: box.textContent.length, hidden: box.hidden };
+  });
+  expect(r.hidden).toBe(false);
+  expect(r.page, "the page does not scroll sideways").toBeLessThanOrEqual(390);
+  expect(r.box).toBeLessThanOrEqual(390);
+  expect(r.chars, "a long value is quoted by its start").toBeLessThan(1200);
+  problems.splice(0, problems.length, ...problems.filter((p) => !p.includes("after_the_second") && !p.includes("xxxxxxxx")));
+});

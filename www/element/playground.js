@@ -6,7 +6,7 @@
 import { LIVE } from "./attributes.js";
 import { PlaygroundElement } from "./base.js";
 import {
-  TypeError, includes, indexOf, isArray, push, queueMicrotask, resolved, setTimeout, splice, stringify, then,
+  TypeError, filter, includes, indexOf, isArray, push, queueMicrotask, resolved, setTimeout, slice, splice, stringify, then,
 } from "./builtins.js";
 import { bounded, CROSSING, messageOf, synchronous, text, tooBig } from "./crossing.js";
 import { countedFn } from "./keeper.js";
@@ -15,6 +15,9 @@ import { isPackNeeded, withPack } from "./packs.js";
 import { isReading, readBack } from "./elsewhere.js";
 import { load, setLang } from "./showing.js";
 import { loadSrc } from "./sources.js";
+
+/** The attributes applied when the script that set them is done, in this order. */
+const DEFERRED = ["predict", "scenario", "lang", "listing", "breakpoints", "step"];
 
 export class AgentLoopPlayground extends PlaygroundElement {
   static get observedAttributes() {
@@ -44,9 +47,11 @@ export class AgentLoopPlayground extends PlaygroundElement {
     if (name === "height") this._applyHeight(value);
     if (name === "theme") this._followScheme();
     if (name === "src" && this._pg && value !== null && oldValue !== value) loadSrc(this, value);
-    if (!this._pg || oldValue === value || !includes(["predict", "scenario", "lang", "listing", "breakpoints", "step"], name)) return;
-    // (no breakpoints attribute: no breakpoints; the others keep their last value)
-    if (name !== "predict" && name !== "breakpoints" && value === null) return;
+    if (!this._pg || !includes(DEFERRED, name)) return;
+    // (the same step or list again is a link clicked again: it goes there again)
+    if (oldValue === value && name !== "step" && name !== "breakpoints") return;
+    // (no breakpoints attribute: no breakpoints; no step: what it said goes; the others keep their last value)
+    if (name !== "predict" && name !== "breakpoints" && name !== "step" && value === null) return;
     // Applied once the script that set it is done (a framework that sets
     // them on every render, a burst of a thousand: once, the last value),
     // or, set from inside one of the playground's own callbacks (a model
@@ -56,20 +61,23 @@ export class AgentLoopPlayground extends PlaygroundElement {
   }
 
   /**
-   * An attribute's value now, given to the playground (a bad one is said in the console).
+   * An attribute's value now, given to the playground (a bad one is said in
+   * the console). A scenario shown once its pack has come: that Promise.
    * @param {string} name
+   * @returns {Promise<unknown> | undefined}
    */
   _applyAttribute(name) {
     const value = this.getAttribute(name);
     try {
       if (name === "predict") this._call("setPredict", value !== null);
-      else if (name === "breakpoints") this._call("again", name, value || "");
+      else if (name === "breakpoints" || name === "step") this._call("again", name, value || "");
       else if (value === null) return;
       // (a pack that does not come is said by the element itself)
-      else if (name === "scenario") then(resolved(this.load(value)), undefined, (/** @type {{pack?: string}} */ error) => error.pack || console.warn(`agent-loop-playground: scenario=${value}: ${messageOf(error)}`));
-      else if (name === "lang") setLang(this, value);
+      else if (name === "scenario") {
+        const shown = this.load(value);
+        return then(resolved(shown), undefined, (/** @type {{pack?: string}} */ error) => error.pack || console.warn(`agent-loop-playground: scenario=${value}: ${messageOf(error)}`));
+      } else if (name === "lang") setLang(this, value);
       else if (name === "listing") this._call("setListing", value);
-      else if (name === "step") this._call("again", name, value);
     } catch (error) {
       console.warn(`agent-loop-playground: ${name}=${value}: ${messageOf(error)}`);
     }
@@ -79,14 +87,28 @@ export class AgentLoopPlayground extends PlaygroundElement {
     if (!this._pg) return void splice(this._deferred, 0, this._deferred.length);
     // Still busy (a callback that runs long, or a chain of them): after this task.
     if (this._pg.isBusy() && !this._dead()) return void setTimeout(() => this._applyDeferred(), 0);
-    /** @type {string[]} */
-    const names = splice(this._deferred, 0, this._deferred.length);
+    const given = splice(this._deferred, 0, this._deferred.length);
+    // (in DEFERRED's order, whatever the script's: a step is one of the scenario shown)
+    this._applyNames(filter(DEFERRED, (/** @type {string} */ name) => includes(given, name)));
+  }
+
+  /**
+   * The changed attributes `names`, one after the other; those after a
+   * scenario whose pack is on its way once it is shown.
+   * @param {string[]} names
+   */
+  _applyNames(names) {
+    if (!this._pg) return;
     const now = this._pg.state();
     for (let i = 0; i < names.length; i++) {
       const name = names[i];
       const value = this.getAttribute(name);
       const same = name === "predict" ? now?.predict === (value !== null) : name === "lang" ? now?.lang === value : false;
-      if (!same) this._applyAttribute(name);
+      const waiting = same ? undefined : this._applyAttribute(name);
+      if (waiting && this._pg.state()?.scenario !== value) {
+        const rest = slice(names, i + 1);
+        return void then(waiting, () => this._applyNames(rest));
+      }
     }
   }
 

@@ -116,19 +116,19 @@ impl Session {
     /// Go to a step as the `step` attribute says (when set or changed), its number or a label's first
     /// line; one past the end opens the last. A mistake is a notice; a question on screen is dropped.
     pub fn start_at(&mut self, spec: &str) {
+        self.changes.notices |= notice::forget(&mut self.notices, &replay::STEP_NOTICES);
         let spec = spec.trim();
         if spec.is_empty() {
             return;
         }
-        notice::forget(&mut self.notices, &replay::STEP_NOTICES);
-        self.changes.predict |= self.predictions.drop_pending() | self.predictions.drop_last_answer();
         let (found, notice) = self.replay.find(spec);
+        self.changes.notices |= notice.is_some();
         self.notices.extend(notice);
-        if let Some(n) = found {
-            self.replay.open_at(n);
-            self.stop_for_question(n, n);
-        }
-        (self.changes.notices, self.changes.step) = (true, true);
+        let Some(n) = found else { return };
+        self.changes.predict |= self.predictions.drop_pending() | self.predictions.drop_last_answer();
+        self.replay.open_at(n);
+        self.stop_for_question(n, n);
+        self.changes.step = true;
     }
 
     /// Use a smaller step cap (tests, benchmarks). Re-records.
@@ -247,7 +247,7 @@ impl Session {
         let (placed, notices) =
             breakpoints::place_all(list, self.replay.trace().function, self.replay.code());
         self.replay.replace_breakpoints(placed);
-        notice::forget(&mut self.notices, &breakpoints::NOTICES);
+        let _ = notice::forget(&mut self.notices, &breakpoints::NOTICES);
         self.notices.extend(notices);
         (self.changes.notices, self.changes.breakpoints) = (true, true);
         self.refresh_questions();

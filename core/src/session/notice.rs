@@ -85,12 +85,16 @@ impl Notice {
     pub fn text(&self, lang: Lang) -> String {
         let said = |(k, v): &(&'static str, String)| match *k {
             "why" => (*k, lang.fill(v, &self.values)),
-            _ => (*k, v.clone()),
+            // (a value as an author wrote it may be a page long: a notice quotes its start)
+            _ => (*k, crate::preview::cut(v, VALUE_CHARS).into_owned()),
         };
         let values: Vec<(&str, String)> = self.values.iter().map(said).collect();
         lang.fill_lists(self.key, &values)
     }
 }
+
+/// The characters of a value a notice quotes.
+const VALUE_CHARS: usize = 300;
 
 /// A language's table (`www/data/<code>.json`) that could not be fetched:
 /// the playground stays in the language it shows; `language` is the
@@ -100,9 +104,12 @@ pub fn language_unavailable(file: &str, language: &str, detail: &str) -> Notice 
     Notice { key: "notice_language_pack", values }
 }
 
-/// What was said of an attribute's earlier value (`keys`), said no more.
-pub fn forget(notices: &mut Vec<Notice>, keys: &[&str]) {
+/// What was said of an attribute's earlier value (`keys`), said no more;
+/// whether there was any.
+pub fn forget(notices: &mut Vec<Notice>, keys: &[&str]) -> bool {
+    let before = notices.len();
     notices.retain(|n| !keys.contains(&n.key));
+    notices.len() != before
 }
 
 /// The language named `language` is shown: that its table failed to come

@@ -22,7 +22,7 @@ pub struct Replay {
 }
 
 /// What [`Replay::find`] says of a step that cannot be opened as written.
-pub const STEP_NOTICES: [&str; 2] = ["notice_step", "notice_step_past_end"];
+pub const STEP_NOTICES: [&str; 3] = ["notice_step", "notice_step_stays", "notice_step_past_end"];
 
 impl Replay {
     pub fn new(code: Code) -> Replay {
@@ -124,12 +124,18 @@ impl Replay {
     pub fn find(&self, spec: &str) -> (Option<usize>, Option<Notice>) {
         let steps = &self.trace.steps;
         let value = || vec![("value", spec.to_string())];
-        match spec.parse::<usize>() {
+        // (digits too many for a number are a step past the end too)
+        let number = spec.parse::<usize>().or_else(|e| match spec.bytes().all(|b| b.is_ascii_digit()) {
+            true => Ok(usize::MAX),
+            false => Err(e),
+        });
+        match number {
             Ok(n) if n < steps.len() => (Some(n), None),
             Ok(_) => {
                 let last = steps.len().saturating_sub(1);
                 let mut values = value();
-                values.push(("last", last.to_string()));
+                // (as the counter numbers it: from 1)
+                values.push(("last", steps.len().to_string()));
                 (Some(last), Some(Notice { key: "notice_step_past_end", values }))
             }
             Err(_) => match steps.iter().position(|s| s.label == spec && s.event == Event::Line) {
@@ -141,7 +147,9 @@ impl Replay {
                     let example = crate::predict::nearest(spec, &reached).unwrap_or(spec).to_string();
                     let mut values = value();
                     values.push(("example", example));
-                    (None, Some(Notice { key: "notice_step", values }))
+                    // (a page opening there starts at the beginning; an open one stays where it is)
+                    let key = if self.started() { "notice_step_stays" } else { "notice_step" };
+                    (None, Some(Notice { key, values }))
                 }
             },
         }
