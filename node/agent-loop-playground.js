@@ -59,7 +59,6 @@ function writeAll(fd, data) {
   return "";
 }
 
-let python;
 const io = {
   kind(path) {
     const meta = machine(() => statSync(path));
@@ -90,12 +89,11 @@ const io = {
   write(path, bytes) {
     machine(() => writeFileSync(path, bytes));
   },
-  hasPython() {
-    if (python === undefined) {
-      const probe = spawnSync("python3", ["--version"], { stdio: "ignore" });
-      python = probe.status === 0;
-    }
-    return python;
+  // What `python3 --version` wrote, once it exited 0 within `seconds` and
+  // `bytes` (cli/src/python.rs's PROBE); else null.
+  hasPython(seconds, bytes) {
+    const probe = spawnSync("python3", ["--version"], { stdio: ["ignore", "pipe", "ignore"], timeout: Math.ceil(seconds * 1000), killSignal: "SIGKILL", maxBuffer: bytes });
+    return probe.error || probe.status !== 0 || !probe.stdout ? null : new Uint8Array(probe.stdout);
   },
   // `python3 -I -S -c <boot> pid <arguments…>`, the supervisor, the harness,
   // the listing and the setup on its standard input (`files`; `boot` reads

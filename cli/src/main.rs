@@ -96,7 +96,10 @@ impl Io for Native {
 
     fn python(&mut self) -> Option<Python<'_>> {
         let runs = *self.python.get_or_insert_with(|| {
-            Command::new("python3").arg("--version").output().is_ok_and(|o| o.status.success())
+            let mut probe = Command::new("python3");
+            probe.arg("--version");
+            bounded(probe, Vec::new(), python::PROBE)
+                .is_ok_and(|r| r.stopped.is_none() && python::probe_says_python3(r.success, &r.stdout))
         });
         runs.then_some(&mut self.runner as Python)
     }

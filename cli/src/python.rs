@@ -47,6 +47,17 @@ pub fn files_for_supervisor(texts: [&str; 3]) -> Vec<u8> {
     input
 }
 
+/// What `python3 --version` is held to when a CLI first asks whether there
+/// is a python3: it answers at once, in a line. One that says no `Python
+/// 3.` on its standard output within these bounds (it hangs, floods, or is
+/// a Python 2 under that name) counts as no python3.
+pub const PROBE: Bounds = Bounds { seconds: 5.0, bytes: 4096 };
+
+/// Whether a probe's answer is a Python 3's.
+pub fn probe_says_python3(success: bool, stdout: &[u8]) -> bool {
+    success && stdout.starts_with(b"Python 3.")
+}
+
 /// The most bytes of standard output, and of standard error, a run may
 /// write before it is stopped: the harnesses' answers are far smaller
 /// (their steps and the printed text are bounded in Python), so more is a

@@ -374,6 +374,50 @@ fn a_run_that_ends_without_a_word_is_said_so() {
     }
 }
 
+/// A python3 that never answers `--version` (`$1`: what the CLI asked).
+const VERSION_HANGS: &str = r#"#!/bin/sh
+case "$1" in
+  --version) exec sleep "$ALP_MARKER" ;;
+esac
+exec "$ALP_REAL_PYTHON" "$@"
+"#;
+
+/// A Python 2 named python3: its version on standard error, no `-I`.
+const PYTHON_TWO: &str = r#"#!/bin/sh
+case "$1" in
+  --version) echo "Python 2.7.18" >&2; exit 0 ;;
+esac
+echo "Unknown option: $1" >&2
+exit 2
+"#;
+
+#[test]
+fn a_python3_that_hangs_on_its_version_or_is_python_2_is_none() {
+    let Some(scratch) = Scratch::new("probe") else {
+        eprintln!("no python3 here: no probe to bound");
+        return;
+    };
+    let marker = marker(7);
+    for script in [VERSION_HANGS, PYTHON_TWO] {
+        let (path, real) = scratch.python3(script);
+        for (name, cli) in clis() {
+            let mut command = scratch.command(&cli, "", "60");
+            command.env("PATH", &path).env("ALP_REAL_PYTHON", &real).env("ALP_MARKER", &marker);
+            command.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped());
+            let mut child = command.spawn().unwrap();
+            // (an event, not a time: the CLI ends; 60 s at most, then it is stopped and fails)
+            let ended = comes(|| child.try_wait().unwrap().is_some());
+            if !ended {
+                let _ = child.kill();
+            }
+            let ran = finished(child.wait_with_output().unwrap());
+            assert!(ended, "{name}: still waiting for python3 --version: {ran:?}");
+            assert!(ran.out.contains("python3 not found, so the listing was not run"), "{name}: {ran:?}");
+        }
+        clear(&marker);
+    }
+}
+
 /// A python3 that writes how many bytes its arguments are to
 /// `$ALP_ARGS_LOG`, then is the machine's own.
 const COUNTED: &str = r#"#!/bin/sh

@@ -34,8 +34,10 @@ extern "C" {
     /// Write a file (created or replaced).
     #[wasm_bindgen(method, catch)]
     fn write(this: &NodeIo, path: &str, bytes: &[u8]) -> Result<JsValue, JsValue>;
+    /// What `python3 --version` wrote to its standard output, once it
+    /// exited 0 within `seconds` and `bytes`; else `null`.
     #[wasm_bindgen(method, catch, js_name = hasPython)]
-    fn has_python(this: &NodeIo) -> Result<JsValue, JsValue>;
+    fn has_python(this: &NodeIo, seconds: f64, bytes: f64) -> Result<JsValue, JsValue>;
     /// `{success, stdout: Uint8Array, stderr: string, stopped: "" | "time"
     /// | "output"}` of one harness run under the supervisor, `files` on its
     /// standard input (the supervisor first, read by `boot`), within
@@ -129,7 +131,10 @@ impl Io for Node {
     fn python(&mut self) -> Option<Python<'_>> {
         let io = &self.io;
         let runner = self.python.get_or_insert_with(|| {
-            let runs = io.has_python().ok().and_then(|v| v.as_bool()) == Some(true);
+            let (seconds, bytes) = (python::PROBE.seconds, python::PROBE.bytes as f64);
+            let answer =
+                io.has_python(seconds, bytes).ok().and_then(|v| v.dyn_into::<js_sys::Uint8Array>().ok());
+            let runs = answer.is_some_and(|out| python::probe_says_python3(true, &out.to_vec()));
             let io: NodeIo = AsRef::<JsValue>::as_ref(io).clone().unchecked_into();
             runs.then(|| {
                 Box::new(move |files: [&str; 3], arguments: &[&str], bounds: Bounds| {
