@@ -116,7 +116,7 @@ fn stdout_was_closed() -> bool {
     null && octal.and_then(|f| u32::from_str_radix(f, 8).ok()).is_some_and(|f| f & 0o3 == 0o2)
 }
 
-/// `python3 replay.py listing.py setup.py <arguments…>` (the harness and
+/// `python3 harness.py listing.py setup.py <arguments…>` (the harness and
 /// the two texts it is given) under [`python::SUPERVISOR`], which makes a
 /// private folder for them (its working directory too) and removes it
 /// afterwards, also when the run fails or is stopped, or on Ctrl-C; hash

@@ -9,7 +9,8 @@ digits, then its bytes), then the harness, the listing and the setup,
 each as its length in bytes on a line of its own, then its bytes. This
 process makes the run's private folder (alp-python-..., 0700, in TMPDIR or
 /tmp, made in one step under a name never used before), writes the three
-files there and runs `python3 HARNESS LISTING SETUP ARGUMENTS...` in it.
+files there (harness.py, listing.py, setup.py) and runs `python3 harness.py
+listing.py setup.py ARGUMENTS...` in it.
 It removes that folder, and only that one, whatever way the run ends.
 The folder is made after this process handles Ctrl-C: no moment leaves
 it behind. (`-I`: nothing of the folder the CLI runs in is imported in
@@ -216,7 +217,7 @@ def main():
     texts = read_files()
     here = make_folder()
     try:
-        paths = [os.path.join(here, name) for name in ("replay.py", "listing.py", "setup.py")]
+        paths = [os.path.join(here, name) for name in ("harness.py", "listing.py", "setup.py")]
         for path, text in zip(paths, texts):
             with open(path, "wb") as file:
                 file.write(text)

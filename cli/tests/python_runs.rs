@@ -24,7 +24,7 @@ use std::process::Command;
 /// (with `$ALP_SPY_FAIL`, it fails instead). The supervisor runs with
 /// `-S`, so without this.
 const SPY: &str = r#"import os, sys
-if os.path.basename(sys.argv[0]) == "replay.py" and os.environ.get("ALP_SPY"):
+if os.path.basename(sys.argv[0]) == "harness.py" and os.environ.get("ALP_SPY"):
     here = os.getcwd()
     kind = "link" if os.path.islink(here) else "dir"
     files = "".join(name + "," for name in sorted(os.listdir(here)))
@@ -136,7 +136,7 @@ fn private_and_gone(machine: &Machine, cli: &str, what: &str) -> usize {
         assert_eq!(dir.parent(), Some(machine.tmp().as_path()), "{cli}: {what}: {dir:?}");
         assert_eq!(
             (mode.as_str(), files.as_str(), *link),
-            ("700", "listing.py,replay.py,setup.py,", false),
+            ("700", "harness.py,listing.py,setup.py,", false),
             "{cli}: {what}: {dir:?}"
         );
     }
