@@ -294,12 +294,38 @@ fn captions_are_the_authors_with_their_values_else_said_from_the_event() {
                         for (name, text) in texts.filter(|(_, v)| v.as_str().is_some_and(|t| t.len() < 40)) {
                             assert!(body.contains(&format!("{name}={}", py_repr(text))), "{body}");
                         }
+                        // (in the order of the def line's parameters, not the alphabet's)
+                        let def = def_line(&pack, lang, step.function.name());
+                        let order: Vec<usize> = args
+                            .as_object()
+                            .into_iter()
+                            .flatten()
+                            .map(|(name, _)| body.find(&format!("{name}=")).unwrap())
+                            .collect();
+                        let in_def: Vec<usize> = args
+                            .as_object()
+                            .into_iter()
+                            .flatten()
+                            .map(|(name, _)| def.find(name.as_str()).unwrap())
+                            .collect();
+                        let rank = |v: &[usize]| {
+                            let mut r: Vec<usize> = (0..v.len()).collect();
+                            r.sort_by_key(|&i| v[i]);
+                            r
+                        };
+                        assert_eq!(rank(&order), rank(&in_def), "{def} / {body}");
                     }
                     _ => {}
                 }
             }
         }
     }
+}
+
+/// The `def` line of `function` in the pack's listing in `lang`.
+fn def_line(pack: &Value, lang: &str, function: &str) -> String {
+    let text = pack["listings"][lang]["text"].as_str().unwrap();
+    text.lines().find(|l| l.trim_start().starts_with(&format!("def {function}("))).unwrap().to_string()
 }
 
 #[test]

@@ -72,7 +72,37 @@ pub(super) fn line_of_label(recorded: &'static Recorded, label: &str) -> Option<
     Some((span.function, *line))
 }
 
-/// The characters of a value a caption shows.
+/// The parameters of `function` as its `def` line in the listing names
+/// them (`def agent_loop(question, max_calls=5):` → question, max_calls).
+fn parameters(recorded: &Recorded, function: Function) -> Vec<String> {
+    let Some(span) = recorded.spans.iter().find(|s| s.function == function) else { return Vec::new() };
+    let Some((_, text)) = recorded.listings.first() else { return Vec::new() };
+    let from: String = text.lines().skip(span.start as usize - 1).take(20).collect::<Vec<_>>().join("\n");
+    let Some(open) = from.find(&format!("def {}(", function.name())).map(|at| at + 5 + function.name().len())
+    else {
+        return Vec::new();
+    };
+    // The text between the parentheses, cut at the commas outside brackets and quotes.
+    let (mut depth, mut quote, mut names, mut piece) = (0, None, Vec::new(), String::new());
+    for c in from[open..].chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')') if depth == 0 => break,
+            (None, ')' | ']' | '}') => depth -= 1,
+            (None, ',') if depth == 0 => names.push(std::mem::take(&mut piece)),
+            (None, c) => piece.push(c),
+        }
+    }
+    names.push(piece);
+    let name =
+        |p: &String| p.split([':', '=']).next().unwrap_or("").trim().trim_start_matches('*').to_string();
+    names.iter().map(name).filter(|n| !n.is_empty() && n != "/").collect()
+}
+
+/// The characters of a value a caption shows./// The characters of a value a caption shows.
 const SHOWN: usize = 80;
 
 /// A value as a caption quotes it: a text as it is, anything else as
@@ -144,8 +174,11 @@ pub(super) fn caption(
     let title = lang.fill("recorded_title", &[function.clone(), ("line", step.source_line().to_string())]);
     let body = match step.event {
         Event::Call => {
-            let args = locals.as_object().into_iter().flatten();
-            let args: Vec<String> = args.map(|(k, v)| format!("{k}={}", as_code(v, lang))).collect();
+            let mut args: Vec<_> = locals.as_object().into_iter().flatten().collect();
+            // (as the def line lists them; a name it lacks after them, as the locals are)
+            let order = parameters(recorded, step.function);
+            args.sort_by_key(|(k, _)| order.iter().position(|p| p == *k).unwrap_or(order.len()));
+            let args: Vec<String> = args.iter().map(|(k, v)| format!("{k}={}", as_code(v, lang))).collect();
             lang.fill("recorded_call", &[function, ("args", args.join(", "))])
         }
         Event::Return if step.label == "raise" => {
