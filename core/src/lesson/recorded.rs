@@ -102,18 +102,19 @@ fn parameters(recorded: &Recorded, function: Function) -> Vec<String> {
     names.iter().map(name).filter(|n| !n.is_empty() && n != "/").collect()
 }
 
-/// The characters of a value a caption shows./// The characters of a value a caption shows.
+/// The characters of a value a caption shows.
 const SHOWN: usize = 80;
 
 /// A value as a caption quotes it: a text as it is, anything else as
-/// JSON, the record in words; at most [`SHOWN`] characters.
+/// Python writes it (as the locals beside it), the record in words; at
+/// most [`SHOWN`] characters.
 fn quoted(value: &Value, lang: Lang) -> String {
     let text = match value {
         Value::String(s) => match read_record_ref(s) {
             Some(n) => lang.fill("record_ref", &[("n", n.to_string())]),
             None => s.clone(),
         },
-        other => said_refs(&other.to_string(), lang),
+        other => said_refs(&crate::vocab::py_repr(other), lang),
     };
     let short: String = text.chars().take(SHOWN).collect();
     if short.len() < text.len() {
@@ -133,25 +134,26 @@ fn as_code(value: &Value, lang: Lang) -> String {
     }
 }
 
-/// `text` (a value as JSON) with each record it holds, the preview's
-/// `"(the record, n = 4)"`, said in the reader's language as the locals
-/// say it.
+/// `text` (a value as Python writes it) with each record it holds, the
+/// preview's `'(the record, n = 4)'`, said in the reader's language as the
+/// locals say it.
 fn said_refs(text: &str, lang: Lang) -> String {
-    const OPEN: &str = "\"(the record, n = ";
+    const OPEN: &str = "(the record, n = ";
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(at) = rest.find(OPEN) {
-        out.push_str(&rest[..at]);
-        let after = &rest[at + 1..];
+        let quote = rest[..at].chars().next_back().filter(|c| *c == '\'' || *c == '"');
+        let after = &rest[at..];
         let end = after.find(')').map(|e| e + 1);
-        match end.and_then(|e| Some((e, read_record_ref(&after[..e])?))) {
-            Some((e, n)) if after[e..].starts_with('"') => {
-                out.push_str(&format!("\"{}\"", lang.fill("record_ref", &[("n", n.to_string())])));
-                rest = &after[e + 1..];
+        match (quote, end.and_then(|e| Some((e, read_record_ref(&after[..e])?)))) {
+            (Some(q), Some((e, n))) if after[e..].starts_with(q) => {
+                out.push_str(&rest[..at]);
+                out.push_str(&lang.fill("record_ref", &[("n", n.to_string())]));
+                rest = &after[e..];
             }
             _ => {
-                out.push('"');
-                rest = after;
+                out.push_str(&rest[..at + OPEN.len()]);
+                rest = &rest[at + OPEN.len()..];
             }
         }
     }
