@@ -179,7 +179,9 @@ pub(super) fn caption(
             let mut args: Vec<_> = locals.as_object().into_iter().flatten().collect();
             // (as the def line lists them; a name it lacks after them, as the locals are)
             let order = parameters(recorded, step.function);
-            args.sort_by_key(|(k, _)| order.iter().position(|p| p == *k).unwrap_or(order.len()));
+            crate::vocab::sort_small_by_key(&mut args, |(k, _)| {
+                order.iter().position(|p| p == *k).unwrap_or(order.len())
+            });
             let args: Vec<String> = args.iter().map(|(k, v)| format!("{k}={}", as_code(v, lang))).collect();
             lang.fill("recorded_call", &[function, ("args", args.join(", "))])
         }
