@@ -172,6 +172,9 @@ fn a_breakpoint_on_a_line_or_a_label_stops_where_the_packs_steps_say() {
         for (function, line) in lines.iter().take(40) {
             s.set_breakpoints(&format!("{function}:{line}"));
             let expected = hits(function, *line);
+            // (the timeline's ticks: one a stop, as Debug and Continue stop)
+            let ticks = s.replay().debugger().hit_positions(&s.replay().trace().steps);
+            assert_eq!(ticks, expected, "{id}: {function}:{line}: ticks");
             s.command(Command::Debug);
             assert_eq!(s.replay().position(), expected[0], "{id}: {function}:{line}");
             for next in &expected[1..] {

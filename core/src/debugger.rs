@@ -171,13 +171,23 @@ impl Debugger {
         }
     }
 
-    /// Indices of every step that hits a breakpoint (timeline ticks).
+    /// Where the run stops at a breakpoint (timeline ticks): the first step
+    /// of each stop, as Debug and Continue stop (in the Python, the steps
+    /// of one line in a row are one stop).
     pub fn hit_positions(&self, steps: &[Step]) -> Vec<usize> {
         if self.breakpoints.is_empty() {
             return Vec::new();
         }
-        let mut hits = self.hits_in_run();
-        steps.iter().enumerate().filter(|(_, s)| hits(s)).map(|(i, _)| i).collect()
+        let (mut hits, mut before) = (self.hits_in_run(), None);
+        let mut stops = Vec::new();
+        for (i, s) in steps.iter().enumerate() {
+            let hit = hits(s);
+            if hit && !before.is_some_and(|b: &Step| self.same_stop(b, s)) {
+                stops.push(i);
+            }
+            before = hit.then_some(s);
+        }
+        stops
     }
 
     /// At a breakpoint: how many times the run has stopped on this line so
