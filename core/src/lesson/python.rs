@@ -249,6 +249,30 @@ pub fn python_names(function: Function) -> &'static [String] {
     each::<Vec<String>>(&NAMES, function, |f| names_of(python_listing(f), f))
 }
 
+/// The parameter names of a `def` from the text after its `(` (a def
+/// over several lines too): `question, max_calls=5):` → question,
+/// max_calls; `*args` is `args`.
+pub(super) fn parameters(after_open: &str) -> Vec<String> {
+    // The text between the parentheses, cut at the commas outside brackets and quotes.
+    let (mut depth, mut quote, mut names, mut piece) = (0, None, Vec::new(), String::new());
+    for c in after_open.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')') if depth == 0 => break,
+            (None, ')' | ']' | '}') => depth -= 1,
+            (None, ',') if depth == 0 => names.push(std::mem::take(&mut piece)),
+            (None, c) => piece.push(c),
+        }
+    }
+    names.push(piece);
+    let name =
+        |p: &String| p.split([':', '=']).next().unwrap_or("").trim().trim_start_matches('*').to_string();
+    names.iter().map(name).filter(|n| !n.is_empty() && n != "/").collect()
+}
+
 /// The names of a Python function in its listing (see [`python_names`]).
 pub(super) fn names_of(listing: &Listing, f: Function) -> Vec<String> {
     {
@@ -257,8 +281,7 @@ pub(super) fn names_of(listing: &Listing, f: Function) -> Vec<String> {
             |s: &str| s.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect::<String>();
         for line in listing.lines.iter().map(|l| l.text.trim()) {
             if let Some(params) = line.strip_prefix(&format!("def {}(", f.name())) {
-                let params = params.split(')').next().unwrap_or("");
-                names.extend(params.split(',').map(|p| word(p.trim())).filter(|p| !p.is_empty()));
+                names.extend(parameters(params));
             } else if let Some(rest) = line.strip_prefix("def ").or_else(|| line.strip_prefix("for ")) {
                 names.push(word(rest));
             } else if let Some((_, rest)) = line.split_once(" as ").filter(|_| line.starts_with("except ")) {

@@ -82,24 +82,7 @@ fn parameters(recorded: &Recorded, function: Function) -> Vec<String> {
     else {
         return Vec::new();
     };
-    // The text between the parentheses, cut at the commas outside brackets and quotes.
-    let (mut depth, mut quote, mut names, mut piece) = (0, None, Vec::new(), String::new());
-    for c in from[open..].chars() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, '\'' | '"') => quote = Some(c),
-            (None, '(' | '[' | '{') => depth += 1,
-            (None, ')') if depth == 0 => break,
-            (None, ')' | ']' | '}') => depth -= 1,
-            (None, ',') if depth == 0 => names.push(std::mem::take(&mut piece)),
-            (None, c) => piece.push(c),
-        }
-    }
-    names.push(piece);
-    let name =
-        |p: &String| p.split([':', '=']).next().unwrap_or("").trim().trim_start_matches('*').to_string();
-    names.iter().map(name).filter(|n| !n.is_empty() && n != "/").collect()
+    super::python::parameters(&from[open..])
 }
 
 /// The characters of a value a caption shows.
