@@ -148,3 +148,19 @@ proptest! {
         prop_assert_eq!(String::from_utf8(direct).unwrap(), String::from_utf8(reference).unwrap());
     }
 }
+
+/// A value the harness could only write as its `repr` (`{"$repr": …}`, a
+/// `SimpleNamespace` in a list of blocks) is written as Python wrote it,
+/// at any depth: not as a dict with a `$repr` key.
+#[test]
+fn a_repr_preview_is_written_as_python_wrote_it_at_any_depth() {
+    use agent_loop_core::vocab::py_repr;
+    let value = serde_json::json!([
+        {"$repr": "namespace(type='text', text='hi')"},
+        {"call": {"$repr": "<function <lambda>>"}, "$repr": "not alone"},
+    ]);
+    assert_eq!(
+        py_repr(&value),
+        "[namespace(type='text', text='hi'), {'$repr': 'not alone', 'call': <function <lambda>>}]"
+    );
+}

@@ -475,6 +475,9 @@ fn record(io: &mut dyn Io, wanted: &record::Args) -> Done {
                     FAILED
                 })?,
             }
+            for line in &done.warnings {
+                io.err(line);
+            }
             io.err(&done.summary);
             Ok(OK)
         }

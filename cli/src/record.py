@@ -65,6 +65,45 @@ def dumped(value):
         return NOTHING
 
 
+def fields_of(value):
+    """The fields of a SimpleNamespace or a dataclass instance, the ways an
+    author's stand-in for an SDK object usually holds them, or NOTHING."""
+    import dataclasses
+    import types
+    if isinstance(value, types.SimpleNamespace):
+        return dict(vars(value))
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dict((f.name, getattr(value, f.name)) for f in dataclasses.fields(value))
+    return NOTHING
+
+
+def unreadable(value, path="", depth=0):
+    """(path, class name) of the first value in `value` that to_json can
+    only write as its repr (an object with no model_dump() and no fields
+    it reads), or None."""
+    if depth > 100 or value is None or isinstance(value, (bool, str, int, float)):
+        return None
+    data = dumped(value)
+    if data is NOTHING:
+        data = fields_of(value)
+    if data is not NOTHING:
+        return unreadable(data, path, depth + 1)
+    if isinstance(value, (list, tuple)):
+        items = enumerate(value)
+    elif isinstance(value, dict):
+        items = ((key_text(k), v) for k, v in value.items())
+    elif isinstance(value, (set, frozenset)):
+        return None
+    else:
+        return path, type(value).__name__
+    for key, item in items:
+        at = "%s[%d]" % (path, key) if isinstance(key, int) else ("%s.%s" % (path, key) if path else key)
+        found = unreadable(item, at, depth + 1)
+        if found is not None:
+            return found
+    return None
+
+
 def key_text(key):
     """An object key as JSON writes one."""
     import json
@@ -108,7 +147,8 @@ class Preview:
             if depth >= DEPTH:
                 return "\u2026"
             return dict((key_text(k), self.value(v, depth + 1)) for k, v in value.items())
-        return cut(plain_repr(value), CHARS)
+        # (as Python writes it, not as a string: core/src/preview.rs's Repr)
+        return {"$repr": cut(plain_repr(value), CHARS)}
 
     def items(self, items, depth):
         if depth >= DEPTH:
@@ -121,7 +161,9 @@ class Preview:
 
 def to_json(value, depth=0):
     """A value in full as JSON (the record, a request): SDK objects by
-    their model_dump(mode="json", exclude_none=True)."""
+    their model_dump(mode="json", exclude_none=True), a SimpleNamespace
+    or a dataclass by its fields (as the SDK would send the objects they
+    stand in for)."""
     if depth > 100:
         return "\u2026"
     if value is None or isinstance(value, (bool, str)):
@@ -129,6 +171,8 @@ def to_json(value, depth=0):
     if isinstance(value, (int, float)):
         return number(value)
     data = dumped(value)
+    if data is NOTHING:
+        data = fields_of(value)
     if data is not NOTHING:
         return to_json(data, depth + 1)
     if isinstance(value, (list, tuple)):
@@ -526,6 +570,17 @@ def where(error, files):
     return found
 
 
+def unreadable_messages(record):
+    """[index, path, class name] of each message of the record that holds
+    a value the figure can only show as its repr text."""
+    found = []
+    for i, message in enumerate(record or []):
+        where = unreadable(message)
+        if where is not None:
+            found.append([i, where[0], where[1]])
+    return found
+
+
 def results(recorder, printed, escaped, files):
     """What the run gave, as the recorder's JSON."""
     lines = printed.text().split("\n")
@@ -536,7 +591,8 @@ def results(recorder, printed, escaped, files):
            "record": to_json(recorder.record) if recorder.record is not None else [],
            "output": lines[:shown], "printed": lines[shown:], "end": recorder.end,
            "requests": recorder.requests, "problem": recorder.problem,
-           "record_found": recorder.record is not None, "lists": sorted(recorder.lists)}
+           "record_found": recorder.record is not None, "lists": sorted(recorder.lists),
+           "unreadable": unreadable_messages(recorder.record)}
     if escaped is not None and not isinstance(escaped, (Stop, SystemExit)):
         line = exception_line(type(escaped), escaped)
         out["printed"].append(line)

@@ -256,11 +256,8 @@ impl Local for Repr {
     }
 }
 
-/// The text of a [`Repr`] preview.
-pub fn read_repr(value: &Value) -> Option<&str> {
-    let map = value.as_object().filter(|m| m.len() == 1)?;
-    map.get("$repr")?.as_str()
-}
+/// The text of a [`Repr`] preview (read where values are written).
+pub use crate::vocab::read_repr;
 
 impl Local for crate::protocol::ProcessOutcome {
     /// What the listing's `subprocess.run` hands back once the program

@@ -391,6 +391,13 @@ pub fn py_repr_cut(text: &str, chars: usize) -> String {
     repr
 }
 
+/// The text of a value previewed as Python writes it, not as data
+/// (`{"$repr": text}`: the preview's `Repr`, a recorded program's object).
+pub fn read_repr(value: &serde_json::Value) -> Option<&str> {
+    let map = value.as_object().filter(|m| m.len() == 1)?;
+    map.get("$repr")?.as_str()
+}
+
 /// Python's `repr()` of a JSON value read from JSON.
 pub fn py_repr(value: &serde_json::Value) -> String {
     use serde_json::Value;
@@ -419,13 +426,17 @@ pub fn py_repr(value: &serde_json::Value) -> String {
             out
         }
         Value::Array(list) => format!("[{}]", list.iter().map(py_repr).collect::<Vec<_>>().join(", ")),
-        Value::Object(map) => {
-            let items: Vec<String> = map
-                .iter()
-                .map(|(k, v)| format!("{}: {}", py_repr(&Value::String(k.clone())), py_repr(v)))
-                .collect();
-            format!("{{{}}}", items.join(", "))
-        }
+        Value::Object(map) => match read_repr(value) {
+            // (a value the harness could only write as its repr: as Python wrote it)
+            Some(repr) => repr.to_string(),
+            None => {
+                let items: Vec<String> = map
+                    .iter()
+                    .map(|(k, v)| format!("{}: {}", py_repr(&Value::String(k.clone())), py_repr(v)))
+                    .collect();
+                format!("{{{}}}", items.join(", "))
+            }
+        },
         other => {
             let mut out = String::new();
             py_flat(Lit::One(other), &mut out);

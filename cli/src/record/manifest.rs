@@ -64,6 +64,13 @@ impl Manifest {
         self.said_problem(Problem::new(field, Phrase::english(message)))
     }
 
+    /// `name: warning: field: message (line N)`: what `record` says of a
+    /// recording it still writes.
+    pub(super) fn warned(&self, field: &str, message: &str) -> String {
+        let said = self.said(field, message);
+        format!("{}: warning: {}", self.name, said.strip_prefix(&format!("{}: ", self.name)).unwrap_or(&said))
+    }
+
     /// The same of a problem found by the core (its words in English).
     pub(super) fn said_problem(&self, problem: Problem) -> String {
         said_at(&self.name, &self.text, problem)

@@ -73,6 +73,9 @@ pub fn args(args: &[OsString]) -> Result<Args, String> {
 pub struct Recorded {
     /// The pack, as written.
     pub pack: String,
+    /// What it says of a recording it still wrote, a line each, for
+    /// standard error before the summary.
+    pub warnings: Vec<String>,
     /// `manifest.json: recorded 6 scenario(s) …`, for standard error.
     pub summary: String,
 }
@@ -95,6 +98,7 @@ pub fn record(
     }
     let mut scenarios = runs::record(machine, &manifest, &program, dir, limits)?;
     runs::record_named(&manifest, &mut scenarios)?;
+    let warnings = runs::unreadable_said(&manifest, &mut scenarios);
     let python = scenarios
         .first()
         .and_then(|s| s["runs"].as_object()?.values().next()?["python"].as_str().map(str::to_string))
@@ -118,5 +122,5 @@ pub fn record(
         langs.join(" and "),
         pack.len()
     );
-    Ok(Recorded { pack, summary })
+    Ok(Recorded { pack, warnings, summary })
 }

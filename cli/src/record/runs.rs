@@ -249,7 +249,8 @@ fn kept(mut answer: Value, checked: bool) -> Value {
     let requests: Vec<Value> =
         answer["requests"].as_array().into_iter().flatten().map(kept_request).collect();
     let mut run = json!({});
-    for key in ["python", "steps", "values", "record", "output", "printed", "end", "record_found", "lists"] {
+    let notes = ["record_found", "lists", "unreadable"];
+    for key in ["python", "steps", "values", "record", "output", "printed", "end"].into_iter().chain(notes) {
         run[key] = answer[key].take();
     }
     if checked {
@@ -391,6 +392,39 @@ pub(super) fn record_named(m: &Manifest, scenarios: &mut [Value]) -> Result<(), 
             m.record
         ),
     )])
+}
+
+/// A warning for each message of a run that holds a value the recorder
+/// could only write as its `repr` (an author's class with no
+/// `model_dump()` and no fields it reads): the figure shows such a block
+/// as text, not as the block it stands for. The runs' notes of it are
+/// taken out (a pack does not keep them).
+pub(super) fn unreadable_said(m: &Manifest, scenarios: &mut [Value]) -> Vec<String> {
+    let mut said = Vec::new();
+    for scenario in scenarios.iter_mut() {
+        let entry = m.scenarios.iter().find(|e| scenario["id"] == e.id.as_str());
+        let field = entry.map_or("scenarios", |e| e.field.as_str());
+        let id = scenario["id"].as_str().unwrap_or_default().to_string();
+        for (lang, run) in scenario["runs"].as_object_mut().into_iter().flatten() {
+            let found = run.as_object_mut().and_then(|run| run.remove("unreadable"));
+            for note in found.as_ref().and_then(Value::as_array).into_iter().flatten() {
+                let (Some(i), Some(at), Some(kind)) = (note[0].as_u64(), note[1].as_str(), note[2].as_str())
+                else {
+                    continue;
+                };
+                let at = if at.is_empty() { String::new() } else { format!(" at {at}") };
+                let why = format!(
+                    "{id}, {lang}: message #{} of the record holds {} {kind} object{at}, which the figure can \
+                     only show as its repr text: give its class a model_dump() as the SDK's objects have, or make \
+                     it a dict, a SimpleNamespace or a dataclass",
+                    i + 1,
+                    if kind.starts_with(['A', 'E', 'I', 'O', 'U']) { "an" } else { "a" },
+                );
+                said.push(m.warned(field, &why));
+            }
+        }
+    }
+    said
 }
 
 /// Record every scenario of the manifest (each one's problems said, the

@@ -1,0 +1,48 @@
+# Stand-ins for the SDK's reply objects, three ways an author writes them:
+# a SimpleNamespace, a dataclass, and a class of their own with neither
+# model_dump() nor fields the recorder can read.
+from dataclasses import dataclass
+from types import SimpleNamespace
+
+TOOLS = [{"name": "run_main", "description": "Run main.py.", "input_schema": {"type": "object", "properties": {}}}]
+
+
+@dataclass
+class TextBlock:
+    type: str
+    text: str
+
+
+class Opaque:
+    def __init__(self, text):
+        self._text = text
+
+    @property
+    def type(self):
+        return "text"
+
+    @property
+    def text(self):
+        return self._text
+
+
+class Messages:
+    def __init__(self):
+        self.calls = 0
+
+    def create(self, **request):
+        self.calls += 1
+        if self.calls == 1:
+            call = SimpleNamespace(type="tool_use", id="call_1", name="run_main", input={})
+            return SimpleNamespace(stop_reason="tool_use", content=[call])
+        if SCENARIO == "opaque":
+            return SimpleNamespace(stop_reason="end_turn", content=[Opaque("It printed ok.")])
+        return SimpleNamespace(stop_reason="end_turn", content=[TextBlock(type="text", text="It printed ok.")])
+
+
+def run_main():
+    return "ok"
+
+
+client = SimpleNamespace(messages=Messages())
+print(agent_loop("Run main.py and report."))

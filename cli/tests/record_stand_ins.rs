@@ -1,0 +1,77 @@
+//! An author's stand-ins for the SDK's reply objects, as they write them
+//! (tests/record/stand-ins): the loop puts `response.content` into the
+//! record as it came, and the record shows each block by its fields when
+//! the recorder can read them — a `SimpleNamespace`, a dataclass — as the
+//! SDK would send its own objects. A block it cannot read is kept as its
+//! `repr`, and `record` says so, naming the scenario and the message. A
+//! local of such an object is previewed as Python writes it.
+
+// The CLI is a native tool.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use common::record::{native, node, python_version};
+use serde_json::{json, Value};
+
+const MANIFEST: &str = "tests/record/stand-ins/manifest.json";
+
+/// The record of `scenario`'s English run in a pack.
+fn record_of<'p>(pack: &'p Value, scenario: &str) -> &'p Value {
+    let scenarios = pack["scenarios"].as_array().expect("the pack's scenarios");
+    let found = scenarios.iter().find(|s| s["id"] == scenario).expect("the scenario");
+    &found["runs"]["en"]["record"]
+}
+
+#[test]
+fn a_simplenamespace_or_a_dataclass_block_is_recorded_by_its_fields() {
+    if python_version().is_none() {
+        return eprintln!("no python3: the stand-ins are not recorded here");
+    }
+    let ran = native(&["record", MANIFEST], None);
+    assert_eq!(ran.code, 0, "{ran:?}");
+    let pack: Value = serde_json::from_str(&ran.out).expect("the pack is JSON");
+    let record = record_of(&pack, "fields");
+    assert_eq!(
+        record[1]["content"],
+        json!([{"type": "tool_use", "id": "call_1", "name": "run_main", "input": {}}]),
+        "the SimpleNamespace tool request, by its fields"
+    );
+    assert_eq!(
+        record[3]["content"],
+        json!([{"type": "text", "text": "It printed ok."}]),
+        "the dataclass, by its fields"
+    );
+    assert!(!ran.err.contains("fields, en"), "nothing to say of the readable stand-ins: {}", ran.err);
+    // (the local `block` is written as Python writes it, not as a string)
+    let values = &pack["scenarios"][0]["runs"]["en"]["values"];
+    let block = json!({"$repr": "namespace(type='tool_use', id='call_1', name='run_main', input={})"});
+    assert!(values.as_array().is_some_and(|v| v.contains(&block)), "{values}");
+}
+
+#[test]
+fn a_block_the_recorder_cannot_read_is_kept_as_its_repr_and_said() {
+    if python_version().is_none() {
+        return eprintln!("no python3: the stand-ins are not recorded here");
+    }
+    let ran = native(&["record", MANIFEST], None);
+    assert_eq!(ran.code, 0, "a warning, not a refusal: {ran:?}");
+    let pack: Value = serde_json::from_str(&ran.out).expect("the pack is JSON");
+    let block = &record_of(&pack, "opaque")[3]["content"][0];
+    assert!(block.as_str().is_some_and(|s| s.contains("Opaque object")), "{block}");
+    let said = format!(
+        "{MANIFEST}: warning: scenarios[1]: opaque, en: message #4 of the record holds an Opaque object at \
+         content[0], which the figure can only show as its repr text: give its class a model_dump() as the SDK's \
+         objects have, or make it a dict, a SimpleNamespace or a dataclass (line 7)\n"
+    );
+    assert!(ran.err.contains(&said), "{}", ran.err);
+    // (said once a run: the message stays in the record at every later step)
+    assert_eq!(ran.err.matches("warning:").count(), 1, "{}", ran.err);
+    if let Some(theirs) = node(&["record", MANIFEST]) {
+        assert_eq!(
+            (theirs.code, &theirs.out, &theirs.err),
+            (ran.code, &ran.out, &ran.err),
+            "the Node build says the same"
+        );
+    }
+}
