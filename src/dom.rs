@@ -4,7 +4,7 @@
 //! decisions: each takes the elements it acts on. And the console's
 //! share of the notices (said once each, for the author).
 
-use agent_loop_core::session::Session;
+use agent_loop_core::session::{Notice, Session};
 use agent_loop_core::vocab::{Code, Function};
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
@@ -322,15 +322,16 @@ pub(crate) fn mark_row(
 
 /// Say in the console, once each, the notices and the broken scenario files
 /// (`src=`) the page has not said yet: for the author, who reads it.
-pub(crate) fn warn_in_console(session: &Session, warned: &mut usize, warned_files: &mut usize) {
+pub(crate) fn warn_in_console(session: &Session, warned: &mut Vec<Notice>, warned_files: &mut usize) {
     // Each notice is also said once in the console, for the author (not
-    // what is under way: the learner's only, and not counted).
-    let said: Vec<_> = session.notices().iter().filter(|n| !n.is_progress()).collect();
-    for notice in said.iter().skip(*warned) {
+    // what is under way: the learner's only). Known by what it says, not
+    // by how many there were: a notice that takes another's place is new.
+    let said: Vec<Notice> = session.notices().iter().filter(|n| !n.is_progress()).cloned().collect();
+    for notice in said.iter().filter(|n| !warned.contains(n)) {
         let text = format!("agent-loop-playground: {}", notice.text(session.lang()));
         web_sys::console::warn_1(&wasm_bindgen::JsValue::from_str(&text));
     }
-    *warned = said.len();
+    *warned = said;
     // And so is each broken scenario file (src=), with its problems, and
     // each one with near misses; the API's addScenario throws its
     // problems to its caller instead.

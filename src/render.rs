@@ -14,7 +14,7 @@ use crate::view;
 use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson::listing_shown;
 use agent_loop_core::programs;
-use agent_loop_core::session::{Changes, Session};
+use agent_loop_core::session::{Changes, Notice, Session};
 use agent_loop_core::step_view::{edit_problems, question_line, step_view};
 use agent_loop_core::vocab::{Code, Function};
 use wasm_bindgen::JsCast;
@@ -41,8 +41,8 @@ pub(crate) struct Page {
     pub dispatching: bool,
     /// A handler moved the playground again during that event.
     pub event_pending: bool,
-    /// Notices already said in the console.
-    warned: usize,
+    /// Notices already said in the console (those still shown).
+    warned: Vec<Notice>,
     /// Broken scenario files already said in the console.
     warned_files: usize,
     /// Scenarios are being added one call after another (`addScenario`):
@@ -87,7 +87,7 @@ impl Page {
             scroll_pending: None,
             dispatching: false,
             event_pending: false,
-            warned: 0,
+            warned: Vec::new(),
             warned_files: 0,
             defer_catalogue: false,
             catalogue_pending: false,

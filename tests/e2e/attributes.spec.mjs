@@ -144,6 +144,27 @@ test("breakpoints and step set again take effect, and their mistakes are said th
   problems.splice(0, problems.length, ...problems.filter((p) => !p.includes("loop.nope")));
 });
 
+// A notice that takes another's place (a second bad step after a first)
+// is said in the console too: the console said each notice once by their
+// count, and a replaced one kept the count.
+test("a bad value that replaces another bad one is said again in the console", async ({ page, problems }) => {
+  await open(page, "?scenario=report&lang=en");
+  const notice = await page.$eval(EL, async (e) => {
+    const settle = () => new Promise((ok) => setTimeout(ok, 0));
+    e.setAttribute("step", "loop.first_mistake");
+    await settle();
+    e.setAttribute("step", "loop.second_mistake");
+    await settle();
+    return e.shadowRoot.querySelector('[data-role="notice"]').textContent;
+  });
+  expect(notice).toContain("loop.second_mistake");
+  expect(notice).not.toContain("loop.first_mistake");
+  const said = problems.filter((p) => p.startsWith("console.warning: agent-loop-playground:"));
+  expect(said.filter((p) => p.includes("loop.first_mistake")).length, said.join("\n")).toBe(1);
+  expect(said.filter((p) => p.includes("loop.second_mistake")).length, said.join("\n")).toBe(1);
+  problems.splice(0, problems.length, ...problems.filter((p) => !said.includes(p)));
+});
+
 // A "show this moment" link clicked twice goes there twice; a step set in
 // the same script as a scenario is one of that scenario.
 test("the same step or list set again goes there again, and a step waits for the scenario set with it", async ({ page }) => {
