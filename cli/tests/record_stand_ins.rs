@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::record::{native, node, python_version};
+use common::record::{native, node, python_version, Ran};
 use serde_json::{json, Value};
 
 const MANIFEST: &str = "tests/record/stand-ins/manifest.json";
@@ -23,14 +23,22 @@ fn record_of<'p>(pack: &'p Value, scenario: &str) -> &'p Value {
     &found["runs"]["en"]["record"]
 }
 
-#[test]
-fn a_simplenamespace_or_a_dataclass_block_is_recorded_by_its_fields() {
+/// The stand-ins' manifest recorded (a warning is no refusal): what the
+/// CLI said and the pack; `None` without python3.
+fn recorded() -> Option<(Ran, Value)> {
     if python_version().is_none() {
-        return eprintln!("no python3: the stand-ins are not recorded here");
+        eprintln!("no python3: the stand-ins are not recorded here");
+        return None;
     }
     let ran = native(&["record", MANIFEST], None);
     assert_eq!(ran.code, 0, "{ran:?}");
     let pack: Value = serde_json::from_str(&ran.out).expect("the pack is JSON");
+    Some((ran, pack))
+}
+
+#[test]
+fn a_simplenamespace_or_a_dataclass_block_is_recorded_by_its_fields() {
+    let Some((ran, pack)) = recorded() else { return };
     let record = record_of(&pack, "fields");
     assert_eq!(
         record[1]["content"],
@@ -51,12 +59,7 @@ fn a_simplenamespace_or_a_dataclass_block_is_recorded_by_its_fields() {
 
 #[test]
 fn a_block_the_recorder_cannot_read_is_kept_as_its_repr_and_said() {
-    if python_version().is_none() {
-        return eprintln!("no python3: the stand-ins are not recorded here");
-    }
-    let ran = native(&["record", MANIFEST], None);
-    assert_eq!(ran.code, 0, "a warning, not a refusal: {ran:?}");
-    let pack: Value = serde_json::from_str(&ran.out).expect("the pack is JSON");
+    let Some((ran, pack)) = recorded() else { return };
     let block = &record_of(&pack, "opaque")[3]["content"][0];
     assert!(block.as_str().is_some_and(|s| s.contains("Opaque object")), "{block}");
     let said = format!(
