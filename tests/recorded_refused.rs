@@ -6,7 +6,8 @@
 //! last reply's stop_reason once another request is out. The pack is the
 //! record tests' good one (its `forgets` scenario catches the error). A
 //! plain user message after the first (a loop that sends "done" where the
-//! results belong) is not called the question.
+//! results belong) is not called the question. A block kept as its repr
+//! text is drawn as that text.
 
 use agent_loop_core::session::{FixtureDoubles, Options, Session};
 use agent_loop_core::step_view::step_view;
@@ -69,4 +70,21 @@ fn a_plain_user_message_after_the_first_is_not_called_the_question() {
         record.split("class=\"alp-card-head\"").skip(1).map(|h| &h[..h.find("</text>").unwrap()]).collect();
     assert!(heads[0].ends_with("question"), "{heads:?}");
     assert!(heads[len - 1].ends_with("user message"), "{heads:?}");
+}
+
+/// A block the recorder could only keep as its repr text (an author's
+/// class with no fields it reads; `record` warns of it) is drawn as that
+/// text, quoted: not as a block "not in this lesson".
+#[test]
+fn a_block_kept_as_its_repr_text_is_drawn_as_that_text() {
+    let s = session("en");
+    let mut trace = agent_loop_core::run::record_scenario(s.scenario().unwrap());
+    let at = trace.steps.len() - 1;
+    let len = trace.steps[at].record_len as usize;
+    trace.record[len - 1] = serde_json::json!({"role": "assistant", "content": ["<__main__.Opaque object>"]});
+    let moment =
+        figure::Moment { started: true, ..figure::Moment::at(&trace, at, s.lang(), figure::Layout::WIDE) };
+    let [_, record, _] = figure::render_parts(&moment);
+    assert!(record.contains("“&lt;__main__.Opaque object&gt;”"), "{record}");
+    assert!(!record.contains("not in this lesson"), "{record}");
 }

@@ -66,28 +66,36 @@ def dumped(value):
 
 
 def fields_of(value):
-    """The fields of a SimpleNamespace or a dataclass instance, the ways an
-    author's stand-in for an SDK object usually holds them, or NOTHING."""
+    """The fields of a SimpleNamespace, a dataclass instance or a
+    namedtuple, the ways an author's stand-in for an SDK object usually
+    holds them (a dataclass field with no value left out), or NOTHING."""
     import dataclasses
     import types
     if isinstance(value, types.SimpleNamespace):
         return dict(vars(value))
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return dict((f.name, getattr(value, f.name)) for f in dataclasses.fields(value))
+        fields = ((f.name, getattr(value, f.name, NOTHING)) for f in dataclasses.fields(value))
+        return dict((name, v) for name, v in fields if v is not NOTHING)
+    if isinstance(value, tuple) and isinstance(getattr(type(value), "_fields", None), tuple):
+        return dict(zip(type(value)._fields, value))
     return NOTHING
 
 
-def unreadable(value, path="", depth=0):
+def unreadable(value, path="", depth=0, record=None, within=()):
     """(path, class name) of the first value in `value` that to_json can
     only write as its repr (an object with no model_dump() and no fields
-    it reads), or None."""
+    it reads), or None. Read as to_json reads it: the record inside
+    itself and a value inside itself are not followed."""
     if depth > 100 or value is None or isinstance(value, (bool, str, int, float)):
         return None
+    if (depth > 0 and value is record) or id(value) in within:
+        return None
+    within = within + (id(value),)
     data = dumped(value)
     if data is NOTHING:
         data = fields_of(value)
     if data is not NOTHING:
-        return unreadable(data, path, depth + 1)
+        return unreadable(data, path, depth + 1, record, within)
     if isinstance(value, (list, tuple)):
         items = enumerate(value)
     elif isinstance(value, dict):
@@ -98,7 +106,7 @@ def unreadable(value, path="", depth=0):
         return path, type(value).__name__
     for key, item in items:
         at = "%s[%d]" % (path, key) if isinstance(key, int) else ("%s.%s" % (path, key) if path else key)
-        found = unreadable(item, at, depth + 1)
+        found = unreadable(item, at, depth + 1, record, within)
         if found is not None:
             return found
     return None
@@ -159,28 +167,36 @@ class Preview:
         return shown
 
 
-def to_json(value, depth=0):
+def to_json(value, depth=0, record=None, within=()):
     """A value in full as JSON (the record, a request): SDK objects by
-    their model_dump(mode="json", exclude_none=True), a SimpleNamespace
-    or a dataclass by its fields (as the SDK would send the objects they
-    stand in for)."""
+    their model_dump(mode="json", exclude_none=True), a SimpleNamespace,
+    a dataclass or a namedtuple by its fields (as the SDK would send the
+    objects they stand in for). The same value gives the same JSON
+    wherever it is met: `record` inside itself is "(the record)" (a block
+    that keeps the conversation), a value inside itself "…", as Python's
+    repr writes one."""
     if depth > 100:
         return "\u2026"
     if value is None or isinstance(value, (bool, str)):
         return value
     if isinstance(value, (int, float)):
         return number(value)
+    if depth > 0 and value is record:
+        return "(the record)"
+    if id(value) in within:
+        return "\u2026"
+    within = within + (id(value),)
     data = dumped(value)
     if data is NOTHING:
         data = fields_of(value)
     if data is not NOTHING:
-        return to_json(data, depth + 1)
+        return to_json(data, depth + 1, record, within)
     if isinstance(value, (list, tuple)):
-        return [to_json(item, depth + 1) for item in value]
+        return [to_json(item, depth + 1, record, within) for item in value]
     if isinstance(value, (set, frozenset)):
-        return [to_json(item, depth + 1) for item in sorted(value, key=plain_repr)]
+        return [to_json(item, depth + 1, record, within) for item in sorted(value, key=plain_repr)]
     if isinstance(value, dict):
-        return dict((key_text(k), to_json(v, depth + 1)) for k, v in value.items())
+        return dict((key_text(k), to_json(v, depth + 1, record, within)) for k, v in value.items())
     return plain_repr(value)
 
 
@@ -525,13 +541,14 @@ class Recorder:
 
     def track(self, record, frame):
         if record is not self.record and self.record is not None:
-            if to_json(record[:len(self.seen)]) != self.seen:
+            if to_json(record[:len(self.seen)], 0, record) != self.seen:
                 self.shrank(len(record), frame)
         self.record = self.preview.record = record
         if len(record) < len(self.seen):
             self.shrank(len(record), frame)
         for message in record[len(self.seen):]:
-            self.seen.append(to_json(message))
+            # (at the depth the whole record's conversion meets it)
+            self.seen.append(to_json(message, 1, record))
             self.appended.append(len(self.steps))
         self.record_len = len(record)
 
@@ -553,7 +570,7 @@ class Recorder:
 
     def changed_message(self):
         """The first message that is not what it was when appended."""
-        final = to_json(self.record) if self.record is not None else []
+        final = to_json(self.record, 0, self.record) if self.record is not None else []
         for i, (now, then) in enumerate(zip(final, self.seen)):
             if now != then:
                 return {"kind": "record_changed", "message": i, "step": self.appended[i]}
@@ -575,7 +592,7 @@ def unreadable_messages(record):
     a value the figure can only show as its repr text."""
     found = []
     for i, message in enumerate(record or []):
-        where = unreadable(message)
+        where = unreadable(message, "", 1, record)
         if where is not None:
             found.append([i, where[0], where[1]])
     return found
@@ -588,7 +605,7 @@ def results(recorder, printed, escaped, files):
         lines.pop()
     shown = recorder.steps[-1]["output_len"] if recorder.steps else 0
     out = {"python": version(), "steps": recorder.steps, "values": recorder.values,
-           "record": to_json(recorder.record) if recorder.record is not None else [],
+           "record": to_json(recorder.record, 0, recorder.record) if recorder.record is not None else [],
            "output": lines[:shown], "printed": lines[shown:], "end": recorder.end,
            "requests": recorder.requests, "problem": recorder.problem,
            "record_found": recorder.record is not None, "lists": sorted(recorder.lists),

@@ -57,6 +57,25 @@ fn a_simplenamespace_or_a_dataclass_block_is_recorded_by_its_fields() {
     assert!(values.as_array().is_some_and(|v| v.contains(&block)), "{values}");
 }
 
+/// A dataclass field with no value is left out; a namedtuple is its
+/// fields; a block that holds itself or the whole conversation is
+/// written the same at every step, so it is not taken for a message
+/// changed after it was appended (the recorder refused it, and a
+/// conversation held by three blocks took it past its time budget).
+#[test]
+fn a_field_with_no_value_a_namedtuple_and_a_block_inside_itself_are_recorded() {
+    let Some((ran, pack)) = recorded() else { return };
+    let text = json!([{"type": "text", "text": "It printed ok."}]);
+    assert_eq!(record_of(&pack, "unset")[3]["content"], text, "the unset field left out");
+    assert_eq!(record_of(&pack, "named")[3]["content"], text, "the namedtuple by its fields");
+    let block =
+        json!({"type": "text", "text": "It printed ok.", "history": "(the record)", "me": "\u{2026}"});
+    assert_eq!(record_of(&pack, "cycles")[3]["content"], json!([block, block]));
+    for id in ["unset", "named", "cycles"] {
+        assert!(!ran.err.contains(&format!("{id}, en")), "nothing to say of {id}: {}", ran.err);
+    }
+}
+
 #[test]
 fn a_block_the_recorder_cannot_read_is_kept_as_its_repr_and_said() {
     let Some((ran, pack)) = recorded() else { return };
@@ -64,8 +83,9 @@ fn a_block_the_recorder_cannot_read_is_kept_as_its_repr_and_said() {
     assert!(block.as_str().is_some_and(|s| s.contains("Opaque object")), "{block}");
     let said = format!(
         "{MANIFEST}: warning: scenarios[1]: opaque, en: message #4 of the record holds an Opaque object at \
-         content[0], which the figure can only show as its repr text: give its class a model_dump() as the SDK's \
-         objects have, or make it a dict, a SimpleNamespace or a dataclass (line 7)\n"
+         content[0], which the figure can only show as its repr text: make it JSON data (a dict, a list, a \
+         string), a SimpleNamespace or a dataclass, or give its class a model_dump() as the SDK's objects have \
+         (line 7)\n"
     );
     assert!(ran.err.contains(&said), "{}", ran.err);
     // (said once a run: the message stays in the record at every later step)

@@ -58,6 +58,11 @@ pub(super) fn more_blocks(hidden: usize, lang: Lang) -> Option<Row> {
 
 /// The rows of one content block.
 fn block_rows(b: &Value, lang: Lang) -> Vec<Row> {
+    // (a text where a block belongs: a recorded program's object kept as
+    // its repr, or a reply that broke the protocol; shown as it is)
+    if let Value::String(text) = b {
+        return vec![Row::data(format!("“{}”", clip(text, 112)), "alp-t-warn")];
+    }
     match b["type"].as_str() {
         Some("text") => {
             vec![Row::data(format!("text: {}", clip(b["text"].as_str().unwrap_or(""), 112)), "alp-t-text")]

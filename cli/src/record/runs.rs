@@ -394,14 +394,17 @@ pub(super) fn record_named(m: &Manifest, scenarios: &mut [Value]) -> Result<(), 
     )])
 }
 
-/// A warning for each message of a run that holds a value the recorder
-/// could only write as its `repr` (an author's class with no
-/// `model_dump()` and no fields it reads): the figure shows such a block
-/// as text, not as the block it stands for. The runs' notes of it are
-/// taken out (a pack does not keep them).
+/// A warning for each class of value a scenario's record holds that the
+/// recorder could only write as its `repr` (an author's class with no
+/// `model_dump()` and no fields it reads), at the first message that
+/// holds it: the figure shows such a block as that text, not as the block
+/// it stands for. The runs' notes of it are taken out (a pack does not
+/// keep them).
 pub(super) fn unreadable_said(m: &Manifest, scenarios: &mut [Value]) -> Vec<String> {
     let mut said = Vec::new();
     for scenario in scenarios.iter_mut() {
+        // (a class is said once a scenario: at the first message that holds it)
+        let mut classes: Vec<String> = Vec::new();
         let entry = m.scenarios.iter().find(|e| scenario["id"] == e.id.as_str());
         let field = entry.map_or("scenarios", |e| e.field.as_str());
         let id = scenario["id"].as_str().unwrap_or_default().to_string();
@@ -412,11 +415,15 @@ pub(super) fn unreadable_said(m: &Manifest, scenarios: &mut [Value]) -> Vec<Stri
                 else {
                     continue;
                 };
+                if classes.iter().any(|c| c == kind) {
+                    continue;
+                }
+                classes.push(kind.to_string());
                 let at = if at.is_empty() { String::new() } else { format!(" at {at}") };
                 let why = format!(
                     "{id}, {lang}: message #{} of the record holds {} {kind} object{at}, which the figure can \
-                     only show as its repr text: give its class a model_dump() as the SDK's objects have, or make \
-                     it a dict, a SimpleNamespace or a dataclass",
+                     only show as its repr text: make it JSON data (a dict, a list, a string), a SimpleNamespace \
+                     or a dataclass, or give its class a model_dump() as the SDK's objects have",
                     i + 1,
                     if kind.starts_with(['A', 'E', 'I', 'O', 'U']) { "an" } else { "a" },
                 );

@@ -1,7 +1,9 @@
-# Stand-ins for the SDK's reply objects, three ways an author writes them:
-# a SimpleNamespace, a dataclass, and a class of their own with neither
-# model_dump() nor fields the recorder can read.
-from dataclasses import dataclass
+# Stand-ins for the SDK's reply objects, the ways an author writes them:
+# a SimpleNamespace, a dataclass, a namedtuple, and a class of their own
+# with neither model_dump() nor fields the recorder can read; and blocks
+# that hold themselves or the whole conversation.
+from collections import namedtuple
+from dataclasses import dataclass, field
 from types import SimpleNamespace
 
 TOOLS = [{"name": "run_main", "description": "Run main.py.", "input_schema": {"type": "object", "properties": {}}}]
@@ -11,6 +13,16 @@ TOOLS = [{"name": "run_main", "description": "Run main.py.", "input_schema": {"t
 class TextBlock:
     type: str
     text: str
+
+
+@dataclass
+class CachedBlock:
+    type: str
+    text: str
+    cache: str = field(init=False)
+
+
+Named = namedtuple("Named", "type text")
 
 
 class Opaque:
@@ -37,6 +49,14 @@ class Messages:
             return SimpleNamespace(stop_reason="tool_use", content=[call])
         if SCENARIO == "opaque":
             return SimpleNamespace(stop_reason="end_turn", content=[Opaque("It printed ok.")])
+        if SCENARIO == "unset":
+            return SimpleNamespace(stop_reason="end_turn", content=[CachedBlock(type="text", text="It printed ok.")])
+        if SCENARIO == "named":
+            return SimpleNamespace(stop_reason="end_turn", content=[Named(type="text", text="It printed ok.")])
+        if SCENARIO == "cycles":
+            block = SimpleNamespace(type="text", text="It printed ok.", history=request["messages"])
+            block.me = block
+            return SimpleNamespace(stop_reason="end_turn", content=[block, block])
         return SimpleNamespace(stop_reason="end_turn", content=[TextBlock(type="text", text="It printed ok.")])
 
 
