@@ -220,10 +220,12 @@ pub fn picker(entries: &[Entry], current: usize, only: Scope, lang: Lang) -> Str
     let mut html = String::new();
     // Each lesson's own scenarios first, lesson by lesson (word `group_<program>`).
     for program in programs::ALL {
+        // (the lesson's own: a recorded program's scenario may share an id)
+        let its = |s: &Scenario| programs::of(s.function).name == program.name;
         let lesson: String = program
             .scenarios
             .iter()
-            .filter_map(|id| valid().find(|(_, s)| s.id == *id && fits(s)))
+            .filter_map(|id| valid().find(|(_, s)| s.id == *id && fits(s) && its(s)))
             .map(|(i, s)| option(i, s))
             .collect();
         if !lesson.is_empty() {

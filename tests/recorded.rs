@@ -451,3 +451,40 @@ proptest::proptest! {
         }
     }
 }
+
+/// A pack's scenario may share its id with a built-in one (an author's
+/// `error` or `limit`): the pack's is the one offered, opened and asked
+/// for. (The picker listed it twice beside the built-in one, a pack
+/// opened on its scenario that had a lesson's favourite id instead of its
+/// first, and asking for it said it belonged to a lesson.)
+#[test]
+fn a_packs_scenario_that_shares_an_id_with_a_built_in_one_is_the_packs() {
+    use agent_loop_core::programs::ALL;
+    use agent_loop_core::session::{FixtureDoubles, Options};
+    let mut pack = pack();
+    let favourite = ALL[0].opens[0];
+    let other = ALL[0].scenarios.iter().copied().find(|id| *id != favourite).unwrap();
+    let scenarios = pack["scenarios"].as_array_mut().unwrap();
+    scenarios[1]["id"] = json!(favourite);
+    scenarios[2]["id"] = json!(other);
+    let ids: Vec<String> = scenarios.iter().map(|s| s["id"].as_str().unwrap().to_string()).collect();
+    let text = pack.to_string();
+    let s = session_of("en", &text);
+    assert_eq!(s.state()["scenario"], ids[0].as_str(), "the pack's first opens");
+    let html = agent_loop_playground::view::picker(
+        s.catalogue().entries(),
+        s.catalogue().current(),
+        s.catalogue().scope(),
+        s.lang(),
+    );
+    let offered: Vec<&str> =
+        html.split(r#"<option value=""#).skip(1).map(|o| o.split('"').next().unwrap()).collect();
+    assert_eq!(offered, ids, "only the pack's, once each, in its order: {html}");
+    let program_src = Some((FILE.to_string(), Ok(text.clone())));
+    let options =
+        Options { lang: "en".into(), program_src, scenario: favourite.into(), ..Options::default() };
+    let asked = Session::new(Box::new(FixtureDoubles), &options).unwrap();
+    assert_eq!(asked.state()["scenario"], favourite);
+    assert_eq!(asked.state()["program"], s.state()["program"], "the pack's scenario, not the lesson's");
+    assert!(asked.notices().is_empty(), "{:?}", asked.notices());
+}

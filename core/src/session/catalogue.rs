@@ -326,9 +326,15 @@ fn pick(entries: &[Entry], wanted: Option<&str>, scope: Scope) -> Option<usize> 
             return Some(i);
         }
     }
-    for id in crate::programs::ALL.iter().flat_map(|p| p.opens).copied() {
-        if let Some(i) = entries.iter().position(|e| valid(e).is_some_and(|s| s.id == id && fits(s))) {
-            return Some(i);
+    // (a lesson's favourite, not a recorded program's scenario of that id)
+    for program in crate::programs::ALL {
+        let its = |s: &Scenario| crate::programs::of(s.function).name == program.name;
+        for id in program.opens {
+            let found =
+                entries.iter().position(|e| valid(e).is_some_and(|s| s.id == *id && fits(s) && its(s)));
+            if found.is_some() {
+                return found;
+            }
         }
     }
     entries.iter().position(|e| valid(e).is_some_and(fits))
@@ -338,7 +344,8 @@ fn pick(entries: &[Entry], wanted: Option<&str>, scope: Scope) -> Option<usize> 
 /// shown: another function's or program's, or none of that id.
 fn scenario_notice(entries: &[Entry], current: usize, wanted: &str, only: Scope) -> Option<Notice> {
     let shown = entries[current].parsed.as_ref().map(|s| s.id.clone()).unwrap_or_default();
-    let other_function = entries.iter().filter_map(|e| e.parsed.as_ref().ok()).find(|s| s.id == wanted);
+    // (the one the scope offers first: a recorded program's may share a built-in one's id)
+    let other_function = find(entries, wanted, only).and_then(|i| entries[i].parsed.as_ref().ok());
     match other_function {
         Some(s) if only.program.is_some() && !only.fits(s) && only.function.is_none() => Some(Notice {
             key: "notice_scenario_program",
