@@ -98,3 +98,21 @@ fn a_block_the_recorder_cannot_read_is_kept_as_its_repr_and_said() {
         );
     }
 }
+
+/// A program that keeps its conversation on an object (`state.messages`)
+/// gives a figure with no message: `record` still writes the pack (a
+/// program need not hold a conversation) and says why, with the lists
+/// the traced functions held. (It said nothing.)
+#[test]
+fn a_conversation_kept_on_an_object_is_warned_of() {
+    if python_version().is_none() {
+        return eprintln!("no python3: nothing is recorded here");
+    }
+    let ran = native(&["record", "tests/record/stand-ins/elsewhere.json"], None);
+    assert_eq!(ran.code, 0, "{ran:?}");
+    let said = "tests/record/stand-ins/elsewhere.json: warning: record: no traced function had a local list named \
+                `messages` at any step of any scenario, so the figure draws no message; if the program keeps a \
+                conversation, keep it in a local list (not on an object) and name that list with `record` (they \
+                held no list)\n";
+    assert!(ran.err.contains(said), "{}", ran.err);
+}

@@ -97,8 +97,8 @@ pub fn record(
         return Err(unmarked);
     }
     let mut scenarios = runs::record(machine, &manifest, &program, dir, limits)?;
-    runs::record_named(&manifest, &mut scenarios)?;
-    let warnings = runs::unreadable_said(&manifest, &mut scenarios);
+    let mut warnings = runs::record_named(&manifest, &mut scenarios)?;
+    warnings.extend(runs::unreadable_said(&manifest, &mut scenarios));
     let python = scenarios
         .first()
         .and_then(|s| s["runs"].as_object()?.values().next()?["python"].as_str().map(str::to_string))

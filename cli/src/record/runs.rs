@@ -360,10 +360,11 @@ pub(super) fn runs_of<'p>(
 
 /// A `record` the manifest names that no run of any scenario held as a
 /// list: said at the field, with the lists the traced functions held (the
-/// figure would draw no message). The default, `messages`, may go unused:
-/// a program need not hold a conversation. The runs' notes of it are taken
-/// out either way (a pack does not keep them).
-pub(super) fn record_named(m: &Manifest, scenarios: &mut [Value]) -> Result<(), Vec<String>> {
+/// figure would draw no message). The default, `messages`, may go unused,
+/// for a program need not hold a conversation: that is a warning (one kept
+/// on an object, `state.messages`, is not read). The runs' notes of it are
+/// taken out either way (a pack does not keep them).
+pub(super) fn record_named(m: &Manifest, scenarios: &mut [Value]) -> Result<Vec<String>, Vec<String>> {
     let (mut found, mut lists) = (false, std::collections::BTreeSet::new());
     for scenario in scenarios.iter_mut() {
         for run in scenario["runs"].as_object_mut().into_iter().flat_map(|runs| runs.values_mut()) {
@@ -377,13 +378,24 @@ pub(super) fn record_named(m: &Manifest, scenarios: &mut [Value]) -> Result<(), 
             }
         }
     }
-    if found || !m.record_given {
-        return Ok(());
+    if found {
+        return Ok(Vec::new());
     }
     let held = match lists.is_empty() {
         true => "they held no list".to_string(),
         false => format!("the lists they held: {}", lists.into_iter().collect::<Vec<_>>().join(", ")),
     };
+    if !m.record_given {
+        return Ok(vec![m.warned(
+            "record",
+            &format!(
+                "no traced function had a local list named `{}` at any step of any scenario, so the figure \
+                 draws no message; if the program keeps a conversation, keep it in a local list (not on an \
+                 object) and name that list with `record` ({held})",
+                m.record
+            ),
+        )]);
+    }
     Err(vec![m.said(
         "record",
         &format!(
