@@ -151,7 +151,8 @@ proptest! {
 
 /// A value the harness could only write as its `repr` (`{"$repr": …}`, a
 /// `SimpleNamespace` in a list of blocks) is written as Python wrote it,
-/// at any depth: not as a dict with a `$repr` key.
+/// at any depth: not as a dict with a `$repr` key; and a dict that is one
+/// is not taken for a repr.
 #[test]
 fn a_repr_preview_is_written_as_python_wrote_it_at_any_depth() {
     use agent_loop_core::vocab::py_repr;
@@ -163,4 +164,9 @@ fn a_repr_preview_is_written_as_python_wrote_it_at_any_depth() {
         py_repr(&value),
         "[namespace(type='text', text='hi'), {'$repr': 'not alone', 'call': <function <lambda>>}]"
     );
+    // A program's own dict whose one key is `$repr` is previewed as the
+    // dict it is, not read as a repr (the harness does the same: the
+    // record tests hold it to this preview).
+    let own = agent_loop_core::preview::preview(&serde_json::json!({"$repr": "namespace(x=1)"}));
+    assert_eq!(py_repr(&own), "{'$repr': 'namespace(x=1)'}");
 }

@@ -154,6 +154,9 @@ class Preview:
         if isinstance(value, dict):
             if depth >= DEPTH:
                 return "\u2026"
+            if list(value) == ["$repr"] and isinstance(value["$repr"], str):
+                # (it would read as a repr: written as Python writes the dict)
+                return {"$repr": cut(plain_repr(value), CHARS)}
             return dict((key_text(k), self.value(v, depth + 1)) for k, v in value.items())
         # (as Python writes it, not as a string: core/src/preview.rs's Repr)
         return {"$repr": cut(plain_repr(value), CHARS)}

@@ -219,6 +219,8 @@ fn samples() -> Vec<Value> {
         json!([{"type": "tool_use", "id": "t", "input": {}}, "é".repeat(400)]),
         json!(1e300),
         json!(""),
+        json!({"$repr": "namespace(x=1)"}),
+        json!([{"$repr": "it's"}, {"$repr": 1}]),
     ]
 }
 

@@ -414,6 +414,14 @@ fn write_preview(v: &Value, depth: usize, bounds: Bounds, out: &mut Vec<u8>) {
             write_more(items.len(), bounds.items, out);
             out.push(b']');
         }
+        // (a dict whose one key is `$repr` would read as a Repr: it is
+        // written as Python writes the dict instead)
+        Value::Object(_) if crate::vocab::read_repr(v).is_some() => {
+            let text = format!("{{'$repr': {}}}", crate::vocab::py_repr(&v["$repr"]));
+            out.extend_from_slice(b"{\"$repr\":");
+            write_str(&cut(&text, bounds.chars), out);
+            out.push(b'}');
+        }
         Value::Object(map) => {
             out.push(b'{');
             for (i, (k, x)) in map.iter().enumerate() {
