@@ -282,9 +282,11 @@ fn a_run_whose_functions_runs_all_end_alike_is_weighed_against_the_other_way_to_
     for (id, scenario) in scenarios(&pack) {
         let run = &scenario["runs"]["en"];
         let returned = &run["values"][run["end"]["returned"].as_u64().unwrap() as usize];
+        // (a value without a status is said as Python writes it: runs that
+        // return different texts are told apart)
         let ending = match returned["status"].as_str() {
             Some(status) => en.fill("recorded_end_status", &[("status", format!("\"{status}\""))]),
-            None => en.word("recorded_end_returned").to_string(),
+            None => en.fill("recorded_end_value", &[("value", agent_loop_core::vocab::py_repr(returned))]),
         };
         let mut s = session_of("en", text);
         s.load(id).unwrap();
@@ -298,6 +300,34 @@ fn a_run_whose_functions_runs_all_end_alike_is_weighed_against_the_other_way_to_
         assert_eq!(choices, want, "{id}");
         assert_eq!(ask.choices[ask.answer], ending, "{id}");
     }
+}
+
+/// Two runs of one function that return different values (an author's
+/// loop that returns the reply's text) are two choices, each the value as
+/// Python writes it, not one "returns a value" for both.
+#[test]
+fn runs_that_return_different_values_are_told_apart() {
+    let text = include_str!("../cli/tests/record/good.pack.json");
+    let mut pack: Value = serde_json::from_str(text).unwrap();
+    let scenarios = pack["scenarios"].as_array_mut().unwrap();
+    let at = scenarios.iter().position(|s| s["id"] == "count").unwrap();
+    let mut other = scenarios[at].clone();
+    other["id"] = json!("count-again");
+    let run = &mut other["runs"]["en"];
+    let returned = run["end"]["returned"].as_u64().unwrap() as usize;
+    run["values"][returned] = json!("counted it's three");
+    scenarios.push(other);
+    let en = Lang::parse("en").unwrap();
+    let mut s = session_of("en", &pack.to_string());
+    s.load("count-again").unwrap();
+    s.set_predict(true);
+    until_asked(&mut s, "status").expect("an ending question");
+    let ask = s.predictions().pending().unwrap().clone();
+    let mut choices = ask.choices.clone();
+    choices.sort();
+    let said = |value: &str| en.fill("recorded_end_value", &[("value", value.to_string())]);
+    assert_eq!(choices, vec![said("\"counted it's three\""), said("None")]);
+    assert_eq!(ask.choices[ask.answer], said("\"counted it's three\""));
 }
 
 #[test]

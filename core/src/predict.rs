@@ -364,7 +364,8 @@ fn ending_question(trace: &Trace, lang: Lang) -> Option<Ask> {
 fn said_ending(ending: &Ending, lang: Lang) -> String {
     match ending {
         Ending::Status(status) => lang.fill("recorded_end_status", &[("status", format!("\"{status}\""))]),
-        Ending::Returned => lang.word("recorded_end_returned").to_string(),
+        Ending::Returned(None) => lang.word("recorded_end_returned").to_string(),
+        Ending::Returned(Some(value)) => lang.fill("recorded_end_value", &[("value", value.clone())]),
         Ending::Raised(kind) if kind.is_empty() => lang.word("recorded_end_raised_any").to_string(),
         Ending::Raised(kind) => lang.fill("recorded_end_raised", &[("kind", kind.clone())]),
     }

@@ -119,8 +119,9 @@ impl Recorded {
 pub enum Ending {
     /// It returned an object with this `status` (a loop's word for its end).
     Status(String),
-    /// It returned another value.
-    Returned,
+    /// It returned another value: as Python writes it, cut (`None` in a
+    /// question's other way to end: any value).
+    Returned(Option<String>),
     /// It raised an exception of this kind (`ValueError`; empty: any).
     Raised(String),
 }
@@ -129,7 +130,7 @@ impl Ending {
     /// The other way a run may end, for a question whose runs all end alike.
     pub fn other(&self) -> Ending {
         match self {
-            Ending::Raised(_) => Ending::Returned,
+            Ending::Raised(_) => Ending::Returned(None),
             _ => Ending::Raised(String::new()),
         }
     }
@@ -143,10 +144,26 @@ impl Run {
                 let value: Value = serde_json::from_str(&self.values[*i as usize].0).unwrap_or(Value::Null);
                 match value.get("status").and_then(Value::as_str) {
                     Some(status) => Ending::Status(status.to_string()),
-                    None => Ending::Returned,
+                    None => Ending::Returned(Some(returned_text(&value))),
                 }
             }
             Err(line) => Ending::Raised(line.split(':').next().unwrap_or(line).trim().to_string()),
+        }
+    }
+}
+
+/// A returned value as a choice says it: as Python writes it, a text cut
+/// inside its quotes, anything else after its first characters.
+fn returned_text(value: &Value) -> String {
+    const SHOWN: usize = 60;
+    match value {
+        Value::String(text) => crate::vocab::py_repr_cut(text, SHOWN),
+        other => {
+            let repr = crate::vocab::py_repr(other);
+            match repr.char_indices().nth(SHOWN) {
+                Some((end, _)) => format!("{}…", &repr[..end]),
+                None => repr,
+            }
         }
     }
 }
