@@ -302,9 +302,10 @@ fn a_run_whose_functions_runs_all_end_alike_is_weighed_against_the_other_way_to_
     }
 }
 
-/// Two runs of one function that return different values (an author's
-/// loop that returns the reply's text) are two choices, each the value as
-/// Python writes it, not one "returns a value" for both.
+/// Runs of one function that return different values (an author's loop
+/// that returns the reply's text) are as many choices, each the value as
+/// Python writes it, not one "returns a value" for all; the record
+/// returned is said as the locals say it.
 #[test]
 fn runs_that_return_different_values_are_told_apart() {
     let text = include_str!("../cli/tests/record/good.pack.json");
@@ -313,10 +314,14 @@ fn runs_that_return_different_values_are_told_apart() {
     let at = scenarios.iter().position(|s| s["id"] == "count").unwrap();
     let mut other = scenarios[at].clone();
     other["id"] = json!("count-again");
-    let run = &mut other["runs"]["en"];
-    let returned = run["end"]["returned"].as_u64().unwrap() as usize;
-    run["values"][returned] = json!("counted it's three");
+    let returned = other["runs"]["en"]["end"]["returned"].as_u64().unwrap() as usize;
+    let mut whole = other.clone();
+    other["runs"]["en"]["values"][returned] = json!("counted it's three");
     scenarios.push(other);
+    // (a loop that returns its record: said as the locals say it)
+    whole["id"] = json!("count-record");
+    whole["runs"]["en"]["values"][returned] = json!(agent_loop_core::preview::record_ref(4));
+    scenarios.push(whole);
     let en = Lang::parse("en").unwrap();
     let mut s = session_of("en", &pack.to_string());
     s.load("count-again").unwrap();
@@ -326,7 +331,8 @@ fn runs_that_return_different_values_are_told_apart() {
     let mut choices = ask.choices.clone();
     choices.sort();
     let said = |value: &str| en.fill("recorded_end_value", &[("value", value.to_string())]);
-    assert_eq!(choices, vec![said("\"counted it's three\""), said("None")]);
+    let record = en.fill("record_ref", &[("n", "4".to_string())]);
+    assert_eq!(choices, vec![said("\"counted it's three\""), said(&record), said("None")]);
     assert_eq!(ask.choices[ask.answer], said("\"counted it's three\""));
 }
 

@@ -71,42 +71,45 @@ def fields_of(value):
     holds them (a dataclass field with no value left out), or NOTHING."""
     import dataclasses
     import types
-    if isinstance(value, types.SimpleNamespace):
-        return dict(vars(value))
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        fields = ((f.name, getattr(value, f.name, NOTHING)) for f in dataclasses.fields(value))
-        return dict((name, v) for name, v in fields if v is not NOTHING)
-    if isinstance(value, tuple) and isinstance(getattr(type(value), "_fields", None), tuple):
-        return dict(zip(type(value)._fields, value))
+    try:
+        if isinstance(value, types.SimpleNamespace):
+            return dict(vars(value))
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            fields = ((f.name, getattr(value, f.name, NOTHING)) for f in dataclasses.fields(value))
+            return dict((name, v) for name, v in fields if v is not NOTHING)
+        if isinstance(value, tuple) and isinstance(getattr(type(value), "_fields", None), tuple):
+            return dict(zip(type(value)._fields, value))
+    except Exception:
+        pass  # (a field that raises when read: the value is its repr)
     return NOTHING
 
 
-def unreadable(value, path="", depth=0, record=None, within=()):
+def unreadable(value, path="", depth=0, records=(), within=()):
     """(path, class name) of the first value in `value` that to_json can
     only write as its repr (an object with no model_dump() and no fields
     it reads), or None. Read as to_json reads it: the record inside
     itself and a value inside itself are not followed."""
     if depth > 100 or value is None or isinstance(value, (bool, str, int, float)):
         return None
-    if (depth > 0 and value is record) or id(value) in within:
+    if (depth > 0 and is_record(value, records)) or id(value) in within:
         return None
     within = within + (id(value),)
     data = dumped(value)
     if data is NOTHING:
         data = fields_of(value)
     if data is not NOTHING:
-        return unreadable(data, path, depth + 1, record, within)
+        return unreadable(data, path, depth + 1, records, within)
     if isinstance(value, (list, tuple)):
         items = enumerate(value)
+    elif isinstance(value, (set, frozenset)):
+        items = enumerate(sorted(value, key=plain_repr))
     elif isinstance(value, dict):
         items = ((key_text(k), v) for k, v in value.items())
-    elif isinstance(value, (set, frozenset)):
-        return None
     else:
         return path, type(value).__name__
     for key, item in items:
         at = "%s[%d]" % (path, key) if isinstance(key, int) else ("%s.%s" % (path, key) if path else key)
-        found = unreadable(item, at, depth + 1, record, within)
+        found = unreadable(item, at, depth + 1, records, within)
         if found is not None:
             return found
     return None
@@ -170,21 +173,28 @@ class Preview:
         return shown
 
 
-def to_json(value, depth=0, record=None, within=()):
+def is_record(value, records):
+    """Whether `value` is, or was, the run's record (a loop may bind its
+    name to a longer list: a block that kept the old one kept the record)."""
+    return any(value is r for r in records)
+
+
+def to_json(value, depth=0, records=(), within=()):
     """A value in full as JSON (the record, a request): SDK objects by
     their model_dump(mode="json", exclude_none=True), a SimpleNamespace,
     a dataclass or a namedtuple by its fields (as the SDK would send the
     objects they stand in for). The same value gives the same JSON
-    wherever it is met: `record` inside itself is "(the record)" (a block
-    that keeps the conversation), a value inside itself "…", as Python's
-    repr writes one."""
+    wherever it is met: the record (any list that has been it: `records`)
+    inside itself is "(the record)" (a block that keeps the
+    conversation), a value inside itself "…", where Python's repr
+    writes "..."."""
     if depth > 100:
         return "\u2026"
     if value is None or isinstance(value, (bool, str)):
         return value
     if isinstance(value, (int, float)):
         return number(value)
-    if depth > 0 and value is record:
+    if depth > 0 and is_record(value, records):
         return "(the record)"
     if id(value) in within:
         return "\u2026"
@@ -193,13 +203,13 @@ def to_json(value, depth=0, record=None, within=()):
     if data is NOTHING:
         data = fields_of(value)
     if data is not NOTHING:
-        return to_json(data, depth + 1, record, within)
+        return to_json(data, depth + 1, records, within)
     if isinstance(value, (list, tuple)):
-        return [to_json(item, depth + 1, record, within) for item in value]
+        return [to_json(item, depth + 1, records, within) for item in value]
     if isinstance(value, (set, frozenset)):
-        return [to_json(item, depth + 1, record, within) for item in sorted(value, key=plain_repr)]
+        return [to_json(item, depth + 1, records, within) for item in sorted(value, key=plain_repr)]
     if isinstance(value, dict):
-        return dict((key_text(k), to_json(v, depth + 1, record, within)) for k, v in value.items())
+        return dict((key_text(k), to_json(v, depth + 1, records, within)) for k, v in value.items())
     return plain_repr(value)
 
 
@@ -460,6 +470,7 @@ class Recorder:
         self.steps, self.values, self.index, self.requests = [], [], {}, []
         self.stack, self.raising, self.listed_in = [], {}, {}
         self.record, self.seen, self.appended, self.record_len = None, [], [], 0
+        self.records = ()  # (every list that has been the record)
         self.lists = set()
         self.end, self.problem = None, None
 
@@ -543,15 +554,17 @@ class Recorder:
                 self.lists.update(k for k, v in outer.f_locals.items() if isinstance(v, list))
 
     def track(self, record, frame):
+        if not is_record(record, self.records):
+            self.records += (record,)
         if record is not self.record and self.record is not None:
-            if to_json(record[:len(self.seen)], 0, record) != self.seen:
+            if to_json(record[:len(self.seen)], 0, self.records) != self.seen:
                 self.shrank(len(record), frame)
         self.record = self.preview.record = record
         if len(record) < len(self.seen):
             self.shrank(len(record), frame)
         for message in record[len(self.seen):]:
             # (at the depth the whole record's conversion meets it)
-            self.seen.append(to_json(message, 1, record))
+            self.seen.append(to_json(message, 1, self.records))
             self.appended.append(len(self.steps))
         self.record_len = len(record)
 
@@ -573,7 +586,7 @@ class Recorder:
 
     def changed_message(self):
         """The first message that is not what it was when appended."""
-        final = to_json(self.record, 0, self.record) if self.record is not None else []
+        final = to_json(self.record, 0, self.records) if self.record is not None else []
         for i, (now, then) in enumerate(zip(final, self.seen)):
             if now != then:
                 return {"kind": "record_changed", "message": i, "step": self.appended[i]}
@@ -590,12 +603,12 @@ def where(error, files):
     return found
 
 
-def unreadable_messages(record):
+def unreadable_messages(record, records):
     """[index, path, class name] of each message of the record that holds
     a value the figure can only show as its repr text."""
     found = []
     for i, message in enumerate(record or []):
-        where = unreadable(message, "", 1, record)
+        where = unreadable(message, "", 1, records)
         if where is not None:
             found.append([i, where[0], where[1]])
     return found
@@ -608,11 +621,11 @@ def results(recorder, printed, escaped, files):
         lines.pop()
     shown = recorder.steps[-1]["output_len"] if recorder.steps else 0
     out = {"python": version(), "steps": recorder.steps, "values": recorder.values,
-           "record": to_json(recorder.record, 0, recorder.record) if recorder.record is not None else [],
+           "record": to_json(recorder.record, 0, recorder.records) if recorder.record is not None else [],
            "output": lines[:shown], "printed": lines[shown:], "end": recorder.end,
            "requests": recorder.requests, "problem": recorder.problem,
            "record_found": recorder.record is not None, "lists": sorted(recorder.lists),
-           "unreadable": unreadable_messages(recorder.record)}
+           "unreadable": unreadable_messages(recorder.record, recorder.records)}
     if escaped is not None and not isinstance(escaped, (Stop, SystemExit)):
         line = exception_line(type(escaped), escaped)
         out["printed"].append(line)

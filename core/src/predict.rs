@@ -366,6 +366,10 @@ fn said_ending(ending: &Ending, lang: Lang) -> String {
         Ending::Status(status) => lang.fill("recorded_end_status", &[("status", format!("\"{status}\""))]),
         Ending::Returned(None) => lang.word("recorded_end_returned").to_string(),
         Ending::Returned(Some(value)) => lang.fill("recorded_end_value", &[("value", value.clone())]),
+        Ending::Record(n) => {
+            let record = lang.fill("record_ref", &[("n", n.to_string())]);
+            lang.fill("recorded_end_value", &[("value", record)])
+        }
         Ending::Raised(kind) if kind.is_empty() => lang.word("recorded_end_raised_any").to_string(),
         Ending::Raised(kind) => lang.fill("recorded_end_raised", &[("kind", kind.clone())]),
     }

@@ -433,11 +433,10 @@ pub(super) fn unreadable_said(m: &Manifest, scenarios: &mut [Value]) -> Vec<Stri
                 classes.push(kind.to_string());
                 let at = if at.is_empty() { String::new() } else { format!(" at {at}") };
                 let why = format!(
-                    "{id}, {lang}: message #{} of the record holds {} {kind} object{at}, which the figure can \
-                     only show as its repr text: make it JSON data (a dict, a list, a string), a SimpleNamespace \
-                     or a dataclass, or give its class a model_dump() as the SDK's objects have",
+                    "{id}, {lang}: message #{} of the record holds an object of class {kind}{at}, which the \
+                     figure can only show as its repr text: make it JSON data (a dict, a list, a string), a \
+                     SimpleNamespace or a dataclass, or give its class a model_dump() as the SDK's objects have",
                     i + 1,
-                    if kind.starts_with(['A', 'E', 'I', 'O', 'U']) { "an" } else { "a" },
                 );
                 said.push(m.warned(field, &why));
             }

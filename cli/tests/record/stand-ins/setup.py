@@ -25,6 +25,21 @@ class CachedBlock:
 Named = namedtuple("Named", "type text")
 
 
+@dataclass
+class Loaded:
+    type: str
+    text: str = ""
+
+    def __getattribute__(self, name):
+        if name == "text":
+            raise NotImplementedError("not loaded")
+        return object.__getattribute__(self, name)
+
+
+class Tag:
+    pass
+
+
 class Opaque:
     def __init__(self, text):
         self._text = text
@@ -53,6 +68,10 @@ class Messages:
             return SimpleNamespace(stop_reason="end_turn", content=[CachedBlock(type="text", text="It printed ok.")])
         if SCENARIO == "named":
             return SimpleNamespace(stop_reason="end_turn", content=[Named(type="text", text="It printed ok.")])
+        if SCENARIO == "raising":
+            return SimpleNamespace(stop_reason="end_turn", content=[Loaded(type="text")])
+        if SCENARIO == "tags":
+            return SimpleNamespace(stop_reason="end_turn", content=[{"type": "text", "text": "ok", "tags": {Tag()}}])
         if SCENARIO == "cycles":
             block = SimpleNamespace(type="text", text="It printed ok.", history=request["messages"])
             block.me = block

@@ -124,6 +124,9 @@ pub enum Ending {
     Returned(Option<String>),
     /// It raised an exception of this kind (`ValueError`; empty: any).
     Raised(String),
+    /// It returned its record, of this many messages (said in the
+    /// reader's words, as the locals say it).
+    Record(usize),
 }
 
 impl Ending {
@@ -142,9 +145,11 @@ impl Run {
         match &self.end {
             Ok(i) => {
                 let value: Value = serde_json::from_str(&self.values[*i as usize].0).unwrap_or(Value::Null);
-                match value.get("status").and_then(Value::as_str) {
-                    Some(status) => Ending::Status(status.to_string()),
-                    None => Ending::Returned(Some(returned_text(&value))),
+                let record = value.as_str().and_then(crate::preview::read_record_ref);
+                match (value.get("status").and_then(Value::as_str), record) {
+                    (Some(status), _) => Ending::Status(status.to_string()),
+                    (None, Some(n)) => Ending::Record(n),
+                    (None, None) => Ending::Returned(Some(returned_text(&value))),
                 }
             }
             Err(line) => Ending::Raised(line.split(':').next().unwrap_or(line).trim().to_string()),
