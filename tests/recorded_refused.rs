@@ -55,17 +55,24 @@ fn a_refused_request_is_the_apis_error_card_where_the_program_receives_it() {
     }
 }
 
-#[test]
-fn a_plain_user_message_after_the_first_is_not_called_the_question() {
+/// The record part of the figure at the run's last step, its last
+/// message replaced by `last`; and the record's length.
+fn drawn_with_last(last: serde_json::Value) -> (String, usize) {
     let s = session("en");
     let mut trace = agent_loop_core::run::record_scenario(s.scenario().unwrap());
     let at = trace.steps.len() - 1;
     let len = trace.steps[at].record_len as usize;
     assert!(len >= 3, "{len}");
-    trace.record[len - 1] = serde_json::json!({"role": "user", "content": "done"});
+    trace.record[len - 1] = last;
     let moment =
         figure::Moment { started: true, ..figure::Moment::at(&trace, at, s.lang(), figure::Layout::WIDE) };
     let [_, record, _] = figure::render_parts(&moment);
+    (record, len)
+}
+
+#[test]
+fn a_plain_user_message_after_the_first_is_not_called_the_question() {
+    let (record, len) = drawn_with_last(serde_json::json!({"role": "user", "content": "done"}));
     let heads: Vec<&str> =
         record.split("class=\"alp-card-head\"").skip(1).map(|h| &h[..h.find("</text>").unwrap()]).collect();
     assert!(heads[0].ends_with("question"), "{heads:?}");
@@ -77,14 +84,8 @@ fn a_plain_user_message_after_the_first_is_not_called_the_question() {
 /// text, quoted: not as a block "not in this lesson".
 #[test]
 fn a_block_kept_as_its_repr_text_is_drawn_as_that_text() {
-    let s = session("en");
-    let mut trace = agent_loop_core::run::record_scenario(s.scenario().unwrap());
-    let at = trace.steps.len() - 1;
-    let len = trace.steps[at].record_len as usize;
-    trace.record[len - 1] = serde_json::json!({"role": "assistant", "content": ["<__main__.Opaque object>"]});
-    let moment =
-        figure::Moment { started: true, ..figure::Moment::at(&trace, at, s.lang(), figure::Layout::WIDE) };
-    let [_, record, _] = figure::render_parts(&moment);
+    let last = serde_json::json!({"role": "assistant", "content": ["<__main__.Opaque object>"]});
+    let (record, _) = drawn_with_last(last);
     assert!(record.contains("“&lt;__main__.Opaque object&gt;”"), "{record}");
     assert!(!record.contains("not in this lesson"), "{record}");
 }

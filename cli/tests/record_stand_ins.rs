@@ -23,17 +23,22 @@ fn record_of<'p>(pack: &'p Value, scenario: &str) -> &'p Value {
     &found["runs"]["en"]["record"]
 }
 
-/// The stand-ins' manifest recorded (a warning is no refusal): what the
-/// CLI said and the pack; `None` without python3.
-fn recorded() -> Option<(Ran, Value)> {
+/// A manifest recorded (a warning is no refusal): what the CLI said and
+/// the pack; `None` without python3.
+fn recorded_from(manifest: &str) -> Option<(Ran, Value)> {
     if python_version().is_none() {
-        eprintln!("no python3: the stand-ins are not recorded here");
+        eprintln!("no python3: {manifest} is not recorded here");
         return None;
     }
-    let ran = native(&["record", MANIFEST], None);
+    let ran = native(&["record", manifest], None);
     assert_eq!(ran.code, 0, "{ran:?}");
     let pack: Value = serde_json::from_str(&ran.out).expect("the pack is JSON");
     Some((ran, pack))
+}
+
+/// The stand-ins' manifest recorded.
+fn recorded() -> Option<(Ran, Value)> {
+    recorded_from(MANIFEST)
 }
 
 #[test]
@@ -111,12 +116,7 @@ fn a_block_the_recorder_cannot_read_is_kept_as_its_repr_and_said() {
 /// refused: the record "went from 2 to 3 messages".)
 #[test]
 fn a_block_that_holds_a_record_the_loop_has_since_replaced_is_recorded() {
-    if python_version().is_none() {
-        return eprintln!("no python3: nothing is recorded here");
-    }
-    let ran = native(&["record", "tests/record/stand-ins/rebinds.json"], None);
-    assert_eq!(ran.code, 0, "{ran:?}");
-    let pack: Value = serde_json::from_str(&ran.out).expect("the pack is JSON");
+    let Some((_, pack)) = recorded_from("tests/record/stand-ins/rebinds.json") else { return };
     let record = record_of(&pack, "twice");
     assert_eq!(record[1]["content"][0]["history"], "(the record)", "{record}");
     assert_eq!(record[3]["content"][0]["history"], "(the record)", "{record}");
@@ -128,11 +128,7 @@ fn a_block_that_holds_a_record_the_loop_has_since_replaced_is_recorded() {
 /// the traced functions held. (It said nothing.)
 #[test]
 fn a_conversation_kept_on_an_object_is_warned_of() {
-    if python_version().is_none() {
-        return eprintln!("no python3: nothing is recorded here");
-    }
-    let ran = native(&["record", "tests/record/stand-ins/elsewhere.json"], None);
-    assert_eq!(ran.code, 0, "{ran:?}");
+    let Some((ran, _)) = recorded_from("tests/record/stand-ins/elsewhere.json") else { return };
     let said = "tests/record/stand-ins/elsewhere.json: warning: record: no traced function had a local list named \
                 `messages` at any step of any scenario, so the figure draws no message; if the program keeps a \
                 conversation, keep it in a local list (not on an object) and name that list with `record` (they \
