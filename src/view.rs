@@ -221,7 +221,7 @@ pub fn picker(entries: &[Entry], current: usize, only: Scope, lang: Lang) -> Str
     // Each lesson's own scenarios first, lesson by lesson (word `group_<program>`).
     for program in programs::ALL {
         // (the lesson's own: a recorded program's scenario may share an id)
-        let its = |s: &Scenario| programs::of(s.function).name == program.name;
+        let its = |s: &Scenario| program.functions.contains(&s.function);
         let lesson: String = program
             .scenarios
             .iter()

@@ -84,37 +84,6 @@ def fields_of(value):
     return NOTHING
 
 
-def unreadable(value, path="", depth=0, records=(), within=()):
-    """(path, class name) of the first value in `value` that to_json can
-    only write as its repr (an object with no model_dump() and no fields
-    it reads), or None. Read as to_json reads it: the record inside
-    itself and a value inside itself are not followed."""
-    if depth > 100 or value is None or isinstance(value, (bool, str, int, float)):
-        return None
-    if (depth > 0 and is_record(value, records)) or id(value) in within:
-        return None
-    within = within + (id(value),)
-    data = dumped(value)
-    if data is NOTHING:
-        data = fields_of(value)
-    if data is not NOTHING:
-        return unreadable(data, path, depth + 1, records, within)
-    if isinstance(value, (list, tuple)):
-        items = enumerate(value)
-    elif isinstance(value, (set, frozenset)):
-        items = enumerate(sorted(value, key=plain_repr))
-    elif isinstance(value, dict):
-        items = ((key_text(k), v) for k, v in value.items())
-    else:
-        return path, type(value).__name__
-    for key, item in items:
-        at = "%s[%d]" % (path, key) if isinstance(key, int) else ("%s.%s" % (path, key) if path else key)
-        found = unreadable(item, at, depth + 1, records, within)
-        if found is not None:
-            return found
-    return None
-
-
 def key_text(key):
     """An object key as JSON writes one."""
     import json
@@ -179,15 +148,16 @@ def is_record(value, records):
     return any(value is r for r in records)
 
 
-def to_json(value, depth=0, records=(), within=()):
+def to_json(value, depth=0, records=(), within=(), found=None, path=""):
     """A value in full as JSON (the record, a request): SDK objects by
     their model_dump(mode="json", exclude_none=True), a SimpleNamespace,
     a dataclass or a namedtuple by its fields (as the SDK would send the
     objects they stand in for). The same value gives the same JSON
     wherever it is met: the record (any list that has been it: `records`)
     inside itself is "(the record)" (a block that keeps the
-    conversation), a value inside itself "…", where Python's repr
-    writes "..."."""
+    conversation), a value inside itself "\u2026", where Python's repr
+    writes "...". Anything else is its repr; given a list `found`, each
+    such value's (path, class name) is put in it."""
     if depth > 100:
         return "\u2026"
     if value is None or isinstance(value, (bool, str)):
@@ -199,18 +169,33 @@ def to_json(value, depth=0, records=(), within=()):
     if id(value) in within:
         return "\u2026"
     within = within + (id(value),)
+
+    def inner(item, key):
+        # (the path is written only when it is asked for)
+        at = "" if found is None else child_path(path, key)
+        return to_json(item, depth + 1, records, within, found, at)
+
     data = dumped(value)
     if data is NOTHING:
         data = fields_of(value)
     if data is not NOTHING:
-        return to_json(data, depth + 1, records, within)
+        return to_json(data, depth + 1, records, within, found, path)
     if isinstance(value, (list, tuple)):
-        return [to_json(item, depth + 1, records, within) for item in value]
+        return [inner(item, i) for i, item in enumerate(value)]
     if isinstance(value, (set, frozenset)):
-        return [to_json(item, depth + 1, records, within) for item in sorted(value, key=plain_repr)]
+        return [inner(item, i) for i, item in enumerate(sorted(value, key=plain_repr))]
     if isinstance(value, dict):
-        return dict((key_text(k), to_json(v, depth + 1, records, within)) for k, v in value.items())
+        return dict((key_text(k), inner(v, key_text(k))) for k, v in value.items())
+    if found is not None:
+        found.append((path, type(value).__name__))
     return plain_repr(value)
+
+
+def child_path(path, key):
+    """`content[0]`, `content[0].input`: where a value is in a message."""
+    if isinstance(key, int):
+        return "%s[%d]" % (path, key)
+    return "%s.%s" % (path, key) if path else key
 
 
 def exception_line(kind, error):
@@ -606,12 +591,13 @@ def where(error, files):
 def unreadable_messages(record, records):
     """[index, path, class name] of each message of the record that holds
     a value the figure can only show as its repr text."""
-    found = []
+    said = []
     for i, message in enumerate(record or []):
-        where = unreadable(message, "", 1, records)
-        if where is not None:
-            found.append([i, where[0], where[1]])
-    return found
+        found = []
+        to_json(message, 1, records, (), found)
+        if found:
+            said.append([i, found[0][0], found[0][1]])
+    return said
 
 
 def results(recorder, printed, escaped, files):

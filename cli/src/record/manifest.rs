@@ -67,8 +67,7 @@ impl Manifest {
     /// `name: warning: field: message (line N)`: what `record` says of a
     /// recording it still writes.
     pub(super) fn warned(&self, field: &str, message: &str) -> String {
-        let said = self.said(field, message);
-        format!("{}: warning: {}", self.name, said.strip_prefix(&format!("{}: ", self.name)).unwrap_or(&said))
+        said_at(&format!("{}: warning", self.name), &self.text, Problem::new(field, Phrase::english(message)))
     }
 
     /// The same of a problem found by the core (its words in English).

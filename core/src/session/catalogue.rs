@@ -328,7 +328,7 @@ fn pick(entries: &[Entry], wanted: Option<&str>, scope: Scope) -> Option<usize> 
     }
     // (a lesson's favourite, not a recorded program's scenario of that id)
     for program in crate::programs::ALL {
-        let its = |s: &Scenario| crate::programs::of(s.function).name == program.name;
+        let its = |s: &Scenario| program.functions.contains(&s.function);
         for id in program.opens {
             let found =
                 entries.iter().position(|e| valid(e).is_some_and(|s| s.id == *id && fits(s) && its(s)));
