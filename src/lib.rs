@@ -19,34 +19,36 @@
 
 pub mod explore;
 pub mod figure;
+pub mod first_view;
 pub mod markup;
+pub mod panels;
 pub mod shell;
 pub mod view;
 
 #[cfg(all(target_arch = "wasm32", feature = "bench"))]
 pub mod bench;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "dom"))]
 mod builtins;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "dom"))]
 pub mod callbacks;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "dom"))]
 mod dom;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "dom"))]
 mod events;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "dom"))]
 pub mod handle;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "dom"))]
 mod render;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "dom"))]
 pub mod worker;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "dom"))]
 pub use handle::Playground;
 
 /// Capture the page's built-ins (see `builtins`) and say a Rust panic in
 /// the console. Nothing is put into the host page: the element shows the
 /// failure inside its own shadow root, where the error reaches it.
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "dom"))]
 #[wasm_bindgen::prelude::wasm_bindgen(start)]
 pub fn start() {
     builtins::capture();

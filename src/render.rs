@@ -6,16 +6,16 @@
 
 use crate::builtins;
 use crate::dom;
-use crate::explore;
-use crate::figure::{self, Layout, Moment};
+use crate::figure::Layout;
 use crate::markup::esc;
+use crate::panels;
 use crate::shell;
 use crate::view;
 use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson::listing_shown;
 use agent_loop_core::programs;
 use agent_loop_core::session::{Changes, Notice, Session};
-use agent_loop_core::step_view::{edit_problems, question_line, step_view};
+use agent_loop_core::step_view::edit_problems;
 use agent_loop_core::vocab::{Code, Function};
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement};
@@ -228,9 +228,7 @@ impl Page {
     }
 
     fn draw_picker(&mut self) {
-        let s = &self.session;
-        let html =
-            view::picker(s.catalogue().entries(), s.catalogue().current(), s.catalogue().scope(), s.lang());
+        let html = panels::picker(&self.session);
         self.set_html(".alp-select", &html);
         // (a pick that did not happen, its pack not fetched, is undone)
         let select = self.q(".alp-select").and_then(|e| e.dyn_into::<HtmlSelectElement>().ok());
@@ -240,24 +238,9 @@ impl Page {
     }
 
     fn draw_setup(&mut self) {
-        let lang = self.session.lang();
-        let problems = edit_problems(&self.session);
-        let html = self
-            .session
-            .scenario()
-            .map(|s| view::setup(&s.localized(lang), lang, &problems))
-            .unwrap_or_default();
+        let html = panels::setup(&self.session);
         self.set_html(".alp-setup", &html);
-        // The other loops of the program, to run beside this one.
-        let s = &self.session;
-        let html = s
-            .catalogue()
-            .shown()
-            .map(|scenario| {
-                let beside = s.what_if_state().changed.as_ref().map(|c| c.function);
-                explore::beside(scenario, beside.filter(|f| *f != scenario.function), lang)
-            })
-            .unwrap_or_default();
+        let html = panels::beside(&self.session);
         self.set_panel(".alp-beside", &html);
     }
 
@@ -277,17 +260,9 @@ impl Page {
     /// and the score.
     fn draw_predict(&mut self) {
         let s = &self.session;
-        let line = question_line(s);
-        let html = explore::predict_panel(
-            s.predictions().pending(),
-            line,
-            s.predictions().last_answer(),
-            s.predictions().score(),
-            s.lang(),
-        );
+        let (html, hidden) = panels::predict(s);
         let asking = s.predictions().pending().is_some();
         let just_answered = s.predictions().answered_now();
-        let hidden = !s.predictions().on() || html.is_empty();
         if let Some(b) = self.q(".alp-predict-box").and_then(|e| e.dyn_into::<HtmlInputElement>().ok()) {
             b.set_checked(s.predictions().on());
         }
@@ -328,8 +303,8 @@ impl Page {
 
     fn draw_problems(&mut self) {
         dom::warn_in_console(&self.session, &mut self.warned, &mut self.warned_files);
-        let (s, panel) = (&self.session, ".alp-problems");
-        self.set_panel(panel, &view::problems(s.catalogue().entries(), s.notices(), s.lang()));
+        let html = panels::problems(&self.session);
+        self.set_panel(".alp-problems", &html);
     }
 
     fn draw_reveal(&self) {
@@ -344,20 +319,9 @@ impl Page {
     /// Breakpoint buttons and timeline ticks follow the debugger.
     fn draw_breakpoints(&mut self) {
         self.draw_bp_buttons();
-        let dbg = self.session.replay().debugger();
-        let steps = &self.session.replay().trace().steps;
-        let n = steps.len().max(1);
-        let ticks: String = dbg
-            .hit_positions(steps)
-            .iter()
-            .take(2000)
-            .map(|&i| {
-                // Integer maths: the tick scale is 0..996 of a 1000-wide viewBox.
-                format!(r#"<rect x="{}" y="0" width="4" height="8" class="alp-tick"/>"#, i * 996 / n)
-            })
-            .collect();
+        let ticks = panels::ticks(&self.session);
         self.set_html(".alp-ticks", &ticks);
-        let note = view::unreached(&self.session.replay().unreached_breakpoints(), self.session.lang());
+        let note = panels::unreached(&self.session);
         self.set_panel(".alp-bp-note", &note);
     }
 
@@ -432,29 +396,12 @@ impl Page {
     /// The current snapshot: listing highlight, figure, caption, locals, output.
     fn draw_step(&mut self) {
         self.draw_listing();
-        if self.session.replay().step().is_none() {
+        let Some(panels::Step { view, head, record, staged, alternative, card, locals, output }) =
+            panels::step(&self.session, self.layout)
+        else {
             return;
-        }
-        let view = step_view(&self.session);
-        self.current_row = dom::mark_row(&self.root, self.current_row.take(), view.current);
-        let s = &self.session;
-        let (lang, trace) = (s.lang(), s.replay().trace());
-        let moment = Moment {
-            trace,
-            position: view.position,
-            previous_len: s.replay().previous_len(),
-            lang,
-            started: view.started,
-            opened: s.replay().opened(),
-            layout: self.layout,
-            part: view.part,
         };
-        let card = figure::card_text(trace, s.replay().opened(), s.replay().record_len(), lang);
-        let [head, record, staged] = figure::render_parts(&moment);
-        let alternative = figure::text_alternative(trace, s.replay().record_len(), lang);
-        let python = s.replay().code().is_python();
-        let locals = view.locals.as_ref().map_or(String::new(), |l| view::locals(l, lang, python));
-        let output = view::output_with(&trace.output, view.output_len, lang, view.at_end.then_some(trace));
+        self.current_row = dom::mark_row(&self.root, self.current_row.take(), view.current);
         let (stack, (title, body), counter, live) = (&view.stack, &view.caption, &view.counter, &view.live);
         let (total, position, status) = (view.total, view.position, &view.status);
         self.set_text(".alp-stack", stack);

@@ -80,7 +80,8 @@ const PAGE: Crate = Crate {
         &["markup"],
         &["figure", "explore"],
         &["view", "shell"],
-        &["callbacks", "bench", "dom", "builtins"],
+        &["panels"],
+        &["first_view", "callbacks", "bench", "dom", "builtins"],
         &["render"],
         &["events"],
         &["handle", "worker"],
@@ -95,7 +96,7 @@ const CLI: Crate = Crate {
         &["shown"],
         &["python"],
         &["machine"],
-        &["import", "listing", "out"],
+        &["import", "listing", "out", "first_view"],
         &["record"],
         &["commands"],
     ],
@@ -340,8 +341,27 @@ fn the_manifests_point_one_way() {
     assert!(!page.iter().any(|d| d == "agent-loop-cli"), "the page never has the CLI: {page:?}");
     let cli = dependencies("cli/Cargo.toml");
     assert!(cli.iter().any(|d| d == "agent-loop-core"), "{cli:?}");
-    for forbidden in ["agent-loop-playground", "wasm-bindgen", "js-sys", "web-sys"] {
+    for forbidden in ["wasm-bindgen", "js-sys", "web-sys"] {
         assert!(!cli.iter().any(|d| d == forbidden), "cli/Cargo.toml depends on {forbidden}: {cli:?}");
+    }
+    // The CLI draws the first view with the page's pure markup: the page
+    // crate without its `dom` (the wasm handle, the renderer), which only
+    // page/ asks for. So the CLI, and the CLI for Node, never carry it.
+    let manifests = std::fs::read_to_string("Cargo.toml").unwrap();
+    assert!(
+        manifests.contains(r#"agent-loop-playground = { path = ".", default-features = false }"#),
+        "the workspace's page crate is without `dom` unless asked for"
+    );
+    let cli_manifest = std::fs::read_to_string("cli/Cargo.toml").unwrap();
+    assert!(!cli_manifest.contains(r#""dom""#), "the CLI never asks for the page's dom");
+    let lib = std::fs::read_to_string("src/lib.rs").unwrap();
+    for module in ["builtins", "callbacks", "dom", "events", "handle", "render", "worker"] {
+        let gated = format!("#[cfg(all(target_arch = \"wasm32\", feature = \"dom\"))]\npub mod {module};");
+        let private = format!("#[cfg(all(target_arch = \"wasm32\", feature = \"dom\"))]\nmod {module};");
+        assert!(
+            lib.contains(&gated) || lib.contains(&private),
+            "src/lib.rs: `{module}` is the dom feature's"
+        );
     }
     // The CLI for Node: the CLI's library with Node behind it, never the page.
     let node = dependencies("node/Cargo.toml");

@@ -15,8 +15,9 @@
 //! ends it with a message (a reader that stops early, like `head`, is a
 //! quiet exit).
 
-pub use crate::machine::{Io, Kind, Written};
-use crate::{import, listing, out, python, record, shown};
+pub use crate::machine::{read_fixture, Io, Kind, Written, MAX_FIXTURE_BYTES};
+use crate::machine::{write_out, Done, FAILED, OK, USAGE};
+use crate::{first_view, import, listing, out, python, record, shown};
 use agent_loop_core::i18n::Lang;
 use agent_loop_core::lesson::trace_json;
 use agent_loop_core::run::{record_scenario, CheckRun};
@@ -25,14 +26,6 @@ use agent_loop_core::session::findings;
 use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-
-/// The largest fixture the CLI reads.
-pub const MAX_FIXTURE_BYTES: u64 = 16 * 1024 * 1024;
-
-/// Exit codes: success, a problem found, a usage or reading error.
-const OK: u8 = 0;
-const FAILED: u8 = 1;
-const USAGE: u8 = 2;
 
 fn usage(me: &str) -> String {
     let pad = " ".repeat(me.len() + 1);
@@ -57,12 +50,16 @@ fn usage(me: &str) -> String {
   {me} record <manifest.json> [-o <pack.json>] [--max-steps <n>] [--timeout <s>]
   {pad}                        run your own Python program under CPython (3.10+) on
   {pad}                        each scenario of the manifest, traced line by line, and
-  {pad}                        write the program pack the element replays"
+  {pad}                        write the program pack the element replays
+  {me} first-view [<attribute>=<value> …] [--program <pack.json>] [--stylesheet <url>]
+  {pad}                        print the element's first view for these attributes: the
+  {pad}                        markup a page puts inside <agent-loop-playground>, which
+  {pad}                        the browser paints before any module has loaded"
     )
 }
 
 /// The commands, as the usage names them.
-const COMMANDS: [&str; 5] = ["trace", "check", "setup", "import", "record"];
+const COMMANDS: [&str; 6] = ["trace", "check", "setup", "import", "record", "first-view"];
 
 /// Run the command `args` (without the program's name); `me` is the name
 /// the usage line shows. The exit code.
@@ -113,65 +110,26 @@ fn dispatch(args: &[OsString], io: &mut dyn Io) -> Option<Done> {
             };
             setup(io, Path::new(&args[1]), lang)
         }
-        (Some("check"), 3..) if args[1] == "--listing" => match listing::args(&args[2..]) {
-            Ok(wanted) => check_listing(io, &wanted),
-            Err(why) => {
-                io.err(&why);
-                return None;
-            }
-        },
-        (Some("import"), _) => match import::args(&args[1..]) {
-            Ok(wanted) => import(io, &wanted),
-            Err(why) => {
-                io.err(&why);
-                return None;
-            }
-        },
-        (Some("record"), _) => match record::args(&args[1..]) {
-            Ok(wanted) => record(io, &wanted),
-            Err(why) => {
-                io.err(&why);
-                return None;
-            }
-        },
+        (Some("check"), 3..) if args[1] == "--listing" => {
+            return with(io, listing::args(&args[2..]), check_listing)
+        }
+        (Some("import"), _) => return with(io, import::args(&args[1..]), import),
+        (Some("record"), _) => return with(io, record::args(&args[1..]), record),
+        (Some("first-view"), _) => return with(io, first_view::args(&args[1..]), first_view::run),
         _ => return None,
     })
 }
 
-type Done = Result<u8, u8>;
-
-/// Write to standard output. A reader that went away (`| head`) is no
-/// error: the rest is not written, and the exit code is still the
-/// command's own (a broken file is exit 1 even into `head -n1`). Any other
-/// failure is said, exit 1.
-fn write_out(io: &mut dyn Io, text: &str) -> Result<(), u8> {
-    match io.out(text.as_bytes()) {
-        Written::Ok | Written::Closed => Ok(()),
-        Written::Failed(e) => {
-            io.err(&format!("cannot write the output: {e}"));
-            Err(FAILED)
+/// A command run on its arguments as `read` took them; `None` (the usage,
+/// after why) when they are wrong.
+fn with<A>(io: &mut dyn Io, read: Result<A, String>, run: fn(&mut dyn Io, &A) -> Done) -> Option<Done> {
+    match read {
+        Ok(wanted) => Some(run(io, &wanted)),
+        Err(why) => {
+            io.err(&why);
+            None
         }
     }
-}
-
-/// A fixture's text: only a regular file, at most [`MAX_FIXTURE_BYTES`],
-/// UTF-8 (a leading BOM is dropped).
-pub fn read_fixture(io: &mut dyn Io, path: &Path) -> Result<String, String> {
-    let too_large = || format!("larger than {} MB, skipped", MAX_FIXTURE_BYTES >> 20);
-    match io.kind(path).map_err(|e| format!("cannot read: {e}"))? {
-        Kind::File(len) if len > MAX_FIXTURE_BYTES => return Err(too_large()),
-        Kind::File(_) => {}
-        Kind::Dir | Kind::Other => {
-            return Err("not a regular file (a directory, FIFO or device), skipped".into())
-        }
-    }
-    let bytes = io.read(path, MAX_FIXTURE_BYTES + 1).map_err(|e| format!("cannot read: {e}"))?;
-    if bytes.len() as u64 > MAX_FIXTURE_BYTES {
-        return Err(too_large());
-    }
-    let text = String::from_utf8(bytes)
-        .map_err(|e| format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()))?;
-    Ok(text.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(text))
 }
 
 /// A file's text, or the reason said on standard error and exit code 2.

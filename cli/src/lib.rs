@@ -5,6 +5,7 @@
 //! needs it.
 
 pub mod commands;
+pub mod first_view;
 pub mod import;
 pub mod listing;
 pub mod machine;

@@ -10,6 +10,7 @@ import {
 import { call, revive } from "./keeper.js";
 import { langWanted } from "./languages.js";
 import { open, rebuild } from "./opening.js";
+import { takeOver } from "./first.js";
 import { keepPlace } from "./place.js";
 import { elementSheet } from "./style.js";
 import { followPage, schemeOfPage } from "./theme.js";
@@ -246,6 +247,10 @@ export function failIn(host, detail, stopped = false) {
       return null;
     }
   };
+  // (a first view the page carried is what it replaces)
+  try {
+    takeOver(host);
+  } catch {}
   // (the kept built-ins first; the page's own of now where those are what it broke)
   const box = made(() => createElement(document, "p")) || made(() => document.createElement("p"));
   const need = () => {

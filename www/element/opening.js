@@ -6,8 +6,8 @@
 import { Playground } from "./agent-loop-playground.js";
 import { optionsOf, valueOf } from "./attributes.js";
 import {
-  CustomEvent, Promise, String, all, cancelAnimationFrame, dispatchEvent, filter, flatMap, join, map, markTime, push, race,
-  requestAnimationFrame, resolved, setTimeout, then,
+  CustomEvent, Promise, String, all, cancelAnimationFrame, dispatchEvent, filter, flatMap, join, map, markTime, push, queueMicrotask,
+  race, replaceChildren, requestAnimationFrame, resolved, setTimeout, then,
 } from "./builtins.js";
 import { messageOf } from "./crossing.js";
 import { fixtureDoubles } from "./doubles.js";
@@ -21,6 +21,7 @@ import { refusal } from "./probe.js";
 import { loadNow, setLang } from "./showing.js";
 import { addFile, fetchBeside, isLongFile, loadSrc } from "./sources.js";
 import { followPage } from "./theme.js";
+import { keepFirstView, takeOver } from "./first.js";
 
 /** @typedef {import("./base.js").PlaygroundElement} Host */
 /** @typedef {import("./place.js").Place} Place */
@@ -72,6 +73,10 @@ async function start(el) {
   // (a page that broke what the element needs before it loaded: said instead)
   const refused = refusal(el);
   if (refused) return el._fail(refused);
+  // A first view made for other attributes goes; so it does once the
+  // script that made the element has set them (page.js, from a link).
+  keepFirstView(el);
+  queueMicrotask(() => keepFirstView(el));
   // The module compiles off the main thread while the rest is set up.
   const wasm = loadWasm();
   followPage(el, true);
@@ -206,6 +211,7 @@ export function build(el, place, { width = 0, compact = false, restarted = "", w
   el._calls++; // (what the playground calls meanwhile runs inside this)
   try {
     const given = optionsOf(el, withoutPack);
+    takeOver(el);
     const pg = new Playground(el._container(), {
       ...given,
       doubles: (script) => counted(el, fixtureDoubles(script)),
@@ -235,7 +241,10 @@ export function build(el, place, { width = 0, compact = false, restarted = "", w
     if (isPackNeeded(error) && !withoutPack) {
       // (a restart cannot wait for it: it opens without; the place it
       // goes back to was on screen, so its pack is here)
-      if (!restarted) return { pack: error.pack };
+      if (!restarted) {
+        replaceChildren(el._container()); // (a first view taken over, not drawn over: it goes)
+        return { pack: error.pack };
+      }
       el._calls--;
       try {
         return build(el, place, { width, compact, restarted, withoutPack: true });

@@ -54,7 +54,7 @@ fn node_missing() -> Option<String> {
     let built = std::fs::metadata(cli.join("agent_loop_node_bg.wasm")).and_then(|m| m.modified());
     let Ok(built) = built else { return Some("target/node-cli is not built (scripts/build-node)".into()) };
     let mut sources = SystemTime::UNIX_EPOCH;
-    for dir in ["cli/src", "node", "core/src", "fixtures/i18n"] {
+    for dir in ["cli/src", "node", "core/src", "src", "fixtures/i18n"] {
         newest(&root().join(dir), &mut sources);
     }
     if sources > built {

@@ -1,0 +1,110 @@
+//! The first view (src/first_view.rs): the frame filled natively by the
+//! renderer's own panel functions, for every program and language; the
+//! learner's breakpoints and step marked as the renderer marks them; text
+//! escaped; and its width the one the figure and element.css agree on.
+//! (That the element's own first draw is the same markup, and that taking
+//! it over shifts nothing, is tests/e2e/first-view.spec.mjs.)
+
+#![cfg(not(target_arch = "wasm32"))]
+
+use agent_loop_core::i18n::Lang;
+use agent_loop_core::programs;
+use agent_loop_core::session::{FixtureDoubles, Options, Session};
+use agent_loop_playground::figure::Layout;
+use agent_loop_playground::first_view::{first_view, WIDE_FROM};
+use agent_loop_playground::markup::esc;
+use agent_loop_playground::panels;
+
+fn session(options: Options) -> Session {
+    Session::new(Box::new(FixtureDoubles), &options).unwrap()
+}
+
+fn count(text: &str, what: &str) -> usize {
+    text.matches(what).count()
+}
+
+#[test]
+fn every_program_opens_in_every_language_with_its_listing_figure_and_caption() {
+    for program in programs::ALL {
+        for lang in Lang::all() {
+            let s = session(Options {
+                program: program.name.into(),
+                lang: lang.code().into(),
+                ..Options::default()
+            });
+            let view = first_view(&s, "first-view.css", "[]");
+            let step = panels::step(&s, Layout::WIDE).unwrap();
+            let at = format!("{} in {}", program.name, lang.code());
+            assert!(view.starts_with(
+                r#"<template shadowrootmode="open"><link rel="stylesheet" href="first-view.css">"#
+            ));
+            assert!(view.ends_with("</div></template>"), "{at}");
+            assert!(view.contains(&format!(r#"lang="{}""#, lang.html_lang())), "{at}");
+            assert!(view.contains(&step.record) && view.contains(&step.head), "{at}: the wide figure");
+            assert!(view.contains(&esc(&step.view.caption.0)), "{at}: the caption");
+            assert!(view.contains(&esc(&step.view.counter)), "{at}: the counter");
+            assert!(view.contains(r#"class="alp-row"#), "{at}: the listing");
+            assert_eq!(count(&view, "<template"), 1, "{at}");
+            // Each language's word on its own button, the language shown pressed.
+            let code = lang.code();
+            assert!(view
+                .contains(&format!(r#"data-lang="{code}" lang="{}" aria-pressed="true""#, lang.html_lang())));
+            // (and the phone's code | record switch on code, as the frame has it)
+            assert_eq!(
+                count(&view, r#"aria-pressed="true""#),
+                3,
+                "{at}: the language and the listing pressed"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_started_step_marks_its_row_and_a_breakpoint_is_pressed() {
+    let opened = |breakpoints: &str| {
+        session(Options { step: "5".into(), breakpoints: breakpoints.into(), ..Options::default() })
+    };
+    let s = opened("");
+    let (function, line) =
+        panels::step(&s, Layout::WIDE).unwrap().view.current.expect("a started step has a line");
+    let s = opened(&format!("{}:{line}", function.name()));
+    let view = first_view(&s, "first-view.css", "[]");
+    let row = format!(r#"data-function="{}" data-line="{line}" aria-current="step">"#, function.name());
+    assert_eq!(count(&view, r#"aria-current="step""#), 1);
+    assert!(view.contains(&row), "the step's row is marked");
+    let button = format!(
+        r#"class="alp-bp" data-function="{}" data-line="{line}" aria-pressed="true""#,
+        function.name()
+    );
+    assert!(view.contains(&button), "its breakpoint is pressed");
+    // One Tab stop among the line numbers, the first.
+    assert_eq!(count(&view, r#"tabindex="0">"#), 1);
+    let slider = format!(r#"value="{}""#, s.replay().position());
+    assert!(view.contains(&slider), "the timeline is at the step");
+}
+
+#[test]
+fn an_authors_text_is_escaped() {
+    let scenario = include_str!("../fixtures/scenarios/blank-text.json")
+        .replacen(r#""id": "blank-text""#, r#""id": "marked""#, 1)
+        .replace("end_turn 但文字为空白", "<img src=x onerror=alert(1)>")
+        .replace("end_turn with blank text", "<img src=x onerror=alert(1)>");
+    let files = vec![("marked.json".to_string(), Ok(scenario))];
+    let s = session(Options { scenario: "marked".into(), files, ..Options::default() });
+    let view = first_view(&s, "\"><script>", r#"[["scenario","marked"]]"#);
+    assert!(!view.contains("<img") && !view.contains("<script"), "no markup of theirs");
+    assert!(view.contains("&lt;img src=x onerror=alert(1)&gt;"), "their title, as text");
+    assert!(view.contains(r#"data-for="[[&quot;scenario&quot;,&quot;marked&quot;]]""#));
+}
+
+#[test]
+fn its_width_is_the_one_the_wide_figure_and_element_css_agree_on() {
+    assert_eq!(Layout::for_element(f64::from(WIDE_FROM)), Layout::WIDE);
+    assert_eq!(Layout::for_element(f64::from(WIDE_FROM) - 1.0), Layout::NARROW);
+    let css = std::fs::read_to_string("www/element.css").unwrap();
+    let rule = format!(
+        "@container alp (max-width: {}.98px) {{ .alp-root[data-first] {{ display: none; }} }}",
+        WIDE_FROM - 1
+    );
+    assert!(css.contains(&rule), "element.css hides the first view below {WIDE_FROM}px: {rule}");
+}
