@@ -156,6 +156,9 @@ test("course page under a sub-path: three independent playgrounds and an iframe"
   });
   let inner;
   await test.step("the iframe posts ready, resize and step, and is resized", async () => {
+    // (the learner scrolls down to it: the frame loads lazily, and the
+    // playgrounds above it are their full height from the first paint)
+    await page.locator(COURSE.frame).scrollIntoViewIfNeeded();
     const frame = page.frameLocator(COURSE.frame);
     await frame.locator(command("run", "")).click();
     await page.waitForFunction(() => ["ready", "resize", "step"].every((t) => window.__alp.some((m) => m.type === t)), null, { timeout: 10000 });

@@ -124,7 +124,7 @@ test("a page loads the element from node_modules/ and steps it", async ({ page }
 
 // The iframe route (issue 44): the stand-alone page and what it loads ship
 // in the package, so an LMS page can frame it straight from node_modules/.
-const FRAME_PAGE = ["index.html", "page.js", "page.css"];
+const FRAME_PAGE = ["index.html", "page.js", "page.css", "first-view.css"];
 const PARENT = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>A course page with the iframe</title>
 <link rel="icon" href="data:,">

@@ -86,6 +86,7 @@ export function serveCourse(dist) {
     .replaceAll('href="page.css"', 'href="../assets/alp/page.css"')
     .replaceAll('src="element.js"', 'src="../assets/alp/element.js"')
     .replaceAll('src="iframe-resize.js"', 'src="../assets/alp/iframe-resize.js"')
-    .replaceAll('src="index.html?', 'src="../assets/alp/index.html?');
+    .replaceAll('src="index.html?', 'src="../assets/alp/index.html?')
+    .replaceAll('href="first-view.css"', 'href="../assets/alp/first-view.css"');
   return serve([["/course/assets/alp/", dist], ["/", dist]], { "/course/lesson/": lesson });
 }

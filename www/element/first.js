@@ -52,8 +52,10 @@ export function keepFirstView(host) {
   const fits =
     box.getAttribute("data-for") === stringify(attributesOf(host)) &&
     code(box.getAttribute("lang") || "") === code(langWanted(host, null));
-  // (emptied: as an element that had none)
-  if (!fits) replaceInFragment(host.shadowRoot);
+  if (fits) return;
+  // (emptied, with the element's stylesheet: as the root it makes itself)
+  host.shadowRoot.adoptedStyleSheets = [elementSheet()];
+  replaceInFragment(host.shadowRoot);
 }
 
 /**
