@@ -137,7 +137,8 @@ async function coldOurs(url = OURS) {
     const parsed = () => {
       const shadow = document.querySelector("agent-loop-playground")?.shadowRoot;
       if (window.__firstRender !== undefined) return;
-      if (shadow?.querySelector('svg[data-role="record"]') && shadow.querySelector(".alp-row")) {
+      // (shown: a first view is not, in an element narrower than it is drawn for)
+      if (shadow?.querySelector('svg[data-role="record"]') && shadow.querySelector(".alp-row")?.checkVisibility()) {
         window.__firstRender = performance.now();
         window.__firstView = true;
         painted();
