@@ -1,9 +1,10 @@
 //! The first view: the playground as it opens, made as markup before any
 //! module has loaded. A page carries it inside the element as a
 //! declarative shadow root (`<template shadowrootmode="open">`), so the
-//! browser paints the first snapshot with the page itself; the element
-//! takes it over, in the same task as its own first draw, once its module
-//! is ready (www/element/base.js).
+//! browser paints the first snapshot with the page itself (hidden and
+//! inert until its stylesheet shows it); the element takes it over in the
+//! same task as its own first draw, once its module is ready
+//! (www/element/first.js).
 //!
 //! It is the frame ([`shell`]) with every panel filled by the same
 //! functions the renderer writes with ([`panels`], [`view`]), from a
@@ -101,7 +102,7 @@ pub fn first_view(session: &Session, stylesheet: &str, made_for: &str) -> String
     frame.fill(".alp-ticks", &panels::ticks(s));
     frame.panel(".alp-bp-note", &panels::unreached(s));
     format!(
-        r#"<template shadowrootmode="open"><link rel="stylesheet" href="{css}"><div class="alp-root alp" data-first="wide" data-for="{made_for}" lang="{lang}" data-listing="{listing}" data-status="{status}" tabindex="-1">{body}</div></template>"#,
+        r#"<template shadowrootmode="open"><link rel="stylesheet" href="{css}"><div class="alp-root alp" data-first="wide" data-for="{made_for}" hidden inert lang="{lang}" data-listing="{listing}" data-status="{status}" tabindex="-1">{body}</div></template>"#,
         css = esc(stylesheet),
         made_for = esc(made_for),
         lang = esc(lang.html_lang()),

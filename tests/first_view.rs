@@ -103,7 +103,7 @@ fn its_width_is_the_one_the_wide_figure_and_element_css_agree_on() {
     assert_eq!(Layout::for_element(f64::from(WIDE_FROM) - 1.0), Layout::NARROW);
     let css = std::fs::read_to_string("www/element.css").unwrap();
     let rule = format!(
-        "@container alp (max-width: {}.98px) {{ .alp-root[data-first] {{ display: none; }} }}",
+        "@container alp (max-width: {}.98px) {{ .alp-root[data-first][hidden] {{ display: none; }} }}",
         WIDE_FROM - 1
     );
     assert!(css.contains(&rule), "element.css hides the first view below {WIDE_FROM}px: {rule}");

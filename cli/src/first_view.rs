@@ -37,6 +37,11 @@ pub const DRAWN: [(&str, &str); 11] = [
 pub const UNDRAWN: [&str; 7] =
     ["theme", "editors", "keep-place", "fetch-timeout", "time-budget", "memory-budget", "program-src"];
 
+/// The element's attributes the first view cannot be made for: an element
+/// with one draws its own view once ready.
+pub const REFUSED: [&str; 6] =
+    ["compact", "height", "src", "listing-src", "listing-src-zh", "listing-src-en"];
+
 /// What `first-view` was asked for.
 #[derive(Debug)]
 pub struct Args {
@@ -46,11 +51,18 @@ pub struct Args {
     pub program: Option<PathBuf>,
     /// Where the page finds element.css.
     pub stylesheet: String,
+    /// Names given that are not the element's (`id`, `class`): left out.
+    pub others: Vec<String>,
 }
 
 /// `[name=value …] [--program <pack.json>] [--stylesheet <url>]`.
 pub fn args(args: &[OsString]) -> Result<Args, String> {
-    let mut wanted = Args { attributes: Vec::new(), program: None, stylesheet: "first-view.css".into() };
+    let mut wanted = Args {
+        attributes: Vec::new(),
+        program: None,
+        stylesheet: "first-view.css".into(),
+        others: Vec::new(),
+    };
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         let text =
@@ -66,9 +78,12 @@ pub fn args(args: &[OsString]) -> Result<Args, String> {
             }
             _ => {
                 let (name, value) = text.split_once('=').unwrap_or((text, ""));
-                let known = DRAWN.iter().any(|(n, _)| *n == name) || UNDRAWN.contains(&name);
-                if !known {
+                if REFUSED.contains(&name) {
                     return Err(refused(name));
+                }
+                if !DRAWN.iter().any(|(n, _)| *n == name) && !UNDRAWN.contains(&name) {
+                    wanted.others.push(name.to_string());
+                    continue;
                 }
                 if wanted.attributes.iter().any(|(n, _)| n == name) {
                     return Err(format!("{}: given twice", shown::text(name)));
@@ -82,12 +97,10 @@ pub fn args(args: &[OsString]) -> Result<Args, String> {
 
 /// Why an attribute cannot be given.
 fn refused(name: &str) -> String {
-    let drawn: Vec<&str> = DRAWN.iter().map(|(n, _)| *n).chain(UNDRAWN).collect();
     format!(
-        "{}: the first view cannot be made for this attribute (it draws an element with {}; \
-         --program <pack.json> for program-src); an element with it draws its own view once ready",
-        shown::text(name),
-        drawn.join(", ")
+        "{}: the first view cannot be made for an element with this attribute: \
+         it draws its own view once ready (docs/element-api.md, \"The first view\")",
+        shown::text(name)
     )
 }
 
@@ -135,7 +148,14 @@ fn make(io: &mut dyn Io, wanted: &Args) -> Result<(String, Vec<String>), String>
     let session =
         Session::new(Box::new(FixtureDoubles), &options(wanted, program)).map_err(|e| e.to_string())?;
     let lang = session.lang();
-    let warnings = session.notices().iter().map(|n| format!("warning: {}", n.text(lang))).collect();
+    let others = wanted.others.iter().map(|name| {
+        format!(
+            "warning: {}: not an attribute of the element: the view is made without it",
+            shown::text(name)
+        )
+    });
+    let warnings =
+        others.chain(session.notices().iter().map(|n| format!("warning: {}", n.text(lang)))).collect();
     // (as www/element/first.js writes them: by name, JSON)
     let mut given = wanted.attributes.clone();
     given.sort();

@@ -8,7 +8,7 @@
 
 mod common;
 
-use agent_loop_cli::first_view::{DRAWN, UNDRAWN};
+use agent_loop_cli::first_view::{DRAWN, REFUSED, UNDRAWN};
 use common::record::{native, node, root, Ran};
 
 /// The CLI on `args`, natively, and the Node build's run when it can run
@@ -52,15 +52,33 @@ fn it_prints_the_markup_for_the_elements_attributes() {
 
 #[test]
 fn an_attribute_it_cannot_draw_is_refused_by_name() {
-    for attribute in ["compact", "height=300", "src=more.json", "listing-src=lesson.py", "scenaro=typo"] {
+    for attribute in ["compact", "height=300", "src=more.json", "listing-src=lesson.py"] {
         let ran = both(&["first-view", attribute]);
         let name = attribute.split('=').next().unwrap();
         assert_eq!(ran.code, 2, "{attribute}: {}", ran.err);
         let first = ran.err.lines().next().unwrap_or("");
-        assert!(first.starts_with(&format!("{name}: the first view cannot be made")), "{first}");
+        assert!(
+            first.starts_with(&format!("{name}: the first view cannot be made for an element")),
+            "{first}"
+        );
         assert!(first.contains("draws its own view once ready"), "{first}");
         assert!(ran.out.is_empty());
     }
+    // A name that is not the element's (a host's `id`, a typo) is left out, and said.
+    let others = both(&["first-view", "id=demo", "scenaro=typo", "lang=en"]);
+    assert_eq!(others.code, 0, "{}", others.err);
+    let said: Vec<&str> = others.err.lines().collect();
+    assert_eq!(
+        said[..2],
+        [
+            "warning: id: not an attribute of the element: the view is made without it",
+            "warning: scenaro: not an attribute of the element: the view is made without it"
+        ]
+    );
+    assert!(
+        others.out.contains(r#"data-for="[[&quot;lang&quot;,&quot;en&quot;]]""#),
+        "made for the element's own"
+    );
     let twice = both(&["first-view", "lang=en", "lang=zh"]);
     assert_eq!(twice.code, 2);
     assert!(twice.err.starts_with("lang: given twice"), "{}", twice.err);
@@ -86,7 +104,7 @@ fn the_attributes_it_takes_are_the_elements_own() {
     for name in UNDRAWN {
         entry(name);
     }
-    let refused = ["height", "compact", "src", "listing-src", "listing-src-${code}"];
+    let refused: Vec<&str> = REFUSED.iter().copied().chain(["listing-src-${code}"]).collect();
     let names: Vec<&str> =
         table.lines().filter_map(|l| l.split(r#"name: ""#).nth(1)?.split('"').next()).collect();
     for name in

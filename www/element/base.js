@@ -209,6 +209,9 @@ function containerOf(host) {
   if (!shadow) {
     shadow = /** @type {ShadowRoot} */ (attachShadow(host, { mode: "open" }));
     shadow.adoptedStyleSheets = [elementSheet()];
+  } else if (!shadow.adoptedStyleSheets.length && !shadow.querySelector("[data-first]")) {
+    // (a declarative root the page emptied, or one a first view left: the sheet)
+    shadow.adoptedStyleSheets = [elementSheet()];
   }
   let box = /** @type {HTMLElement | null} */ (shadow.querySelector(".alp-root"));
   if (!box) {

@@ -1,15 +1,16 @@
 // @ts-check
 // The first view a page may carry inside the element (agent-loop-cli
 // first-view): a declarative shadow root the browser paints with the page,
-// before any module has loaded. It stays while the module loads only if it
-// was made for the element's attributes and language; otherwise it goes at
-// once, unseen where it can be (before the page's first paint). The
-// playground's first draw takes its place in the same task (base.js), so
-// nothing blank is ever painted between the two.
+// before any module has loaded (hidden and inert until its stylesheet shows
+// it; no click or key reaches it). It stays while the module loads only if
+// it was made for the element's attributes and language; otherwise it goes
+// as soon as element.js runs (which may be after the page's first paint).
+// The playground's first draw replaces it in the same task, so nothing
+// blank is painted between the two.
 import { ATTRIBUTES } from "./attributes.js";
 import { elementSheet } from "./style.js";
 import { langWanted } from "./languages.js";
-import { replaceInFragment, split, splice, stringify, toLowerCase } from "./builtins.js";
+import { replace, replaceInFragment, split, splice, stringify, toLowerCase } from "./builtins.js";
 
 /**
  * The first view's box in `host`'s shadow root, if it has one.
@@ -48,7 +49,7 @@ export function attributesOf(host) {
 export function keepFirstView(host) {
   const box = firstView(host);
   if (!box || !host.shadowRoot) return;
-  const code = (/** @type {string} */ tag) => split(toLowerCase(tag), "-")[0];
+  const code = (/** @type {string} */ tag) => split(replace(toLowerCase(tag), "_", "-"), "-")[0];
   const fits =
     box.getAttribute("data-for") === stringify(attributesOf(host)) &&
     code(box.getAttribute("lang") || "") === code(langWanted(host, null));
@@ -59,11 +60,10 @@ export function keepFirstView(host) {
 }
 
 /**
- * The playground is about to draw into `host`'s container (or say there
- * why it could not start): a first view there becomes that container, in
- * this task. Its own stylesheet gives way to the element's, and it is no
- * longer marked as one (answering clicks, shown at any width); what it
- * shows is replaced by the first draw.
+ * The playground has drawn into `host`'s container (or says there why it
+ * could not start), in this task: a first view there was that container.
+ * Its own stylesheet gives way to the element's, and it is no longer
+ * marked as one (shown at any width, answering clicks and keys).
  * @param {HTMLElement} host
  */
 export function takeOver(host) {
@@ -75,4 +75,6 @@ export function takeOver(host) {
   for (let i = 0; i < links.length; i++) links[i].remove();
   box.removeAttribute("data-first");
   box.removeAttribute("data-for");
+  box.removeAttribute("hidden");
+  box.removeAttribute("inert");
 }

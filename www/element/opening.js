@@ -7,7 +7,7 @@ import { Playground } from "./agent-loop-playground.js";
 import { optionsOf, valueOf } from "./attributes.js";
 import {
   CustomEvent, Promise, String, all, cancelAnimationFrame, dispatchEvent, filter, flatMap, join, map, markTime, push, queueMicrotask,
-  race, replaceChildren, requestAnimationFrame, resolved, setTimeout, then,
+  race, requestAnimationFrame, resolved, setTimeout, then,
 } from "./builtins.js";
 import { messageOf } from "./crossing.js";
 import { fixtureDoubles } from "./doubles.js";
@@ -211,7 +211,6 @@ export function build(el, place, { width = 0, compact = false, restarted = "", w
   el._calls++; // (what the playground calls meanwhile runs inside this)
   try {
     const given = optionsOf(el, withoutPack);
-    takeOver(el);
     const pg = new Playground(el._container(), {
       ...given,
       doubles: (script) => counted(el, fixtureDoubles(script)),
@@ -230,6 +229,9 @@ export function build(el, place, { width = 0, compact = false, restarted = "", w
       waiting,
       recording,
     });
+    // (a first view it drew over is now its container: in this task, so no
+    // frame shows it half taken; a build that waits for a pack leaves it be)
+    takeOver(el);
     el._pg = pg;
     watchEvents(el);
     if (el._model) pg.setModel(el._model);
@@ -241,10 +243,7 @@ export function build(el, place, { width = 0, compact = false, restarted = "", w
     if (isPackNeeded(error) && !withoutPack) {
       // (a restart cannot wait for it: it opens without; the place it
       // goes back to was on screen, so its pack is here)
-      if (!restarted) {
-        replaceChildren(el._container()); // (a first view taken over, not drawn over: it goes)
-        return { pack: error.pack };
-      }
+      if (!restarted) return { pack: error.pack };
       el._calls--;
       try {
         return build(el, place, { width, compact, restarted, withoutPack: true });
