@@ -75,6 +75,7 @@ export function takeOver(host) {
   for (let i = 0; i < links.length; i++) links[i].remove();
   box.removeAttribute("data-first");
   box.removeAttribute("data-for");
+  box.removeAttribute("data-stamp");
   box.removeAttribute("hidden");
   box.removeAttribute("inert");
 }
