@@ -65,10 +65,13 @@ test("bad, missing and foreign files are named in the element; the rest still wo
   expect(r.notice).toContain("only files from this page's own site are fetched");
   const role = await page.$eval(EL, (e) => e.shadowRoot.querySelector('[data-role="notice"]').getAttribute("role"));
   expect(role).toBe("status");
-  const warned = problems.filter((p) => p.startsWith("console.warning: agent-loop-playground:"));
+  // (on a busy machine the element opens before my-case.json has come, says
+  // so, and shows it when it comes: that notice is the timing's, not a file's)
+  const early = (p) => p.includes("There is no scenario my-case");
+  const warned = problems.filter((p) => p.startsWith("console.warning: agent-loop-playground:") && !early(p));
   expect(warned.length, "each bad file said once in the console").toBe(4);
   // (and the browser's own line for the 404)
-  const said = (p) => warned.includes(p) || /status of 404/.test(p);
+  const said = (p) => warned.includes(p) || early(p) || /status of 404/.test(p);
   problems.splice(0, problems.length, ...problems.filter((p) => !said(p)));
 });
 
