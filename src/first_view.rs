@@ -31,83 +31,18 @@ pub const WIDE_FROM: u32 = 1056;
 /// element.css; `made_for`, the element's attributes it was made for (the
 /// element drops a first view made for others: www/element/first.js). It
 /// is drawn for an element at least [`WIDE_FROM`] pixels wide, not compact
-/// (a narrower one shows nothing until it is ready). Its stamp
-/// (`data-stamp`) lets the element keep what it would draw the same.
+/// (a narrower one shows nothing until it is ready).
 pub fn first_view(session: &Session, stylesheet: &str, made_for: &str) -> String {
-    let filled = filled(session);
-    format!(
-        r#"<template shadowrootmode="open"><link rel="stylesheet" href="{css}"><div class="alp-root alp" data-first="wide" data-for="{made_for}" data-stamp="{stamp}" hidden inert lang="{lang}" data-listing="{listing}" data-status="{status}" tabindex="-1">{body}</div></template>"#,
-        css = esc(stylesheet),
-        made_for = esc(made_for),
-        stamp = stamp(&filled.body),
-        lang = esc(session.lang().html_lang()),
-        listing = session.replay().code().name(),
-        status = esc(&filled.status),
-        body = filled.body,
-    )
-}
-
-/// The frame filled for a session, and what was written where.
-pub struct Filled {
-    /// The frame's markup, every panel in it.
-    pub body: String,
-    /// The run's status at the step shown.
-    pub status: String,
-    /// Each panel's markup as written into the frame, by its selector (the
-    /// renderer's own: `render` keeps the same list of what is on screen).
-    pub panels: Vec<(&'static str, String)>,
-}
-
-/// A short hash of a first view's frame (FNV-1a, 64 bits, in hex): the
-/// element recomputes it to know the frame is the one it would draw.
-pub fn stamp(body: &str) -> String {
-    let hash =
-        body.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
-    format!("{hash:016x}")
-}
-
-/// The text a browser reads out of `markup` this module wrote
-/// (`textContent`): its tags left out, its escapes read back, a newline
-/// right after `<pre …>` dropped as the HTML parser drops it. The element
-/// holds a first view to it before keeping what the view shows: a view
-/// edited after it was made is drawn again.
-pub fn text_of(markup: &str) -> String {
-    let mut text = String::with_capacity(markup.len() / 2);
-    let mut rest = markup;
-    while let Some(open) = rest.find('<') {
-        text.push_str(&unescape(&rest[..open]));
-        let close = rest[open..].find('>').map_or(rest.len(), |c| open + c + 1);
-        let pre = rest[open..close].starts_with("<pre");
-        rest = &rest[close..];
-        if pre {
-            rest = rest.strip_prefix('\n').unwrap_or(rest);
-        }
-    }
-    text.push_str(&unescape(rest));
-    text
-}
-
-/// The escapes [`esc`] writes, read back.
-fn unescape(text: &str) -> String {
-    text.replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&amp;", "&")
-}
-
-/// The frame with every panel filled for `session`, for a wide element.
-pub fn filled(session: &Session) -> Filled {
     let s = session;
     let lang = s.lang();
-    let mut frame = Frame { html: shell::shell(s.presentation().heading_level), panels: Vec::new() };
+    let mut frame = Frame(shell::shell(s.presentation().heading_level));
     for (selector, key) in shell::LABELS {
         frame.fill(selector, &esc(lang.word(key)));
     }
     for (selector, key) in shell::NAMED {
         frame.set(selector, "aria-label", lang.word(key));
     }
-    frame.html = pressed(&frame.html, "alp-lang", "data-lang", lang.code());
+    frame.0 = pressed(&frame.0, "alp-lang", "data-lang", lang.code());
     frame.fill(".alp-controls", &view::controls(lang, &s.presentation().controls));
     frame.fill(".alp-select", &panels::picker(s));
     frame.fill(".alp-setup", &panels::setup(s));
@@ -117,7 +52,7 @@ pub fn filled(session: &Session) -> Filled {
     let one = programs::recorded::of(trace.function).is_some();
     frame.set(".alp-listings", "aria-label", lang.word("listing"));
     frame.shown(".alp-listings", !one);
-    frame.html = pressed(&frame.html, "alp-listing", "data-listing", code.name());
+    frame.0 = pressed(&frame.0, "alp-listing", "data-listing", code.name());
     frame.fill(".alp-l-provenance", &esc(&view::provenance(trace, lang)));
     let step = panels::step(s, Layout::for_element(f64::from(WIDE_FROM)));
     frame.fill(".alp-code", &listing(s, step.as_ref().and_then(|p| p.view.current)));
@@ -153,7 +88,7 @@ pub fn filled(session: &Session) -> Filled {
         frame.set(".alp-slider", "max", &v.total.saturating_sub(1).to_string());
         frame.set(".alp-slider", "value", &v.position.to_string());
         frame.set(".alp-slider", "aria-valuetext", &v.counter);
-        status = v.status.clone();
+        status = esc(&v.status);
     }
     let (predict, hidden) = panels::predict(s);
     frame.fill(".alp-predict-panel", &predict);
@@ -166,7 +101,14 @@ pub fn filled(session: &Session) -> Filled {
     frame.panel(".alp-fig-pair", &pair);
     frame.fill(".alp-ticks", &panels::ticks(s));
     frame.panel(".alp-bp-note", &panels::unreached(s));
-    Filled { body: frame.html, status, panels: frame.panels }
+    format!(
+        r#"<template shadowrootmode="open"><link rel="stylesheet" href="{css}"><div class="alp-root alp" data-first="wide" data-for="{made_for}" hidden inert lang="{lang}" data-listing="{listing}" data-status="{status}" tabindex="-1">{body}</div></template>"#,
+        css = esc(stylesheet),
+        made_for = esc(made_for),
+        lang = esc(lang.html_lang()),
+        listing = code.name(),
+        body = frame.0,
+    )
 }
 
 /// The listing shown, its breakpoints pressed, the line about to run
@@ -213,19 +155,15 @@ fn pressed(html: &str, class: &str, key: &str, value: &str) -> String {
     out
 }
 
-/// The frame's markup, its elements found by a class each has alone, and
-/// what was put in each.
-struct Frame {
-    html: String,
-    panels: Vec<(&'static str, String)>,
-}
+/// The frame's markup, its elements found by a class each has alone.
+struct Frame(String);
 
 impl Frame {
     /// Where the opening tag of the element with class `selector` (`.alp-x`)
     /// starts and ends (its `>`).
     fn tag(&self, selector: &str) -> Option<(usize, usize)> {
         let class = selector.strip_prefix('.')?;
-        let html = &self.html;
+        let html = &self.0;
         let mut from = 0;
         while let Some(i) = html[from..].find(r#"class=""#) {
             let start = from + i + r#"class=""#.len();
@@ -241,17 +179,16 @@ impl Frame {
     }
 
     /// Put `html` inside the element (it was empty).
-    fn fill(&mut self, selector: &'static str, html: &str) {
+    fn fill(&mut self, selector: &str, html: &str) {
         if let Some((_, close)) = self.tag(selector) {
-            self.html.insert_str(close + 1, html);
-            self.panels.push((selector, html.to_string()));
+            self.0.insert_str(close + 1, html);
         }
     }
 
     /// Set an attribute of the element (`""`: one without a value).
     fn set(&mut self, selector: &str, name: &str, value: &str) {
         let Some((open, close)) = self.tag(selector) else { return };
-        let tag = &self.html[open..close];
+        let tag = &self.0[open..close];
         let written =
             if value.is_empty() { format!(" {name}") } else { format!(r#" {name}="{}""#, esc(value)) };
         let at = format!(r#" {name}=""#);
@@ -262,20 +199,20 @@ impl Frame {
             }
             None => format!("{tag}{written}"),
         };
-        self.html.replace_range(open..close, &new);
+        self.0.replace_range(open..close, &new);
     }
 
     /// Show or hide the element (`hidden`).
     fn shown(&mut self, selector: &str, shown: bool) {
         let Some((open, close)) = self.tag(selector) else { return };
-        let tag = self.html[open..close].to_string();
+        let tag = self.0[open..close].to_string();
         let bare = tag.strip_suffix(" hidden").unwrap_or(&tag);
         let new = if shown { bare.to_string() } else { format!("{bare} hidden") };
-        self.html.replace_range(open..close, &new);
+        self.0.replace_range(open..close, &new);
     }
 
     /// A panel hidden while it has nothing to show.
-    fn panel(&mut self, selector: &'static str, html: &str) {
+    fn panel(&mut self, selector: &str, html: &str) {
         self.fill(selector, html);
         self.shown(selector, !html.is_empty());
     }

@@ -7,7 +7,6 @@
 use crate::builtins;
 use crate::dom;
 use crate::figure::Layout;
-use crate::first_view;
 use crate::markup::esc;
 use crate::panels;
 use crate::shell;
@@ -35,9 +34,6 @@ pub(crate) struct Page {
     listing_cache: Vec<((Function, Code, Lang), Element)>,
     /// The language the listing on screen was drawn in.
     shown_lang: Option<Lang>,
-    /// The listing on screen came with the page's first view: the first
-    /// draw keeps it.
-    carried_listing: bool,
     pub(crate) current_row: Option<Element>,
     /// A drawn step's scrolls, made once all is written: (the step moved, the figure changed).
     scroll_pending: Option<(bool, bool)>,
@@ -73,12 +69,7 @@ impl Page {
     /// markup; the element's resize observer corrects a wrong guess.
     pub(crate) fn new(root: HtmlElement, session: Session, compact: bool, width: f64) -> Page {
         let _ = root.class_list().add_2("alp", if compact { "alp-compact" } else { "alp" });
-        let layout = Layout::for_element(width);
-        let carried = carried(&root, &session, layout);
-        let failure = match carried {
-            Some(_) => None,
-            None => builtins::set_html(&root, &shell::shell(session.presentation().heading_level)).err(),
-        };
+        let failure = builtins::set_html(&root, &shell::shell(session.presentation().heading_level)).err();
         if width > 0.0 {
             dom::fit_width(&root, compact, width);
         }
@@ -92,7 +83,6 @@ impl Page {
             shown_listing: None,
             listing_cache: Vec::new(),
             shown_lang: None,
-            carried_listing: false,
             current_row: None,
             scroll_pending: None,
             dispatching: false,
@@ -106,14 +96,7 @@ impl Page {
             unfitted: (width <= 0.0).then_some(compact),
             failure,
         };
-        page.layout = layout;
-        if let Some(panels) = carried {
-            // What this draw would write is on screen already: kept, not written again.
-            page.shown = panels;
-            page.shown_listing = Some((page.session.replay().shown_function(), page.session.replay().code()));
-            page.shown_lang = Some(page.session.lang());
-            page.carried_listing = true;
-        }
+        page.layout = Layout::for_element(width);
         page.draw();
         page
     }
@@ -165,9 +148,7 @@ impl Page {
             self.draw_reveal();
         }
         if changes.lang || changes.trace || changes.listing {
-            if !std::mem::take(&mut self.carried_listing) {
-                self.shown_listing = None;
-            }
+            self.shown_listing = None;
             self.draw_listing_switch();
         }
         // (the catalogue and the notices have their own panels)
@@ -463,21 +444,4 @@ impl Page {
             dom::keep_in_view(&self.root, self.current_row.as_ref(), moved, figure);
         }
     }
-}
-
-/// The panels of a first view the page carried in `root` (`agent-loop-cli
-/// first-view`), when it is the frame this session draws at this layout
-/// (its stamp says so, and its text is that frame's): none otherwise, and
-/// the frame is built anew.
-fn carried(root: &HtmlElement, session: &Session, layout: Layout) -> Option<Vec<(&'static str, String)>> {
-    let wide = Layout::for_element(f64::from(first_view::WIDE_FROM));
-    if layout != wide || !root.has_attribute("data-first") {
-        return None;
-    }
-    let stamp = root.get_attribute("data-stamp")?;
-    let filled = first_view::filled(session);
-    let made_here = first_view::stamp(&filled.body) == stamp;
-    // (and not edited since: what it says is what this draw would say)
-    let said = made_here && root.text_content().is_some_and(|text| text == first_view::text_of(&filled.body));
-    said.then_some(filled.panels)
 }

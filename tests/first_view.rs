@@ -108,11 +108,3 @@ fn its_width_is_the_one_the_wide_figure_and_element_css_agree_on() {
     );
     assert!(css.contains(&rule), "element.css hides the first view below {WIDE_FROM}px: {rule}");
 }
-
-#[test]
-fn its_text_is_read_back_as_a_browser_reads_it() {
-    use agent_loop_playground::first_view::text_of;
-    let markup = "<p class=\"a\" title=\"&quot;x&quot;\">1 &amp; 2 &lt;b&gt; &#39;c&#39;</p><pre translate=\"no\">\nkept\n</pre>";
-    assert_eq!(text_of(markup), "1 & 2 <b> 'c'kept\n");
-    assert_eq!(text_of(&esc("<&\"'>")), "<&\"'>");
-}

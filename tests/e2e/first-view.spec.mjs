@@ -62,15 +62,9 @@ for (const [path, sel] of [["/index.html", EL], ["/course-example.html", "#demo-
       };
       requestAnimationFrame(look);
     });
-    // The nodes on screen now: kept by the element (the frame it would draw, by its stamp).
-    await page.$eval(sel, (el) => {
-      window.__kept = [".alp-listing-body", 'svg[data-role="record"]', ".alp-caption"].map((q) => el.shadowRoot.querySelector(q));
-    });
     release();
     await ready(page, sel);
     expect(await page.evaluate(() => window.__blank), "frames without a listing").toBe(0);
-    const kept = await page.$eval(sel, (el) => window.__kept.map((node) => node.isConnected && el.shadowRoot.contains(node)));
-    expect(kept, "the listing, the figure and the caption kept, not drawn again").toEqual([true, true, true]);
     await expect(page.locator(`${sel} [data-first]`)).toHaveCount(0);
     await expect(page.locator(`${sel} link`), "its stylesheet gave way to the element's").toHaveCount(0);
     expect(await panels(page, sel), "the element's first draw is the first view").toEqual(before);
@@ -118,23 +112,6 @@ test("an author's first view made for other attributes is dropped when element.j
   await ready(page, EL);
   expect((await state(page)).scenario).toBe("error");
   await expect(page.locator(`${EL} .alp-caption`)).toBeVisible();
-});
-
-test("a first view that is not what the element would draw (its stamp says so) is drawn again", async ({ page, baseURL }) => {
-  const release = await holdModule(page);
-  const index = await (await page.request.get(`${baseURL}/index.html`)).text();
-  const view = index.match(/<template shadowrootmode="open">[\s\S]*?<\/template>/)[0];
-  const counter = view.match(/<span class="alp-counter"[^>]*>([^<]*)</)[1];
-  const forged = view.replace(`>${counter}<`, ">forged<");
-  expect(forged).not.toBe(view);
-  await page.route(`${baseURL}/author.html`, (route) => route.fulfill({ contentType: "text/html",
-    body: `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>A</title><script type="module" src="element.js"></script></head>
-<body><agent-loop-playground scenario="report" heading-level="2">${forged}</agent-loop-playground></body></html>` }));
-  await page.goto("/author.html");
-  await expect(page.locator(`${EL} .alp-counter`)).toHaveText("forged");
-  release();
-  await ready(page, EL);
-  await expect(page.locator(`${EL} .alp-counter`)).toHaveText(counter);
 });
 
 test("a first view whose stylesheet does not come stays hidden, never unstyled", async ({ page, baseURL, problems }) => {

@@ -75,7 +75,6 @@ export function takeOver(host) {
   for (let i = 0; i < links.length; i++) links[i].remove();
   box.removeAttribute("data-first");
   box.removeAttribute("data-for");
-  box.removeAttribute("data-stamp");
   box.removeAttribute("hidden");
   box.removeAttribute("inert");
 }
