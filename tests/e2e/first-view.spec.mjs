@@ -39,6 +39,16 @@ const panels = (page, sel) =>
     return out;
   });
 
+/** The stand-alone page's first view is there but not shown; the element, once ready, is. */
+async function hiddenUntilReady(page, release) {
+  await page.goto("/index.html");
+  await expect(page.locator(`${EL} .alp-root[data-first]`)).toHaveCount(1);
+  await expect(page.locator(`${EL} .alp-root[data-first]`)).toBeHidden();
+  release();
+  await ready(page, EL);
+  await expect(page.locator(`${EL} .alp-root`)).toBeVisible();
+}
+
 const ready = (page, sel) => page.waitForFunction((s) => document.querySelector(s)?.ready === true, sel);
 
 for (const [path, sel] of [["/index.html", EL], ["/course-example.html", "#demo-loop"], ["/course-example.html", "#demo-core"]]) {
@@ -117,12 +127,7 @@ test("an author's first view made for other attributes is dropped when element.j
 test("a first view whose stylesheet does not come stays hidden, never unstyled", async ({ page, baseURL, problems }) => {
   const release = await holdModule(page);
   await page.route(`${baseURL}/first-view.css`, (route) => route.fulfill({ status: 404, body: "" }));
-  await page.goto("/index.html");
-  await expect(page.locator(`${EL} .alp-root[data-first]`)).toHaveCount(1);
-  await expect(page.locator(`${EL} .alp-root[data-first]`)).toBeHidden();
-  release();
-  await ready(page, EL);
-  await expect(page.locator(`${EL} .alp-root`)).toBeVisible();
+  await hiddenUntilReady(page, release);
   // (the 404 the test served: expected here)
   problems.splice(0, problems.length, ...problems.filter((p) => !p.includes("404")));
 });
@@ -130,12 +135,7 @@ test("a first view whose stylesheet does not come stays hidden, never unstyled",
 test("a narrow element does not show the first view, and draws its own", async ({ page }) => {
   await page.setViewportSize({ width: 800, height: 900 });
   const release = await holdModule(page);
-  await page.goto("/index.html");
-  await expect(page.locator(`${EL} .alp-root[data-first]`)).toHaveCount(1);
-  await expect(page.locator(`${EL} .alp-root[data-first]`)).toBeHidden();
-  release();
-  await ready(page, EL);
-  await expect(page.locator(`${EL} .alp-root`)).toBeVisible();
+  await hiddenUntilReady(page, release);
   await expect(page.locator(`${EL} [data-first]`)).toHaveCount(0);
 });
 
