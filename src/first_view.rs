@@ -30,9 +30,11 @@ pub const WIDE_FROM: u32 = 1056;
 /// declarative shadow root: `stylesheet` is where the page finds
 /// element.css; `made_for`, the element's attributes it was made for (the
 /// element drops a first view made for others: www/element/first.js). It
-/// is drawn for an element at least [`WIDE_FROM`] pixels wide, not compact
-/// (a narrower one shows nothing until it is ready).
-pub fn first_view(session: &Session, stylesheet: &str, made_for: &str) -> String {
+/// is drawn for an element at least [`WIDE_FROM`] pixels wide (a narrower
+/// one shows nothing until it is ready); `compact`, as the element with
+/// that attribute draws itself (its setup panel closed, its lower panels
+/// hidden by element.css).
+pub fn first_view(session: &Session, stylesheet: &str, made_for: &str, compact: bool) -> String {
     let s = session;
     let lang = s.lang();
     let mut frame = Frame(shell::shell(s.presentation().heading_level));
@@ -46,6 +48,8 @@ pub fn first_view(session: &Session, stylesheet: &str, made_for: &str) -> String
     frame.fill(".alp-controls", &view::controls(lang, &s.presentation().controls));
     frame.fill(".alp-select", &panels::picker(s));
     frame.fill(".alp-setup", &panels::setup(s));
+    // (as the element fits its width: a compact one's setup starts closed)
+    frame.flag(".alp-setup", "open", !compact);
     frame.panel(".alp-beside", &panels::beside(s));
     frame.panel(".alp-problems", &panels::problems(s));
     let (trace, code) = (s.replay().trace(), s.replay().code());
@@ -102,12 +106,13 @@ pub fn first_view(session: &Session, stylesheet: &str, made_for: &str) -> String
     frame.fill(".alp-ticks", &panels::ticks(s));
     frame.panel(".alp-bp-note", &panels::unreached(s));
     format!(
-        r#"<template shadowrootmode="open"><link rel="stylesheet" href="{css}"><div class="alp-root alp" data-first="wide" data-for="{made_for}" hidden inert lang="{lang}" data-listing="{listing}" data-status="{status}" tabindex="-1">{body}</div></template>"#,
+        r#"<template shadowrootmode="open"><link rel="stylesheet" href="{css}"><div class="alp-root alp{compact}" data-first="wide" data-for="{made_for}" hidden inert lang="{lang}" data-listing="{listing}" data-status="{status}" tabindex="-1">{body}</div></template>"#,
         css = esc(stylesheet),
         made_for = esc(made_for),
         lang = esc(lang.html_lang()),
         listing = code.name(),
         body = frame.0,
+        compact = if compact { " alp-compact" } else { "" },
     )
 }
 
@@ -204,10 +209,16 @@ impl Frame {
 
     /// Show or hide the element (`hidden`).
     fn shown(&mut self, selector: &str, shown: bool) {
+        self.flag(selector, "hidden", !shown);
+    }
+
+    /// Give the element the attribute `name` without a value, or take it
+    /// away (the shell writes such attributes last in a tag).
+    fn flag(&mut self, selector: &str, name: &str, on: bool) {
         let Some((open, close)) = self.tag(selector) else { return };
         let tag = self.0[open..close].to_string();
-        let bare = tag.strip_suffix(" hidden").unwrap_or(&tag);
-        let new = if shown { bare.to_string() } else { format!("{bare} hidden") };
+        let bare = tag.strip_suffix(&format!(" {name}")).unwrap_or(&tag);
+        let new = if on { format!("{bare} {name}") } else { bare.to_string() };
         self.0.replace_range(open..close, &new);
     }
 

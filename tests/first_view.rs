@@ -32,7 +32,7 @@ fn every_program_opens_in_every_language_with_its_listing_figure_and_caption() {
                 lang: lang.code().into(),
                 ..Options::default()
             });
-            let view = first_view(&s, "first-view.css", "[]");
+            let view = first_view(&s, "first-view.css", "[]", false);
             let step = panels::step(&s, Layout::WIDE).unwrap();
             let at = format!("{} in {}", program.name, lang.code());
             assert!(view.starts_with(
@@ -68,7 +68,7 @@ fn a_started_step_marks_its_row_and_a_breakpoint_is_pressed() {
     let (function, line) =
         panels::step(&s, Layout::WIDE).unwrap().view.current.expect("a started step has a line");
     let s = opened(&format!("{}:{line}", function.name()));
-    let view = first_view(&s, "first-view.css", "[]");
+    let view = first_view(&s, "first-view.css", "[]", false);
     let row = format!(r#"data-function="{}" data-line="{line}" aria-current="step">"#, function.name());
     assert_eq!(count(&view, r#"aria-current="step""#), 1);
     assert!(view.contains(&row), "the step's row is marked");
@@ -84,6 +84,21 @@ fn a_started_step_marks_its_row_and_a_breakpoint_is_pressed() {
 }
 
 #[test]
+fn a_compact_view_is_marked_so_and_its_setup_starts_closed() {
+    let s = session(Options::default());
+    let (wide, compact) = (first_view(&s, "v.css", "[]", false), first_view(&s, "v.css", "[]", true));
+    let setup = r#"<details class="alp-setup" data-role="setup""#;
+    assert!(wide.contains(&format!("{setup} open>")), "a wide element's setup is open");
+    assert!(compact.contains(&format!("{setup}>")), "a compact one's is closed: {compact}");
+    assert!(compact.contains(r#"<div class="alp-root alp alp-compact" data-first="wide""#));
+    assert!(wide.contains(r#"<div class="alp-root alp" data-first="wide""#));
+    // Nothing else differs: the same run, the same panels.
+    let same =
+        |v: &str| v.replace(" alp-compact", "").replace(&format!("{setup} open>"), &format!("{setup}>"));
+    assert_eq!(same(&wide), same(&compact));
+}
+
+#[test]
 fn an_authors_text_is_escaped() {
     let scenario = include_str!("../fixtures/scenarios/blank-text.json")
         .replacen(r#""id": "blank-text""#, r#""id": "marked""#, 1)
@@ -91,7 +106,7 @@ fn an_authors_text_is_escaped() {
         .replace("end_turn with blank text", "<img src=x onerror=alert(1)>");
     let files = vec![("marked.json".to_string(), Ok(scenario))];
     let s = session(Options { scenario: "marked".into(), files, ..Options::default() });
-    let view = first_view(&s, "\"><script>", r#"[["scenario","marked"]]"#);
+    let view = first_view(&s, "\"><script>", r#"[["scenario","marked"]]"#, false);
     assert!(!view.contains("<img") && !view.contains("<script"), "no markup of theirs");
     assert!(view.contains("&lt;img src=x onerror=alert(1)&gt;"), "their title, as text");
     assert!(view.contains(r#"data-for="[[&quot;scenario&quot;,&quot;marked&quot;]]""#));

@@ -17,7 +17,7 @@ use std::path::PathBuf;
 /// The attributes the first view draws, each with the option the element
 /// hands it over as (www/element/attributes.js's `option`; a test holds
 /// the two to each other). `program-src` is a file read here.
-pub const DRAWN: [(&str, &str); 11] = [
+pub const DRAWN: [(&str, &str); 12] = [
     ("function", "function"),
     ("program", "program"),
     ("compare", "compare"),
@@ -29,6 +29,7 @@ pub const DRAWN: [(&str, &str); 11] = [
     ("heading-level", "headingLevel"),
     ("predict", "predict"),
     ("step", "step"),
+    ("compact", "compact"),
 ];
 
 /// Attributes that change nothing the first view draws (the host's style,
@@ -39,8 +40,7 @@ pub const UNDRAWN: [&str; 7] =
 
 /// The element's attributes the first view cannot be made for: an element
 /// with one draws its own view once ready.
-pub const REFUSED: [&str; 6] =
-    ["compact", "height", "src", "listing-src", "listing-src-zh", "listing-src-en"];
+pub const REFUSED: [&str; 5] = ["height", "src", "listing-src", "listing-src-zh", "listing-src-en"];
 
 /// What `first-view` was asked for.
 #[derive(Debug)]
@@ -160,7 +160,11 @@ fn make(io: &mut dyn Io, wanted: &Args) -> Result<(String, Vec<String>), String>
     let mut given = wanted.attributes.clone();
     given.sort();
     let made_for = serde_json::to_string(&given).map_err(|e| e.to_string())?;
-    Ok((agent_loop_playground::first_view::first_view(&session, &wanted.stylesheet, &made_for), warnings))
+    // (present and not "off", as the element reads it)
+    let compact = wanted.attributes.iter().any(|(n, v)| n == "compact" && v != "off");
+    let view =
+        agent_loop_playground::first_view::first_view(&session, &wanted.stylesheet, &made_for, compact);
+    Ok((view, warnings))
 }
 
 /// The command: the markup on standard output, after a warning on standard

@@ -48,11 +48,14 @@ fn it_prints_the_markup_for_the_elements_attributes() {
     assert!(view.contains(&format!(r#"<option value="{id}" selected>"#)), "its scenario picked");
     let css = both(&["first-view", &scenario, "--stylesheet", "/lessons/alp/first-view.css"]);
     assert!(css.out.contains(r#"href="/lessons/alp/first-view.css""#));
+    // `compact` as the element reads it: present, and not "off".
+    let compact = |value: &str| both(&["first-view", &scenario, value]).out.contains("alp-compact");
+    assert!(compact("compact") && compact("compact=") && !compact("compact=off"));
 }
 
 #[test]
 fn an_attribute_it_cannot_draw_is_refused_by_name() {
-    for attribute in ["compact", "height=300", "src=more.json", "listing-src=lesson.py"] {
+    for attribute in ["height=300", "src=more.json", "listing-src=lesson.py"] {
         let ran = both(&["first-view", attribute]);
         let name = attribute.split('=').next().unwrap();
         assert_eq!(ran.code, 2, "{attribute}: {}", ran.err);

@@ -51,7 +51,9 @@ async function hiddenUntilReady(page, release) {
 
 const ready = (page, sel) => page.waitForFunction((s) => document.querySelector(s)?.ready === true, sel);
 
-for (const [path, sel] of [["/index.html", EL], ["/course-example.html", "#demo-loop"], ["/course-example.html", "#demo-core"]]) {
+const FIRST_VIEWS = [["/index.html", EL], ["/course-example.html", "#demo-ask"], ["/course-example.html", "#demo-main"],
+  ["/course-example.html", "#demo-loop"], ["/course-example.html", "#demo-core"]];
+for (const [path, sel] of FIRST_VIEWS) {
   test(`${path} ${sel}: the first snapshot is painted before the module, and taken over unchanged`, async ({ page }) => {
     const release = await holdModule(page);
     await countShifts(page);
@@ -78,9 +80,8 @@ for (const [path, sel] of [["/index.html", EL], ["/course-example.html", "#demo-
     await expect(page.locator(`${sel} [data-first]`)).toHaveCount(0);
     await expect(page.locator(`${sel} link`), "its stylesheet gave way to the element's").toHaveCount(0);
     expect(await panels(page, sel), "the element's first draw is the first view").toEqual(before);
-    const shifts = await page.evaluate(() => window.__shifts);
-    // (the course page's compact playgrounds above have no first view: they grow when ready)
-    if (path === "/index.html") expect(shifts, "no layout shift").toEqual([]);
+    // (the course page's compact playgrounds above have their first views too: nothing grows)
+    expect(await page.evaluate(() => window.__shifts), "no layout shift").toEqual([]);
     // And it is the playground now.
     await page.click(command("debug", sel));
     expect((await state(page, sel)).started).toBe(true);
