@@ -14,7 +14,7 @@ import zlib from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { serve } from "../tests/e2e/server.mjs";
 import * as timeProfile from "./time-profile.mjs";
-import { PAGES, RECORDED_PACK, coldLoad, figures as pageFigures, printed as pagesPrinted } from "./pages.mjs";
+import { PAGES, RECORDED_PACK, coldLoad, figures as pageFigures, phaseList, printed as pagesPrinted } from "./pages.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dist = path.join(root, "dist");
@@ -640,6 +640,10 @@ if (writing) {
     "| figure | measured | budget | met |",
     "|---|---|---|---|",
     ...rows.map((row) => `| ${row.slice(0, 3).map((cell) => String(cell).replaceAll("|", "\\|")).join(" | ")} | ${mark(row[3])} |`),
+    "",
+    `Each page's cold load, phase by phase (the same run; medians of ${RUNS}, ms after navigation; \`wasm start\` is the element asking for its module, \`constructed\` the player ready):`,
+    "",
+    ...phaseList(f.pages),
   ].join("\n");
   const readme = path.join(root, "README.md");
   const text = fs.readFileSync(readme, "utf8");

@@ -64,10 +64,7 @@ function watchFirstSnapshot() {
   const attach = Element.prototype.attachShadow;
   Element.prototype.attachShadow = function (options) {
     const shadow = attach.call(this, options);
-    if (this.localName === "agent-loop-playground") {
-      window.__shadow ??= performance.now();
-      watch(shadow);
-    }
+    if (this.localName === "agent-loop-playground") watch(shadow);
     return shadow;
   };
 }
@@ -93,7 +90,6 @@ function measured() {
       dom_interactive: nav.domInteractive,
       wasm_downloaded: wasm ? wasm.responseEnd : NaN,
       wasm_start: mark("alp:wasm-start"),
-      shadow_attached: window.__shadow,
       wasm_ready: mark("alp:wasm-ready"),
       constructed: mark("alp:ready"),
       first_snapshot: first,
@@ -153,6 +149,12 @@ export function figures(page, runs, transfer, fileFor) {
       files: transfer.files,
     },
   };
+}
+
+/** Each page's phases as the README says them (a Markdown list). */
+export function phaseList(pages) {
+  return Object.values(pages).map((p) =>
+    `- ${p.page}: ${Object.entries(p.phases_median).map(([k, v]) => `${k.replaceAll("_", " ")} ${Math.round(v)}`).join(" · ")}`);
 }
 
 /** The lines bench/run prints for the pages. */
