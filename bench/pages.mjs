@@ -39,9 +39,10 @@ function watchFirstSnapshot() {
   // link with a query; a mutation's callback would see it in between)
   const look = (shadow, inFrame) => {
     if (window.__firstRender !== undefined || !shadow.querySelector('svg[data-role="record"]')) return;
-    const row = shadow.querySelector(".alp-row");
     const first = shadow.querySelector(".alp-root[data-first]") !== null;
-    if (!row || (first && !(inFrame && row.checkVisibility()))) return;
+    // (of a first view's two boxes, the one shown at this width, if any)
+    const box = first ? [...shadow.querySelectorAll(".alp-root")].find((b) => inFrame && b.checkVisibility()) : shadow;
+    if (!box?.querySelector(".alp-row")) return;
     window.__firstRender = performance.now();
     window.__firstView = first;
     painted();

@@ -21,20 +21,53 @@ use agent_loop_core::lesson::listing_shown;
 use agent_loop_core::programs;
 use agent_loop_core::session::Session;
 
-/// The narrowest element the wide figure is drawn for (Layout::for_element);
-/// below it the first view is not shown (element.css) and the element
-/// draws its own once ready.
+/// The narrowest element the wide figure is drawn for (Layout::for_element)
+/// with the setup panel open (dom::fit_width: from 900 px): the wide
+/// view is shown from here.
 pub const WIDE_FROM: u32 = 1056;
+
+/// The widths the narrow view is shown at: an element narrower than the
+/// first (a phone: the narrow figure under the code), or from the second
+/// up to the third, exclusive (a tablet: the narrow figure beside the
+/// code, the setup panel closed). Between them, and from the third up to
+/// [`WIDE_FROM`], neither view is drawn as the element would draw itself,
+/// so none is shown (element.css).
+pub const NARROW_AT: (u32, u32, u32) = (534, 760, 900);
+
+/// The two views a page carries, each shown at the widths it is drawn
+/// for: `(data-first, figure layout, setup panel open)`.
+const VIEWS: [(&str, Layout, bool); 2] = [("wide", Layout::WIDE, true), ("narrow", Layout::NARROW, false)];
 
 /// The element's first view for `session`, as the content of its
 /// declarative shadow root: `stylesheet` is where the page finds
 /// element.css; `made_for`, the element's attributes it was made for (the
-/// element drops a first view made for others: www/element/first.js). It
-/// is drawn for an element at least [`WIDE_FROM`] pixels wide (a narrower
-/// one shows nothing until it is ready); `compact`, as the element with
-/// that attribute draws itself (its setup panel closed, its lower panels
-/// hidden by element.css).
+/// element drops a first view made for others: www/element/first.js);
+/// `compact`, as the element with that attribute draws itself (its setup
+/// panel closed, its lower panels hidden by element.css). It holds two
+/// boxes, the wide view and the narrow one: the stylesheet shows the one
+/// drawn for the element's width ([`WIDE_FROM`], [`NARROW_AT`]), and the
+/// element keeps the box it draws into and drops the other.
 pub fn first_view(session: &Session, stylesheet: &str, made_for: &str, compact: bool) -> String {
+    let boxes: String = VIEWS
+        .iter()
+        .map(|&(name, layout, open)| view_box(session, made_for, compact, name, layout, open && !compact))
+        .collect();
+    format!(
+        r#"<template shadowrootmode="open"><link rel="stylesheet" href="{css}">{boxes}</template>"#,
+        css = esc(stylesheet),
+    )
+}
+
+/// One view: the frame with every panel filled, its figure drawn for
+/// `layout`, its setup panel open or not, in a box named `name`.
+fn view_box(
+    session: &Session,
+    made_for: &str,
+    compact: bool,
+    name: &str,
+    layout: Layout,
+    open: bool,
+) -> String {
     let s = session;
     let lang = s.lang();
     let mut frame = Frame(shell::shell(s.presentation().heading_level));
@@ -48,8 +81,8 @@ pub fn first_view(session: &Session, stylesheet: &str, made_for: &str, compact: 
     frame.fill(".alp-controls", &view::controls(lang, &s.presentation().controls));
     frame.fill(".alp-select", &panels::picker(s));
     frame.fill(".alp-setup", &panels::setup(s));
-    // (as the element fits its width: a compact one's setup starts closed)
-    frame.flag(".alp-setup", "open", !compact);
+    // (as the element fits its width: open only in a wide one, never compact)
+    frame.flag(".alp-setup", "open", open);
     frame.panel(".alp-beside", &panels::beside(s));
     frame.panel(".alp-problems", &panels::problems(s));
     let (trace, code) = (s.replay().trace(), s.replay().code());
@@ -58,42 +91,13 @@ pub fn first_view(session: &Session, stylesheet: &str, made_for: &str, compact: 
     frame.shown(".alp-listings", !one);
     frame.0 = pressed(&frame.0, "alp-listing", "data-listing", code.name());
     frame.fill(".alp-l-provenance", &esc(&view::provenance(trace, lang)));
-    let step = panels::step(s, Layout::for_element(f64::from(WIDE_FROM)));
+    let step = panels::step(s, layout);
     frame.fill(".alp-code", &listing(s, step.as_ref().and_then(|p| p.view.current)));
     if s.presentation().reveal {
         frame.set(".alp-code", "class", "alp-code alp-show-instr");
         frame.set(".alp-reveal-box", "checked", "");
     }
-    let mut status = String::new();
-    if let Some(p) = step {
-        let v = &p.view;
-        frame.fill(".alp-stack", &esc(&v.stack));
-        for (selector, html) in [
-            (".alp-fig-head", &p.head),
-            (".alp-fig-record", &p.record),
-            (".alp-fig-staged", &p.staged),
-            (".alp-figure-text", &p.alternative),
-            (".alp-card-full", &p.card),
-            (".alp-locals", &p.locals),
-            (".alp-output", &p.output),
-        ] {
-            frame.fill(selector, html);
-        }
-        for (selector, text) in [
-            (".alp-caption-title", &v.caption.0),
-            (".alp-caption-body", &v.caption.1),
-            (".alp-live", &v.live),
-            (".alp-counter", &v.counter),
-        ] {
-            frame.fill(selector, &esc(text));
-        }
-        frame.fill(".alp-view-count", &v.record_len.to_string());
-        frame.set(".alp-view-count", "data-grew", if v.record_grew { "true" } else { "false" });
-        frame.set(".alp-slider", "max", &v.total.saturating_sub(1).to_string());
-        frame.set(".alp-slider", "value", &v.position.to_string());
-        frame.set(".alp-slider", "aria-valuetext", &v.counter);
-        status = esc(&v.status);
-    }
+    let status = step.map(|p| fill_step(&mut frame, &p)).unwrap_or_default();
     let (predict, hidden) = panels::predict(s);
     frame.fill(".alp-predict-panel", &predict);
     frame.shown(".alp-predict-panel", !hidden);
@@ -106,14 +110,45 @@ pub fn first_view(session: &Session, stylesheet: &str, made_for: &str, compact: 
     frame.fill(".alp-ticks", &panels::ticks(s));
     frame.panel(".alp-bp-note", &panels::unreached(s));
     format!(
-        r#"<template shadowrootmode="open"><link rel="stylesheet" href="{css}"><div class="alp-root alp{compact}" data-first="wide" data-for="{made_for}" hidden inert lang="{lang}" data-listing="{listing}" data-status="{status}" tabindex="-1">{body}</div></template>"#,
-        css = esc(stylesheet),
+        r#"<div class="alp-root alp{compact}" data-first="{name}" data-for="{made_for}" hidden inert lang="{lang}" data-listing="{listing}" data-status="{status}" tabindex="-1">{body}</div>"#,
         made_for = esc(made_for),
         lang = esc(lang.html_lang()),
         listing = code.name(),
         body = frame.0,
         compact = if compact { " alp-compact" } else { "" },
     )
+}
+
+/// The step's panels: its figure, caption, card, locals, output, counter
+/// and timeline; its status, escaped, for the box.
+fn fill_step(frame: &mut Frame, p: &panels::Step) -> String {
+    let v = &p.view;
+    frame.fill(".alp-stack", &esc(&v.stack));
+    for (selector, html) in [
+        (".alp-fig-head", &p.head),
+        (".alp-fig-record", &p.record),
+        (".alp-fig-staged", &p.staged),
+        (".alp-figure-text", &p.alternative),
+        (".alp-card-full", &p.card),
+        (".alp-locals", &p.locals),
+        (".alp-output", &p.output),
+    ] {
+        frame.fill(selector, html);
+    }
+    for (selector, text) in [
+        (".alp-caption-title", &v.caption.0),
+        (".alp-caption-body", &v.caption.1),
+        (".alp-live", &v.live),
+        (".alp-counter", &v.counter),
+    ] {
+        frame.fill(selector, &esc(text));
+    }
+    frame.fill(".alp-view-count", &v.record_len.to_string());
+    frame.set(".alp-view-count", "data-grew", if v.record_grew { "true" } else { "false" });
+    frame.set(".alp-slider", "max", &v.total.saturating_sub(1).to_string());
+    frame.set(".alp-slider", "value", &v.position.to_string());
+    frame.set(".alp-slider", "aria-valuetext", &v.counter);
+    esc(&v.status)
 }
 
 /// The listing shown, its breakpoints pressed, the line about to run

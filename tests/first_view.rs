@@ -11,7 +11,7 @@ use agent_loop_core::i18n::Lang;
 use agent_loop_core::programs;
 use agent_loop_core::session::{FixtureDoubles, Options, Session};
 use agent_loop_playground::figure::Layout;
-use agent_loop_playground::first_view::{first_view, WIDE_FROM};
+use agent_loop_playground::first_view::{first_view, NARROW_AT, WIDE_FROM};
 use agent_loop_playground::markup::esc;
 use agent_loop_playground::panels;
 
@@ -21,6 +21,13 @@ fn session(options: Options) -> Session {
 
 fn count(text: &str, what: &str) -> usize {
     text.matches(what).count()
+}
+
+/// A view's two boxes: the wide one (after the stylesheet's link) and the narrow one.
+fn boxes(view: &str) -> (&str, &str) {
+    let at =
+        view.find(r#" data-first="narrow""#).and_then(|i| view[..i].rfind("<div")).expect("a narrow box");
+    (&view[..at], &view[at..])
 }
 
 #[test]
@@ -49,12 +56,15 @@ fn every_program_opens_in_every_language_with_its_listing_figure_and_caption() {
             let code = lang.code();
             assert!(view
                 .contains(&format!(r#"data-lang="{code}" lang="{}" aria-pressed="true""#, lang.html_lang())));
-            // (and the phone's code | record switch on code, as the frame has it)
-            assert_eq!(
-                count(&view, r#"aria-pressed="true""#),
-                3,
-                "{at}: the language and the listing pressed"
-            );
+            // (and the phone's code | record switch on code, as the frame has it), in each box
+            let (wide, narrow) = boxes(&view);
+            for one in [wide, narrow] {
+                assert_eq!(
+                    count(one, r#"aria-pressed="true""#),
+                    3,
+                    "{at}: the language and the listing pressed"
+                );
+            }
         }
     }
 }
@@ -69,8 +79,9 @@ fn a_started_step_marks_its_row_and_a_breakpoint_is_pressed() {
         panels::step(&s, Layout::WIDE).unwrap().view.current.expect("a started step has a line");
     let s = opened(&format!("{}:{line}", function.name()));
     let view = first_view(&s, "first-view.css", "[]", false);
+    let view = boxes(&view).1;
     let row = format!(r#"data-function="{}" data-line="{line}" aria-current="step">"#, function.name());
-    assert_eq!(count(&view, r#"aria-current="step""#), 1);
+    assert_eq!(count(view, r#"aria-current="step""#), 1);
     assert!(view.contains(&row), "the step's row is marked");
     let button = format!(
         r#"class="alp-bp" data-function="{}" data-line="{line}" aria-pressed="true""#,
@@ -78,7 +89,7 @@ fn a_started_step_marks_its_row_and_a_breakpoint_is_pressed() {
     );
     assert!(view.contains(&button), "its breakpoint is pressed");
     // One Tab stop among the line numbers, the first.
-    assert_eq!(count(&view, r#"tabindex="0">"#), 1);
+    assert_eq!(count(view, r#"tabindex="0">"#), 1);
     let slider = format!(r#"value="{}""#, s.replay().position());
     assert!(view.contains(&slider), "the timeline is at the step");
 }
@@ -113,13 +124,62 @@ fn an_authors_text_is_escaped() {
 }
 
 #[test]
-fn its_width_is_the_one_the_wide_figure_and_element_css_agree_on() {
+fn each_box_is_shown_at_the_widths_its_figure_and_setup_are_drawn_for() {
+    let (phone, tablet, setup_open) = NARROW_AT;
+    // The wide box: the wide figure beside the code, the setup open.
     assert_eq!(Layout::for_element(f64::from(WIDE_FROM)), Layout::WIDE);
     assert_eq!(Layout::for_element(f64::from(WIDE_FROM) - 1.0), Layout::NARROW);
+    assert!(WIDE_FROM >= setup_open);
+    // The narrow box: the narrow figure, the setup closed.
+    for width in [320, phone - 1, tablet, setup_open - 1] {
+        assert_eq!(Layout::for_element(f64::from(width)), Layout::NARROW, "{width}");
+    }
+    for width in [phone, tablet - 1] {
+        assert_eq!(Layout::for_element(f64::from(width)), Layout::WIDE, "{width}: neither box");
+    }
     let css = std::fs::read_to_string("www/element.css").unwrap();
-    let rule = format!(
-        "@container alp (max-width: {}.98px) {{ .alp-root[data-first][hidden] {{ display: none; }} }}",
-        WIDE_FROM - 1
+    let hidden =
+        |first: &str| format!(r#"{{ .alp-root[data-first="{first}"][hidden] {{ display: none; }} }}"#);
+    for rule in [
+        format!("@container alp (max-width: {}.98px) {}", WIDE_FROM - 1, hidden("wide")),
+        format!(
+            "@container alp (min-width: {phone}px) and (max-width: {}.98px) {}",
+            tablet - 1,
+            hidden("narrow")
+        ),
+        format!("@container alp (min-width: {setup_open}px) {}", hidden("narrow")),
+    ] {
+        assert!(css.contains(&rule), "element.css: {rule}");
+    }
+}
+
+#[test]
+fn the_two_boxes_differ_only_in_the_figure_and_the_setup_panel() {
+    let s = session(Options::default());
+    let view = first_view(&s, "v.css", "[]", false);
+    let (wide, narrow) = boxes(&view);
+    let (w, n) = (panels::step(&s, Layout::WIDE).unwrap(), panels::step(&s, Layout::NARROW).unwrap());
+    assert_ne!(w.head, n.head);
+    assert!(wide.contains(&w.head) && !wide.contains(&n.head));
+    assert!(narrow.contains(&n.head) && !narrow.contains(&w.head));
+    let setup = r#"<details class="alp-setup" data-role="setup""#;
+    assert!(wide.contains(&format!("{setup} open>")) && narrow.contains(&format!("{setup}>")));
+    let same = |v: &str| {
+        v.replace(&w.head, "")
+            .replace(&n.head, "")
+            .replace(&w.record, "")
+            .replace(&n.record, "")
+            .replace(&w.staged, "")
+            .replace(&n.staged, "")
+            .replace(" open>", ">")
+            .replace(r#"data-first="narrow""#, r#"data-first="wide""#)
+    };
+    assert_eq!(
+        same(
+            wide.trim_start_matches(
+                r#"<template shadowrootmode="open"><link rel="stylesheet" href="v.css">"#
+            )
+        ),
+        same(narrow.trim_end_matches("</template>"))
     );
-    assert!(css.contains(&rule), "element.css hides the first view below {WIDE_FROM}px: {rule}");
 }

@@ -1,10 +1,11 @@
 // The first view (issue 45): the built pages carry each playground's first
 // snapshot as markup (scripts/first-view, agent-loop-cli first-view), so
-// the browser paints it with the page, before any module has loaded. The
-// element takes it over with the very same markup and no layout shift; one
-// made for other attributes goes before it is shown; a narrow element does
-// not show it; a module that fails puts its reason in its place. The module
-// is held back by the test, never waited for by a clock.
+// the browser paints it with the page, before any module has loaded: its
+// wide box on a desktop, its narrow one on a phone or a tablet. The element
+// takes it over with the very same markup and no layout shift; one made for
+// other attributes goes before it is shown; an element of a width neither
+// box is drawn for shows none; a module that fails puts its reason in its
+// place. The module is held back by the test, never waited for by a clock.
 import { test, expect, EL, command, state } from "./helpers.mjs";
 
 /** Hold every request for the module until the returned function is called. */
@@ -27,11 +28,12 @@ const countShifts = (page) =>
     }).observe({ type: "layout-shift", buffered: true });
   });
 
-/** The markup of each panel of the element `sel` (a checkbox's checked
- *  state as its property: the renderer sets that, the first view the attribute). */
+/** The markup of each panel of the element `sel`'s box on screen (a
+ *  checkbox's checked state as its property: the renderer sets that, the
+ *  first view the attribute). */
 const panels = (page, sel) =>
   page.$eval(sel, (el) => {
-    const root = el.shadowRoot;
+    const root = [...el.shadowRoot.querySelectorAll(".alp-root")].find((box) => box.checkVisibility());
     const parts = [".alp-bar", ".alp-controls", ".alp-timeline", ".alp-views", ".alp-code-panel", ".alp-figure-panel", ".alp-lower", ".alp-setup"];
     const out = Object.fromEntries(parts.map((s) => [s, root.querySelector(s)?.outerHTML.replaceAll(' checked=""', "") ?? null]));
     out.checked = [...root.querySelectorAll("input[type=checkbox]")].map((b) => b.checked);
@@ -42,8 +44,8 @@ const panels = (page, sel) =>
 /** The stand-alone page's first view is there but not shown; the element, once ready, is. */
 async function hiddenUntilReady(page, release) {
   await page.goto("/index.html");
-  await expect(page.locator(`${EL} .alp-root[data-first]`)).toHaveCount(1);
-  await expect(page.locator(`${EL} .alp-root[data-first]`)).toBeHidden();
+  await expect(page.locator(`${EL} .alp-root[data-first]`)).toHaveCount(2);
+  for (const box of await page.locator(`${EL} .alp-root[data-first]`).all()) await expect(box).toBeHidden();
   release();
   await ready(page, EL);
   await expect(page.locator(`${EL} .alp-root`)).toBeVisible();
@@ -51,17 +53,24 @@ async function hiddenUntilReady(page, release) {
 
 const ready = (page, sel) => page.waitForFunction((s) => document.querySelector(s)?.ready === true, sel);
 
-const FIRST_VIEWS = [["/index.html", EL], ["/course-example.html", "#demo-ask"], ["/course-example.html", "#demo-main"],
-  ["/course-example.html", "#demo-loop"], ["/course-example.html", "#demo-core"]];
-for (const [path, sel] of FIRST_VIEWS) {
-  test(`${path} ${sel}: the first snapshot is painted before the module, and taken over unchanged`, async ({ page }) => {
+// (each page's playgrounds at 1440 px, the wide box; the stand-alone page's
+// on a phone and on a tablet, and a compact one on a phone: the narrow box)
+const FIRST_VIEWS = [["/index.html", EL, 1440], ["/course-example.html", "#demo-ask", 1440], ["/course-example.html", "#demo-main", 1440],
+  ["/course-example.html", "#demo-loop", 1440], ["/course-example.html", "#demo-core", 1440],
+  ["/index.html", EL, 390], ["/index.html", EL, 840], ["/course-example.html", "#demo-ask", 390]];
+for (const [path, sel, width] of FIRST_VIEWS) {
+  test(`${path} ${sel} at ${width} px: the first snapshot is painted before the module, and taken over unchanged`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 900 });
     const release = await holdModule(page);
     await countShifts(page);
     await page.goto(path);
-    const first = page.locator(`${sel} .alp-root[data-first]`);
-    await expect(first).toBeVisible();
-    await expect(page.locator(`${sel} .alp-row`).first()).toBeVisible();
-    await expect(page.locator(`${sel} svg[data-role="record"]`)).toBeVisible();
+    const first = page.locator(`${sel} .alp-root[data-first]`).filter({ visible: true });
+    await expect(first).toHaveCount(1);
+    await expect(first).toHaveAttribute("data-first", width > 1000 ? "wide" : "narrow");
+    await expect(first.locator(".alp-row").first()).toBeVisible();
+    // (a phone shows the code or the record, the code first, the caption under either)
+    await expect(first.locator('svg[data-role="record"]')).toBeVisible({ visible: width > 700 });
+    await expect(first.locator(".alp-caption")).toBeVisible();
     expect(await page.$eval(sel, (el) => el.state()), "no playground yet: the page's own markup").toBe(null);
     const before = await panels(page, sel);
     // Every frame from here to ready shows a listing: the view is never blank in between
@@ -69,7 +78,8 @@ for (const [path, sel] of FIRST_VIEWS) {
     await page.$eval(sel, (el) => {
       window.__blank = 0;
       const look = () => {
-        if (!el.shadowRoot.querySelector(".alp-row")?.checkVisibility()) window.__blank++;
+        const shown = [...el.shadowRoot.querySelectorAll(".alp-root")].find((box) => box.checkVisibility());
+        if (!shown?.querySelector(".alp-row")?.checkVisibility()) window.__blank++;
         if (!el.ready) requestAnimationFrame(look);
       };
       requestAnimationFrame(look);
@@ -133,12 +143,14 @@ test("a first view whose stylesheet does not come stays hidden, never unstyled",
   problems.splice(0, problems.length, ...problems.filter((p) => !p.includes("404")));
 });
 
-test("a narrow element does not show the first view, and draws its own", async ({ page }) => {
-  await page.setViewportSize({ width: 800, height: 900 });
-  const release = await holdModule(page);
-  await hiddenUntilReady(page, release);
-  await expect(page.locator(`${EL} [data-first]`)).toHaveCount(0);
-});
+for (const width of [640, 1000]) {
+  test(`an element of a width neither box is drawn for (${width} px) shows none, and draws its own`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 900 });
+    const release = await holdModule(page);
+    await hiddenUntilReady(page, release);
+    await expect(page.locator(`${EL} [data-first]`)).toHaveCount(0);
+  });
+}
 
 test("a module that cannot load puts its reason where the first view was", async ({ page, baseURL, problems }) => {
   await page.route(`${baseURL}/agent-loop-playground_bg.wasm`, (route) =>

@@ -2,7 +2,8 @@
 // The first view a page may carry inside the element (agent-loop-cli
 // first-view): a declarative shadow root the browser paints with the page,
 // before any module has loaded (hidden and inert until its stylesheet shows
-// it; no click or key reaches it). It stays while the module loads only if
+// it; no click or key reaches it). It has two boxes, the wide view and the
+// narrow one, each shown only at the widths it is drawn for. It stays while the module loads only if
 // it was made for the element's attributes and language; otherwise it goes
 // as soon as element.js runs (which may be after the page's first paint).
 // The playground's first draw replaces it in the same task, so nothing
@@ -13,7 +14,7 @@ import { langWanted } from "./languages.js";
 import { replace, replaceInFragment, split, splice, stringify, toLowerCase } from "./builtins.js";
 
 /**
- * The first view's box in `host`'s shadow root, if it has one.
+ * The first view's first box in `host`'s shadow root, if it has one.
  * @param {HTMLElement} host
  * @returns {Element | null}
  */
@@ -61,9 +62,10 @@ export function keepFirstView(host) {
 
 /**
  * The playground has drawn into `host`'s container (or says there why it
- * could not start), in this task: a first view there was that container.
- * Its own stylesheet gives way to the element's, and it is no longer
- * marked as one (shown at any width, answering clicks and keys).
+ * could not start), in this task: a first view's first box was that
+ * container, and its other box goes. Its own stylesheet gives way to the
+ * element's, and it is no longer marked as one (shown at any width,
+ * answering clicks and keys).
  * @param {HTMLElement} host
  */
 export function takeOver(host) {
@@ -71,8 +73,8 @@ export function takeOver(host) {
   const shadow = host.shadowRoot;
   if (!box || !shadow) return;
   shadow.adoptedStyleSheets = [elementSheet()];
-  const links = shadow.querySelectorAll("link");
-  for (let i = 0; i < links.length; i++) links[i].remove();
+  const gone = shadow.querySelectorAll("link, .alp-root[data-first]");
+  for (let i = 0; i < gone.length; i++) if (gone[i] !== box) gone[i].remove();
   box.removeAttribute("data-first");
   box.removeAttribute("data-for");
   box.removeAttribute("hidden");
