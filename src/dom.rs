@@ -294,7 +294,8 @@ pub(crate) fn scroll_to_change(figure: Option<Element>) {
 /// element.css's container query.)
 pub(crate) fn fit_width(root: &HtmlElement, compact: bool, width: f64) {
     let screen = web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|w| w.as_f64());
-    let wide = screen.is_none_or(|w| w >= 900.0) && width >= 900.0 && !compact;
+    let from = f64::from(crate::first_view::SETUP_OPEN_FROM);
+    let wide = screen.is_none_or(|w| w >= from) && width >= from && !compact;
     if let (false, Ok(Some(setup))) = (wide, root.query_selector(".alp-setup")) {
         let _ = setup.remove_attribute("open");
     }

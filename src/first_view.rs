@@ -21,36 +21,90 @@ use agent_loop_core::lesson::listing_shown;
 use agent_loop_core::programs;
 use agent_loop_core::session::Session;
 
-/// The narrowest element the wide figure is drawn for (Layout::for_element)
-/// with the setup panel open (dom::fit_width: from 900 px): the wide
-/// view is shown from here.
+/// Where the element's own layout changes with its width (CSS pixels):
+/// the figure under the code is wide from here (Layout::for_element)…
+pub const WIDE_ALONE_FROM: u32 = 534;
+/// …the code and the figure are side by side from here (element.css)…
+pub const BESIDE_FROM: u32 = 760;
+/// …the setup panel opens from here (dom::fit_width)…
+pub const SETUP_OPEN_FROM: u32 = 900;
+/// …and the figure beside the code is wide from here (Layout::for_element).
 pub const WIDE_FROM: u32 = 1056;
 
-/// The widths the narrow view is shown at: an element narrower than the
-/// first (a phone: the narrow figure under the code), or from the second
-/// up to the third, exclusive (a tablet: the narrow figure beside the
-/// code, the setup panel closed). Between them, and from the third up to
-/// [`WIDE_FROM`], neither view is drawn as the element would draw itself,
-/// so none is shown (element.css).
-pub const NARROW_AT: (u32, u32, u32) = (534, 760, 900);
+/// One box of a first view: the element as it draws itself at some
+/// widths, shown by element.css at those widths only ([`FirstBox::shown_at`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FirstBox {
+    /// Its name (`--boxes`, `data-first`).
+    pub name: &'static str,
+    /// The figure's layout.
+    pub layout: Layout,
+    /// Whether the setup panel is open (never in a compact element).
+    pub setup_open: bool,
+    /// The widths it is shown at, in words (the CLI's usage, the docs).
+    pub widths: &'static str,
+}
 
-/// The two views a page carries, each shown at the widths it is drawn
-/// for: `(data-first, figure layout, setup panel open)`.
-const VIEWS: [(&str, Layout, bool); 2] = [("wide", Layout::WIDE, true), ("narrow", Layout::NARROW, false)];
+impl FirstBox {
+    /// Whether the element draws itself as this box at `width` (whole CSS
+    /// pixels): exactly one box of [`BOXES`] is shown at any width.
+    pub fn shown_at(&self, width: u32) -> bool {
+        Layout::for_element(f64::from(width)) == self.layout && (width >= SETUP_OPEN_FROM) == self.setup_open
+    }
+}
+
+/// Every box a first view can have, at the widths they share out.
+pub const BOXES: [FirstBox; 4] = [
+    FirstBox { name: "wide", layout: Layout::WIDE, setup_open: true, widths: "1056 px and wider" },
+    FirstBox { name: "medium", layout: Layout::NARROW, setup_open: true, widths: "900-1055 px" },
+    FirstBox { name: "column", layout: Layout::WIDE, setup_open: false, widths: "534-759 px" },
+    FirstBox {
+        name: "narrow",
+        layout: Layout::NARROW,
+        setup_open: false,
+        widths: "below 534 px, and 760-899 px",
+    },
+];
+
+/// The boxes a first view has unless asked for others: a page the full
+/// width of a desktop, and a phone.
+pub const DEFAULT_BOXES: [&str; 2] = ["wide", "narrow"];
+
+/// The boxes named in `names` (`wide,narrow`), in that order.
+pub fn boxes_named(names: &str) -> Result<Vec<FirstBox>, String> {
+    let mut out: Vec<FirstBox> = Vec::new();
+    for name in names.split(',').map(str::trim) {
+        let found = BOXES.iter().find(|b| b.name == name).ok_or_else(|| {
+            let known: Vec<String> = BOXES.iter().map(|b| format!("{} ({})", b.name, b.widths)).collect();
+            format!("no box named {name:?}: the boxes are {}", known.join(", "))
+        })?;
+        if out.contains(found) {
+            return Err(format!("the box {name} is named twice"));
+        }
+        out.push(*found);
+    }
+    Ok(out)
+}
 
 /// The element's first view for `session`, as the content of its
 /// declarative shadow root: `stylesheet` is where the page finds
 /// element.css; `made_for`, the element's attributes it was made for (the
 /// element drops a first view made for others: www/element/first.js);
 /// `compact`, as the element with that attribute draws itself (its setup
-/// panel closed, its lower panels hidden by element.css). It holds two
-/// boxes, the wide view and the narrow one: the stylesheet shows the one
-/// drawn for the element's width ([`WIDE_FROM`], [`NARROW_AT`]), and the
-/// element keeps the box it draws into and drops the other.
-pub fn first_view(session: &Session, stylesheet: &str, made_for: &str, compact: bool) -> String {
-    let boxes: String = VIEWS
+/// panel closed, its lower panels hidden by element.css). It holds one
+/// box for each of `boxes`: the stylesheet shows the one drawn for the
+/// element's width, if any, and the element keeps the first box, which
+/// it draws into, and drops the others.
+pub fn first_view(
+    session: &Session,
+    stylesheet: &str,
+    made_for: &str,
+    compact: bool,
+    boxes: &[FirstBox],
+) -> String {
+    let boxes: String = boxes
         .iter()
-        .map(|&(name, layout, open)| view_box(session, made_for, compact, name, layout, open && !compact))
+        .map(|b| view_box(session, made_for, compact, b.name, b.layout, b.setup_open && !compact))
         .collect();
     format!(
         r#"<template shadowrootmode="open"><link rel="stylesheet" href="{css}">{boxes}</template>"#,

@@ -11,12 +11,19 @@ use agent_loop_core::i18n::Lang;
 use agent_loop_core::programs;
 use agent_loop_core::session::{FixtureDoubles, Options, Session};
 use agent_loop_playground::figure::Layout;
-use agent_loop_playground::first_view::{first_view, NARROW_AT, WIDE_FROM};
+use agent_loop_playground::first_view::{
+    boxes_named, first_view, FirstBox, BESIDE_FROM, BOXES, SETUP_OPEN_FROM, WIDE_ALONE_FROM, WIDE_FROM,
+};
 use agent_loop_playground::markup::esc;
 use agent_loop_playground::panels;
 
 fn session(options: Options) -> Session {
     Session::new(Box::new(FixtureDoubles), &options).unwrap()
+}
+
+/// The boxes a view has unless asked for others.
+fn two() -> Vec<FirstBox> {
+    boxes_named("wide,narrow").unwrap()
 }
 
 fn count(text: &str, what: &str) -> usize {
@@ -39,7 +46,7 @@ fn every_program_opens_in_every_language_with_its_listing_figure_and_caption() {
                 lang: lang.code().into(),
                 ..Options::default()
             });
-            let view = first_view(&s, "first-view.css", "[]", false);
+            let view = first_view(&s, "first-view.css", "[]", false, &two());
             let step = panels::step(&s, Layout::WIDE).unwrap();
             let at = format!("{} in {}", program.name, lang.code());
             assert!(view.starts_with(
@@ -78,7 +85,7 @@ fn a_started_step_marks_its_row_and_a_breakpoint_is_pressed() {
     let (function, line) =
         panels::step(&s, Layout::WIDE).unwrap().view.current.expect("a started step has a line");
     let s = opened(&format!("{}:{line}", function.name()));
-    let view = first_view(&s, "first-view.css", "[]", false);
+    let view = first_view(&s, "first-view.css", "[]", false, &two());
     let view = boxes(&view).1;
     let row = format!(r#"data-function="{}" data-line="{line}" aria-current="step">"#, function.name());
     assert_eq!(count(view, r#"aria-current="step""#), 1);
@@ -97,7 +104,8 @@ fn a_started_step_marks_its_row_and_a_breakpoint_is_pressed() {
 #[test]
 fn a_compact_view_is_marked_so_and_its_setup_starts_closed() {
     let s = session(Options::default());
-    let (wide, compact) = (first_view(&s, "v.css", "[]", false), first_view(&s, "v.css", "[]", true));
+    let (wide, compact) =
+        (first_view(&s, "v.css", "[]", false, &two()), first_view(&s, "v.css", "[]", true, &two()));
     let setup = r#"<details class="alp-setup" data-role="setup""#;
     assert!(wide.contains(&format!("{setup} open>")), "a wide element's setup is open");
     assert!(compact.contains(&format!("{setup}>")), "a compact one's is closed: {compact}");
@@ -117,37 +125,48 @@ fn an_authors_text_is_escaped() {
         .replace("end_turn with blank text", "<img src=x onerror=alert(1)>");
     let files = vec![("marked.json".to_string(), Ok(scenario))];
     let s = session(Options { scenario: "marked".into(), files, ..Options::default() });
-    let view = first_view(&s, "\"><script>", r#"[["scenario","marked"]]"#, false);
+    let view = first_view(&s, "\"><script>", r#"[["scenario","marked"]]"#, false, &two());
     assert!(!view.contains("<img") && !view.contains("<script"), "no markup of theirs");
     assert!(view.contains("&lt;img src=x onerror=alert(1)&gt;"), "their title, as text");
     assert!(view.contains(r#"data-for="[[&quot;scenario&quot;,&quot;marked&quot;]]""#));
 }
 
 #[test]
-fn each_box_is_shown_at_the_widths_its_figure_and_setup_are_drawn_for() {
-    let (phone, tablet, setup_open) = NARROW_AT;
-    // The wide box: the wide figure beside the code, the setup open.
-    assert_eq!(Layout::for_element(f64::from(WIDE_FROM)), Layout::WIDE);
-    assert_eq!(Layout::for_element(f64::from(WIDE_FROM) - 1.0), Layout::NARROW);
-    assert!(WIDE_FROM >= setup_open);
-    // The narrow box: the narrow figure, the setup closed.
-    for width in [320, phone - 1, tablet, setup_open - 1] {
-        assert_eq!(Layout::for_element(f64::from(width)), Layout::NARROW, "{width}");
+fn one_box_is_shown_at_each_width_the_one_the_element_draws_itself_as() {
+    for width in 200..1600 {
+        let shown: Vec<&str> = BOXES.iter().filter(|b| b.shown_at(width)).map(|b| b.name).collect();
+        assert_eq!(shown.len(), 1, "{width} px: {shown:?}");
     }
-    for width in [phone, tablet - 1] {
-        assert_eq!(Layout::for_element(f64::from(width)), Layout::WIDE, "{width}: neither box");
+    let at = |width: u32| BOXES.iter().find(|b| b.shown_at(width)).unwrap().name;
+    let edges = [(WIDE_ALONE_FROM, "narrow", "column"), (BESIDE_FROM, "column", "narrow")];
+    let edges =
+        edges.into_iter().chain([(SETUP_OPEN_FROM, "narrow", "medium"), (WIDE_FROM, "medium", "wide")]);
+    for (edge, below, from) in edges {
+        assert_eq!((at(edge - 1), at(edge)), (below, from), "at {edge} px");
     }
+    assert_eq!(boxes_named("wide, narrow").unwrap().len(), 2);
+    assert!(boxes_named("wide,tiny").unwrap_err().contains("no box named \"tiny\""));
+    assert!(boxes_named("narrow,narrow").unwrap_err().contains("named twice"));
+}
+
+#[test]
+fn element_css_shows_each_box_only_where_it_is_drawn_for() {
     let css = std::fs::read_to_string("www/element.css").unwrap();
-    let hidden =
-        |first: &str| format!(r#"{{ .alp-root[data-first="{first}"][hidden] {{ display: none; }} }}"#);
-    for rule in [
-        format!("@container alp (max-width: {}.98px) {}", WIDE_FROM - 1, hidden("wide")),
+    let hide = |name: &str, query: String| {
         format!(
-            "@container alp (min-width: {phone}px) and (max-width: {}.98px) {}",
-            tablet - 1,
-            hidden("narrow")
-        ),
-        format!("@container alp (min-width: {setup_open}px) {}", hidden("narrow")),
+            r#"@container alp ({query}) {{ .alp-root[data-first="{name}"][hidden] {{ display: none; }} }}"#
+        )
+    };
+    let below = |px: u32| format!("max-width: {}.98px", px - 1);
+    let from = |px: u32| format!("min-width: {px}px");
+    for rule in [
+        hide("wide", below(WIDE_FROM)),
+        hide("medium", below(SETUP_OPEN_FROM)),
+        hide("medium", from(WIDE_FROM)),
+        hide("column", below(WIDE_ALONE_FROM)),
+        hide("column", from(BESIDE_FROM)),
+        hide("narrow", format!("{}) and ({}", from(WIDE_ALONE_FROM), below(BESIDE_FROM))),
+        hide("narrow", from(SETUP_OPEN_FROM)),
     ] {
         assert!(css.contains(&rule), "element.css: {rule}");
     }
@@ -156,7 +175,7 @@ fn each_box_is_shown_at_the_widths_its_figure_and_setup_are_drawn_for() {
 #[test]
 fn the_two_boxes_differ_only_in_the_figure_and_the_setup_panel() {
     let s = session(Options::default());
-    let view = first_view(&s, "v.css", "[]", false);
+    let view = first_view(&s, "v.css", "[]", false, &two());
     let (wide, narrow) = boxes(&view);
     let (w, n) = (panels::step(&s, Layout::WIDE).unwrap(), panels::step(&s, Layout::NARROW).unwrap());
     assert_ne!(w.head, n.head);

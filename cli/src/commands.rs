@@ -52,9 +52,11 @@ fn usage(me: &str) -> String {
   {pad}                        each scenario of the manifest, traced line by line, and
   {pad}                        write the program pack the element replays
   {me} first-view [<attribute>=<value> …] [--program <pack.json>] [--stylesheet <url>]
+  {pad}  [--boxes wide,narrow]
   {pad}                        print the element's first view for these attributes: the
   {pad}                        markup a page puts inside <agent-loop-playground>, which
-  {pad}                        the browser paints before any module has loaded"
+  {pad}                        the browser paints before any module has loaded; a box for
+  {pad}                        each width range asked for (wide, medium, column, narrow)"
     )
 }
 

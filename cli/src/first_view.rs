@@ -11,6 +11,7 @@
 use crate::machine::{read_fixture, write_out, Done, Io, FAILED, OK};
 use crate::shown;
 use agent_loop_core::session::{FixtureDoubles, Options, Session};
+use agent_loop_playground::first_view::{boxes_named, first_view, FirstBox, DEFAULT_BOXES};
 use std::ffi::OsString;
 use std::path::PathBuf;
 
@@ -53,27 +54,33 @@ pub struct Args {
     pub stylesheet: String,
     /// Names given that are not the element's (`id`, `class`): left out.
     pub others: Vec<String>,
+    /// The boxes it has, each shown at its widths (`--boxes`).
+    pub boxes: Vec<FirstBox>,
 }
 
-/// `[name=value …] [--program <pack.json>] [--stylesheet <url>]`.
+/// `[name=value …] [--program <pack.json>] [--stylesheet <url>] [--boxes <names>]`.
 pub fn args(args: &[OsString]) -> Result<Args, String> {
     let mut wanted = Args {
         attributes: Vec::new(),
         program: None,
         stylesheet: "first-view.css".into(),
         others: Vec::new(),
+        boxes: boxes_named(&DEFAULT_BOXES.join(","))?,
     };
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         let text =
             arg.to_str().ok_or_else(|| format!("{}: not UTF-8", shown::text(&arg.to_string_lossy())))?;
         match text {
-            "--stylesheet" | "--program" => {
+            "--stylesheet" | "--program" | "--boxes" => {
                 let value = rest.next().ok_or_else(|| format!("{text} needs a value"))?;
-                if text == "--program" {
-                    wanted.program = Some(PathBuf::from(value));
-                } else {
-                    wanted.stylesheet = value.to_string_lossy().into_owned();
+                match text {
+                    "--program" => wanted.program = Some(PathBuf::from(value)),
+                    "--boxes" => {
+                        wanted.boxes =
+                            boxes_named(&value.to_string_lossy()).map_err(|e| format!("--boxes: {e}"))?;
+                    }
+                    _ => wanted.stylesheet = value.to_string_lossy().into_owned(),
                 }
             }
             _ => {
@@ -162,8 +169,7 @@ fn make(io: &mut dyn Io, wanted: &Args) -> Result<(String, Vec<String>), String>
     let made_for = serde_json::to_string(&given).map_err(|e| e.to_string())?;
     // (present and not "off", as the element reads it)
     let compact = wanted.attributes.iter().any(|(n, v)| n == "compact" && v != "off");
-    let view =
-        agent_loop_playground::first_view::first_view(&session, &wanted.stylesheet, &made_for, compact);
+    let view = first_view(&session, &wanted.stylesheet, &made_for, compact, &wanted.boxes);
     Ok((view, warnings))
 }
 

@@ -51,6 +51,22 @@ fn it_prints_the_markup_for_the_elements_attributes() {
     // `compact` as the element reads it: present, and not "off".
     let compact = |value: &str| both(&["first-view", &scenario, value]).out.contains("alp-compact");
     assert!(compact("compact") && compact("compact=") && !compact("compact=off"));
+    // A box for each width range asked for, in that order (wide and narrow unless asked).
+    let firsts = |out: &str| out.matches(r#" data-first=""#).map(|_| ()).count();
+    assert_eq!(firsts(&ran.out), 2);
+    assert!(ran.out.find(r#"data-first="wide""#) < ran.out.find(r#"data-first="narrow""#));
+    let column = both(&["first-view", &scenario, "--boxes", "column,narrow"]);
+    assert_eq!((column.code, firsts(&column.out)), (0, 2), "{}", column.err);
+    assert!(column.out.find(r#"data-first="column""#) < column.out.find(r#"data-first="narrow""#));
+    let unknown = both(&["first-view", &scenario, "--boxes", "wide,tiny"]);
+    assert_eq!(unknown.code, 2);
+    assert!(
+        unknown
+            .err
+            .starts_with(r#"--boxes: no box named "tiny": the boxes are wide (1056 px and wider), medium"#),
+        "{}",
+        unknown.err
+    );
 }
 
 #[test]

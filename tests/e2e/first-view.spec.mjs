@@ -6,7 +6,9 @@
 // other attributes goes before it is shown; an element of a width neither
 // box is drawn for shows none; a module that fails puts its reason in its
 // place. The module is held back by the test, never waited for by a clock.
-import { test, expect, EL, command, state } from "./helpers.mjs";
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { test, expect, EL, command, state, root } from "./helpers.mjs";
 
 /** Hold every request for the module until the returned function is called. */
 async function holdModule(page) {
@@ -117,6 +119,28 @@ test("a link that asks for more than the bare page never shows its first view, e
   await ready(page, EL);
   await expect(page.locator(`${EL} .alp-root`)).toBeVisible();
   await expect(page.locator(`${EL} .alp-row`).first(), "drawn with its stylesheet").toHaveCSS("display", /grid|flex|block/);
+});
+
+test("an author's view for a course site's column (--boxes column,narrow) is shown there and taken over unchanged", async ({ page, baseURL }) => {
+  // (the release CLI, as an author runs it: scripts/test builds it for the fixture check)
+  const cli = path.join(root, "target/release/agent-loop-cli");
+  const view = execFileSync(cli, ["first-view", "scenario=error", "lang=en", "--boxes", "column,narrow"], { encoding: "utf8" });
+  await page.route(`${baseURL}/column.html`, (route) => route.fulfill({ contentType: "text/html",
+    body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A lesson</title><script type="module" src="element.js"></script></head>
+<body><main style="max-width: 700px; margin: 0 auto"><h1>A lesson</h1><agent-loop-playground scenario="error" lang="en">${view}</agent-loop-playground><p>After it.</p></main></body></html>` }));
+  const release = await holdModule(page);
+  await countShifts(page);
+  await page.goto("/column.html");
+  const shown = page.locator(`${EL} .alp-root[data-first]`).filter({ visible: true });
+  await expect(shown).toHaveCount(1);
+  await expect(shown).toHaveAttribute("data-first", "column");
+  await expect(shown.locator('svg[data-role="record"]')).toBeVisible();
+  const before = await panels(page, EL);
+  release();
+  await ready(page, EL);
+  await expect(page.locator(`${EL} .alp-root`)).toHaveCount(1);
+  expect(await panels(page, EL), "the element's first draw is the column box").toEqual(before);
+  expect(await page.evaluate(() => window.__shifts), "no layout shift").toEqual([]);
 });
 
 test("an author's first view made for other attributes is dropped when element.js runs", async ({ page, baseURL }) => {

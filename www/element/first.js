@@ -2,8 +2,8 @@
 // The first view a page may carry inside the element (agent-loop-cli
 // first-view): a declarative shadow root the browser paints with the page,
 // before any module has loaded (hidden and inert until its stylesheet shows
-// it; no click or key reaches it). It has two boxes, the wide view and the
-// narrow one, each shown only at the widths it is drawn for. It stays while the module loads only if
+// it; no click or key reaches it). It has a box for each range of widths
+// it was made for (wide, narrow, …), each shown only at those widths. It stays while the module loads only if
 // it was made for the element's attributes and language; otherwise it goes
 // as soon as element.js runs (which may be after the page's first paint).
 // The playground's first draw replaces it in the same task, so nothing
