@@ -32,12 +32,13 @@ const countShifts = (page) =>
 
 /** The markup of each panel of the element `sel`'s box on screen (a
  *  checkbox's checked state as its property: the renderer sets that, the
- *  first view the attribute). */
+ *  first view the attribute; and without the `inert` a waiting view puts
+ *  on what it may not be used for yet). */
 const panels = (page, sel) =>
   page.$eval(sel, (el) => {
     const root = [...el.shadowRoot.querySelectorAll(".alp-root")].find((box) => box.checkVisibility());
     const parts = [".alp-bar", ".alp-controls", ".alp-timeline", ".alp-views", ".alp-code-panel", ".alp-figure-panel", ".alp-lower", ".alp-setup"];
-    const out = Object.fromEntries(parts.map((s) => [s, root.querySelector(s)?.outerHTML.replaceAll(' checked=""', "") ?? null]));
+    const out = Object.fromEntries(parts.map((s) => [s, root.querySelector(s)?.outerHTML.replaceAll(' checked=""', "").replaceAll(' inert=""', "") ?? null]));
     out.checked = [...root.querySelectorAll("input[type=checkbox]")].map((b) => b.checked);
     out.slider = root.querySelector(".alp-slider")?.value;
     return out;
@@ -99,6 +100,54 @@ for (const [path, sel, width] of FIRST_VIEWS) {
     expect((await state(page, sel)).started).toBe(true);
   });
 }
+
+/** The stand-alone page with its module held, once element.js has run (the view takes clicks). */
+async function waiting(page) {
+  const release = await holdModule(page);
+  await page.goto("/index.html");
+  await page.waitForFunction((s) => document.querySelector(s)?.shadowRoot.querySelector(".alp-root[data-first]:not([inert])"), EL);
+  return release;
+}
+
+test("clicks and keys on a waiting first view are answered, in order, once the playground is ready", async ({ page, browser }) => {
+  const release = await waiting(page);
+  const view = page.locator(`${EL} .alp-root[data-first="wide"]`);
+  await view.locator('[data-command="debug"]').click();
+  await view.locator('[data-command="stepInto"]').click();
+  await view.locator('.alp-bp[data-line="5"]').first().click();
+  await expect(view, "it shows it heard them").toHaveAttribute("aria-busy", "true");
+  // What it may not be used for yet is inert: the scenario picker, the checkboxes, the setup.
+  for (const still of [".alp-select", ".alp-predict-box", ".alp-setup"]) {
+    expect(await view.locator(still).first().evaluate((e) => e.closest("[inert]") !== null), still).toBe(true);
+  }
+  expect(await page.$eval(EL, (el) => el.state()), "no playground yet").toBe(null);
+  release();
+  await ready(page, EL);
+  const after = await state(page);
+  // The same clicks on a page that was ready give the same place.
+  const other = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await other.goto("/index.html");
+  await ready(other, EL);
+  for (const target of [command("debug"), command("stepInto"), `${EL} .alp-bp[data-line="5"] >> nth=0`]) await other.locator(target).click();
+  const same = await state(other);
+  await other.close();
+  expect([after.started, after.step, after.breakpoints]).toEqual([true, same.step, same.breakpoints]);
+  expect(after.breakpoints.length).toBe(1);
+  await expect(page.locator(`${EL} .alp-root`)).not.toHaveAttribute("aria-busy", "true");
+  // The view's listeners went with it: the playground's own clicks do what they do.
+  await page.locator(`${EL} .alp-predict-box`).click();
+  expect((await state(page)).predict).toBe(true);
+});
+
+test("a key on a waiting first view's button is answered once ready, and the button keeps the focus", async ({ page }) => {
+  const release = await waiting(page);
+  await page.locator(`${EL} .alp-root[data-first="wide"] [data-command="debug"]`).focus();
+  await page.keyboard.press("Enter");
+  release();
+  await ready(page, EL);
+  expect((await state(page)).started).toBe(true);
+  expect(await page.$eval(EL, (el) => el.shadowRoot.activeElement?.getAttribute("data-command"))).toBe("debug");
+});
 
 test("a link that asks for more than the bare page never shows its first view, even before any script file runs", async ({ page }) => {
   // element.js and the module held: only the page's own line after the element can drop it

@@ -7,11 +7,110 @@
 // it was made for the element's attributes and language; otherwise it goes
 // as soon as element.js runs (which may be after the page's first paint).
 // The playground's first draw replaces it in the same task, so nothing
-// blank is painted between the two.
+// blank is painted between the two. Meanwhile, once element.js runs, its
+// commands, line numbers, language and listing buttons take clicks and
+// keys: each is made again on the playground once it is ready (the rest
+// stays inert: what it would change is not shown yet).
 import { ATTRIBUTES } from "./attributes.js";
 import { elementSheet } from "./style.js";
 import { langWanted } from "./languages.js";
-import { replace, replaceInFragment, split, splice, stringify, toLowerCase } from "./builtins.js";
+import { AbortController, listen, push, replace, replaceInFragment, split, splice, stringify, toLowerCase } from "./builtins.js";
+
+/**
+ * A waiting first view's clicks (their buttons' twins, in order), the
+ * button that has the focus, and what stops its listeners.
+ * @typedef {{clicks: string[], focused: string, stop: AbortController}} Waiting
+ */
+
+/**
+ * The buttons of a waiting first view whose clicks are made again once the
+ * playground is ready, each with the attributes that find its twin there.
+ * @type {[string, string[]][]}
+ */
+const WAITING = [
+  ["button[data-command]", ["data-command"]],
+  ["button.alp-bp", ["data-function", "data-line"]],
+  ["button.alp-lang", ["data-lang"]],
+  ["button.alp-listing", ["data-listing"]],
+  ["button.alp-view", ["data-view"]],
+];
+
+/** What a waiting first view may not be used for: inert until the playground is ready. */
+const STILL = "select, input, textarea, details, .alp-figure, .alp-predict-panel, .alp-beside, .alp-compare, .alp-problems";
+
+/**
+ * The selector of a button a waiting view takes clicks on (its kind and the
+ * attributes that tell it from the others), or "" for any other target.
+ * @param {EventTarget | null} target
+ */
+function twinOf(target) {
+  const button = target instanceof Element ? target.closest("button") : null;
+  if (!button) return "";
+  for (let i = 0; i < WAITING.length; i++) {
+    const [kind, keys] = WAITING[i];
+    if (!button.matches(kind)) continue;
+    let selector = kind;
+    for (let k = 0; k < keys.length; k++) {
+      const value = button.getAttribute(keys[k]) || "";
+      selector += `[${keys[k]}="${replace(replace(value, /\\/g, "\\\\"), /"/g, '\\"')}"]`;
+    }
+    return selector;
+  }
+  return "";
+}
+
+/**
+ * While its module loads, a kept first view takes clicks (and Enter or
+ * Space) on its buttons: each is kept, in order, for `replayClicks` once
+ * the playground is ready, and the view shows it is busy.
+ * @param {HTMLElement & {_waiting?: Waiting}} host
+ */
+export function waitForClicks(host) {
+  const shadow = host.shadowRoot;
+  if (!shadow || host._waiting) return;
+  // (its listeners go when the playground takes the view over: takeOver)
+  const stop = new AbortController();
+  const waiting = (host._waiting = { clicks: /** @type {string[]} */ ([]), focused: "", stop });
+  const signal = stop.signal;
+  const boxes = shadow.querySelectorAll(".alp-root[data-first]");
+  for (let i = 0; i < boxes.length; i++) {
+    const box = boxes[i];
+    const still = box.querySelectorAll(STILL);
+    for (let k = 0; k < still.length; k++) still[k].setAttribute("inert", "");
+    box.removeAttribute("inert");
+    listen(box, "click", (/** @type {Event} */ event) => {
+      if (!box.hasAttribute("data-first")) return; // (taken over: the playground's own)
+      event.preventDefault();
+      const twin = twinOf(event.target);
+      if (!twin || waiting.clicks.length >= 50) return;
+      push(waiting.clicks, twin);
+      box.setAttribute("aria-busy", "true");
+    }, { signal });
+    listen(box, "focusin", (/** @type {Event} */ event) => void (waiting.focused = twinOf(event.target)), { signal });
+    // (focus gone elsewhere on the page; gone nowhere, as when the view is
+    // drawn over, it is given back)
+    listen(box, "focusout", (/** @type {FocusEvent} */ event) => void (event.relatedTarget && (waiting.focused = "")), { signal });
+  }
+}
+
+/**
+ * The playground is ready where a first view waited: the clicks it took are
+ * made on their twins, in order, and the button that had the focus has it.
+ * @param {HTMLElement & {_waiting?: Waiting}} host
+ */
+export function replayClicks(host) {
+  const waiting = host._waiting;
+  host._waiting = undefined;
+  const box = host.shadowRoot ? host.shadowRoot.querySelector(".alp-root") : null;
+  if (!waiting || !box || box.hasAttribute("data-first")) return;
+  for (let i = 0; i < waiting.clicks.length; i++) {
+    const twin = /** @type {HTMLElement | null} */ (box.querySelector(waiting.clicks[i]));
+    if (twin) twin.click();
+  }
+  const focused = waiting.focused ? /** @type {HTMLElement | null} */ (box.querySelector(waiting.focused)) : null;
+  const lost = !document.activeElement || document.activeElement === document.body;
+  if (focused && lost) focused.focus();
+}
 
 /**
  * The first view's first box in `host`'s shadow root, if it has one.
@@ -54,7 +153,8 @@ export function keepFirstView(host) {
   const fits =
     box.getAttribute("data-for") === stringify(attributesOf(host)) &&
     code(box.getAttribute("lang") || "") === code(langWanted(host, null));
-  if (fits) return;
+  // (kept: its buttons' clicks are made again once the playground is ready)
+  if (fits) return waitForClicks(host);
   // (emptied, with the element's stylesheet: as the root it makes itself)
   host.shadowRoot.adoptedStyleSheets = [elementSheet()];
   replaceInFragment(host.shadowRoot);
@@ -66,12 +166,17 @@ export function keepFirstView(host) {
  * container, and its other box goes. Its own stylesheet gives way to the
  * element's, and it is no longer marked as one (shown at any width,
  * answering clicks and keys).
- * @param {HTMLElement} host
+ * @param {HTMLElement & {_waiting?: Waiting}} host
  */
 export function takeOver(host) {
   const box = firstView(host);
   const shadow = host.shadowRoot;
   if (!box || !shadow) return;
+  try {
+    if (host._waiting) host._waiting.stop.abort();
+  } catch {
+    // (a page that broke abort(): the listeners stay, and leave the playground's clicks alone)
+  }
   shadow.adoptedStyleSheets = [elementSheet()];
   const gone = shadow.querySelectorAll("link, .alp-root[data-first]");
   for (let i = 0; i < gone.length; i++) if (gone[i] !== box) gone[i].remove();
@@ -79,4 +184,5 @@ export function takeOver(host) {
   box.removeAttribute("data-for");
   box.removeAttribute("hidden");
   box.removeAttribute("inert");
+  box.removeAttribute("aria-busy");
 }

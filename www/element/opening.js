@@ -21,7 +21,7 @@ import { refusal } from "./probe.js";
 import { loadNow, setLang } from "./showing.js";
 import { addFile, fetchBeside, isLongFile, loadSrc } from "./sources.js";
 import { followPage } from "./theme.js";
-import { keepFirstView, takeOver } from "./first.js";
+import { keepFirstView, replayClicks, takeOver } from "./first.js";
 
 /** @typedef {import("./base.js").PlaygroundElement} Host */
 /** @typedef {import("./place.js").Place} Place */
@@ -123,6 +123,7 @@ async function start(el) {
   const recording = join(map(long, (/** @type {FetchedFile} */ f) => f.name), " ");
   if (!(await buildWithPacks(el, generation, place, { width, recording }, arriving))) return;
   opened(el, arriving, srcChanged);
+  replayClicks(el);
   for (let i = 0; i < long.length; i++) addFile(el, long[i], arriving.srcGeneration);
 }
 
