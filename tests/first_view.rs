@@ -86,19 +86,21 @@ fn a_started_step_marks_its_row_and_a_breakpoint_is_pressed() {
         panels::step(&s, Layout::WIDE).unwrap().view.current.expect("a started step has a line");
     let s = opened(&format!("{}:{line}", function.name()));
     let view = first_view(&s, "first-view.css", "[]", false, &two());
-    let view = boxes(&view).1;
-    let row = format!(r#"data-function="{}" data-line="{line}" aria-current="step">"#, function.name());
-    assert_eq!(count(view, r#"aria-current="step""#), 1);
-    assert!(view.contains(&row), "the step's row is marked");
-    let button = format!(
-        r#"class="alp-bp" data-function="{}" data-line="{line}" aria-pressed="true""#,
-        function.name()
-    );
-    assert!(view.contains(&button), "its breakpoint is pressed");
-    // One Tab stop among the line numbers, the first.
-    assert_eq!(count(view, r#"tabindex="0">"#), 1);
-    let slider = format!(r#"value="{}""#, s.replay().position());
-    assert!(view.contains(&slider), "the timeline is at the step");
+    let (wide, narrow) = boxes(&view);
+    for view in [wide, narrow] {
+        let row = format!(r#"data-function="{}" data-line="{line}" aria-current="step">"#, function.name());
+        assert_eq!(count(view, r#"aria-current="step""#), 1);
+        assert!(view.contains(&row), "the step's row is marked");
+        let button = format!(
+            r#"class="alp-bp" data-function="{}" data-line="{line}" aria-pressed="true""#,
+            function.name()
+        );
+        assert!(view.contains(&button), "its breakpoint is pressed");
+        // One Tab stop among the line numbers, the first.
+        assert_eq!(count(view, r#"tabindex="0">"#), 1);
+        let slider = format!(r#"value="{}""#, s.replay().position());
+        assert!(view.contains(&slider), "the timeline is at the step");
+    }
 }
 
 #[test]

@@ -192,7 +192,65 @@ test("an author's view for a course site's column (--boxes column,narrow) is sho
   expect(await page.evaluate(() => window.__shifts), "no layout shift").toEqual([]);
 });
 
-test("an author's first view made for other attributes is dropped when element.js runs", async ({ page, baseURL }) => {
+/** Where the element `sel`'s code panel is scrolled, and whether its current row is inside it. */
+const codeScroll = (page, sel = EL) =>
+  page.$eval(sel, (el) => {
+    const box = [...el.shadowRoot.querySelectorAll(".alp-root")].find((b) => b.checkVisibility());
+    const code = box.querySelector(".alp-code"), row = box.querySelector('.alp-row[aria-current="step"]');
+    const [c, r] = [code.getBoundingClientRect(), row.getBoundingClientRect()];
+    return { top: Math.round(code.scrollTop), rowInside: r.top >= c.top && r.bottom <= c.bottom };
+  });
+
+for (const width of [390, 840, 1440]) {
+  test(`an author's view of a step deep in the run (${width} px): its line is in the code panel, as the element scrolls it`, async ({ page, baseURL }) => {
+    await page.setViewportSize({ width, height: 900 });
+    const attributes = ["function=run_loop", "scenario=report", "step=40", "lang=en"];
+    const view = execFileSync(path.join(root, "target/release/agent-loop-cli"), ["first-view", ...attributes], { encoding: "utf8" });
+    const tag = `<agent-loop-playground ${attributes.map((a) => a.replace("=", '="') + '"').join(" ")}>`;
+    const host = (inner) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A</title><script type="module" src="element.js"></script></head><body>${tag}${inner}</agent-loop-playground></body></html>`;
+    await page.route(`${baseURL}/deep.html`, (route) => route.fulfill({ contentType: "text/html", body: host(view) }));
+    await page.route(`${baseURL}/bare.html`, (route) => route.fulfill({ contentType: "text/html", body: host("") }));
+    // Without a view: where the element scrolls its code panel.
+    await page.goto("/bare.html");
+    await ready(page, EL);
+    const own = await codeScroll(page);
+    expect(own.rowInside && own.top > 0, "the line is far down: the panel scrolls to it").toBe(true);
+    // With the view: the same before the module (the view opens there) and
+    // once ready (drawn into the box on screen).
+    const release = await holdModule(page);
+    await page.goto("/deep.html");
+    await expect(page.locator(`${EL} .alp-root[data-first]`).filter({ visible: true })).toHaveCount(1);
+    const before = await codeScroll(page);
+    release();
+    await ready(page, EL);
+    const after = await codeScroll(page);
+    expect(after.rowInside, "the line in the code panel once ready").toBe(true);
+    expect(Math.abs(after.top - own.top), "where the element scrolls it (a pixel's rounding)").toBeLessThanOrEqual(1);
+    expect(before.rowInside, "the view shows the line").toBe(true);
+    expect(Math.abs(before.top - own.top), "and does not move when taken over (a pixel's rounding)").toBeLessThanOrEqual(1);
+  });
+}
+
+test("a host with padding and a border: the box its content width shows is the one the element draws", async ({ page, baseURL }) => {
+  // (920 px wide: the element's border box is 904 px, its content 870: the narrow box's widths)
+  await page.setViewportSize({ width: 920, height: 900 });
+  const view = execFileSync(path.join(root, "target/release/agent-loop-cli"), ["first-view", "scenario=report", "lang=en"], { encoding: "utf8" });
+  await page.route(`${baseURL}/padded.html`, (route) => route.fulfill({ contentType: "text/html",
+    body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A</title><script type="module" src="element.js"></script></head>
+<body><agent-loop-playground scenario="report" lang="en" style="padding: 16px; border: 1px solid gray">${view}</agent-loop-playground><p>After it.</p></body></html>` }));
+  const release = await holdModule(page);
+  await countShifts(page);
+  await page.goto("/padded.html");
+  const shown = page.locator(`${EL} .alp-root[data-first]`).filter({ visible: true });
+  await expect(shown).toHaveAttribute("data-first", "narrow");
+  const before = await panels(page, EL);
+  release();
+  await ready(page, EL);
+  expect(await panels(page, EL), "drawn as the narrow box: its setup closed").toEqual(before);
+  expect(await page.evaluate(() => window.__shifts), "no layout shift").toEqual([]);
+});
+
+test("an author's first view made for other attributes is dropped when element.js runs, and the console says why", async ({ page, baseURL, problems }) => {
   const release = await holdModule(page);
   // (made for step 0 of its scenario; the element asks for another scenario)
   const index = await (await page.request.get(`${baseURL}/index.html`)).text();
@@ -206,6 +264,11 @@ test("an author's first view made for other attributes is dropped when element.j
   await ready(page, EL);
   expect((await state(page)).scenario).toBe("error");
   await expect(page.locator(`${EL} .alp-caption`)).toBeVisible();
+  // (the author is told, with the attributes it was made for and those it has)
+  const said = problems.filter((p) => p.includes("its first view was made for"));
+  expect(said).toEqual([`console.warning: agent-loop-playground: its first view was made for [["heading-level","2"],["scenario","report"]] in zh, ` +
+    `not for [["heading-level","2"],["scenario","error"]] in zh: it is not shown (agent-loop-cli first-view writes one for these attributes)`]);
+  problems.splice(0, problems.length, ...problems.filter((p) => !said.includes(p)));
 });
 
 test("a first view whose stylesheet does not come stays hidden, never unstyled", async ({ page, baseURL, problems }) => {

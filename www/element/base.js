@@ -128,6 +128,19 @@ export class PlaygroundElement extends HTMLElement {
   }
 
   /**
+   * The element's width inside its padding and border: the width its
+   * container queries see (element.css), and so the one the playground's
+   * layout and a first view's boxes go by.
+   */
+  _width() {
+    const style = getComputedStyle(this);
+    const sides = ["paddingLeft", "paddingRight", "borderLeftWidth", "borderRightWidth"];
+    let width = this.getBoundingClientRect().width;
+    for (let i = 0; i < sides.length; i++) width -= parseFloat(style[/** @type {any} */ (sides[i])]) || 0;
+    return width > 0 ? width : 0;
+  }
+
+  /**
    * A word of the element's own (words.js) in the reader's language.
    * @param {string} key
    * @param {Record<string, string>} [values]

@@ -150,20 +150,43 @@ export function keepFirstView(host) {
   const box = firstView(host);
   if (!box || !host.shadowRoot) return;
   const code = (/** @type {string} */ tag) => split(replace(toLowerCase(tag), "_", "-"), "-")[0];
-  const fits =
-    box.getAttribute("data-for") === stringify(attributesOf(host)) &&
-    code(box.getAttribute("lang") || "") === code(langWanted(host, null));
+  const [madeFor, madeIn] = [box.getAttribute("data-for") || "", code(box.getAttribute("lang") || "")];
+  const [now, lang] = [stringify(attributesOf(host)), code(langWanted(host, null))];
   // (kept: its buttons' clicks are made again once the playground is ready)
-  if (fits) return waitForClicks(host);
+  if (madeFor === now && madeIn === lang) return waitForClicks(host);
+  // (for the author, who may not see why it went: the two, as they differ)
+  console.warn(`agent-loop-playground: its first view was made for ${madeFor} in ${madeIn}, not for ${now} in ${lang}: ` +
+    "it is not shown (agent-loop-cli first-view writes one for these attributes)");
   // (emptied, with the element's stylesheet: as the root it makes itself)
   host.shadowRoot.adoptedStyleSheets = [elementSheet()];
   replaceInFragment(host.shadowRoot);
 }
 
 /**
+ * Of a first view's boxes, only the one on screen at the element's width
+ * stays: the playground draws into it (so that its scroll to a step's
+ * line is seen). None on screen (a width none was made for, its
+ * stylesheet missing): none stays, and the element draws its own view.
+ * @param {HTMLElement} host
+ */
+export function keepShownBox(host) {
+  const shadow = host.shadowRoot;
+  const boxes = shadow ? shadow.querySelectorAll(".alp-root[data-first]") : [];
+  if (!shadow || !boxes.length) return;
+  let shown = null;
+  for (let i = 0; i < boxes.length; i++) if (!shown && boxes[i].checkVisibility()) shown = boxes[i];
+  for (let i = 0; i < boxes.length; i++) if (boxes[i] !== shown) boxes[i].remove();
+  if (shown) return;
+  // (as the root it makes itself: the element's stylesheet, no link)
+  shadow.adoptedStyleSheets = [elementSheet()];
+  const links = shadow.querySelectorAll("link");
+  for (let i = 0; i < links.length; i++) links[i].remove();
+}
+
+/**
  * The playground has drawn into `host`'s container (or says there why it
- * could not start), in this task: a first view's first box was that
- * container, and its other box goes. Its own stylesheet gives way to the
+ * could not start), in this task: a first view's box on screen was that
+ * container (keepShownBox), and any other goes. Its own stylesheet gives way to the
  * element's, and it is no longer marked as one (shown at any width,
  * answering clicks and keys).
  * @param {HTMLElement & {_waiting?: Waiting}} host

@@ -21,7 +21,7 @@ import { refusal } from "./probe.js";
 import { loadNow, setLang } from "./showing.js";
 import { addFile, fetchBeside, isLongFile, loadSrc } from "./sources.js";
 import { followPage } from "./theme.js";
-import { keepFirstView, replayClicks, takeOver } from "./first.js";
+import { keepFirstView, keepShownBox, replayClicks, takeOver } from "./first.js";
 
 /** @typedef {import("./base.js").PlaygroundElement} Host */
 /** @typedef {import("./place.js").Place} Place */
@@ -114,7 +114,7 @@ async function start(el) {
   el._listings = listings;
   el._applyHeight(el.getAttribute("height"));
   // (read before the playground's markup exists: no layout is forced)
-  const width = el.getBoundingClientRect().width;
+  const width = el._width();
   el._compact = valueOf(el, "compact") === "1";
   markTime("alp:construct");
   el._placeKey = placeKey(el);
@@ -171,7 +171,7 @@ async function buildWithPacks(el, generation, place, { width, recording }, arriv
   }
   for (let i = 0; i < failures.length; i++) el._call("packUnavailable", failures[i].file, detailOf(el, failures[i]), failures[i].pack);
   if (lateLang) setLang(el, lateLang);
-  if (latePack) reopenWhenIn(el, latePack, (lang) => build(el, place, { width: el.getBoundingClientRect().width, compact, lang }));
+  if (latePack) reopenWhenIn(el, latePack, (lang) => build(el, place, { width: el._width(), compact, lang }));
   return true;
 }
 
@@ -212,6 +212,7 @@ export function build(el, place, { width = 0, compact = false, restarted = "", w
   el._calls++; // (what the playground calls meanwhile runs inside this)
   try {
     const given = optionsOf(el, withoutPack);
+    keepShownBox(el); // (of a first view, the box on screen: it is drawn into)
     const pg = new Playground(el._container(), {
       ...given,
       doubles: (script) => counted(el, fixtureDoubles(script)),
@@ -269,7 +270,7 @@ export function rebuild(el) {
   const { place, restarted } = el._lost;
   // (the dead one's container and its listeners, or the last try's message)
   el.shadowRoot?.querySelector(".alp-root")?.remove();
-  const width = el.getBoundingClientRect().width;
+  const width = el._width();
   if (build(el, place, { width, compact: el._compact, restarted })) {
     el._lost = null;
     el._followScheme();
