@@ -47,7 +47,8 @@ const panels = (page, sel) =>
 /** The stand-alone page's first view is there but not shown; the element, once ready, is. */
 async function hiddenUntilReady(page, release) {
   await page.goto("/index.html");
-  await expect(page.locator(`${EL} .alp-root[data-first]`)).toHaveCount(2);
+  // (the build gives it a box for every width: scripts/first-view)
+  await expect(page.locator(`${EL} .alp-root[data-first]`)).toHaveCount(4);
   for (const box of await page.locator(`${EL} .alp-root[data-first]`).all()) await expect(box).toBeHidden();
   release();
   await ready(page, EL);
@@ -60,7 +61,8 @@ const ready = (page, sel) => page.waitForFunction((s) => document.querySelector(
 // on a phone and on a tablet, and a compact one on a phone: the narrow box)
 const FIRST_VIEWS = [["/index.html", EL, 1440], ["/course-example.html", "#demo-ask", 1440], ["/course-example.html", "#demo-main", 1440],
   ["/course-example.html", "#demo-loop", 1440], ["/course-example.html", "#demo-core", 1440],
-  ["/index.html", EL, 390], ["/index.html", EL, 840], ["/course-example.html", "#demo-ask", 390]];
+  ["/index.html", EL, 390], ["/index.html", EL, 640], ["/index.html", EL, 840], ["/index.html", EL, 1000],
+  ["/course-example.html", "#demo-ask", 390], ["/course-example.html", "#demo-loop", 776]];
 for (const [path, sel, width] of FIRST_VIEWS) {
   test(`${path} ${sel} at ${width} px: the first snapshot is painted before the module, and taken over unchanged`, async ({ page }) => {
     await page.setViewportSize({ width, height: 900 });
@@ -69,7 +71,8 @@ for (const [path, sel, width] of FIRST_VIEWS) {
     await page.goto(path);
     const first = page.locator(`${sel} .alp-root[data-first]`).filter({ visible: true });
     await expect(first).toHaveCount(1);
-    await expect(first).toHaveAttribute("data-first", width > 1000 ? "wide" : "narrow");
+    const box = { 390: "narrow", 640: "column", 776: "column", 840: "narrow", 1000: "medium", 1440: "wide" }[width];
+    await expect(first).toHaveAttribute("data-first", box);
     await expect(first.locator(".alp-row").first()).toBeVisible();
     // (a phone shows the code or the record, the code first, the caption under either)
     await expect(first.locator('svg[data-role="record"]')).toBeVisible({ visible: width > 700 });
@@ -280,11 +283,20 @@ test("a first view whose stylesheet does not come stays hidden, never unstyled",
 });
 
 for (const width of [640, 1000]) {
-  test(`an element of a width neither box is drawn for (${width} px) shows none, and draws its own`, async ({ page }) => {
+  test(`an element of a width none of its boxes is drawn for (${width} px, wide and narrow) shows none, and draws its own`, async ({ page, baseURL }) => {
     await page.setViewportSize({ width, height: 900 });
+    const view = execFileSync(path.join(root, "target/release/agent-loop-cli"), ["first-view", "scenario=report", "lang=en"], { encoding: "utf8" });
+    await page.route(`${baseURL}/two.html`, (route) => route.fulfill({ contentType: "text/html",
+      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A</title><script type="module" src="element.js"></script></head>
+<body><agent-loop-playground scenario="report" lang="en">${view}</agent-loop-playground></body></html>` }));
     const release = await holdModule(page);
-    await hiddenUntilReady(page, release);
+    await page.goto("/two.html");
+    await expect(page.locator(`${EL} .alp-root[data-first]`)).toHaveCount(2);
+    for (const box of await page.locator(`${EL} .alp-root[data-first]`).all()) await expect(box).toBeHidden();
+    release();
+    await ready(page, EL);
     await expect(page.locator(`${EL} [data-first]`)).toHaveCount(0);
+    await expect(page.locator(`${EL} .alp-root`)).toBeVisible();
   });
 }
 
