@@ -110,6 +110,26 @@ test("iframe-resize.js tells the iframe the parent's colour scheme", async ({ pa
 // A sandboxed iframe without allow-same-origin speaks from the origin
 // "null", which no message can be addressed to: iframe-resize.js still
 // sizes it and passes its messages on (telling it the scheme threw first).
+for (const width of [390, 1440]) {
+  test(`an embedded playground's height does not follow its frame's (${width} px): the frame cannot grow for ever`, async ({ page }) => {
+    // (iframe-resize.js makes the frame as tall as its content: a content as
+    // tall as the frame, as the phone's layout is on a page, grew without end)
+    await page.setViewportSize({ width, height: 844 });
+    await page.goto("/course-example.html");
+    const frame = await (await page.$("#demo-frame")).contentFrame();
+    await page.locator("#demo-frame").scrollIntoViewIfNeeded();
+    await frame.waitForFunction(() => document.querySelector("agent-loop-playground")?.ready === true);
+    const tall = async (px) => {
+      await page.$eval("#demo-frame", (f, h) => { f.style.height = `${h}px`; }, px);
+      // (the frame's new height laid out inside it: two frames of its own)
+      await frame.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+      return frame.$eval("agent-loop-playground", (el) => Math.round(el.getBoundingClientRect().height));
+    };
+    const at700 = await tall(700);
+    expect(await tall(4000), "the playground's height in a 4000 px frame").toBe(at700);
+  });
+}
+
 test("iframe-resize.js sizes a sandboxed iframe it cannot tell anything", async ({ page, baseURL }) => {
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
