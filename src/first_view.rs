@@ -47,7 +47,8 @@ pub struct FirstBox {
 
 impl FirstBox {
     /// Whether the element draws itself as this box at `width` (whole CSS
-    /// pixels): exactly one box of [`BOXES`] is shown at any width.
+    /// pixels): exactly one box of [`BOXES`] is, at any width (element.css's
+    /// range queries leave no gap between them, a fraction of a pixel included).
     pub fn shown_at(&self, width: u32) -> bool {
         Layout::for_element(f64::from(width)) == self.layout && (width >= SETUP_OPEN_FROM) == self.setup_open
     }
@@ -93,8 +94,8 @@ pub fn boxes_named(names: &str) -> Result<Vec<FirstBox>, String> {
 /// `compact`, as the element with that attribute draws itself (its setup
 /// panel closed, its lower panels hidden by element.css). It holds one
 /// box for each of `boxes`: the stylesheet shows the one drawn for the
-/// element's width, if any, and the element keeps the first box, which
-/// it draws into, and drops the others.
+/// element's width, if any, and the element draws into the box on screen
+/// and drops the others (www/element/first.js).
 pub fn first_view(
     session: &Session,
     stylesheet: &str,

@@ -159,15 +159,15 @@ fn element_css_shows_each_box_only_where_it_is_drawn_for() {
             r#"@container alp ({query}) {{ .alp-root[data-first="{name}"][hidden] {{ display: none; }} }}"#
         )
     };
-    let below = |px: u32| format!("max-width: {}.98px", px - 1);
-    let from = |px: u32| format!("min-width: {px}px");
+    let below = |px: u32| format!("width < {px}px");
+    let from = |px: u32| format!("width >= {px}px");
     for rule in [
         hide("wide", below(WIDE_FROM)),
         hide("medium", below(SETUP_OPEN_FROM)),
         hide("medium", from(WIDE_FROM)),
         hide("column", below(WIDE_ALONE_FROM)),
         hide("column", from(BESIDE_FROM)),
-        hide("narrow", format!("{}) and ({}", from(WIDE_ALONE_FROM), below(BESIDE_FROM))),
+        hide("narrow", format!("{WIDE_ALONE_FROM}px <= width < {BESIDE_FROM}px")),
         hide("narrow", from(SETUP_OPEN_FROM)),
     ] {
         assert!(css.contains(&rule), "element.css: {rule}");

@@ -142,14 +142,56 @@ test("clicks and keys on a waiting first view are answered, in order, once the p
   expect((await state(page)).predict).toBe(true);
 });
 
-test("a key on a waiting first view's button is answered once ready, and the button keeps the focus", async ({ page }) => {
-  const release = await waiting(page);
-  await page.locator(`${EL} .alp-root[data-first="wide"] [data-command="debug"]`).focus();
-  await page.keyboard.press("Enter");
+test("keys on a waiting first view are the playground's: answered once ready, never the host page's; the focus kept, the page not scrolled to it", async ({ page, browser }) => {
+  const keys = ["Enter", "ArrowRight", "ArrowRight", "F10"];
+  // The same keys on a page that was ready.
+  const other = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await other.goto("/course-example.html");
+  await ready(other, "#demo-ask");
+  await other.locator('#demo-ask [data-command="debug"]').focus();
+  for (const key of keys) await other.keyboard.press(key);
+  const same = await state(other, "#demo-ask");
+  await other.close();
+  const release = await holdModule(page);
+  await page.goto("/course-example.html");
+  await page.waitForFunction(() => document.querySelector("#demo-ask")?.shadowRoot.querySelector(".alp-root[data-first]:not([inert])"));
+  await page.evaluate(() => { window.__hostKeys = 0; document.addEventListener("keydown", () => window.__hostKeys++); });
+  await page.locator('#demo-ask .alp-root[data-first="wide"] [data-command="debug"]').focus();
+  for (const key of keys) await page.keyboard.press(key);
+  expect(await page.evaluate(() => window.__hostKeys), "only Enter reached the host page").toBe(1);
+  // The learner reads on, further down the page, while it loads.
+  await page.evaluate(() => window.scrollTo(0, 2500));
+  const readingAt = await page.evaluate(() => scrollY);
   release();
-  await ready(page, EL);
-  expect((await state(page)).started).toBe(true);
-  expect(await page.$eval(EL, (el) => el.shadowRoot.activeElement?.getAttribute("data-command"))).toBe("debug");
+  await ready(page, "#demo-ask");
+  const after = await state(page, "#demo-ask");
+  expect([after.started, after.step]).toEqual([true, same.step]);
+  expect(await page.$eval("#demo-ask", (el) => el.shadowRoot.activeElement?.getAttribute("data-command"))).toBe("debug");
+  expect(await page.evaluate(() => scrollY), "not scrolled back to the playground").toBeGreaterThan(readingAt / 2);
+});
+
+test("a first view of lesson two waits for its pack past the usual grace, and its clicks are made on lesson two", async ({ page, baseURL }) => {
+  // (the page's clock is the test's: the grace passes without waiting for it)
+  await page.clock.install();
+  let release = () => {};
+  const held = new Promise((ok) => (release = ok));
+  await page.route(`${baseURL}/data/lesson_two.json`, async (route) => {
+    await held;
+    await route.continue();
+  });
+  const asked = page.waitForRequest(`${baseURL}/data/lesson_two.json`);
+  await page.goto("/course-example.html");
+  await page.waitForFunction(() => document.querySelector("#demo-core")?.shadowRoot.querySelector(".alp-root[data-first]:not([inert])"));
+  await page.locator('#demo-core .alp-root[data-first="wide"] [data-command="debug"]').click();
+  await asked;
+  // Past the 1 s grace a pack gets without a first view (not the fetch's 10 s).
+  await page.clock.runFor(5000);
+  expect(await page.$eval("#demo-core", (el) => el.state()), "still the view, not lesson one").toBe(null);
+  await expect(page.locator("#demo-core .alp-root[data-first]")).toHaveCount(1);
+  release();
+  await page.waitForFunction(() => document.querySelector("#demo-core")?.ready === true);
+  const now = await state(page, "#demo-core");
+  expect([now.scenario, now.started]).toEqual(["core-says-done", true]);
 });
 
 test("a link that asks for more than the bare page never shows its first view, even before any script file runs", async ({ page }) => {

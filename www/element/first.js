@@ -14,12 +14,19 @@
 import { ATTRIBUTES } from "./attributes.js";
 import { elementSheet } from "./style.js";
 import { langWanted } from "./languages.js";
-import { AbortController, listen, push, replace, replaceInFragment, split, splice, stringify, toLowerCase } from "./builtins.js";
+import {
+  AbortController, dispatchEvent, includes, listen, push, replace, replaceInFragment, split, splice, stringify, toLowerCase,
+} from "./builtins.js";
 
 /**
  * A waiting first view's clicks (their buttons' twins, in order), the
  * button that has the focus, and what stops its listeners.
- * @typedef {{clicks: string[], focused: string, stop: AbortController}} Waiting
+ * @typedef {{clicks: Kept[], focused: string, stop: AbortController}} Waiting
+ */
+
+/**
+ * A click kept (on the button `twin` finds), or a key (on it, or on the box).
+ * @typedef {{twin: string, key?: string, shift?: boolean}} Kept
  */
 
 /**
@@ -60,9 +67,18 @@ function twinOf(target) {
 }
 
 /**
- * While its module loads, a kept first view takes clicks (and Enter or
- * Space) on its buttons: each is kept, in order, for `replayClicks` once
- * the playground is ready, and the view shows it is busy.
+ * The keys a ready playground takes for itself (src/events.rs, on_key: a
+ * step, back, continue; between line numbers): a waiting view keeps them
+ * too, so that the host page (an mdBook's ← → turn the chapter) never has
+ * them. Enter and Space on a button are its click.
+ */
+const KEYS = ["F8", "F10", "F11", "ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp", "Home", "End"];
+
+/**
+ * While its module loads, a kept first view takes clicks on its buttons
+ * (Enter or Space on one is a click) and the playground's keys: each is
+ * kept, in order, for `replayClicks` once the playground is ready, and the
+ * view shows it is busy (at most 50).
  * @param {HTMLElement & {_waiting?: Waiting}} host
  */
 export function waitForClicks(host) {
@@ -70,7 +86,7 @@ export function waitForClicks(host) {
   if (!shadow || host._waiting) return;
   // (its listeners go when the playground takes the view over: takeOver)
   const stop = new AbortController();
-  const waiting = (host._waiting = { clicks: /** @type {string[]} */ ([]), focused: "", stop });
+  const waiting = (host._waiting = { clicks: /** @type {Kept[]} */ ([]), focused: "", stop });
   const signal = stop.signal;
   const boxes = shadow.querySelectorAll(".alp-root[data-first]");
   for (let i = 0; i < boxes.length; i++) {
@@ -78,13 +94,19 @@ export function waitForClicks(host) {
     const still = box.querySelectorAll(STILL);
     for (let k = 0; k < still.length; k++) still[k].setAttribute("inert", "");
     box.removeAttribute("inert");
-    listen(box, "click", (/** @type {Event} */ event) => {
+    /** @param {Event} event @param {Kept | null} kept */
+    const keep = (event, kept) => {
       if (!box.hasAttribute("data-first")) return; // (taken over: the playground's own)
       event.preventDefault();
-      const twin = twinOf(event.target);
-      if (!twin || waiting.clicks.length >= 50) return;
-      push(waiting.clicks, twin);
+      if (!kept || waiting.clicks.length >= 50) return;
+      push(waiting.clicks, kept);
       box.setAttribute("aria-busy", "true");
+    };
+    listen(box, "click", (/** @type {Event} */ event) => keep(event, twinOf(event.target) ? { twin: twinOf(event.target) } : null), { signal });
+    listen(box, "keydown", (/** @type {KeyboardEvent} */ event) => {
+      if (!includes(KEYS, event.key) || !box.hasAttribute("data-first")) return;
+      event.stopPropagation();
+      keep(event, { twin: twinOf(event.target), key: event.key, shift: event.shiftKey });
     }, { signal });
     listen(box, "focusin", (/** @type {Event} */ event) => void (waiting.focused = twinOf(event.target)), { signal });
     // (focus gone elsewhere on the page; gone nowhere, as when the view is
@@ -94,8 +116,9 @@ export function waitForClicks(host) {
 }
 
 /**
- * The playground is ready where a first view waited: the clicks it took are
- * made on their twins, in order, and the button that had the focus has it.
+ * The playground is ready where a first view waited: the clicks and keys it
+ * took are made on their twins, in order, and the button that had the
+ * focus has it again (where the page is: it is not scrolled to).
  * @param {HTMLElement & {_waiting?: Waiting}} host
  */
 export function replayClicks(host) {
@@ -104,12 +127,23 @@ export function replayClicks(host) {
   const box = host.shadowRoot ? host.shadowRoot.querySelector(".alp-root") : null;
   if (!waiting || !box || box.hasAttribute("data-first")) return;
   for (let i = 0; i < waiting.clicks.length; i++) {
-    const twin = /** @type {HTMLElement | null} */ (box.querySelector(waiting.clicks[i]));
-    if (twin) twin.click();
+    const { twin, key, shift } = waiting.clicks[i];
+    const target = /** @type {HTMLElement | null} */ (twin ? box.querySelector(twin) : box);
+    if (!target) continue;
+    if (key === undefined) target.click();
+    else dispatchEvent(target, new KeyboardEvent("keydown", { key, shiftKey: shift, bubbles: true, cancelable: true }));
   }
   const focused = waiting.focused ? /** @type {HTMLElement | null} */ (box.querySelector(waiting.focused)) : null;
   const lost = !document.activeElement || document.activeElement === document.body;
-  if (focused && lost) focused.focus();
+  if (focused && lost) focused.focus({ preventScroll: true });
+}
+
+/**
+ * Whether `host` still shows a first view (its playground not built yet).
+ * @param {HTMLElement} host
+ */
+export function hasFirstView(host) {
+  return firstView(host) !== null;
 }
 
 /**

@@ -21,7 +21,7 @@ import { refusal } from "./probe.js";
 import { loadNow, setLang } from "./showing.js";
 import { addFile, fetchBeside, isLongFile, loadSrc } from "./sources.js";
 import { followPage } from "./theme.js";
-import { keepFirstView, keepShownBox, replayClicks, takeOver } from "./first.js";
+import { hasFirstView, keepFirstView, keepShownBox, replayClicks, takeOver } from "./first.js";
 
 /** @typedef {import("./base.js").PlaygroundElement} Host */
 /** @typedef {import("./place.js").Place} Place */
@@ -113,7 +113,7 @@ async function start(el) {
   el._files = srcChanged ? [] : filter(arrived, (/** @type {FetchedFile} */ f) => !isLongFile(f));
   el._listings = listings;
   el._applyHeight(el.getAttribute("height"));
-  // (read before the playground's markup exists: no layout is forced)
+  // (read before the playground's markup exists: the layout it forces is the page's as it is)
   const width = el._width();
   el._compact = valueOf(el, "compact") === "1";
   markTime("alp:construct");
@@ -140,7 +140,8 @@ async function start(el) {
  * @param {Place | null} place
  * @param {{width: number, recording: string}} given  the element's width, and the
  *   long src= files being recorded meanwhile
- * @param {{langFailed: PackFailure | null}} arriving  (its language's table: failed?)
+ * @param {{langFailed: PackFailure | null, timeoutMs: number}} arriving  (its language's
+ *   table: failed?; how long a fetch may take)
  */
 async function buildWithPacks(el, generation, place, { width, recording }, arriving) {
   const compact = el._compact;
@@ -157,7 +158,8 @@ async function buildWithPacks(el, generation, place, { width, recording }, arriv
       if (arriving.langFailed) push(failures, arriving.langFailed);
       else lateLang = langWanted(el, null);
     } else {
-      const pack = await packInGrace(el, built.pack, LANG_GRACE_MS);
+      // (a first view on screen is the scenario asked for: kept until its pack comes or cannot)
+      const pack = await packInGrace(el, built.pack, hasFirstView(el) ? arriving.timeoutMs : LANG_GRACE_MS);
       if (generation !== el._generation || !el.isConnected || el._pg) return false;
       without.withoutPack = pack !== true;
       if (pack !== true && "failed" in pack) push(failures, pack.failed);
