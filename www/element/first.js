@@ -1,16 +1,17 @@
 // @ts-check
 // The first view a page may carry inside the element (agent-loop-cli
 // first-view): a declarative shadow root the browser paints with the page,
-// before any module has loaded (hidden and inert until its stylesheet shows
-// it; no click or key reaches it). It has a box for each range of widths
-// it was made for (wide, narrow, …), each shown only at those widths. It stays while the module loads only if
-// it was made for the element's attributes and language; otherwise it goes
-// as soon as element.js runs (which may be after the page's first paint).
-// The playground's first draw replaces it in the same task, so nothing
-// blank is painted between the two. Meanwhile, once element.js runs, its
-// commands, line numbers, language and listing buttons take clicks and
-// keys: each is made again on the playground once it is ready (the rest
-// stays inert: what it would change is not shown yet).
+// before any module has loaded (hidden until its stylesheet shows it, inert
+// until element.js runs). It has a box for each range of widths it was made
+// for (wide, narrow, …), each shown only at those widths. It stays while the
+// module loads only if it was made for the element's attributes and
+// language; otherwise it goes as soon as element.js runs (which may be after
+// the page's first paint). The playground's first draw replaces the box on
+// screen in the same task, so nothing blank is painted between the two.
+// Meanwhile its commands, line numbers, language and listing buttons take
+// clicks, and it takes the playground's keys: each is made again on the
+// playground once it is ready (the rest stays inert: what it would change
+// is not shown yet).
 import { ATTRIBUTES } from "./attributes.js";
 import { elementSheet } from "./style.js";
 import { langWanted } from "./languages.js";
