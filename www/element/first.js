@@ -103,7 +103,10 @@ export function waitForClicks(host) {
       push(waiting.clicks, kept);
       box.setAttribute("aria-busy", "true");
     };
-    listen(box, "click", (/** @type {Event} */ event) => keep(event, twinOf(event.target) ? { twin: twinOf(event.target) } : null), { signal });
+    listen(box, "click", (/** @type {Event} */ event) => {
+      const twin = twinOf(event.target);
+      keep(event, twin ? { twin } : null);
+    }, { signal });
     listen(box, "keydown", (/** @type {KeyboardEvent} */ event) => {
       if (!includes(KEYS, event.key) || !box.hasAttribute("data-first")) return;
       event.stopPropagation();
